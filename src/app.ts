@@ -1,0 +1,84 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify from 'fastify';
+import type { Config } from './config.js';
+import type { Db } from './db/create-db.js';
+import { registerDocs } from './http/plugins/docs.js';
+import { registerErrorHandler } from './http/plugins/error-handler.js';
+import { registerNotFound } from './http/plugins/not-found.js';
+import { registerQueryGuard } from './http/plugins/query-guard.js';
+import { availabilityRoutes } from './http/routes/availability.js';
+import { categoryRoutes } from './http/routes/categories.js';
+import { estimateRoutes } from './http/routes/estimate.js';
+import { healthRoutes } from './http/routes/health.js';
+import { jobRoutes } from './http/routes/jobs.js';
+import { listingRoutes } from './http/routes/listings.js';
+import type { Api, RouteDeps } from './http/routes/route-kit.js';
+import { statsRoutes } from './http/routes/stats.js';
+import { AvailabilitySchema, PublicHelperSchema } from './http/schemas/availability.js';
+import { CategoryItemSchema } from './http/schemas/category.js';
+import { CategorySchema, LocationSchema, ReliabilityScoreSchema } from './http/schemas/common.js';
+import { ApiErrorSchema } from './http/schemas/error.js';
+import { EstimateSchema } from './http/schemas/estimate.js';
+import { JobSchema } from './http/schemas/job.js';
+import { ListingSchema } from './http/schemas/listing.js';
+import { type Endpoint, StatsSchema } from './http/schemas/stats.js';
+
+export interface AppDeps {
+  db: Db;
+  /** The clock every "now" comes from; tests fix it. */
+  now?: () => Date;
+}
+
+/** Component schemas, shown once in the OpenAPI document and referenced by `$ref`. */
+const COMPONENTS = [
+  CategorySchema,
+  LocationSchema,
+  ReliabilityScoreSchema,
+  JobSchema,
+  ListingSchema,
+  CategoryItemSchema,
+  EstimateSchema,
+  PublicHelperSchema,
+  AvailabilitySchema,
+  StatsSchema,
+  ApiErrorSchema,
+];
+
+/** Builds the whole HTTP application; never listens (server.ts and tests decide how it is reached). */
+export async function buildApp(config: Config, deps: AppDeps): Promise<Api> {
+  const app = Fastify({
+    logger: config.LOG_LEVEL === 'silent' ? false : { level: config.LOG_LEVEL },
+    bodyLimit: 64 * 1024,
+    routerOptions: { maxParamLength: 200 },
+    ajv: { customOptions: { removeAdditional: false, allErrors: false } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  for (const schema of COMPONENTS) app.addSchema(schema);
+  registerErrorHandler(app);
+  registerQueryGuard(app);
+
+  const endpoints: Endpoint[] = [];
+  app.addHook('onRoute', (route) => {
+    const schema = route.schema as { operationId?: string; summary?: string } | undefined;
+    if (schema?.operationId && route.method !== 'HEAD') {
+      endpoints.push({
+        method: String(route.method),
+        path: route.url.replace(/:(\w+)/g, '{$1}'),
+        operation_id: schema.operationId,
+        summary: schema.summary ?? '',
+      });
+    }
+  });
+  registerNotFound(app, endpoints);
+  await registerDocs(app);
+
+  const routeDeps: RouteDeps = { db: deps.db.kysely, now: deps.now ?? (() => new Date()), endpoints };
+  healthRoutes(app);
+  jobRoutes(app, routeDeps);
+  listingRoutes(app, routeDeps);
+  categoryRoutes(app, routeDeps);
+  estimateRoutes(app, routeDeps);
+  availabilityRoutes(app, routeDeps);
+  statsRoutes(app, routeDeps);
+  return app;
+}

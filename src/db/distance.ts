@@ -1,0 +1,36 @@
+import { type Expression, type RawBuilder, sql } from 'kysely';
+import { boundingBox, EARTH_RADIUS_KM, type LatLng } from '../domain/geo.js';
+import type { DialectName } from './create-db.js';
+
+/**
+ * Great-circle distance in km from `center` to the row's lat/lng, as SQL: the same haversine as
+ * domain/geo.ts, built from math functions both SQLite (3.35+) and PostgreSQL have. The only
+ * dialect difference is the name of the two-argument minimum that guards asin against rounding.
+ */
+export function distanceKmSql(
+  dialect: DialectName,
+  lat: Expression<number>,
+  lng: Expression<number>,
+  center: LatLng,
+): RawBuilder<number> {
+  const least = dialect === 'sqlite' ? sql.raw('min') : sql.raw('least');
+  const h = sql`power(sin(radians(${lat} - ${center.lat}) / 2), 2) + cos(radians(${center.lat})) * cos(radians(${lat})) * power(sin(radians(${lng} - ${center.lng}) / 2), 2)`;
+  return sql<number>`(${2 * EARTH_RADIUS_KM} * asin(${least}(1.0, sqrt(${h}))))`;
+}
+
+/**
+ * `distance <= radius` for the row's lat/lng columns (qualified names like 'listings.lat' allowed),
+ * preceded by a bounding box so an index on (lat, lng) narrows the rows the distance is computed for.
+ */
+export function withinRadiusSql(
+  dialect: DialectName,
+  latColumn: string,
+  lngColumn: string,
+  center: LatLng,
+  radiusKm: number,
+): RawBuilder<boolean> {
+  const lat = sql.ref<number>(latColumn);
+  const lng = sql.ref<number>(lngColumn);
+  const box = boundingBox(center, radiusKm);
+  return sql<boolean>`(${lat} between ${box.minLat} and ${box.maxLat} and ${lng} between ${box.minLng} and ${box.maxLng} and ${distanceKmSql(dialect, lat, lng, center)} <= ${radiusKm})`;
+}

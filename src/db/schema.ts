@@ -1,0 +1,115 @@
+import type { Insertable, Selectable } from 'kysely';
+import type { Category } from '../domain/categories.js';
+import type { Condition, JobStatus, ListingStatus, TimePreference } from '../domain/statuses.js';
+
+/**
+ * Portable storage conventions (SQLite and PostgreSQL): money as integer cents, booleans as 0/1
+ * integers, instants as ISO-8601 UTC text (sortable as text), lists as JSON text.
+ */
+type Flag = 0 | 1;
+
+/** Columns shared by every row that has a place. */
+interface PlaceColumns {
+  city: string;
+  plz: string;
+  district: string | null;
+  lat: number;
+  lng: number;
+}
+
+/** The ReliabilityScore of a helper or a listing owner (spec 2.4). */
+export interface ReliabilityColumns {
+  reliability_score: number;
+  completed_jobs: number;
+  avg_response_minutes: number;
+  cancellation_rate: number;
+  rating_avg: number;
+  rating_count: number;
+  verified: Flag;
+}
+
+export interface JobsTable extends PlaceColumns {
+  id: string;
+  title: string;
+  description: string;
+  category: Category;
+  status: JobStatus;
+  price_cents: number;
+  /** Expected working hours per helper; what the estimate learns hourly rates from. */
+  duration_hours: number;
+  desired_at: string | null;
+  /** Europe/Berlin calendar date of desired_at, kept for the `date` filter. */
+  desired_date: string | null;
+  deadline: string | null;
+  time_preference: TimePreference | null;
+  urgent: Flag;
+  created_at: string;
+  helpers_needed: number;
+  applications_count: number;
+  smart_eta_minutes: number | null;
+  photos: string;
+  requires_license: Flag;
+  express: Flag;
+  remote_task: Flag;
+  pricing_confidence: 'low' | 'medium' | 'high' | null;
+  completed_at: string | null;
+}
+
+export interface OwnersTable extends ReliabilityColumns {
+  id: string;
+  display_name: string;
+  created_at: string;
+}
+
+export interface ListingsTable extends PlaceColumns {
+  id: string;
+  owner_id: string;
+  title: string;
+  description: string;
+  category: Category;
+  status: ListingStatus;
+  price_per_day_cents: number;
+  price_per_week_cents: number | null;
+  deposit_cents: number;
+  condition: Condition;
+  instant_booking: Flag;
+  photos: string;
+  created_at: string;
+}
+
+export interface HelpersTable extends PlaceColumns, ReliabilityColumns {
+  id: string;
+  display_name: string;
+  bio: string;
+  hourly_rate_cents: number;
+  available: Flag;
+  created_at: string;
+}
+
+export interface HelperCategoriesTable {
+  helper_id: string;
+  category: Category;
+}
+
+export interface MetaTable {
+  key: string;
+  value: string;
+}
+
+export interface Database {
+  jobs: JobsTable;
+  owners: OwnersTable;
+  listings: ListingsTable;
+  helpers: HelpersTable;
+  helper_categories: HelperCategoriesTable;
+  meta: MetaTable;
+}
+
+export type JobRow = Selectable<JobsTable>;
+export type NewJob = Insertable<JobsTable>;
+export type ListingRow = Selectable<ListingsTable>;
+export type NewListing = Insertable<ListingsTable>;
+export type OwnerRow = Selectable<OwnersTable>;
+export type NewOwner = Insertable<OwnersTable>;
+export type HelperRow = Selectable<HelpersTable>;
+export type NewHelper = Insertable<HelpersTable>;

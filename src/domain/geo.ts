@@ -1,0 +1,49 @@
+export interface LatLng {
+  lat: number;
+  lng: number;
+}
+
+/** Mean Earth radius (IUGG), the one the reference data's distances use. */
+export const EARTH_RADIUS_KM = 6371.0088;
+
+/** The API's default search centre: Karlsruhe, Marktplatz area. */
+export const DEFAULT_CENTER: Readonly<LatLng> = Object.freeze({ lat: 49.0069, lng: 8.4037 });
+
+/** Search radius default and maximum: the service area is 50 km around the centre. */
+export const MAX_RADIUS_KM = 50;
+
+const toRad = (deg: number): number => (deg * Math.PI) / 180;
+
+export function haversineKm(a: LatLng, b: LatLng): number {
+  const dLat = toRad(b.lat - a.lat);
+  const dLng = toRad(b.lng - a.lng);
+  const h = Math.sin(dLat / 2) ** 2 + Math.cos(toRad(a.lat)) * Math.cos(toRad(b.lat)) * Math.sin(dLng / 2) ** 2;
+  return 2 * EARTH_RADIUS_KM * Math.asin(Math.min(1, Math.sqrt(h)));
+}
+
+export interface BoundingBox {
+  minLat: number;
+  maxLat: number;
+  minLng: number;
+  maxLng: number;
+}
+
+/**
+ * A box that contains every point within radiusKm of the centre, so an index on lat/lng can narrow
+ * the candidates before the exact distance is computed. Near the poles it spans all longitudes.
+ */
+export function boundingBox(center: LatLng, radiusKm: number): BoundingBox {
+  const dLat = (radiusKm / EARTH_RADIUS_KM) * (180 / Math.PI);
+  const minLat = Math.max(-90, center.lat - dLat);
+  const maxLat = Math.min(90, center.lat + dLat);
+  const cos = Math.cos(toRad(Math.max(Math.abs(minLat), Math.abs(maxLat))));
+  if (cos < 1e-6 || minLat <= -90 || maxLat >= 90) return { minLat, maxLat, minLng: -180, maxLng: 180 };
+  const dLng = Math.min(180, dLat / cos);
+  return { minLat, maxLat, minLng: center.lng - dLng, maxLng: center.lng + dLng };
+}
+
+/** Rounds to `digits` decimals; distances are shown to 10 m, prices to the cent. */
+export function round(value: number, digits: number): number {
+  const f = 10 ** digits;
+  return Math.round(value * f) / f;
+}

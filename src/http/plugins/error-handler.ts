@@ -1,0 +1,53 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../errors.js';
+import { validationToApiError } from '../validation.js';
+
+/** Fastify's own client errors, by code, as ApiErrors. */
+function fastifyClientError(error: FastifyError): ApiError | null {
+  const status = error.statusCode ?? 500;
+  if (status >= 500 || status < 400) return null;
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ApiError(413, 'payload_too_large', 'The request body is too large.', {
+        suggestion: 'Send a smaller body.',
+      });
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new ApiError(415, 'unsupported_media_type', 'This content type is not supported.', {
+        suggestion: 'Send JSON with Content-Type: application/json.',
+        alternatives: ['application/json'],
+      });
+    default:
+      return new ApiError(status, 'invalid_body', error.message, {
+        suggestion: 'Check the request against /v1/openapi.json and send valid JSON.',
+      });
+  }
+}
+
+export function sendApiError(reply: FastifyReply, error: ApiError): FastifyReply {
+  return reply.code(error.status).headers(error.headers).type('application/json; charset=utf-8').send(error.toBody());
+}
+
+/** The one place where anything thrown becomes a response; 5xx details stay in the log. */
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    if (error instanceof ApiError) return sendApiError(reply, error);
+    if (error.validation) {
+      const context = error.validationContext ?? 'querystring';
+      const schemas = request.routeOptions.schema as Record<string, unknown> | undefined;
+      const given = (context === 'params' ? request.params : context === 'body' ? request.body : request.query) ?? {};
+      return sendApiError(
+        reply,
+        validationToApiError(error.validation, context, schemas?.[context] as never, given as Record<string, unknown>),
+      );
+    }
+    const clientError = fastifyClientError(error);
+    if (clientError) return sendApiError(reply, clientError);
+    request.log.error({ err: error }, 'unhandled error');
+    return sendApiError(
+      reply,
+      new ApiError(500, 'internal_error', 'Something went wrong on our side.', {
+        suggestion: 'Try again in a moment; if it keeps happening, report it with the time of the request.',
+      }),
+    );
+  });
+}

@@ -1,0 +1,64 @@
+import { CATEGORIES, CATEGORY_INFO, type Category } from '../../domain/categories.js';
+import { round } from '../../domain/geo.js';
+import { centsToEur, type RateSample } from '../../domain/pricing.js';
+import { type CategoryFigures, categoryFigures } from '../../repositories/aggregates.js';
+import { CategoriesQuery, type CategoryItem, CategoryList } from '../schemas/category.js';
+import { type Api, errorResponses, type RouteDeps } from './route-kit.js';
+
+/** A percentile sample in cents as the {low, median, high} EUR band the API shows. */
+export function priceBand(sample: RateSample | undefined): { low: number; median: number; high: number } | null {
+  if (!sample) return null;
+  const eur = (cents: number) => round(centsToEur(cents), 2);
+  return { low: eur(sample.p10), median: eur(sample.p50), high: eur(sample.p90) };
+}
+
+function categoryItem(
+  category: Category,
+  figures: CategoryFigures,
+  lang: 'de' | 'en',
+  type?: 'service' | 'borrowing',
+): CategoryItem {
+  const info = CATEGORY_INFO[category];
+  const item: CategoryItem = { id: category, name: info.name[lang], description: info.description[lang] };
+  if (type !== 'borrowing') {
+    item.service = {
+      open_jobs: figures.openJobs.get(category) ?? 0,
+      completed_jobs: figures.completedJobs.get(category) ?? 0,
+      price_per_hour_eur: priceBand(figures.hourlyRateAll.get(category)),
+      price_per_job_eur: priceBand(figures.openJobPrice.get(category)),
+    };
+  }
+  if (type !== 'service') {
+    item.borrowing = {
+      listings: figures.availableListings.get(category) ?? 0,
+      price_per_day_eur: priceBand(figures.dayPrice.get(category)),
+      price_per_week_eur: priceBand(figures.weekPrice.get(category)),
+      deposit_eur: priceBand(figures.deposit.get(category)),
+    };
+  }
+  return item;
+}
+
+export function categoryRoutes(app: Api, { db, now }: RouteDeps): void {
+  app.get(
+    '/v1/categories',
+    {
+      schema: {
+        operationId: 'getCategories',
+        summary: 'Categories with live price ranges',
+        description:
+          'Every category with its name and description in `lang`, and price bands (10th percentile, median, 90th percentile) from current data: per helper-hour and per job for services, per day, per week and deposit for borrowing. `type` keeps only the figures relevant to services or to borrowing.',
+        tags: ['Categories and pricing'],
+        querystring: CategoriesQuery,
+        response: { 200: CategoryList, ...errorResponses(400) },
+      },
+    },
+    async (request) => {
+      const lang = request.query.lang ?? 'en';
+      const type = request.query.type;
+      const figures = await categoryFigures(db, now());
+      const data = CATEGORIES.map((category) => categoryItem(category, figures, lang, type));
+      return { data, total: data.length, lang, type: type ?? null, currency: 'EUR' as const };
+    },
+  );
+}

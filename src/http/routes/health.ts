@@ -1,0 +1,18 @@
+import { Type } from 'typebox';
+import type { Api } from './route-kit.js';
+
+export function healthRoutes(app: Api): void {
+  app.get(
+    '/healthz',
+    {
+      schema: {
+        operationId: 'getHealth',
+        summary: 'Liveness',
+        description: 'Answers 200 while the process is up. It does not check the database.',
+        tags: ['Platform'],
+        response: { 200: Type.Object({ status: Type.Literal('ok') }, { additionalProperties: false }) },
+      },
+    },
+    async () => ({ status: 'ok' as const }),
+  );
+}

@@ -1,0 +1,67 @@
+import { DEFAULT_CENTER, MAX_RADIUS_KM } from '../../domain/geo.js';
+import { eurToCents } from '../../domain/pricing.js';
+import { findListing, listingsNearId, searchListings } from '../../repositories/listings.js';
+import { ApiError } from '../errors.js';
+import { DEFAULT_PAGE_SIZE, RefTo } from '../schemas/common.js';
+import { ListingIdParams, ListingPage, ListingSchema, ListingSearchQuery } from '../schemas/listing.js';
+import { type Api, errorResponses, type RouteDeps } from './route-kit.js';
+
+export function listingRoutes(app: Api, { db }: RouteDeps): void {
+  app.get(
+    '/v1/listings',
+    {
+      schema: {
+        operationId: 'searchListings',
+        summary: 'Search items to borrow',
+        description:
+          'Available listings within `radius` km of `lat`/`lng`, filtered and sorted. As the spec defines it, this page has `data`, `total` and `has_more` (no limit or offset fields).',
+        tags: ['Listings'],
+        querystring: ListingSearchQuery,
+        response: { 200: ListingPage, ...errorResponses(400) },
+      },
+    },
+    async (request) => {
+      const query = request.query;
+      const limit = query.limit ?? DEFAULT_PAGE_SIZE;
+      const offset = query.offset ?? 0;
+      const { data, total } = await searchListings(db, {
+        center: { lat: query.lat ?? DEFAULT_CENTER.lat, lng: query.lng ?? DEFAULT_CENTER.lng },
+        radiusKm: query.radius ?? MAX_RADIUS_KM,
+        category: query.category,
+        priceMaxCents: query.price_max === undefined ? undefined : eurToCents(query.price_max),
+        condition: query.condition,
+        instantBooking: query.instant_booking,
+        sort: query.sort ?? 'newest',
+        limit,
+        offset,
+      });
+      return { data, total, has_more: offset + limit < total };
+    },
+  );
+
+  app.get(
+    '/v1/listings/:id',
+    {
+      schema: {
+        operationId: 'getListing',
+        summary: 'Get a listing',
+        description:
+          'Any listing by id, whatever its status, with its owner’s reliability. `location.distance_km` is measured from the default centre.',
+        tags: ['Listings'],
+        params: ListingIdParams,
+        response: { 200: RefTo(ListingSchema), ...errorResponses(400, 404) },
+      },
+    },
+    async (request) => {
+      const listing = await findListing(db, request.params.id);
+      if (listing) return listing;
+      const similar = await listingsNearId(db, request.params.id, 3);
+      throw new ApiError(404, 'not_found', `No listing has the id '${request.params.id}'.`, {
+        param: 'id',
+        suggestion:
+          'Check the id (listing ids start with lst_), or find listings with GET /v1/listings. Available listings with similar ids are listed in alternatives.',
+        alternatives: similar.map((l) => ({ id: l.id, title: l.title, url: `/v1/listings/${l.id}` })),
+      });
+    },
+  );
+}

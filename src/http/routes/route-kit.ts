@@ -1,0 +1,45 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type {
+  FastifyBaseLogger,
+  FastifyInstance,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+} from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import type { Endpoint } from '../schemas/stats.js';
+
+/** The Fastify instance routes are written against: TypeBox schemas give the handler types. */
+export type Api = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;
+
+/** What handlers need from the outside world; tests pass their own clock. */
+export interface RouteDeps {
+  db: Kysely<Database>;
+  now: () => Date;
+  /** Documented operations, filled as routes register (for /v1/stats and 404 advice). */
+  endpoints: readonly Endpoint[];
+}
+
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: 'Invalid request parameters: the ApiError names the parameter, what is allowed and what to send instead.',
+  404: 'Not found.',
+  405: 'Method not allowed on this path; the Allow header lists the methods that are.',
+  500: 'Unexpected server error; no details are shown.',
+};
+
+/** Response entries for error statuses, all with the one ApiError schema. */
+export function errorResponses(...statuses: number[]): Record<number, { $ref: string; description: string }> {
+  return Object.fromEntries(
+    [...statuses, 500].map((status) => [
+      status,
+      { $ref: 'ApiError', description: ERROR_DESCRIPTIONS[status] ?? 'Error.' },
+    ]),
+  );
+}

@@ -1,0 +1,119 @@
+import { type Static, type TSchema, Type } from 'typebox';
+import { CATEGORIES } from '../../domain/categories.js';
+import { DEFAULT_CENTER, MAX_RADIUS_KM } from '../../domain/geo.js';
+
+/** A string enum rendered as `{type: string, enum: [...]}`: one JSON Schema shape for ajv, OpenAPI and TS. */
+export function StringEnum<const T extends readonly string[]>(values: T, options: Record<string, unknown> = {}) {
+  return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
+}
+
+/**
+ * A nullable schema: `type: [t, 'null']` where the schema has a single type (OpenAPI 3.1 and
+ * fast-json-stringify both read it directly), `anyOf` with null for a `$ref`.
+ */
+export function Nullable<T extends TSchema>(schema: T, options: Record<string, unknown> = {}) {
+  const { type, ...rest } = schema as unknown as { type?: string };
+  if (typeof type !== 'string') return Type.Unsafe<Static<T> | null>({ anyOf: [schema, { type: 'null' }], ...options });
+  return Type.Unsafe<Static<T> | null>({ ...rest, type: [type, 'null'], ...options });
+}
+
+/**
+ * A typed `$ref` to a component schema registered with app.addSchema: the OpenAPI document shows
+ * it once under components, and TypeScript still sees the referenced type.
+ */
+export function RefTo<T extends TSchema>(schema: T) {
+  const id = (schema as { $id?: unknown }).$id;
+  if (typeof id !== 'string') throw new Error('RefTo needs a schema with an $id');
+  return Type.Unsafe<Static<T>>({ $ref: id });
+}
+
+export const CategorySchema = StringEnum(CATEGORIES, { $id: 'Category', description: 'Category value.' });
+
+/** The category query parameter: inline (not a $ref) so validation errors can list its values. */
+export const CategoryParam = StringEnum(CATEGORIES, {
+  description: 'Category value, case-insensitive ("gardening" = "GARDENING").',
+});
+
+export const Lat = (description: string) =>
+  Type.Number({ minimum: -90, maximum: 90, default: DEFAULT_CENTER.lat, description });
+export const Lng = (description: string) =>
+  Type.Number({ minimum: -180, maximum: 180, default: DEFAULT_CENTER.lng, description });
+export const Radius = (description: string) =>
+  Type.Number({ exclusiveMinimum: 0, maximum: MAX_RADIUS_KM, default: MAX_RADIUS_KM, description });
+
+export const MAX_PAGE_SIZE = 100;
+export const DEFAULT_PAGE_SIZE = 20;
+/** Deeper pages cost a scan of every row before them; past this, narrow the search instead. */
+export const MAX_OFFSET = 10_000;
+
+export const SEARCH_SORTS = ['newest', 'price_asc', 'price_desc', 'distance'] as const;
+
+export const PagingQuery = {
+  sort: Type.Optional(
+    StringEnum(SEARCH_SORTS, {
+      default: 'newest',
+      description: 'newest first, price ascending or descending, or nearest to lat/lng first. Ties break by id.',
+    }),
+  ),
+  limit: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE, description: 'Results per page.' }),
+  ),
+  offset: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: MAX_OFFSET,
+      default: 0,
+      description: `Results to skip. At most ${MAX_OFFSET}; an offset past the end answers an empty page.`,
+    }),
+  ),
+};
+
+export const LocationSchema = Type.Object(
+  {
+    city: Type.String(),
+    plz: Type.String({ description: 'Postal code.' }),
+    district: Nullable(Type.String(), { description: 'District of the city of Karlsruhe; null elsewhere.' }),
+    lat: Type.Number({ description: 'Latitude.' }),
+    lng: Type.Number({ description: 'Longitude.' }),
+    distance_km: Type.Number({
+      description:
+        'Great-circle distance from the search centre in km (two decimals); from the default centre when the request has none.',
+    }),
+  },
+  { $id: 'Location', additionalProperties: false },
+);
+export type Location = Static<typeof LocationSchema>;
+
+export const ReliabilityScoreSchema = Type.Object(
+  {
+    reliability_score: Type.Integer({
+      minimum: 0,
+      maximum: 100,
+      description: '0 to 100; above 80 is suggested for time-sensitive tasks.',
+    }),
+    completed_jobs: Type.Integer({ minimum: 0 }),
+    avg_response_minutes: Type.Integer({ minimum: 0 }),
+    cancellation_rate: Type.Number({ minimum: 0, maximum: 1, description: 'Share of commitments cancelled, 0 to 1.' }),
+    rating_avg: Type.Number({ minimum: 0, maximum: 5, description: 'Average rating, 1 to 5 stars (0 when unrated).' }),
+    rating_count: Type.Integer({ minimum: 0 }),
+    verified: Type.Boolean({ description: 'Identity verified by the platform.' }),
+  },
+  { $id: 'ReliabilityScore', additionalProperties: false },
+);
+export type ReliabilityScore = Static<typeof ReliabilityScoreSchema>;
+
+export const PriceBand = (description: string) =>
+  Type.Object(
+    {
+      low: Type.Number({ description: '10th percentile, EUR.' }),
+      median: Type.Number({ description: 'Median, EUR.' }),
+      high: Type.Number({ description: '90th percentile, EUR.' }),
+    },
+    { description, additionalProperties: false },
+  );
+
+export const IdParams = (what: string, example: string) =>
+  Type.Object(
+    { id: Type.String({ minLength: 1, maxLength: 64, description: `${what} id, e.g. ${example}.` }) },
+    { additionalProperties: false },
+  );

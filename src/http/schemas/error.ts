@@ -1,0 +1,52 @@
+import { type Static, Type } from 'typebox';
+import { Nullable } from './common.js';
+
+export const ERROR_CODES = [
+  'invalid_parameter',
+  'unknown_parameter',
+  'duplicate_parameter',
+  'missing_parameter',
+  'parameter_out_of_range',
+  'invalid_enum_value',
+  'conflicting_parameters',
+  'not_found',
+  'route_not_found',
+  'method_not_allowed',
+  'payload_too_large',
+  'unsupported_media_type',
+  'invalid_body',
+  'internal_error',
+  'service_unavailable',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+const ResourceAlternative = Type.Object(
+  {
+    id: Type.String(),
+    title: Type.String(),
+    url: Type.String({ description: 'Path of the resource under this API.' }),
+  },
+  { additionalProperties: false },
+);
+
+export const ApiErrorSchema = Type.Object(
+  {
+    error: Type.Unsafe<ErrorCode>({
+      type: 'string',
+      enum: [...ERROR_CODES],
+      description: 'Stable machine-readable error code.',
+    }),
+    message: Type.String({ description: 'What went wrong, for people.' }),
+    param: Nullable(Type.String(), { description: 'The offending parameter or field, when one is to blame.' }),
+    suggestion: Type.String({ description: 'What the caller should do next.' }),
+    alternatives: Type.Array(Type.Union([Type.String(), ResourceAlternative]), {
+      description:
+        'Things to try instead: valid values or parameter names (strings) or existing resources (objects with id, title and url).',
+    }),
+    alternatives_count: Type.Integer({ minimum: 0, description: 'Length of alternatives.' }),
+  },
+  { $id: 'ApiError', additionalProperties: false, description: 'The body of every error response.' },
+);
+
+export type ApiErrorBody = Static<typeof ApiErrorSchema>;
+export type Alternative = ApiErrorBody['alternatives'][number];

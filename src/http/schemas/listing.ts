@@ -1,0 +1,72 @@
+import { type Static, Type } from 'typebox';
+import { CONDITIONS, LISTING_STATUSES } from '../../domain/statuses.js';
+import {
+  CategoryParam,
+  CategorySchema,
+  IdParams,
+  Lat,
+  Lng,
+  LocationSchema,
+  Nullable,
+  PagingQuery,
+  Radius,
+  RefTo,
+  ReliabilityScoreSchema,
+  StringEnum,
+} from './common.js';
+
+export const ConditionSchema = StringEnum(CONDITIONS, { description: 'new, like_new, good or fair.' });
+
+export const ListingSchema = Type.Object(
+  {
+    id: Type.String({ description: 'Listing id, prefixed `lst_`.' }),
+    title: Type.String(),
+    description: Type.String(),
+    category: RefTo(CategorySchema),
+    type: Type.Literal('lending'),
+    status: StringEnum(LISTING_STATUSES, {
+      description:
+        'available (bookable), paused (temporarily hidden) or archived. Search returns available listings only.',
+    }),
+    price_per_day_eur: Type.Number({ minimum: 0 }),
+    price_per_week_eur: Nullable(Type.Number({ minimum: 0 }), { description: 'Null when no weekly price is offered.' }),
+    deposit_eur: Type.Number({ minimum: 0 }),
+    condition: ConditionSchema,
+    location: RefTo(LocationSchema),
+    instant_booking: Type.Boolean({ description: 'Bookings are confirmed at once, without the owner’s approval.' }),
+    photos: Type.Array(Type.String({ format: 'uri' })),
+    owner_reliability: RefTo(ReliabilityScoreSchema),
+  },
+  { $id: 'Listing', additionalProperties: false },
+);
+export type Listing = Static<typeof ListingSchema>;
+
+export const ListingSearchQuery = Type.Object(
+  {
+    lat: Type.Optional(Lat('Latitude of the search centre.')),
+    lng: Type.Optional(Lng('Longitude of the search centre.')),
+    radius: Type.Optional(Radius('Search radius in km; at most 50.')),
+    category: Type.Optional(CategoryParam),
+    price_max: Type.Optional(
+      Type.Number({ minimum: 0, maximum: 1_000_000, description: 'Maximum price per day, EUR (inclusive).' }),
+    ),
+    condition: Type.Optional(ConditionSchema),
+    instant_booking: Type.Optional(
+      Type.Boolean({ description: 'true: only instantly bookable listings; false: only those that need approval.' }),
+    ),
+    ...PagingQuery,
+  },
+  { additionalProperties: false },
+);
+export type ListingSearchQuery = Static<typeof ListingSearchQuery>;
+
+export const ListingPage = Type.Object(
+  {
+    data: Type.Array(RefTo(ListingSchema)),
+    total: Type.Integer({ minimum: 0, description: 'Available listings matching the filters, over all pages.' }),
+    has_more: Type.Boolean({ description: 'Whether a page after this one has results.' }),
+  },
+  { additionalProperties: false, description: 'As the spec says, this page carries no limit and offset fields.' },
+);
+
+export const ListingIdParams = IdParams('Listing', 'lst_8a1b2c3d4e5f6a7b');

@@ -1,0 +1,140 @@
+import type { FastifySchemaValidationError } from 'fastify';
+import { closestMatches } from '../domain/text.js';
+import { type ApiError, badRequest } from './errors.js';
+
+type JsonSchema = {
+  type?: string | string[];
+  enum?: unknown[];
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: number;
+  exclusiveMaximum?: number;
+  minLength?: number;
+  maxLength?: number;
+  format?: string;
+  default?: unknown;
+  properties?: Record<string, JsonSchema>;
+};
+
+const FORMAT_HINTS: Record<string, string> = {
+  date: 'a calendar date as YYYY-MM-DD, e.g. 2026-12-05',
+  'date-time': 'an RFC 3339 date-time, e.g. 2026-12-05T14:00:00Z',
+};
+
+function describeType(schema: JsonSchema | undefined): string {
+  if (!schema) return 'a valid value';
+  if (schema.enum) return `one of ${schema.enum.join(', ')}`;
+  if (schema.format && FORMAT_HINTS[schema.format]) return FORMAT_HINTS[schema.format] ?? '';
+  const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
+  const range = describeRange(schema);
+  if (type === 'integer') return `a whole number${range}`;
+  if (type === 'number') return `a number${range}`;
+  if (type === 'boolean') return 'true or false';
+  if (type === 'string') {
+    return schema.maxLength !== undefined
+      ? `a text of ${schema.minLength ?? 0} to ${schema.maxLength} characters`
+      : 'a text';
+  }
+  return `a valid ${type ?? 'value'}`;
+}
+
+function describeRange(schema: JsonSchema): string {
+  const low = schema.minimum ?? schema.exclusiveMinimum;
+  const lowWord = schema.exclusiveMinimum !== undefined ? 'above' : 'from';
+  if (low !== undefined && schema.maximum !== undefined) {
+    return schema.exclusiveMinimum !== undefined
+      ? ` above ${low} and at most ${schema.maximum}`
+      : ` from ${low} to ${schema.maximum}`;
+  }
+  if (low !== undefined) return ` ${lowWord} ${low}`;
+  if (schema.maximum !== undefined) return ` up to ${schema.maximum}`;
+  return '';
+}
+
+function defaultHint(schema: JsonSchema | undefined): string {
+  return schema?.default !== undefined ? ` or omit it to use the default ${JSON.stringify(schema.default)}` : '';
+}
+
+/**
+ * Turns the first ajv error of a request into an ApiError that names the parameter, says what is
+ * allowed, and offers something to try instead.
+ */
+export function validationToApiError(
+  errors: readonly FastifySchemaValidationError[],
+  context: string,
+  schema: JsonSchema | undefined,
+  given: Readonly<Record<string, unknown>>,
+): ApiError {
+  const error = errors[0];
+  const where = context === 'querystring' ? 'query parameter' : context === 'params' ? 'path parameter' : 'field';
+  const properties = schema?.properties ?? {};
+  const known = Object.keys(properties);
+  if (!error)
+    return badRequest(
+      'invalid_parameter',
+      null,
+      'The request is invalid.',
+      'Check the parameters against /v1/openapi.json.',
+    );
+  const params = error.params as Record<string, unknown>;
+
+  if (error.keyword === 'additionalProperties') {
+    const name = String(params.additionalProperty);
+    const close = closestMatches(name, known);
+    return badRequest(
+      'unknown_parameter',
+      name,
+      `Unknown ${where} '${name}'.`,
+      close.length > 0
+        ? `Did you mean '${close[0]}'?`
+        : `Remove '${name}'; this endpoint accepts: ${known.join(', ')}.`,
+      close.length > 0 ? close : known,
+    );
+  }
+  if (error.keyword === 'required') {
+    const name = String(params.missingProperty);
+    return badRequest(
+      'missing_parameter',
+      name,
+      `The ${where} '${name}' is required.`,
+      `Add ${name}=<${describeType(properties[name])}>.`,
+      properties[name]?.enum?.map(String) ?? [],
+    );
+  }
+
+  const name = error.instancePath.replace(/^\//, '').split('/')[0] || '(request)';
+  const propertySchema = properties[name];
+  const value = given[name];
+  const shown = typeof value === 'string' ? `'${value.slice(0, 100)}'` : JSON.stringify(value);
+  const expected = describeType(propertySchema);
+
+  if (error.keyword === 'enum') {
+    const allowed = (propertySchema?.enum ?? []).map(String);
+    const close = typeof value === 'string' ? closestMatches(value, allowed) : [];
+    return badRequest(
+      'invalid_enum_value',
+      name,
+      `${name} must be one of ${allowed.join(', ')}; got ${shown}.`,
+      close.length > 0
+        ? `Did you mean ${name}=${close[0]}?`
+        : `Use one of the values listed in alternatives${defaultHint(propertySchema)}.`,
+      allowed,
+    );
+  }
+  if (
+    ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minLength', 'maxLength'].includes(error.keyword)
+  ) {
+    return badRequest(
+      'parameter_out_of_range',
+      name,
+      `${name} must be ${expected}; got ${shown}.`,
+      `Send ${name} as ${expected}${defaultHint(propertySchema)}.`,
+    );
+  }
+  return badRequest(
+    'invalid_parameter',
+    name,
+    `${name} must be ${expected}; got ${shown}.`,
+    `Send ${name} as ${expected}${defaultHint(propertySchema)}.`,
+  );
+}

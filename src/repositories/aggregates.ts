@@ -1,0 +1,224 @@
+import { sql } from 'kysely';
+import { withinRadiusSql } from '../db/distance.js';
+import type { Category } from '../domain/categories.js';
+import type { LatLng } from '../domain/geo.js';
+import type { RateSample } from '../domain/pricing.js';
+import { dialectOf, type Queryable } from './db.js';
+import { hourlyRateCentsSql, percentilesByCategory } from './quantiles.js';
+
+type Counts = Map<Category, number>;
+
+async function countBy(rows: Promise<{ category: Category; n: number | string | bigint }[]>): Promise<Counts> {
+  return new Map((await rows).map((r) => [r.category, Number(r.n)]));
+}
+
+const openJobsSql = (now: Date) =>
+  sql<boolean>`status = 'open' and (deadline is null or deadline > ${now.toISOString()})`;
+
+/** Per-category counts and percentile samples that /v1/categories and /v1/stats are made of. */
+export interface CategoryFigures {
+  openJobs: Counts;
+  completedJobs: Counts;
+  availableListings: Counts;
+  availableHelpers: Counts;
+  openJobPrice: Map<Category, RateSample>;
+  /** Cents per helper-hour, open and completed jobs. */
+  hourlyRateAll: Map<Category, RateSample>;
+  /** Cents per helper-hour, completed jobs only: what estimates learn from. */
+  hourlyRateCompleted: Map<Category, RateSample>;
+  dayPrice: Map<Category, RateSample>;
+  weekPrice: Map<Category, RateSample>;
+  deposit: Map<Category, RateSample>;
+}
+
+export async function categoryFigures(db: Queryable, now: Date): Promise<CategoryFigures> {
+  const open = openJobsSql(now);
+  const available = sql<boolean>`status = 'available'`;
+  const [
+    openJobs,
+    completedJobs,
+    availableListings,
+    availableHelpers,
+    openJobPrice,
+    hourlyRateAll,
+    hourlyRateCompleted,
+    dayPrice,
+    weekPrice,
+    deposit,
+  ] = await Promise.all([
+    countBy(
+      db
+        .selectFrom('jobs')
+        .select(['category', (eb) => eb.fn.countAll<number>().as('n')])
+        .where(open)
+        .groupBy('category')
+        .execute(),
+    ),
+    countBy(
+      db
+        .selectFrom('jobs')
+        .select(['category', (eb) => eb.fn.countAll<number>().as('n')])
+        .where('status', '=', 'completed')
+        .groupBy('category')
+        .execute(),
+    ),
+    countBy(
+      db
+        .selectFrom('listings')
+        .select(['category', (eb) => eb.fn.countAll<number>().as('n')])
+        .where('status', '=', 'available')
+        .groupBy('category')
+        .execute(),
+    ),
+    countBy(
+      db
+        .selectFrom('helper_categories')
+        .innerJoin('helpers', 'helpers.id', 'helper_categories.helper_id')
+        .select(['helper_categories.category as category', (eb) => eb.fn.countAll<number>().as('n')])
+        .where('helpers.verified', '=', 1)
+        .where('helpers.available', '=', 1)
+        .groupBy('helper_categories.category')
+        .execute(),
+    ),
+    percentilesByCategory(db, 'jobs', sql`price_cents`, open),
+    percentilesByCategory(db, 'jobs', hourlyRateCentsSql, sql`(${open}) or status = 'completed'`),
+    percentilesByCategory(db, 'jobs', hourlyRateCentsSql, sql`status = 'completed'`),
+    percentilesByCategory(db, 'listings', sql`price_per_day_cents`, available),
+    percentilesByCategory(
+      db,
+      'listings',
+      sql`price_per_week_cents`,
+      sql`${available} and price_per_week_cents is not null`,
+    ),
+    percentilesByCategory(db, 'listings', sql`deposit_cents`, available),
+  ]);
+  return {
+    openJobs,
+    completedJobs,
+    availableListings,
+    availableHelpers,
+    openJobPrice,
+    hourlyRateAll,
+    hourlyRateCompleted,
+    dayPrice,
+    weekPrice,
+    deposit,
+  };
+}
+
+/** Cents per helper-hour of the completed jobs of a category, optionally only those near a point. */
+export async function completedRateSample(
+  db: Queryable,
+  category: Category,
+  near?: { center: LatLng; radiusKm: number },
+): Promise<RateSample | null> {
+  const where = near
+    ? sql<boolean>`status = 'completed' and category = ${category} and ${withinRadiusSql(dialectOf(db), 'lat', 'lng', near.center, near.radiusKm)}`
+    : sql<boolean>`status = 'completed' and category = ${category}`;
+  const samples = await percentilesByCategory(db, 'jobs', hourlyRateCentsSql, where);
+  return samples.get(category) ?? null;
+}
+
+/** The percentile sample of a value over all categories at once (platform-wide medians). */
+export async function overallSample(
+  db: Queryable,
+  table: 'jobs' | 'listings',
+  value: 'price_cents' | 'hourly_rate' | 'price_per_day_cents' | 'deposit_cents',
+  now: Date,
+): Promise<RateSample | null> {
+  const expression = value === 'hourly_rate' ? hourlyRateCentsSql : sql<number>`${sql.ref(value)}`;
+  const where =
+    table === 'listings'
+      ? sql<boolean>`status = 'available'`
+      : value === 'hourly_rate'
+        ? sql<boolean>`status = 'completed'`
+        : openJobsSql(now);
+  // One partition for everything: rank over a constant instead of the category.
+  const samples = await percentilesByCategory(db, table, expression, where, sql`'ALL'`);
+  return samples.get('ALL' as Category) ?? null;
+}
+
+export interface PlaceCounts {
+  city: string;
+  district: string | null;
+  openJobs: number;
+  listings: number;
+}
+
+export async function countsByPlace(db: Queryable, now: Date): Promise<PlaceCounts[]> {
+  const [jobs, listings] = await Promise.all([
+    db
+      .selectFrom('jobs')
+      .select(['city', 'district', (eb) => eb.fn.countAll<number>().as('n')])
+      .where(openJobsSql(now))
+      .groupBy(['city', 'district'])
+      .execute(),
+    db
+      .selectFrom('listings')
+      .select(['city', 'district', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('status', '=', 'available')
+      .groupBy(['city', 'district'])
+      .execute(),
+  ]);
+  const key = (city: string, district: string | null) => `${city}\u0000${district ?? ''}`;
+  const places = new Map<string, PlaceCounts>();
+  for (const r of jobs)
+    places.set(key(r.city, r.district), { city: r.city, district: r.district, openJobs: Number(r.n), listings: 0 });
+  for (const r of listings) {
+    const k = key(r.city, r.district);
+    const entry = places.get(k) ?? { city: r.city, district: r.district, openJobs: 0, listings: 0 };
+    entry.listings = Number(r.n);
+    places.set(k, entry);
+  }
+  return [...places.values()];
+}
+
+export interface Totals {
+  open_jobs: number;
+  urgent_open_jobs: number;
+  completed_jobs: number;
+  available_listings: number;
+  instant_booking_listings: number;
+  helpers: number;
+  verified_available_helpers: number;
+}
+
+export async function platformTotals(db: Queryable, now: Date): Promise<Totals> {
+  const open = openJobsSql(now);
+  const [jobs, listings, helpers] = await Promise.all([
+    db
+      .selectFrom('jobs')
+      .select([
+        sql<number>`sum(case when ${open} then 1 else 0 end)`.as('open_jobs'),
+        sql<number>`sum(case when ${open} and urgent = 1 then 1 else 0 end)`.as('urgent_open_jobs'),
+        sql<number>`sum(case when status = 'completed' then 1 else 0 end)`.as('completed_jobs'),
+      ])
+      .executeTakeFirst(),
+    db
+      .selectFrom('listings')
+      .select([
+        sql<number>`sum(case when status = 'available' then 1 else 0 end)`.as('available_listings'),
+        sql<number>`sum(case when status = 'available' and instant_booking = 1 then 1 else 0 end)`.as(
+          'instant_booking_listings',
+        ),
+      ])
+      .executeTakeFirst(),
+    db
+      .selectFrom('helpers')
+      .select([
+        (eb) => eb.fn.countAll<number>().as('helpers'),
+        sql<number>`sum(case when verified = 1 and available = 1 then 1 else 0 end)`.as('verified_available_helpers'),
+      ])
+      .executeTakeFirst(),
+  ]);
+  const n = (v: unknown) => Number(v ?? 0);
+  return {
+    open_jobs: n(jobs?.open_jobs),
+    urgent_open_jobs: n(jobs?.urgent_open_jobs),
+    completed_jobs: n(jobs?.completed_jobs),
+    available_listings: n(listings?.available_listings),
+    instant_booking_listings: n(listings?.instant_booking_listings),
+    helpers: n(helpers?.helpers),
+    verified_available_helpers: n(helpers?.verified_available_helpers),
+  };
+}

@@ -1,0 +1,130 @@
+import { type ExpressionBuilder, sql } from 'kysely';
+import { distanceKmSql, withinRadiusSql } from '../db/distance.js';
+import type { Database, JobRow, NewJob } from '../db/schema.js';
+import type { Category } from '../domain/categories.js';
+import { DEFAULT_CENTER, haversineKm, type LatLng, round } from '../domain/geo.js';
+import { centsToEur, maxApplicants, priceRange } from '../domain/pricing.js';
+import { effectiveJobStatus } from '../domain/statuses.js';
+import type { Job } from '../http/schemas/job.js';
+import { dialectOf, flag, parsePhotos, type Queryable } from './db.js';
+
+export interface JobSearch {
+  center: LatLng;
+  radiusKm: number;
+  category?: Category;
+  budgetMinCents?: number;
+  budgetMaxCents?: number;
+  /** Europe/Berlin calendar date of desired_at. */
+  date?: string;
+  urgent?: boolean;
+  sort: 'newest' | 'price_asc' | 'price_desc' | 'distance';
+  limit: number;
+  offset: number;
+}
+
+export function jobRowToJob(row: JobRow, distanceKm: number, now: Date): Job {
+  const priceEur = centsToEur(row.price_cents);
+  return {
+    id: row.id,
+    title: row.title,
+    description: row.description,
+    category: row.category,
+    type: 'marketplace',
+    status: effectiveJobStatus(row.status, row.deadline, now),
+    price_eur: priceEur,
+    price_range: priceRange(priceEur),
+    location: {
+      city: row.city,
+      plz: row.plz,
+      district: row.district,
+      lat: row.lat,
+      lng: row.lng,
+      distance_km: round(distanceKm, 2),
+    },
+    desired_at: row.desired_at,
+    deadline: row.deadline,
+    time_preference: row.time_preference,
+    urgent: flag(row.urgent),
+    created_at: row.created_at,
+    helpers_needed: row.helpers_needed,
+    applications_count: row.applications_count,
+    max_applicants: maxApplicants(row.helpers_needed),
+    smart_eta_minutes: row.smart_eta_minutes,
+    photos: parsePhotos(row.photos),
+    requires_license: flag(row.requires_license),
+    express: flag(row.express),
+    remote_task: flag(row.remote_task),
+    pricing_confidence: row.pricing_confidence,
+  };
+}
+
+/** Open means: status open and the deadline, if any, still ahead. */
+export function openJobs(now: Date) {
+  return (eb: ExpressionBuilder<Database, 'jobs'>) =>
+    eb.and([eb('status', '=', 'open'), eb.or([eb('deadline', 'is', null), eb('deadline', '>', now.toISOString())])]);
+}
+
+export async function searchJobs(db: Queryable, search: JobSearch, now: Date): Promise<{ data: Job[]; total: number }> {
+  const distance = distanceKmSql(dialectOf(db), sql.ref<number>('lat'), sql.ref<number>('lng'), search.center);
+  let query = db
+    .selectFrom('jobs')
+    .where(openJobs(now))
+    .where(withinRadiusSql(dialectOf(db), 'lat', 'lng', search.center, search.radiusKm));
+  if (search.category) query = query.where('category', '=', search.category);
+  if (search.budgetMinCents !== undefined) query = query.where('price_cents', '>=', search.budgetMinCents);
+  if (search.budgetMaxCents !== undefined) query = query.where('price_cents', '<=', search.budgetMaxCents);
+  if (search.date) query = query.where('desired_date', '=', search.date);
+  if (search.urgent !== undefined) query = query.where('urgent', '=', search.urgent ? 1 : 0);
+
+  const countRow = await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
+  const total = Number(countRow?.n ?? 0);
+  if (search.offset >= total) return { data: [], total };
+
+  let page = query.selectAll().select(distance.as('distance_km'));
+  page =
+    search.sort === 'price_asc'
+      ? page.orderBy('price_cents', 'asc')
+      : search.sort === 'price_desc'
+        ? page.orderBy('price_cents', 'desc')
+        : search.sort === 'distance'
+          ? page.orderBy('distance_km', 'asc')
+          : page.orderBy('created_at', 'desc');
+  const rows = await page.orderBy('id', 'asc').limit(search.limit).offset(search.offset).execute();
+  return { data: rows.map((row) => jobRowToJob(row, row.distance_km, now)), total };
+}
+
+export async function findJob(db: Queryable, id: string, now: Date): Promise<Job | undefined> {
+  const row = await db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst();
+  return row && jobRowToJob(row, haversineKm(DEFAULT_CENTER, row), now);
+}
+
+/** Open jobs whose ids sort next to `id`: what a mistyped or truncated id most likely meant. */
+export async function jobsNearId(
+  db: Queryable,
+  id: string,
+  now: Date,
+  count: number,
+): Promise<Pick<Job, 'id' | 'title'>[]> {
+  const neighbours = (direction: 'before' | 'after') =>
+    db
+      .selectFrom('jobs')
+      .select(['id', 'title'])
+      .where(openJobs(now))
+      .where('id', direction === 'after' ? '>=' : '<', id)
+      .orderBy('id', direction === 'after' ? 'asc' : 'desc')
+      .limit(count)
+      .execute();
+  const [before, after] = await Promise.all([neighbours('before'), neighbours('after')]);
+  const fromBefore = Math.max(count - after.length, Math.floor(count / 2));
+  return [...before.slice(0, fromBefore).reverse(), ...after].slice(0, count);
+}
+
+export async function insertJobs(db: Queryable, jobs: readonly NewJob[]): Promise<void> {
+  // SQLite allows 32766 bound variables; 27 columns x 500 rows stays well below.
+  for (let i = 0; i < jobs.length; i += 500) {
+    await db
+      .insertInto('jobs')
+      .values(jobs.slice(i, i + 500))
+      .execute();
+  }
+}

@@ -1,0 +1,147 @@
+import { sql } from 'kysely';
+import { distanceKmSql, withinRadiusSql } from '../db/distance.js';
+import type { ListingRow, NewListing, NewOwner, ReliabilityColumns } from '../db/schema.js';
+import type { Category } from '../domain/categories.js';
+import { DEFAULT_CENTER, haversineKm, type LatLng, round } from '../domain/geo.js';
+import { centsToEur } from '../domain/pricing.js';
+import type { Condition } from '../domain/statuses.js';
+import type { Listing } from '../http/schemas/listing.js';
+import { dialectOf, flag, parsePhotos, type Queryable } from './db.js';
+import { reliabilityFromRow } from './reliability.js';
+
+export interface ListingSearch {
+  center: LatLng;
+  radiusKm: number;
+  category?: Category;
+  priceMaxCents?: number;
+  condition?: Condition;
+  instantBooking?: boolean;
+  sort: 'newest' | 'price_asc' | 'price_desc' | 'distance';
+  limit: number;
+  offset: number;
+}
+
+type ListingWithOwner = ListingRow & ReliabilityColumns;
+
+export function listingRowToListing(row: ListingWithOwner, distanceKm: number): Listing {
+  return {
+    id: row.id,
+    title: row.title,
+    description: row.description,
+    category: row.category,
+    type: 'lending',
+    status: row.status,
+    price_per_day_eur: centsToEur(row.price_per_day_cents),
+    price_per_week_eur: row.price_per_week_cents === null ? null : centsToEur(row.price_per_week_cents),
+    deposit_eur: centsToEur(row.deposit_cents),
+    condition: row.condition,
+    location: {
+      city: row.city,
+      plz: row.plz,
+      district: row.district,
+      lat: row.lat,
+      lng: row.lng,
+      distance_km: round(distanceKm, 2),
+    },
+    instant_booking: flag(row.instant_booking),
+    photos: parsePhotos(row.photos),
+    owner_reliability: reliabilityFromRow(row),
+  };
+}
+
+function listingsWithOwners(db: Queryable) {
+  return db
+    .selectFrom('listings')
+    .innerJoin('owners', 'owners.id', 'listings.owner_id')
+    .selectAll('listings')
+    .select([
+      'owners.reliability_score',
+      'owners.completed_jobs',
+      'owners.avg_response_minutes',
+      'owners.cancellation_rate',
+      'owners.rating_avg',
+      'owners.rating_count',
+      'owners.verified',
+    ]);
+}
+
+export async function searchListings(
+  db: Queryable,
+  search: ListingSearch,
+): Promise<{ data: Listing[]; total: number }> {
+  const dialect = dialectOf(db);
+  let query = db
+    .selectFrom('listings')
+    .where('listings.status', '=', 'available')
+    .where(withinRadiusSql(dialect, 'listings.lat', 'listings.lng', search.center, search.radiusKm));
+  if (search.category) query = query.where('listings.category', '=', search.category);
+  if (search.priceMaxCents !== undefined)
+    query = query.where('listings.price_per_day_cents', '<=', search.priceMaxCents);
+  if (search.condition) query = query.where('listings.condition', '=', search.condition);
+  if (search.instantBooking !== undefined)
+    query = query.where('listings.instant_booking', '=', search.instantBooking ? 1 : 0);
+
+  const countRow = await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
+  const total = Number(countRow?.n ?? 0);
+  if (search.offset >= total) return { data: [], total };
+
+  const distance = distanceKmSql(
+    dialect,
+    sql.ref<number>('listings.lat'),
+    sql.ref<number>('listings.lng'),
+    search.center,
+  );
+  const pageIds = query.select('listings.id');
+  let page = listingsWithOwners(db).where('listings.id', 'in', pageIds).select(distance.as('distance_km'));
+  page =
+    search.sort === 'price_asc'
+      ? page.orderBy('listings.price_per_day_cents', 'asc')
+      : search.sort === 'price_desc'
+        ? page.orderBy('listings.price_per_day_cents', 'desc')
+        : search.sort === 'distance'
+          ? page.orderBy('distance_km', 'asc')
+          : page.orderBy('listings.created_at', 'desc');
+  const rows = await page.orderBy('listings.id', 'asc').limit(search.limit).offset(search.offset).execute();
+  return { data: rows.map((row) => listingRowToListing(row, row.distance_km)), total };
+}
+
+export async function findListing(db: Queryable, id: string): Promise<Listing | undefined> {
+  const row = await listingsWithOwners(db).where('listings.id', '=', id).executeTakeFirst();
+  return row && listingRowToListing(row, haversineKm(DEFAULT_CENTER, row));
+}
+
+export async function listingsNearId(
+  db: Queryable,
+  id: string,
+  count: number,
+): Promise<Pick<Listing, 'id' | 'title'>[]> {
+  const neighbours = (direction: 'before' | 'after') =>
+    db
+      .selectFrom('listings')
+      .select(['id', 'title'])
+      .where('status', '=', 'available')
+      .where('id', direction === 'after' ? '>=' : '<', id)
+      .orderBy('id', direction === 'after' ? 'asc' : 'desc')
+      .limit(count)
+      .execute();
+  const [before, after] = await Promise.all([neighbours('before'), neighbours('after')]);
+  const fromBefore = Math.max(count - after.length, Math.floor(count / 2));
+  return [...before.slice(0, fromBefore).reverse(), ...after].slice(0, count);
+}
+
+export async function insertOwners(db: Queryable, owners: readonly NewOwner[]): Promise<void> {
+  for (let i = 0; i < owners.length; i += 500)
+    await db
+      .insertInto('owners')
+      .values(owners.slice(i, i + 500))
+      .execute();
+}
+
+export async function insertListings(db: Queryable, listings: readonly NewListing[]): Promise<void> {
+  for (let i = 0; i < listings.length; i += 500) {
+    await db
+      .insertInto('listings')
+      .values(listings.slice(i, i + 500))
+      .execute();
+  }
+}

@@ -1,0 +1,43 @@
+import { type RawBuilder, sql } from 'kysely';
+import type { Category } from '../domain/categories.js';
+import { PERCENTILES, percentileRank, type RateSample } from '../domain/pricing.js';
+import type { Queryable } from './db.js';
+
+/**
+ * Nearest-rank percentiles (10, 25, 50, 75, 90) of `value` per category, computed in the database
+ * with window functions (SQLite 3.25+ and PostgreSQL alike), so only five rows per category come
+ * back however many rows are ranked.
+ */
+export async function percentilesByCategory(
+  db: Queryable,
+  table: 'jobs' | 'listings',
+  value: RawBuilder<number>,
+  where: RawBuilder<boolean>,
+  partition: RawBuilder<unknown> = sql`category`,
+): Promise<Map<Category, RateSample>> {
+  const ranks = PERCENTILES.map((p) => sql`(n * ${sql.lit(p)} + 99) / 100`);
+  const result = await sql<{ category: Category; n: number | string; rn: number | string; v: number }>`
+    select category, n, rn, v from (
+      select ${partition} as category, ${value} as v,
+        row_number() over (partition by ${partition} order by ${value}) as rn,
+        count(*) over (partition by ${partition}) as n
+      from ${sql.table(table)} where ${where}
+    ) ranked
+    where rn in (${sql.join(ranks)})`.execute(db);
+
+  const byCategory = new Map<Category, { n: number; values: Map<number, number> }>();
+  for (const row of result.rows) {
+    const entry = byCategory.get(row.category) ?? { n: Number(row.n), values: new Map() };
+    entry.values.set(Number(row.rn), Number(row.v));
+    byCategory.set(row.category, entry);
+  }
+  const samples = new Map<Category, RateSample>();
+  for (const [category, { n, values }] of byCategory) {
+    const at = (percent: number): number => values.get(percentileRank(percent, n)) ?? Number.NaN;
+    samples.set(category, { count: n, p10: at(10), p25: at(25), p50: at(50), p75: at(75), p90: at(90) });
+  }
+  return samples;
+}
+
+/** Price per helper-hour of a job, in cents: what estimates and price bands compare. */
+export const hourlyRateCentsSql = sql<number>`(price_cents * 1.0 / (duration_hours * helpers_needed))`;

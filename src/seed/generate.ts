@@ -1,0 +1,239 @@
+import type { NewHelper, NewJob, NewListing, NewOwner, ReliabilityColumns } from '../db/schema.js';
+import { berlinDate, berlinWallClock } from '../domain/berlin-time.js';
+import { CATEGORIES, CATEGORY_INFO, type Category } from '../domain/categories.js';
+import { type EtaHelper, smartEtaMinutes } from '../domain/eta.js';
+import { DEFAULT_CENTER, haversineKm, type LatLng, MAX_RADIUS_KM, round } from '../domain/geo.js';
+import { PLACES, type Place, placeName } from '../domain/places.js';
+import { FALLBACK_HOURLY_EUR, pricingConfidence, type RateSample } from '../domain/pricing.js';
+import { reliabilityScore } from '../domain/reliability.js';
+import type { Condition, JobStatus, TimePreference } from '../domain/statuses.js';
+import { ITEM_CATALOG } from './catalog/items.js';
+import { JOB_CATALOG } from './catalog/jobs.js';
+import type { JobTemplate } from './catalog/types.js';
+import { displayName } from './people.js';
+import type { Rng } from './rng.js';
+
+const DAY_MS = 86_400_000;
+const PHOTO_HOST = 'https://cdn.karlsruhe-marketplace.example/photos';
+
+const placeWeights = PLACES.map((p) => [p, p.population] as const);
+
+/** A point scattered around a place (about 1 km for districts, 1.5 km for towns), inside the service area. */
+export function scatteredLocation(rng: Rng, place: Place): LatLng {
+  const spreadKm = place.district ? 0.9 : 1.5;
+  for (;;) {
+    const lat = place.lat + (rng.normal() * spreadKm) / 111.2;
+    const lng = place.lng + (rng.normal() * spreadKm) / (111.2 * Math.cos((place.lat * Math.PI) / 180));
+    const point = { lat: round(lat, 5), lng: round(lng, 5) };
+    if (haversineKm(DEFAULT_CENTER, point) <= MAX_RADIUS_KM) return point;
+  }
+}
+
+function placedAt(rng: Rng) {
+  const place = rng.weighted(placeWeights);
+  return {
+    place,
+    location: { city: place.city, plz: place.plz, district: place.district, ...scatteredLocation(rng, place) },
+  };
+}
+
+function fill(text: string, place: Place): string {
+  return text.replaceAll('{ort}', placeName(place));
+}
+
+function describe(rng: Rng, sentences: readonly string[], place: Place): string {
+  const [first, ...rest] = sentences;
+  const extra = rng.sample(rest, rng.int(1, Math.min(2, rest.length)));
+  return [first ?? '', ...extra].map((s) => fill(s, place)).join(' ');
+}
+
+function photos(rng: Rng, id: string, probability: number): string {
+  const count = rng.chance(probability) ? rng.int(1, 3) : 0;
+  return JSON.stringify(Array.from({ length: count }, (_, i) => `${PHOTO_HOST}/${id}/${i + 1}.jpg`));
+}
+
+export function reliabilityColumns(rng: Rng, experienced: number): ReliabilityColumns {
+  const completed = Math.floor(rng.next() ** 2 * experienced);
+  const ratingCount = Math.floor(completed * rng.between(0.5, 0.9));
+  const r = {
+    completed_jobs: completed,
+    avg_response_minutes: Math.round(Math.exp(rng.between(Math.log(5), Math.log(240)))),
+    cancellation_rate: round(rng.next() ** 3 * 0.2, 2),
+    rating_avg: ratingCount > 0 ? round(Math.min(5, rng.between(3.4, 5.2)), 1) : 0,
+    rating_count: ratingCount,
+    verified: rng.chance(0.78),
+  };
+  return { ...r, reliability_score: reliabilityScore(r), verified: r.verified ? 1 : 0 };
+}
+
+export function makeOwner(rng: Rng, anchor: Date): NewOwner {
+  return {
+    id: `own_${rng.hex16()}`,
+    display_name: displayName(rng),
+    created_at: new Date(anchor.getTime() - rng.between(30, 900) * DAY_MS).toISOString(),
+    ...reliabilityColumns(rng, 60),
+  };
+}
+
+export type HelperSeed = NewHelper & { categories: Category[] };
+
+export function makeHelper(rng: Rng, anchor: Date): HelperSeed {
+  const { location } = placedAt(rng);
+  const categories = rng.sample(
+    CATEGORIES.filter((c) => c !== 'BORROWING'),
+    rng.weighted([
+      [1, 3],
+      [2, 4],
+      [3, 2],
+    ] as const),
+  );
+  const main = categories[0] ?? 'OTHER';
+  const [low, , high] = FALLBACK_HOURLY_EUR[main];
+  const names = categories.map((c) => CATEGORY_INFO[c].name.de).join(', ');
+  return {
+    id: `hlp_${rng.hex16()}`,
+    display_name: displayName(rng),
+    bio: `Ich helfe in ${placeName(location as Place)} und Umgebung: ${names}. Zuverlässig und pünktlich.`,
+    hourly_rate_cents: Math.round(rng.between(low, high) * 2) * 50,
+    available: rng.chance(0.7) ? 1 : 0,
+    created_at: new Date(anchor.getTime() - rng.between(10, 1200) * DAY_MS).toISOString(),
+    ...location,
+    ...reliabilityColumns(rng, 250),
+    categories,
+  };
+}
+
+const TIME_PREFERENCE_WEIGHTS: readonly (readonly [TimePreference | null, number])[] = [
+  ['vormittags', 20],
+  ['nachmittags', 25],
+  ['abends', 15],
+  ['wochenende', 18],
+  ['flexibel', 17],
+  [null, 5],
+];
+
+/** A desired moment that fits the time preference, `days` after the anchor day (Berlin time). */
+function desiredMoment(rng: Rng, anchor: Date, days: number, preference: TimePreference | null): Date {
+  let day = new Date(anchor.getTime() + days * DAY_MS + 12 * 3_600_000);
+  if (preference === 'wochenende') {
+    while (![0, 6].includes(day.getUTCDay())) day = new Date(day.getTime() + DAY_MS);
+  }
+  const [from, to] =
+    preference === 'vormittags'
+      ? [8, 11]
+      : preference === 'nachmittags'
+        ? [13, 16]
+        : preference === 'abends'
+          ? [18, 20]
+          : [9, 16];
+  return berlinWallClock(berlinDate(day), rng.int(from, to), rng.pick([0, 0, 15, 30, 30, 45]));
+}
+
+/** What the seed needs to derive smart_eta_minutes and pricing_confidence, as writes will. */
+export interface JobContext {
+  anchor: Date;
+  etaHelpers: ReadonlyMap<Category, readonly EtaHelper[]>;
+  /** EUR per helper-hour of completed jobs, by category. */
+  rates: ReadonlyMap<Category, RateSample>;
+}
+
+export function makeJob(rng: Rng, ctx: JobContext, status: JobStatus): NewJob {
+  const category = rng.pick(CATEGORIES);
+  const template: JobTemplate = rng.pick(JOB_CATALOG[category]);
+  const { place, location } = placedAt(rng);
+  const id = `job_${rng.hex16()}`;
+  const hours = Math.max(0.5, Math.round(rng.between(...template.hours) * 2) / 2);
+  const helpers = rng.int(...template.helpers);
+  const rate = rng.between(...template.hourlyRateEur);
+  const raw = rate * hours * helpers;
+  const priceEur = raw >= 60 ? Math.round(raw / 5) * 5 : Math.round(raw);
+  const remote = rng.chance(template.remote ?? 0);
+  const urgent = rng.chance(0.12);
+  const preference = rng.weighted(TIME_PREFERENCE_WEIGHTS);
+  const history = status === 'completed' || status === 'cancelled' || status === 'expired';
+  const createdDaysAgo = history ? rng.between(20, 365) : rng.between(0, 21);
+  const created = new Date(ctx.anchor.getTime() - createdDaysAgo * DAY_MS);
+  const startOffset = urgent ? rng.between(0, 2) : rng.between(1, 21);
+  const desired = rng.chance(0.88)
+    ? desiredMoment(rng, ctx.anchor, (history ? -createdDaysAgo : 0) + startOffset, preference)
+    : null;
+  const deadlineBase = desired ?? new Date(created.getTime() + 14 * DAY_MS);
+  const deadline = rng.chance(0.55)
+    ? new Date(Math.min(deadlineBase.getTime() + rng.between(0.2, 4) * DAY_MS, created.getTime() + 30 * DAY_MS))
+    : null;
+  const max = helpers * 3;
+  const applications =
+    status === 'open'
+      ? Math.floor(rng.next() ** 2 * max * Math.min(1, createdDaysAgo / 7 + 0.2))
+      : rng.int(helpers, max);
+  const sample = ctx.rates.get(category);
+  return {
+    id,
+    title: fill(template.title, place),
+    description: describe(rng, template.sentences, place),
+    category,
+    status,
+    price_cents: priceEur * 100,
+    duration_hours: hours,
+    ...location,
+    desired_at: desired?.toISOString() ?? null,
+    desired_date: desired ? berlinDate(desired) : null,
+    deadline:
+      status === 'expired'
+        ? new Date(created.getTime() + 10 * DAY_MS).toISOString()
+        : (deadline?.toISOString() ?? null),
+    time_preference: preference,
+    urgent: urgent ? 1 : 0,
+    created_at: created.toISOString(),
+    helpers_needed: helpers,
+    applications_count: Math.min(max, applications),
+    smart_eta_minutes: smartEtaMinutes(
+      { ...location, remote_task: remote },
+      ctx.etaHelpers.get(category) ?? [],
+      MAX_RADIUS_KM,
+    ),
+    photos: photos(rng, id, 0.4),
+    requires_license: rng.chance(template.requiresLicense ?? 0) ? 1 : 0,
+    express: rng.chance(urgent ? 0.3 : 0.06) ? 1 : 0,
+    remote_task: remote ? 1 : 0,
+    pricing_confidence: pricingConfidence(priceEur / (hours * helpers), sample ?? null),
+    completed_at:
+      status === 'completed' ? new Date(created.getTime() + rng.between(1, 20) * DAY_MS).toISOString() : null,
+  };
+}
+
+const CONDITION_WEIGHTS: readonly (readonly [Condition, number])[] = [
+  ['new', 10],
+  ['like_new', 30],
+  ['good', 45],
+  ['fair', 15],
+];
+
+export function makeListing(rng: Rng, anchor: Date, ownerId: string): NewListing {
+  const category = rng.pick(CATEGORIES);
+  const template = rng.pick(ITEM_CATALOG[category]);
+  const { place, location } = placedAt(rng);
+  const id = `lst_${rng.hex16()}`;
+  const day = Math.max(0.5, Math.round(rng.between(...template.dayEur) * 2) / 2);
+  const week = template.weekly && rng.chance(0.85) ? Math.round(day * rng.between(4, 5.5)) : null;
+  return {
+    id,
+    owner_id: ownerId,
+    title: fill(template.title, place),
+    description: describe(rng, template.sentences, place),
+    category,
+    status: rng.weighted([
+      ['available', 92],
+      ['paused', 6],
+      ['archived', 2],
+    ] as const),
+    price_per_day_cents: Math.round(day * 100),
+    price_per_week_cents: week === null ? null : week * 100,
+    deposit_cents: Math.max(0, Math.round(rng.between(...template.depositEur) / 5) * 500),
+    condition: rng.weighted(CONDITION_WEIGHTS),
+    ...location,
+    instant_booking: rng.chance(0.35) ? 1 : 0,
+    photos: photos(rng, id, 0.75),
+    created_at: new Date(anchor.getTime() - rng.between(0, 180) * DAY_MS).toISOString(),
+  };
+}
