@@ -129,6 +129,17 @@ function desiredMoment(rng: Rng, anchor: Date, days: number, preference: TimePre
   return berlinWallClock(berlinDate(day), rng.int(from, to), rng.pick([0, 0, 15, 30, 30, 45]));
 }
 
+/**
+ * A deadline after the desired moment and at most 30 days after creation (the commercial bound,
+ * which the seed keeps for everyone); for jobs still open, also after the anchor, so that they are open.
+ */
+function deadlineFor(rng: Rng, anchor: Date, created: Date, desired: Date | null, history: boolean): string | null {
+  const latest = created.getTime() + 30 * DAY_MS;
+  const earliest = Math.max(desired?.getTime() ?? created.getTime() + DAY_MS, history ? 0 : anchor.getTime() + DAY_MS);
+  if (earliest > latest) return null;
+  return new Date(rng.between(earliest, Math.min(latest, earliest + 4 * DAY_MS))).toISOString();
+}
+
 /** What the seed needs to derive smart_eta_minutes and pricing_confidence, as writes will. */
 export interface JobContext {
   anchor: Date;
@@ -157,10 +168,7 @@ export function makeJob(rng: Rng, ctx: JobContext, status: JobStatus): NewJob {
   const desired = rng.chance(0.88)
     ? desiredMoment(rng, ctx.anchor, (history ? -createdDaysAgo : 0) + startOffset, preference)
     : null;
-  const deadlineBase = desired ?? new Date(created.getTime() + 14 * DAY_MS);
-  const deadline = rng.chance(0.55)
-    ? new Date(Math.min(deadlineBase.getTime() + rng.between(0.2, 4) * DAY_MS, created.getTime() + 30 * DAY_MS))
-    : null;
+  const deadline = rng.chance(0.55) ? deadlineFor(rng, ctx.anchor, created, desired, history) : null;
   const max = helpers * 3;
   const applications =
     status === 'open'
@@ -178,10 +186,7 @@ export function makeJob(rng: Rng, ctx: JobContext, status: JobStatus): NewJob {
     ...location,
     desired_at: desired?.toISOString() ?? null,
     desired_date: desired ? berlinDate(desired) : null,
-    deadline:
-      status === 'expired'
-        ? new Date(created.getTime() + 10 * DAY_MS).toISOString()
-        : (deadline?.toISOString() ?? null),
+    deadline: status === 'expired' ? new Date(created.getTime() + 10 * DAY_MS).toISOString() : deadline,
     time_preference: preference,
     urgent: urgent ? 1 : 0,
     created_at: created.toISOString(),

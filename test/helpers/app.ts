@@ -1,0 +1,32 @@
+import type { TestContext } from 'node:test';
+import { buildApp } from '../../src/app.js';
+import { testConfig } from '../../src/config.js';
+import { createDb, type Db } from '../../src/db/create-db.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
+import type { Api } from '../../src/http/routes/route-kit.js';
+
+/** The fixed "now" of the HTTP tests: Friday 20 November 2026, 12:00 UTC (13:00 in Karlsruhe). */
+export const NOW = new Date('2026-11-20T12:00:00.000Z');
+
+export interface TestApp {
+  app: Api;
+  db: Db;
+}
+
+/** A fresh in-memory SQLite database with the schema, and the app on it; closed when the test ends. */
+export async function buildTestApp(t: Pick<TestContext, 'after'>, now: Date = NOW): Promise<TestApp> {
+  const db = createDb('sqlite::memory:');
+  await migrateToLatest(db);
+  const app = await buildApp(testConfig(), { db, now: () => now });
+  t.after(async () => {
+    await app.close();
+    await db.close();
+  });
+  return { app, db };
+}
+
+/** GET through the app in-process; returns status, headers and the parsed JSON body. */
+export async function getJson(app: Api, url: string) {
+  const response = await app.inject({ method: 'GET', url });
+  return { status: response.statusCode, headers: response.headers, body: response.json() as any };
+}
