@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { NoQuery } from '../schemas/common.js';
 import type { Api } from './route-kit.js';
 
 export function healthRoutes(app: Api): void {
@@ -10,6 +11,7 @@ export function healthRoutes(app: Api): void {
         summary: 'Liveness',
         description: 'Answers 200 while the process is up. It does not check the database.',
         tags: ['Platform'],
+        querystring: NoQuery,
         response: { 200: Type.Object({ status: Type.Literal('ok') }, { additionalProperties: false }) },
       },
     },

@@ -2,7 +2,7 @@ import { DEFAULT_CENTER, MAX_RADIUS_KM } from '../../domain/geo.js';
 import { eurToCents } from '../../domain/pricing.js';
 import { findJob, jobsNearId, searchJobs } from '../../repositories/jobs.js';
 import { ApiError, badRequest } from '../errors.js';
-import { DEFAULT_PAGE_SIZE, RefTo } from '../schemas/common.js';
+import { DEFAULT_PAGE_SIZE, NoQuery, RefTo } from '../schemas/common.js';
 import { JobIdParams, JobPage, JobSchema, JobSearchQuery } from '../schemas/job.js';
 import { type Api, errorResponses, type RouteDeps } from './route-kit.js';
 
@@ -67,6 +67,7 @@ export function jobRoutes(app: Api, { db, now }: RouteDeps): void {
           'Any job by id, whatever its status. `location.distance_km` is measured from the default centre (49.0069, 8.4037).',
         tags: ['Jobs'],
         params: JobIdParams,
+        querystring: NoQuery,
         response: { 200: RefTo(JobSchema), ...errorResponses(400, 404) },
       },
     },

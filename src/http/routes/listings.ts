@@ -2,7 +2,7 @@ import { DEFAULT_CENTER, MAX_RADIUS_KM } from '../../domain/geo.js';
 import { eurToCents } from '../../domain/pricing.js';
 import { findListing, listingsNearId, searchListings } from '../../repositories/listings.js';
 import { ApiError } from '../errors.js';
-import { DEFAULT_PAGE_SIZE, RefTo } from '../schemas/common.js';
+import { DEFAULT_PAGE_SIZE, NoQuery, RefTo } from '../schemas/common.js';
 import { ListingIdParams, ListingPage, ListingSchema, ListingSearchQuery } from '../schemas/listing.js';
 import { type Api, errorResponses, type RouteDeps } from './route-kit.js';
 
@@ -49,6 +49,7 @@ export function listingRoutes(app: Api, { db }: RouteDeps): void {
           'Any listing by id, whatever its status, with its owner’s reliability. `location.distance_km` is measured from the default centre.',
         tags: ['Listings'],
         params: ListingIdParams,
+        querystring: NoQuery,
         response: { 200: RefTo(ListingSchema), ...errorResponses(400, 404) },
       },
     },

@@ -4,7 +4,7 @@ import { PLACES } from '../../domain/places.js';
 import { centsToEur, type RateSample } from '../../domain/pricing.js';
 import { API_VERSION, TIERS } from '../../domain/tiers.js';
 import { categoryFigures, countsByPlace, overallSample, platformTotals } from '../../repositories/aggregates.js';
-import { MAX_PAGE_SIZE, RefTo } from '../schemas/common.js';
+import { MAX_PAGE_SIZE, NoQuery, RefTo } from '../schemas/common.js';
 import { type Stats, StatsSchema } from '../schemas/stats.js';
 import { type Api, errorResponses, type RouteDeps } from './route-kit.js';
 
@@ -21,6 +21,7 @@ export function statsRoutes(app: Api, { db, now, endpoints }: RouteDeps): void {
         description:
           'Coverage (centre, radius and the places served, with their open jobs and listings), totals, per-category counts and medians, platform-wide price medians, and the capabilities of this API (endpoints, tiers and limits, version). Computed from current data on every request.',
         tags: ['Platform'],
+        querystring: NoQuery,
         response: { 200: RefTo(StatsSchema), ...errorResponses() },
       },
     },

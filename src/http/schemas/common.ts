@@ -117,3 +117,6 @@ export const IdParams = (what: string, example: string) =>
     { id: Type.String({ minLength: 1, maxLength: 64, description: `${what} id, e.g. ${example}.` }) },
     { additionalProperties: false },
   );
+
+/** For endpoints without query parameters: any given is unknown and rejected with advice. */
+export const NoQuery = Type.Object({}, { additionalProperties: false });
