@@ -87,7 +87,9 @@ export function validationToApiError(
       `Unknown ${where} '${name}'.`,
       close.length > 0
         ? `Did you mean '${close[0]}'?`
-        : `Remove '${name}'; this endpoint accepts: ${known.join(', ')}.`,
+        : known.length > 0
+          ? `Remove '${name}'; this endpoint accepts: ${known.join(', ')}.`
+          : `Remove '${name}'; this endpoint takes no ${where}s.`,
       close.length > 0 ? close : known,
     );
   }

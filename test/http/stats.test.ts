@@ -114,6 +114,13 @@ describe('GET /v1/stats', () => {
     const { app } = await buildTestApp(t);
     const { status, body } = await getJson(app, '/v1/stats?verbose=1');
     assert.equal(status, 400);
-    assert.equal(body.error, 'unknown_parameter');
+    assert.deepEqual(body, {
+      error: 'unknown_parameter',
+      message: "Unknown query parameter 'verbose'.",
+      param: 'verbose',
+      suggestion: "Remove 'verbose'; this endpoint takes no query parameters.",
+      alternatives: [],
+      alternatives_count: 0,
+    });
   });
 });
