@@ -1,19 +1,26 @@
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import { withinRadiusSql } from '../db/distance.js';
 import type { Category } from '../domain/categories.js';
 import type { LatLng } from '../domain/geo.js';
 import type { RateSample } from '../domain/pricing.js';
 import { dialectOf, type Queryable } from './db.js';
+import { openJobSql } from './jobs.js';
 import { hourlyRateCentsSql, percentilesByCategory } from './quantiles.js';
 
 type Counts = Map<Category, number>;
 
-async function countBy(rows: Promise<{ category: Category; n: number | string | bigint }[]>): Promise<Counts> {
+async function helperCountByCategory(
+  rows: Promise<{ category: Category; n: number | string | bigint }[]>,
+): Promise<Counts> {
   return new Map((await rows).map((r) => [r.category, Number(r.n)]));
 }
 
-const openJobsSql = (now: Date) =>
-  sql<boolean>`status = 'open' and (deadline is null or deadline > ${now.toISOString()})`;
+/** Rows of a table per category that match `where`. */
+async function countByCategory(db: Queryable, table: 'jobs' | 'listings', where: RawBuilder<boolean>): Promise<Counts> {
+  const result = await sql<{ category: Category; n: number | string }>`
+    select category, count(*) as n from ${sql.table(table)} where ${where} group by category`.execute(db);
+  return new Map(result.rows.map((r) => [r.category, Number(r.n)]));
+}
 
 /** Per-category counts and percentile samples that /v1/categories and /v1/stats are made of. */
 export interface CategoryFigures {
@@ -32,7 +39,7 @@ export interface CategoryFigures {
 }
 
 export async function categoryFigures(db: Queryable, now: Date): Promise<CategoryFigures> {
-  const open = openJobsSql(now);
+  const open = openJobSql(now);
   const available = sql<boolean>`status = 'available'`;
   const [
     openJobs,
@@ -46,31 +53,10 @@ export async function categoryFigures(db: Queryable, now: Date): Promise<Categor
     weekPrice,
     deposit,
   ] = await Promise.all([
-    countBy(
-      db
-        .selectFrom('jobs')
-        .select(['category', (eb) => eb.fn.countAll<number>().as('n')])
-        .where(open)
-        .groupBy('category')
-        .execute(),
-    ),
-    countBy(
-      db
-        .selectFrom('jobs')
-        .select(['category', (eb) => eb.fn.countAll<number>().as('n')])
-        .where('status', '=', 'completed')
-        .groupBy('category')
-        .execute(),
-    ),
-    countBy(
-      db
-        .selectFrom('listings')
-        .select(['category', (eb) => eb.fn.countAll<number>().as('n')])
-        .where('status', '=', 'available')
-        .groupBy('category')
-        .execute(),
-    ),
-    countBy(
+    countByCategory(db, 'jobs', open),
+    countByCategory(db, 'jobs', sql`status = 'completed'`),
+    countByCategory(db, 'listings', available),
+    helperCountByCategory(
       db
         .selectFrom('helper_categories')
         .innerJoin('helpers', 'helpers.id', 'helper_categories.helper_id')
@@ -132,7 +118,7 @@ export async function overallSample(
       ? sql<boolean>`status = 'available'`
       : value === 'hourly_rate'
         ? sql<boolean>`status = 'completed'`
-        : openJobsSql(now);
+        : openJobSql(now);
   // One partition for everything: rank over a constant instead of the category.
   const samples = await percentilesByCategory(db, table, expression, where, sql`'ALL'`);
   return samples.get('ALL' as Category) ?? null;
@@ -150,7 +136,7 @@ export async function countsByPlace(db: Queryable, now: Date): Promise<PlaceCoun
     db
       .selectFrom('jobs')
       .select(['city', 'district', (eb) => eb.fn.countAll<number>().as('n')])
-      .where(openJobsSql(now))
+      .where(openJobSql(now))
       .groupBy(['city', 'district'])
       .execute(),
     db
@@ -184,7 +170,7 @@ export interface Totals {
 }
 
 export async function platformTotals(db: Queryable, now: Date): Promise<Totals> {
-  const open = openJobsSql(now);
+  const open = openJobSql(now);
   const [jobs, listings, helpers] = await Promise.all([
     db
       .selectFrom('jobs')

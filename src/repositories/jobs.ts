@@ -1,12 +1,13 @@
-import { type ExpressionBuilder, sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import { distanceKmSql, withinRadiusSql } from '../db/distance.js';
-import type { Database, JobRow, NewJob } from '../db/schema.js';
+import type { JobRow, NewJob } from '../db/schema.js';
 import type { Category } from '../domain/categories.js';
 import { DEFAULT_CENTER, haversineKm, type LatLng, round } from '../domain/geo.js';
 import { centsToEur, maxApplicants, priceRange } from '../domain/pricing.js';
 import { effectiveJobStatus } from '../domain/statuses.js';
 import type { Job } from '../http/schemas/job.js';
 import { dialectOf, flag, parsePhotos, type Queryable } from './db.js';
+import { idNeighbours } from './neighbours.js';
 
 export interface JobSearch {
   center: LatLng;
@@ -58,17 +59,16 @@ export function jobRowToJob(row: JobRow, distanceKm: number, now: Date): Job {
   };
 }
 
-/** Open means: status open and the deadline, if any, still ahead. */
-export function openJobs(now: Date) {
-  return (eb: ExpressionBuilder<Database, 'jobs'>) =>
-    eb.and([eb('status', '=', 'open'), eb.or([eb('deadline', 'is', null), eb('deadline', '>', now.toISOString())])]);
+/** Open means: status open and the deadline, if any, still ahead. The one definition every query uses. */
+export function openJobSql(now: Date): RawBuilder<boolean> {
+  return sql<boolean>`(status = 'open' and (deadline is null or deadline > ${now.toISOString()}))`;
 }
 
 export async function searchJobs(db: Queryable, search: JobSearch, now: Date): Promise<{ data: Job[]; total: number }> {
   const distance = distanceKmSql(dialectOf(db), sql.ref<number>('lat'), sql.ref<number>('lng'), search.center);
   let query = db
     .selectFrom('jobs')
-    .where(openJobs(now))
+    .where(openJobSql(now))
     .where(withinRadiusSql(dialectOf(db), 'lat', 'lng', search.center, search.radiusKm));
   if (search.category) query = query.where('category', '=', search.category);
   if (search.budgetMinCents !== undefined) query = query.where('price_cents', '>=', search.budgetMinCents);
@@ -98,25 +98,9 @@ export async function findJob(db: Queryable, id: string, now: Date): Promise<Job
   return row && jobRowToJob(row, haversineKm(DEFAULT_CENTER, row), now);
 }
 
-/** Open jobs whose ids sort next to `id`: what a mistyped or truncated id most likely meant. */
-export async function jobsNearId(
-  db: Queryable,
-  id: string,
-  now: Date,
-  count: number,
-): Promise<Pick<Job, 'id' | 'title'>[]> {
-  const neighbours = (direction: 'before' | 'after') =>
-    db
-      .selectFrom('jobs')
-      .select(['id', 'title'])
-      .where(openJobs(now))
-      .where('id', direction === 'after' ? '>=' : '<', id)
-      .orderBy('id', direction === 'after' ? 'asc' : 'desc')
-      .limit(count)
-      .execute();
-  const [before, after] = await Promise.all([neighbours('before'), neighbours('after')]);
-  const fromBefore = Math.max(count - after.length, Math.floor(count / 2));
-  return [...before.slice(0, fromBefore).reverse(), ...after].slice(0, count);
+/** Open jobs whose ids sort next to `id`. */
+export function jobsNearId(db: Queryable, id: string, now: Date, count: number): Promise<Pick<Job, 'id' | 'title'>[]> {
+  return idNeighbours(db, 'jobs', id, openJobSql(now), count);
 }
 
 export async function insertJobs(db: Queryable, jobs: readonly NewJob[]): Promise<void> {

@@ -7,6 +7,7 @@ import { centsToEur } from '../domain/pricing.js';
 import type { Condition } from '../domain/statuses.js';
 import type { Listing } from '../http/schemas/listing.js';
 import { dialectOf, flag, parsePhotos, type Queryable } from './db.js';
+import { idNeighbours } from './neighbours.js';
 import { reliabilityFromRow } from './reliability.js';
 
 export interface ListingSearch {
@@ -110,23 +111,9 @@ export async function findListing(db: Queryable, id: string): Promise<Listing | 
   return row && listingRowToListing(row, haversineKm(DEFAULT_CENTER, row));
 }
 
-export async function listingsNearId(
-  db: Queryable,
-  id: string,
-  count: number,
-): Promise<Pick<Listing, 'id' | 'title'>[]> {
-  const neighbours = (direction: 'before' | 'after') =>
-    db
-      .selectFrom('listings')
-      .select(['id', 'title'])
-      .where('status', '=', 'available')
-      .where('id', direction === 'after' ? '>=' : '<', id)
-      .orderBy('id', direction === 'after' ? 'asc' : 'desc')
-      .limit(count)
-      .execute();
-  const [before, after] = await Promise.all([neighbours('before'), neighbours('after')]);
-  const fromBefore = Math.max(count - after.length, Math.floor(count / 2));
-  return [...before.slice(0, fromBefore).reverse(), ...after].slice(0, count);
+/** Available listings whose ids sort next to `id`. */
+export function listingsNearId(db: Queryable, id: string, count: number): Promise<Pick<Listing, 'id' | 'title'>[]> {
+  return idNeighbours(db, 'listings', id, sql<boolean>`status = 'available'`, count);
 }
 
 export async function insertOwners(db: Queryable, owners: readonly NewOwner[]): Promise<void> {
