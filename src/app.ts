@@ -49,7 +49,9 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<Api> {
   const app = Fastify({
     logger: config.LOG_LEVEL === 'silent' ? false : { level: config.LOG_LEVEL },
     bodyLimit: 64 * 1024,
-    routerOptions: { maxParamLength: 200 },
+    // As long as a request line may be (Node caps headers at 16 KiB), so an over-long id reaches
+    // schema validation and gets a 400 that says why instead of a 404.
+    routerOptions: { maxParamLength: 16_384 },
     ajv: { customOptions: { removeAdditional: false, allErrors: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 

@@ -71,3 +71,16 @@ describe('errors outside the endpoints are ApiErrors too', () => {
     assert.deepEqual(body, { status: 'ok' });
   });
 });
+
+describe('over-long ids', () => {
+  for (const length of [65, 500, 3000]) {
+    test(`an id of ${length} characters is a 400 naming the limit`, async (t) => {
+      const { app } = await buildTestApp(t);
+      const { status, body } = await getJson(app, `/v1/jobs/job_${'a'.repeat(length - 4)}`);
+      assert.equal(status, 400);
+      assert.equal(body.error, 'parameter_out_of_range');
+      assert.equal(body.param, 'id');
+      assert.match(body.message, /^id must be a text of 1 to 64 characters/);
+    });
+  }
+});
