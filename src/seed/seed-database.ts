@@ -82,23 +82,18 @@ export async function seedDatabase(
   // History first: open jobs judge their price against what completed jobs were paid.
   const historyRng = stream(2);
   const historyContext: JobContext = { anchor, etaHelpers, rates: new Map() };
-  const historyCount = Math.round(options.completedJobs * 1.08);
   const ratesByCategory = new Map<Category, number[]>();
-  await insertJobBatches(
-    db,
-    historyCount,
-    () => makeJob(historyRng, historyContext, historyRng.chance(1 / 13.5) ? 'cancelled' : 'completed'),
-    'completed jobs',
-    progress,
-    (batch) => {
-      for (const j of batch) {
-        if (j.status !== 'completed') continue;
-        const list = ratesByCategory.get(j.category) ?? [];
-        list.push(j.price_cents / 100 / (j.duration_hours * j.helpers_needed));
-        ratesByCategory.set(j.category, list);
-      }
-    },
-  );
+  const learnRates = (batch: readonly NewJob[]) => {
+    for (const j of batch) {
+      const list = ratesByCategory.get(j.category) ?? [];
+      list.push(j.price_cents / 100 / (j.duration_hours * j.helpers_needed));
+      ratesByCategory.set(j.category, list);
+    }
+  };
+  const completed = () => makeJob(historyRng, historyContext, 'completed');
+  await insertJobBatches(db, options.completedJobs, completed, 'completed jobs', progress, learnRates);
+  const cancelled = () => makeJob(historyRng, historyContext, 'cancelled');
+  await insertJobBatches(db, Math.round(options.completedJobs * 0.08), cancelled, 'cancelled jobs', progress);
   const rates = new Map<Category, RateSample>();
   for (const [category, values] of ratesByCategory) {
     const sample = rateSample(values);

@@ -1,0 +1,278 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { sql } from 'kysely';
+import { ConfigError, loadConfig, testConfig } from '../src/config.js';
+import { createDb } from '../src/db/create-db.js';
+
+const DEFAULTS = {
+  PORT: 3000,
+  HOST: '127.0.0.1',
+  DATABASE_URL: 'sqlite:./data/marketplace.db',
+  LOG_LEVEL: 'info',
+  SEED_ON_EMPTY: true,
+};
+
+/** Asserts that loadConfig(env) throws a ConfigError and returns its message. */
+function configError(env: NodeJS.ProcessEnv): string {
+  let error: unknown;
+  try {
+    loadConfig(env);
+  } catch (e) {
+    error = e;
+  }
+  assert.ok(error instanceof ConfigError, `expected a ConfigError for ${JSON.stringify(env)}, got ${String(error)}`);
+  assert.ok(error.message.startsWith('Invalid configuration:\n'), error.message);
+  return error.message;
+}
+
+describe('loadConfig', () => {
+  test('defaults', () => {
+    const config = loadConfig({});
+    assert.deepEqual(config, DEFAULTS);
+    assert.ok(Object.isFrozen(config));
+  });
+
+  test('empty values count as unset; unrelated variables are ignored', () => {
+    assert.deepEqual(
+      loadConfig({ PORT: '', HOST: '', DATABASE_URL: '', LOG_LEVEL: '', SEED_ON_EMPTY: '', PATH: '/bin', FOO: 'x' }),
+      DEFAULTS,
+    );
+  });
+
+  test('overrides, converted to their types', () => {
+    assert.deepEqual(
+      loadConfig({
+        PORT: '8080',
+        HOST: '0.0.0.0',
+        DATABASE_URL: 'sqlite:/var/lib/marketplace/m.db',
+        LOG_LEVEL: 'debug',
+        SEED_ON_EMPTY: 'false',
+      }),
+      {
+        PORT: 8080,
+        HOST: '0.0.0.0',
+        DATABASE_URL: 'sqlite:/var/lib/marketplace/m.db',
+        LOG_LEVEL: 'debug',
+        SEED_ON_EMPTY: false,
+      },
+    );
+    assert.deepEqual(loadConfig({ PORT: '0', DATABASE_URL: 'sqlite::memory:', SEED_ON_EMPTY: 'true' }), {
+      ...DEFAULTS,
+      PORT: 0,
+      DATABASE_URL: 'sqlite::memory:',
+    });
+    assert.equal(loadConfig({ PORT: '65535' }).PORT, 65535);
+    for (const level of ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) {
+      assert.equal(loadConfig({ LOG_LEVEL: level }).LOG_LEVEL, level);
+    }
+  });
+
+  test('testConfig: in-memory database, silent, overrides validated the same way', () => {
+    assert.deepEqual(testConfig(), { ...DEFAULTS, DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'silent' });
+    assert.equal(testConfig({ PORT: '4000' }).PORT, 4000);
+    assert.throws(() => testConfig({ PORT: 'x' }), ConfigError);
+  });
+
+  test('PORT out of range or not a number: ConfigError naming PORT', () => {
+    for (const value of ['99999', '-1', 'abc', '0x10', '1e3']) {
+      assert.equal(
+        configError({ PORT: value }),
+        `Invalid configuration:\n  PORT="${value}": must be a whole number from 0 to 65535`,
+      );
+    }
+  });
+
+  test('a fractional PORT is rejected, not truncated', () => {
+    assert.match(configError({ PORT: '3000.5' }), /PORT="3000\.5"/);
+  });
+
+  test('DATABASE_URL other than sqlite: ConfigError naming DATABASE_URL', () => {
+    assert.equal(
+      configError({ DATABASE_URL: 'mysql://x' }),
+      'Invalid configuration:\n  DATABASE_URL="mysql://x": must be sqlite:<path> or sqlite::memory:',
+    );
+    assert.match(configError({ DATABASE_URL: 'sqlite:' }), /\n {2}DATABASE_URL="sqlite:": /);
+    assert.match(configError({ DATABASE_URL: 'postgres://u@h/db' }), /\n {2}DATABASE_URL="postgres:\/\/u@h\/db": /);
+  });
+
+  test('LOG_LEVEL and SEED_ON_EMPTY outside their values: ConfigError naming the variable', () => {
+    assert.equal(
+      configError({ LOG_LEVEL: 'loud' }),
+      'Invalid configuration:\n  LOG_LEVEL="loud": must be one of fatal, error, warn, info, debug, trace, silent',
+    );
+    assert.equal(
+      configError({ SEED_ON_EMPTY: 'maybe' }),
+      'Invalid configuration:\n  SEED_ON_EMPTY="maybe": must be true or false',
+    );
+  });
+
+  test('names every bad variable when several are bad', () => {
+    const message = configError({ PORT: 'abc', DATABASE_URL: 'mysql://x', LOG_LEVEL: 'loud', SEED_ON_EMPTY: 'maybe' });
+    const named = ['PORT', 'DATABASE_URL', 'LOG_LEVEL', 'SEED_ON_EMPTY'].filter((name) =>
+      message.includes(`\n  ${name}=`),
+    );
+    assert.deepEqual(named, ['PORT', 'DATABASE_URL', 'LOG_LEVEL', 'SEED_ON_EMPTY'], message);
+  });
+});
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const CONFIG_VARIABLES = ['PORT', 'HOST', 'DATABASE_URL', 'LOG_LEVEL', 'SEED_ON_EMPTY', 'NODE_TEST_CONTEXT'];
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the seed CLI as a child process with DATABASE_URL set; output collected (not a TTY). */
+function seedCli(args: readonly string[], databaseUrl: string): Promise<Run> {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !CONFIG_VARIABLES.includes(key)));
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/seed.ts', ...args], {
+    cwd: ROOT,
+    env: { ...env, DATABASE_URL: databaseUrl },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    stdout += chunk;
+  });
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk;
+  });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`seed CLI ${args.join(' ')} did not finish in 30 s\n${stderr}`));
+    }, 30_000);
+    child.once('error', reject);
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** Every table of the file, rows in insertion order. */
+async function dumpFile(path: string) {
+  const db = createDb(`sqlite:${path}`);
+  try {
+    const out: Record<string, unknown[]> = {};
+    for (const table of ['jobs', 'owners', 'listings', 'helpers', 'helper_categories', 'meta']) {
+      out[table] = (await sql`select * from ${sql.table(table)} order by rowid`.execute(db.kysely)).rows;
+    }
+    return out;
+  } finally {
+    await db.close();
+  }
+}
+
+const SMALL = ['--jobs', '50', '--listings', '20', '--helpers', '10', '--completed', '30', '--anchor', '2026-11-20'];
+
+describe('seed CLI', () => {
+  test('seeds a fresh file, refuses to seed it again without --replace, reseeds it with --replace', async (t) => {
+    const dir = mkdtempSync(join(tmpdir(), 'marketplace-seed-cli-'));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const file = join(dir, 'nested', 'm.db');
+    const url = `sqlite:${file}`;
+
+    const first = await seedCli(SMALL, url);
+    assert.equal(first.code, 0, first.stderr);
+    assert.match(
+      first.stdout,
+      new RegExp(
+        `^Seeded ${url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: 50 open jobs, 30 completed jobs, 20 listings, 10 helpers \\(seed 20261120, anchor 2026-11-19T23:00:00\\.000Z\\) in \\d+\\.\\d s\\.\\n$`,
+      ),
+    );
+    // Not a terminal: one line per phase and tenth of progress.
+    assert.equal(
+      first.stderr,
+      [
+        'helpers: 10/10 (100%)',
+        'completed jobs: 30/30 (100%)',
+        'cancelled jobs: 2/2 (100%)',
+        'open jobs: 50/50 (100%)',
+        'assigned and expired jobs: 4/4 (100%)',
+        'listings: 20/20 (100%)',
+        '',
+      ].join('\n'),
+    );
+
+    const seeded = await dumpFile(file);
+    const jobs = seeded.jobs as { status: string; deadline: string | null }[];
+    assert.deepEqual(
+      {
+        open: jobs.filter((j) => j.status === 'open').length,
+        openAtAnchor: jobs.filter(
+          (j) => j.status === 'open' && (j.deadline === null || j.deadline > '2026-11-19T23:00:00.000Z'),
+        ).length,
+        listings: seeded.listings?.length,
+        helpers: seeded.helpers?.length,
+        meta: seeded.meta,
+      },
+      {
+        open: 50,
+        openAtAnchor: 50,
+        listings: 20,
+        helpers: 10,
+        meta: [
+          {
+            key: 'seed',
+            value: JSON.stringify({
+              seed: 20261120,
+              jobs: 50,
+              listings: 20,
+              helpers: 10,
+              completedJobs: 30,
+              anchor: '2026-11-19T23:00:00.000Z',
+            }),
+          },
+        ],
+      },
+    );
+
+    const again = await seedCli(SMALL, url);
+    assert.equal(again.code, 1);
+    assert.equal(again.stdout, '');
+    assert.ok(
+      again.stderr.startsWith(
+        'The database already holds marketplace data. Add --replace to delete it and seed anew.\n\nUsage: npm run seed --',
+      ),
+      again.stderr,
+    );
+    assert.deepEqual(await dumpFile(file), seeded);
+
+    const replaced = await seedCli([...SMALL, '--replace'], url);
+    assert.equal(replaced.code, 0, replaced.stderr);
+    assert.match(replaced.stdout, /^Seeded .*: 50 open jobs, 30 completed jobs, 20 listings, 10 helpers /);
+    // Same seed and anchor: the very same rows, nothing left over from the first run.
+    assert.deepEqual(await dumpFile(file), seeded);
+  });
+
+  test('bad arguments fail with a clear message and leave the database alone', async (t) => {
+    const dir = mkdtempSync(join(tmpdir(), 'marketplace-seed-cli-'));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const file = join(dir, 'm.db');
+    const cases: [string[], string][] = [
+      // parseArgs refuses a value that starts with a dash; its message names the option and the fix.
+      [['--jobs', '-3'], "Option '--jobs' argument is ambiguous."],
+      [['--jobs=-3'], "--jobs must be a whole number from 0 to 5000000; got '-3'."],
+      [['--jobs', '2.5'], "--jobs must be a whole number from 0 to 5000000; got '2.5'."],
+      [['--anchor', '2026-02-30'], "--anchor must be a date as YYYY-MM-DD; got '2026-02-30'."],
+      [['--anchor', '20.11.2026'], "--anchor must be a date as YYYY-MM-DD; got '20.11.2026'."],
+      [['--jobs-count', '5'], "Unknown option '--jobs-count'"],
+    ];
+    const runs = await Promise.all(cases.map(([args]) => seedCli(args, `sqlite:${file}`)));
+    assert.deepEqual(
+      runs.map((run) => ({ code: run.code, stdout: run.stdout, firstLine: run.stderr.split('\n')[0] })),
+      cases.map(([, message]) => ({ code: 1, stdout: '', firstLine: message })),
+    );
+    for (const run of runs) assert.match(run.stderr, /\n\nUsage: npm run seed -- /);
+    assert.equal(existsSync(file), false);
+  });
+});
