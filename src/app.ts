@@ -3,7 +3,7 @@ import Fastify from 'fastify';
 import type { Config } from './config.js';
 import type { Db } from './db/create-db.js';
 import { registerDocs } from './http/plugins/docs.js';
-import { registerErrorHandler } from './http/plugins/error-handler.js';
+import { frameworkError, registerErrorHandler } from './http/plugins/error-handler.js';
 import { registerNotFound } from './http/plugins/not-found.js';
 import { registerQueryGuard } from './http/plugins/query-guard.js';
 import { availabilityRoutes } from './http/routes/availability.js';
@@ -52,6 +52,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<Api> {
     // As long as a request line may be (Node caps headers at 16 KiB), so an over-long id reaches
     // schema validation and gets a 400 that says why instead of a 404.
     routerOptions: { maxParamLength: 16_384 },
+    frameworkErrors: frameworkError,
     ajv: { customOptions: { removeAdditional: false, allErrors: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 

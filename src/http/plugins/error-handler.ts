@@ -23,6 +23,32 @@ function fastifyClientError(error: FastifyError): ApiError | null {
   }
 }
 
+/** Errors the router raises before any route runs: malformed %-encoding, an overlong path parameter. */
+export function frameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  if (error.code === 'FST_ERR_BAD_URL') {
+    return sendApiError(
+      reply,
+      new ApiError(400, 'invalid_parameter', 'The path is not valid percent-encoded UTF-8.', {
+        suggestion: 'Percent-encode reserved and non-ASCII characters of path parameters as UTF-8 (e.g. %2F for /).',
+      }),
+    );
+  }
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    return sendApiError(
+      reply,
+      new ApiError(400, 'parameter_out_of_range', 'A path parameter is too long.', {
+        suggestion: 'Ids are at most 64 characters; check the id in the path.',
+      }),
+    );
+  }
+  return sendApiError(
+    reply,
+    new ApiError(500, 'internal_error', 'Something went wrong on our side.', {
+      suggestion: 'Try again in a moment; if it keeps happening, report it with the time of the request.',
+    }),
+  );
+}
+
 export function sendApiError(reply: FastifyReply, error: ApiError): FastifyReply {
   return reply.code(error.status).headers(error.headers).type('application/json; charset=utf-8').send(error.toBody());
 }

@@ -24,7 +24,7 @@ export function registerNotFound(app: FastifyInstance, endpoints: readonly Endpo
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
     const allowed = METHODS.filter((m) => routes.find(m, path) !== null);
-    if (allowed.length > 0) {
+    if (allowed.length > 0 && !allowed.includes(request.method as HTTPMethod)) {
       return sendApiError(
         reply,
         new ApiError(405, 'method_not_allowed', `${request.method} is not allowed on ${path}.`, {

@@ -7,6 +7,11 @@ interface PropertySchema {
   default?: unknown;
 }
 
+/** Plain decimal notation of a finite number: "12", "-0.5", "1.5e3"; not "0x10", "Infinity" or "1e309". */
+function isDecimalNumber(value: string): boolean {
+  return /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d{1,3})?$/.test(value) && Number.isFinite(Number(value));
+}
+
 function querySchemaOf(request: FastifyRequest): Record<string, PropertySchema> {
   const schema = request.routeOptions.schema?.querystring as
     | { properties?: Record<string, PropertySchema> }
@@ -42,6 +47,15 @@ export function registerQueryGuard(app: FastifyInstance): void {
           `The query parameter '${name}' has no value.`,
           `Give ${name} a value, or leave it out${fallback}.`,
           schema.enum?.map(String) ?? [],
+        );
+      }
+      const numeric = schema.type === 'number' || schema.type === 'integer';
+      if (numeric && typeof value === 'string' && !isDecimalNumber(value)) {
+        throw badRequest(
+          'invalid_parameter',
+          name,
+          `${name} must be a ${schema.type === 'integer' ? 'whole number' : 'number'} in decimal notation; got '${value.slice(0, 100)}'.`,
+          `Send ${name} as a decimal number${schema.default !== undefined ? `, or leave it out to use the default ${JSON.stringify(schema.default)}` : ''}.`,
         );
       }
       if (typeof value === 'string') {

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { NoQuery } from '../schemas/common.js';
-import type { Api } from './route-kit.js';
+import { type Api, errorResponses } from './route-kit.js';
 
 export function healthRoutes(app: Api): void {
   app.get(
@@ -12,7 +12,10 @@ export function healthRoutes(app: Api): void {
         description: 'Answers 200 while the process is up. It does not check the database.',
         tags: ['Platform'],
         querystring: NoQuery,
-        response: { 200: Type.Object({ status: Type.Literal('ok') }, { additionalProperties: false }) },
+        response: {
+          200: Type.Object({ status: Type.Literal('ok') }, { additionalProperties: false }),
+          ...errorResponses(400),
+        },
       },
     },
     async () => ({ status: 'ok' as const }),

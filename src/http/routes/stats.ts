@@ -22,7 +22,7 @@ export function statsRoutes(app: Api, { db, now, endpoints }: RouteDeps): void {
           'Coverage (centre, radius and the places served, with their open jobs and listings), totals, per-category counts and medians, platform-wide price medians, and the capabilities of this API (endpoints, tiers and limits, version). Computed from current data on every request.',
         tags: ['Platform'],
         querystring: NoQuery,
-        response: { 200: RefTo(StatsSchema), ...errorResponses() },
+        response: { 200: RefTo(StatsSchema), ...errorResponses(400) },
       },
     },
     async (): Promise<Stats> => {

@@ -12,9 +12,10 @@ export function StringEnum<const T extends readonly string[]>(values: T, options
  * fast-json-stringify both read it directly), `anyOf` with null for a `$ref`.
  */
 export function Nullable<T extends TSchema>(schema: T, options: Record<string, unknown> = {}) {
-  const { type, ...rest } = schema as unknown as { type?: string };
+  const { type, ...rest } = schema as unknown as { type?: string; enum?: unknown[] };
   if (typeof type !== 'string') return Type.Unsafe<Static<T> | null>({ anyOf: [schema, { type: 'null' }], ...options });
-  return Type.Unsafe<Static<T> | null>({ ...rest, type: [type, 'null'], ...options });
+  const values = rest.enum ? { enum: [...rest.enum, null] } : {};
+  return Type.Unsafe<Static<T> | null>({ ...rest, ...values, type: [type, 'null'], ...options });
 }
 
 /**

@@ -1,0 +1,293 @@
+import assert from 'node:assert/strict';
+import type { TestContext } from 'node:test';
+import { describe, test } from 'node:test';
+import { CATEGORIES } from '../../src/domain/categories.js';
+import { AvailabilityQuery } from '../../src/http/schemas/availability.js';
+import { CategoriesQuery } from '../../src/http/schemas/category.js';
+import { LocationSchema, NoQuery, ReliabilityScoreSchema } from '../../src/http/schemas/common.js';
+import { ApiErrorSchema, ERROR_CODES } from '../../src/http/schemas/error.js';
+import { EstimateQuery, EstimateSchema } from '../../src/http/schemas/estimate.js';
+import { JobIdParams, JobSchema, JobSearchQuery } from '../../src/http/schemas/job.js';
+import { ListingIdParams, ListingSchema, ListingSearchQuery } from '../../src/http/schemas/listing.js';
+import { buildTestApp } from '../helpers/app.js';
+
+/** What these tests read of a TypeBox object schema or of a component schema. */
+interface ObjectSchema {
+  properties: Record<string, object>;
+  required?: readonly string[];
+}
+
+interface Parameter {
+  name: string;
+  in: string;
+  required?: boolean;
+  description?: string;
+  schema: Record<string, unknown>;
+}
+
+interface Operation {
+  operationId: string;
+  parameters?: Parameter[];
+  responses: Record<string, { description?: string; content?: Record<string, { schema?: Record<string, unknown> }> }>;
+}
+
+interface OpenApiDocument {
+  openapi: string;
+  info: { title: string; version: string };
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, ObjectSchema & Record<string, unknown>> };
+}
+
+/**
+ * Every operation with the route schemas it is built from. Every route validates its query
+ * string (unknown, repeated and empty parameters are a 400), so every operation documents a 400;
+ * the ones that look a resource up by id also document a 404.
+ */
+const OPERATIONS: {
+  operationId: string;
+  path: string;
+  query: ObjectSchema;
+  params?: ObjectSchema;
+  errors: number[];
+}[] = [
+  { operationId: 'searchJobs', path: '/v1/jobs', query: JobSearchQuery, errors: [400] },
+  { operationId: 'getJob', path: '/v1/jobs/{id}', query: NoQuery, params: JobIdParams, errors: [400, 404] },
+  { operationId: 'searchListings', path: '/v1/listings', query: ListingSearchQuery, errors: [400] },
+  {
+    operationId: 'getListing',
+    path: '/v1/listings/{id}',
+    query: NoQuery,
+    params: ListingIdParams,
+    errors: [400, 404],
+  },
+  { operationId: 'getCategories', path: '/v1/categories', query: CategoriesQuery, errors: [400] },
+  { operationId: 'getPriceEstimate', path: '/v1/estimate', query: EstimateQuery, errors: [400] },
+  { operationId: 'checkAvailability', path: '/v1/helpers/availability', query: AvailabilityQuery, errors: [400] },
+  { operationId: 'getStats', path: '/v1/stats', query: NoQuery, errors: [400] },
+  { operationId: 'getHealth', path: '/healthz', query: NoQuery, errors: [400] },
+];
+
+/** The JSON Schema keywords of a parameter that the document must carry over from the route. */
+const PARAMETER_KEYWORDS = [
+  'type',
+  'enum',
+  'format',
+  'default',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'minLength',
+  'maxLength',
+];
+
+const pick = (schema: object, keys: readonly string[]) => {
+  const fields = schema as Record<string, unknown>;
+  return Object.fromEntries(keys.filter((k) => fields[k] !== undefined).map((k) => [k, fields[k]]));
+};
+
+async function openapi(t: TestContext): Promise<OpenApiDocument> {
+  const { app } = await buildTestApp(t);
+  const response = await app.inject({ method: 'GET', url: '/v1/openapi.json' });
+  assert.equal(response.statusCode, 200);
+  assert.match(String(response.headers['content-type']), /^application\/json/);
+  return response.json() as OpenApiDocument;
+}
+
+function operationOf(doc: OpenApiDocument, path: string): Operation {
+  const operation = doc.paths[path]?.get;
+  assert.ok(operation, `GET ${path} is not in the document`);
+  return operation;
+}
+
+describe('GET /v1/openapi.json', () => {
+  test('answers an OpenAPI 3.1.0 document of API version 1.1.0', async (t) => {
+    const doc = await openapi(t);
+    assert.equal(doc.openapi, '3.1.0');
+    assert.equal(doc.info.version, '1.1.0');
+    assert.ok(doc.info.title.length > 0);
+  });
+
+  test('documents every operation at its path, and no other', async (t) => {
+    const doc = await openapi(t);
+    const documented = Object.entries(doc.paths).flatMap(([path, item]) =>
+      Object.entries(item).map(([method, op]) => `${method.toUpperCase()} ${path} ${op.operationId}`),
+    );
+    assert.deepEqual(documented.sort(), OPERATIONS.map((o) => `GET ${o.path} ${o.operationId}`).sort());
+  });
+
+  for (const { operationId, path, query, params } of OPERATIONS) {
+    test(`${operationId}: its parameters are those of the route schema`, async (t) => {
+      const parameters = operationOf(await openapi(t), path).parameters ?? [];
+      const expected = [
+        ...Object.entries(query.properties).map(([name, schema]) => ({ name, in: 'query', schema })),
+        ...Object.entries(params?.properties ?? {}).map(([name, schema]) => ({ name, in: 'path', schema })),
+      ];
+      assert.deepEqual(
+        parameters.map((p) => `${p.in} ${p.name}`),
+        expected.map((p) => `${p.in} ${p.name}`),
+      );
+      for (const want of expected) {
+        const got = parameters.find((p) => p.name === want.name && p.in === want.in);
+        assert.ok(got);
+        const required = want.in === 'path' || (query.required ?? []).includes(want.name);
+        assert.equal(got.required ?? false, required, `${want.name}: required`);
+        assert.equal(
+          got.description,
+          (want.schema as { description?: string }).description,
+          `${want.name}: description`,
+        );
+        assert.ok(got.description, `${want.name} has a description`);
+        assert.deepEqual(pick(got.schema, PARAMETER_KEYWORDS), pick(want.schema, PARAMETER_KEYWORDS), want.name);
+      }
+    });
+  }
+
+  test('search parameters have the defaults and limits of the spec', async (t) => {
+    const doc = await openapi(t);
+    const schemaOf = (path: string, name: string) => {
+      const parameter = operationOf(doc, path).parameters?.find((p) => p.name === name && p.in === 'query');
+      assert.ok(parameter, `${path} has no query parameter ${name}`);
+      return parameter.schema;
+    };
+    for (const path of ['/v1/jobs', '/v1/listings']) {
+      assert.deepEqual(pick(schemaOf(path, 'lat'), ['type', 'default', 'minimum', 'maximum']), {
+        type: 'number',
+        default: 49.0069,
+        minimum: -90,
+        maximum: 90,
+      });
+      assert.deepEqual(pick(schemaOf(path, 'lng'), ['type', 'default', 'minimum', 'maximum']), {
+        type: 'number',
+        default: 8.4037,
+        minimum: -180,
+        maximum: 180,
+      });
+      assert.deepEqual(pick(schemaOf(path, 'radius'), ['type', 'default', 'exclusiveMinimum', 'maximum']), {
+        type: 'number',
+        default: 50,
+        exclusiveMinimum: 0,
+        maximum: 50,
+      });
+      assert.deepEqual(pick(schemaOf(path, 'category'), ['type', 'enum']), { type: 'string', enum: [...CATEGORIES] });
+      assert.deepEqual(pick(schemaOf(path, 'sort'), ['type', 'default', 'enum']), {
+        type: 'string',
+        default: 'newest',
+        enum: ['newest', 'price_asc', 'price_desc', 'distance'],
+      });
+      assert.deepEqual(pick(schemaOf(path, 'limit'), ['type', 'default', 'minimum', 'maximum']), {
+        type: 'integer',
+        default: 20,
+        minimum: 1,
+        maximum: 100,
+      });
+      assert.deepEqual(pick(schemaOf(path, 'offset'), ['type', 'default', 'minimum']), {
+        type: 'integer',
+        default: 0,
+        minimum: 0,
+      });
+    }
+    for (const name of ['budget_min', 'budget_max']) assert.equal(schemaOf('/v1/jobs', name).minimum, 0);
+    assert.deepEqual(pick(schemaOf('/v1/jobs', 'date'), ['type', 'format']), { type: 'string', format: 'date' });
+    assert.equal(schemaOf('/v1/jobs', 'urgent').type, 'boolean');
+    assert.equal(schemaOf('/v1/helpers/availability', 'radius').maximum, 50);
+    const estimate = operationOf(doc, '/v1/estimate').parameters ?? [];
+    assert.equal(estimate.find((p) => p.name === 'category')?.required, true);
+  });
+
+  test('every operation documents its errors with the ApiError schema', async (t) => {
+    const doc = await openapi(t);
+    const apiError = { $ref: '#/components/schemas/ApiError' };
+    const undocumented = OPERATIONS.flatMap(({ operationId, path, errors }) =>
+      errors.filter((s) => !operationOf(doc, path).responses[String(s)]).map((s) => `${operationId} ${s}`),
+    );
+    assert.deepEqual(undocumented, [], 'operations that answer these statuses but do not document them');
+    for (const { operationId, path } of OPERATIONS) {
+      const { responses } = operationOf(doc, path);
+      assert.ok(responses['200']?.content?.['application/json']?.schema, `${operationId}: 200 with a JSON schema`);
+      for (const [status, response] of Object.entries(responses)) {
+        if (Number(status) < 400) continue;
+        assert.ok(response.description, `${operationId} ${status}: description`);
+        assert.deepEqual(response.content?.['application/json']?.schema, apiError, `${operationId} ${status}`);
+      }
+    }
+  });
+
+  test('components.schemas holds the shared schemas, as the code defines them', async (t) => {
+    const { components } = await openapi(t);
+    const shared: [string, ObjectSchema][] = [
+      ['Job', JobSchema],
+      ['Listing', ListingSchema],
+      ['Location', LocationSchema],
+      ['ReliabilityScore', ReliabilityScoreSchema],
+      ['Estimate', EstimateSchema],
+      ['ApiError', ApiErrorSchema],
+    ];
+    for (const [name, source] of shared) {
+      const schema = components.schemas[name];
+      assert.ok(schema, `components.schemas.${name}`);
+      assert.equal(schema.type, 'object', name);
+      assert.deepEqual(Object.keys(schema.properties), Object.keys(source.properties), `${name}: properties`);
+      assert.deepEqual(schema.required, source.required, `${name}: required`);
+      assert.equal(schema.additionalProperties, false, `${name}: additionalProperties`);
+    }
+    const errorCode = components.schemas.ApiError?.properties.error as { enum?: unknown } | undefined;
+    assert.deepEqual(errorCode?.enum, [...ERROR_CODES]);
+  });
+
+  test('every $ref points at a schema in components', async (t) => {
+    const doc = await openapi(t);
+    const refs = new Set<string>();
+    const walk = (node: unknown): void => {
+      if (Array.isArray(node)) node.forEach(walk);
+      else if (node !== null && typeof node === 'object') {
+        for (const [key, value] of Object.entries(node)) {
+          if (key === '$ref' && typeof value === 'string') refs.add(value);
+          else walk(value);
+        }
+      }
+    };
+    walk(doc);
+    assert.ok(refs.size > 0);
+    for (const ref of refs) {
+      const name = /^#\/components\/schemas\/([^/]+)$/.exec(ref)?.[1];
+      assert.ok(name && doc.components.schemas[name], `unresolved $ref ${ref}`);
+    }
+  });
+});
+
+describe('GET /docs', () => {
+  test('answers the Swagger UI page, which loads this document', async (t) => {
+    const { app } = await buildTestApp(t);
+    const get = (url: string) => app.inject({ method: 'GET', url });
+    let url = '/docs';
+    let response = await get(url);
+    for (let hops = 0; response.statusCode >= 300 && response.statusCode < 400 && hops < 5; hops++) {
+      url = new URL(String(response.headers.location), `http://localhost${url}`).pathname;
+      response = await get(url);
+    }
+    assert.equal(response.statusCode, 200);
+    assert.match(String(response.headers['content-type']), /^text\/html/);
+    assert.match(response.body, /<div id="swagger-ui">/);
+
+    // Every script of the page is served; one of them points Swagger UI at the document.
+    const scripts = [...response.body.matchAll(/<script src="([^"]+)"/g)].map(
+      (m) => new URL(m[1] ?? '', `http://localhost${url}`).pathname,
+    );
+    assert.ok(scripts.length > 0, 'the page loads scripts');
+    let documentUrl: string | undefined;
+    for (const script of scripts) {
+      const served = await get(script);
+      assert.equal(served.statusCode, 200, script);
+      assert.match(String(served.headers['content-type']), /javascript/, script);
+      const target = /\burl:\s*(?:resolveUrl\()?['"]([^'"]+)['"]/.exec(served.body)?.[1];
+      // Swagger UI resolves the URL against the page URL with a trailing slash.
+      if (target) documentUrl = new URL(target, `http://localhost${url.endsWith('/') ? url : `${url}/`}`).pathname;
+    }
+    assert.ok(documentUrl, 'a script of the page names the document Swagger UI loads');
+
+    const loaded = await get(documentUrl);
+    assert.equal(loaded.statusCode, 200, documentUrl);
+    assert.deepEqual(loaded.json(), (await get('/v1/openapi.json')).json());
+  });
+});
