@@ -3,16 +3,22 @@ import { withinRadiusSql } from '../db/distance.js';
 import type { Category } from '../domain/categories.js';
 import type { LatLng } from '../domain/geo.js';
 import type { RateSample } from '../domain/pricing.js';
-import { dialectOf, type Queryable } from './db.js';
+import { allOf, dialectOf, type Queryable } from './db.js';
 import { openJobSql } from './jobs.js';
 import { hourlyRateCentsSql, percentilesByCategory } from './quantiles.js';
 
 type Counts = Map<Category, number>;
 
-async function helperCountByCategory(
-  rows: Promise<{ category: Category; n: number | string | bigint }[]>,
-): Promise<Counts> {
-  return new Map((await rows).map((r) => [r.category, Number(r.n)]));
+async function availableHelpersByCategory(db: Queryable): Promise<Counts> {
+  const rows = await db
+    .selectFrom('helper_categories')
+    .innerJoin('helpers', 'helpers.id', 'helper_categories.helper_id')
+    .select(['helper_categories.category as category', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('helpers.verified', '=', 1)
+    .where('helpers.available', '=', 1)
+    .groupBy('helper_categories.category')
+    .execute();
+  return new Map(rows.map((r) => [r.category, Number(r.n)]));
 }
 
 /** Rows of a table per category that match `where`. */
@@ -41,55 +47,23 @@ export interface CategoryFigures {
 export async function categoryFigures(db: Queryable, now: Date): Promise<CategoryFigures> {
   const open = openJobSql(now);
   const available = sql<boolean>`status = 'available'`;
-  const [
-    openJobs,
-    completedJobs,
-    availableListings,
-    availableHelpers,
-    openJobPrice,
-    hourlyRateAll,
-    hourlyRateCompleted,
-    dayPrice,
-    weekPrice,
-    deposit,
-  ] = await Promise.all([
-    countByCategory(db, 'jobs', open),
-    countByCategory(db, 'jobs', sql`status = 'completed'`),
-    countByCategory(db, 'listings', available),
-    helperCountByCategory(
-      db
-        .selectFrom('helper_categories')
-        .innerJoin('helpers', 'helpers.id', 'helper_categories.helper_id')
-        .select(['helper_categories.category as category', (eb) => eb.fn.countAll<number>().as('n')])
-        .where('helpers.verified', '=', 1)
-        .where('helpers.available', '=', 1)
-        .groupBy('helper_categories.category')
-        .execute(),
-    ),
-    percentilesByCategory(db, 'jobs', sql`price_cents`, open),
-    percentilesByCategory(db, 'jobs', hourlyRateCentsSql, sql`(${open}) or status = 'completed'`),
-    percentilesByCategory(db, 'jobs', hourlyRateCentsSql, sql`status = 'completed'`),
-    percentilesByCategory(db, 'listings', sql`price_per_day_cents`, available),
-    percentilesByCategory(
+  return allOf({
+    openJobs: countByCategory(db, 'jobs', open),
+    completedJobs: countByCategory(db, 'jobs', sql`status = 'completed'`),
+    availableListings: countByCategory(db, 'listings', available),
+    availableHelpers: availableHelpersByCategory(db),
+    openJobPrice: percentilesByCategory(db, 'jobs', sql`price_cents`, open),
+    hourlyRateAll: percentilesByCategory(db, 'jobs', hourlyRateCentsSql, sql`(${open}) or status = 'completed'`),
+    hourlyRateCompleted: percentilesByCategory(db, 'jobs', hourlyRateCentsSql, sql`status = 'completed'`),
+    dayPrice: percentilesByCategory(db, 'listings', sql`price_per_day_cents`, available),
+    weekPrice: percentilesByCategory(
       db,
       'listings',
       sql`price_per_week_cents`,
       sql`${available} and price_per_week_cents is not null`,
     ),
-    percentilesByCategory(db, 'listings', sql`deposit_cents`, available),
-  ]);
-  return {
-    openJobs,
-    completedJobs,
-    availableListings,
-    availableHelpers,
-    openJobPrice,
-    hourlyRateAll,
-    hourlyRateCompleted,
-    dayPrice,
-    weekPrice,
-    deposit,
-  };
+    deposit: percentilesByCategory(db, 'listings', sql`deposit_cents`, available),
+  });
 }
 
 /** Cents per helper-hour of the completed jobs of a category, optionally only those near a point. */

@@ -8,6 +8,7 @@ import { effectiveJobStatus } from '../domain/statuses.js';
 import type { Job } from '../http/schemas/job.js';
 import { dialectOf, flag, parsePhotos, type Queryable } from './db.js';
 import { idNeighbours } from './neighbours.js';
+import { type SearchSort, searchOrder } from './search-order.js';
 
 export interface JobSearch {
   center: LatLng;
@@ -18,7 +19,7 @@ export interface JobSearch {
   /** Europe/Berlin calendar date of desired_at. */
   date?: string;
   urgent?: boolean;
-  sort: 'newest' | 'price_asc' | 'price_desc' | 'distance';
+  sort: SearchSort;
   limit: number;
   offset: number;
 }
@@ -80,16 +81,13 @@ export async function searchJobs(db: Queryable, search: JobSearch, now: Date): P
   const total = Number(countRow?.n ?? 0);
   if (search.offset >= total) return { data: [], total };
 
-  let page = query.selectAll().select(distance.as('distance_km'));
-  page =
-    search.sort === 'price_asc'
-      ? page.orderBy('price_cents', 'asc')
-      : search.sort === 'price_desc'
-        ? page.orderBy('price_cents', 'desc')
-        : search.sort === 'distance'
-          ? page.orderBy('distance_km', 'asc')
-          : page.orderBy('created_at', 'desc');
-  const rows = await page.orderBy('id', 'asc').limit(search.limit).offset(search.offset).execute();
+  const rows = await query
+    .selectAll()
+    .select(distance.as('distance_km'))
+    .orderBy(searchOrder(search.sort, { price: 'price_cents', created: 'created_at', id: 'id' }))
+    .limit(search.limit)
+    .offset(search.offset)
+    .execute();
   return { data: rows.map((row) => jobRowToJob(row, row.distance_km, now)), total };
 }
 

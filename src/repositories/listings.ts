@@ -9,6 +9,7 @@ import type { Listing } from '../http/schemas/listing.js';
 import { dialectOf, flag, parsePhotos, type Queryable } from './db.js';
 import { idNeighbours } from './neighbours.js';
 import { reliabilityFromRow } from './reliability.js';
+import { type SearchSort, searchOrder } from './search-order.js';
 
 export interface ListingSearch {
   center: LatLng;
@@ -17,7 +18,7 @@ export interface ListingSearch {
   priceMaxCents?: number;
   condition?: Condition;
   instantBooking?: boolean;
-  sort: 'newest' | 'price_asc' | 'price_desc' | 'distance';
+  sort: SearchSort;
   limit: number;
   offset: number;
 }
@@ -93,16 +94,19 @@ export async function searchListings(
     search.center,
   );
   const pageIds = query.select('listings.id');
-  let page = listingsWithOwners(db).where('listings.id', 'in', pageIds).select(distance.as('distance_km'));
-  page =
-    search.sort === 'price_asc'
-      ? page.orderBy('listings.price_per_day_cents', 'asc')
-      : search.sort === 'price_desc'
-        ? page.orderBy('listings.price_per_day_cents', 'desc')
-        : search.sort === 'distance'
-          ? page.orderBy('distance_km', 'asc')
-          : page.orderBy('listings.created_at', 'desc');
-  const rows = await page.orderBy('listings.id', 'asc').limit(search.limit).offset(search.offset).execute();
+  const rows = await listingsWithOwners(db)
+    .where('listings.id', 'in', pageIds)
+    .select(distance.as('distance_km'))
+    .orderBy(
+      searchOrder(search.sort, {
+        price: 'listings.price_per_day_cents',
+        created: 'listings.created_at',
+        id: 'listings.id',
+      }),
+    )
+    .limit(search.limit)
+    .offset(search.offset)
+    .execute();
   return { data: rows.map((row) => listingRowToListing(row, row.distance_km)), total };
 }
 

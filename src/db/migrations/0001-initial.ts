@@ -1,4 +1,27 @@
-import { type Kysely, sql } from 'kysely';
+import { type CreateTableBuilder, type Kysely, sql } from 'kysely';
+
+// biome-ignore lint/suspicious/noExplicitAny: migrations must not depend on today's Database type.
+type Table = CreateTableBuilder<any, any>;
+
+/** Where a job, listing or helper is: the reference place and the point. */
+const placeColumns = (t: Table): Table =>
+  t
+    .addColumn('city', 'text', (c) => c.notNull())
+    .addColumn('plz', 'text', (c) => c.notNull())
+    .addColumn('district', 'text')
+    .addColumn('lat', 'double precision', (c) => c.notNull())
+    .addColumn('lng', 'double precision', (c) => c.notNull());
+
+/** The ReliabilityScore of a helper or a listing owner. */
+const reliabilityColumns = (t: Table): Table =>
+  t
+    .addColumn('reliability_score', 'integer', (c) => c.notNull())
+    .addColumn('completed_jobs', 'integer', (c) => c.notNull())
+    .addColumn('avg_response_minutes', 'integer', (c) => c.notNull())
+    .addColumn('cancellation_rate', 'double precision', (c) => c.notNull())
+    .addColumn('rating_avg', 'double precision', (c) => c.notNull())
+    .addColumn('rating_count', 'integer', (c) => c.notNull())
+    .addColumn('verified', 'integer', (c) => c.notNull());
 
 // biome-ignore lint/suspicious/noExplicitAny: migrations must not depend on today's Database type.
 export async function up(db: Kysely<any>): Promise<void> {
@@ -12,13 +35,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .createTable('owners')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('display_name', 'text', (c) => c.notNull())
-    .addColumn('reliability_score', 'integer', (c) => c.notNull())
-    .addColumn('completed_jobs', 'integer', (c) => c.notNull())
-    .addColumn('avg_response_minutes', 'integer', (c) => c.notNull())
-    .addColumn('cancellation_rate', 'double precision', (c) => c.notNull())
-    .addColumn('rating_avg', 'double precision', (c) => c.notNull())
-    .addColumn('rating_count', 'integer', (c) => c.notNull())
-    .addColumn('verified', 'integer', (c) => c.notNull())
+    .$call(reliabilityColumns)
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
 
@@ -31,11 +48,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('status', 'text', (c) => c.notNull())
     .addColumn('price_cents', 'integer', (c) => c.notNull())
     .addColumn('duration_hours', 'double precision', (c) => c.notNull())
-    .addColumn('city', 'text', (c) => c.notNull())
-    .addColumn('plz', 'text', (c) => c.notNull())
-    .addColumn('district', 'text')
-    .addColumn('lat', 'double precision', (c) => c.notNull())
-    .addColumn('lng', 'double precision', (c) => c.notNull())
+    .$call(placeColumns)
     .addColumn('desired_at', 'text')
     .addColumn('desired_date', 'text')
     .addColumn('deadline', 'text')
@@ -72,11 +85,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('price_per_week_cents', 'integer')
     .addColumn('deposit_cents', 'integer', (c) => c.notNull())
     .addColumn('condition', 'text', (c) => c.notNull())
-    .addColumn('city', 'text', (c) => c.notNull())
-    .addColumn('plz', 'text', (c) => c.notNull())
-    .addColumn('district', 'text')
-    .addColumn('lat', 'double precision', (c) => c.notNull())
-    .addColumn('lng', 'double precision', (c) => c.notNull())
+    .$call(placeColumns)
     .addColumn('instant_booking', 'integer', (c) => c.notNull())
     .addColumn('photos', 'text', (c) => c.notNull())
     .addColumn('created_at', 'text', (c) => c.notNull())
@@ -98,18 +107,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('bio', 'text', (c) => c.notNull())
     .addColumn('hourly_rate_cents', 'integer', (c) => c.notNull())
     .addColumn('available', 'integer', (c) => c.notNull())
-    .addColumn('city', 'text', (c) => c.notNull())
-    .addColumn('plz', 'text', (c) => c.notNull())
-    .addColumn('district', 'text')
-    .addColumn('lat', 'double precision', (c) => c.notNull())
-    .addColumn('lng', 'double precision', (c) => c.notNull())
-    .addColumn('reliability_score', 'integer', (c) => c.notNull())
-    .addColumn('completed_jobs', 'integer', (c) => c.notNull())
-    .addColumn('avg_response_minutes', 'integer', (c) => c.notNull())
-    .addColumn('cancellation_rate', 'double precision', (c) => c.notNull())
-    .addColumn('rating_avg', 'double precision', (c) => c.notNull())
-    .addColumn('rating_count', 'integer', (c) => c.notNull())
-    .addColumn('verified', 'integer', (c) => c.notNull())
+    .$call(placeColumns)
+    .$call(reliabilityColumns)
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
   await db.schema.createIndex('helpers_lat_lng').on('helpers').columns(['lat', 'lng']).execute();

@@ -1,5 +1,4 @@
 import { CATEGORIES, CATEGORY_INFO, categoryFromTerm } from '../../domain/categories.js';
-import { DEFAULT_CENTER, MAX_RADIUS_KM } from '../../domain/geo.js';
 import { closestMatches } from '../../domain/text.js';
 import { helperAvailability } from '../../repositories/helpers.js';
 import {
@@ -9,7 +8,7 @@ import {
   TOP_HELPERS,
 } from '../schemas/availability.js';
 import { RefTo } from '../schemas/common.js';
-import { type Api, errorResponses, type RouteDeps } from './route-kit.js';
+import { type Api, errorResponses, type RouteDeps, searchArea } from './route-kit.js';
 
 /** Category values whose value or German/English name is close to an unknown term. */
 function categoriesLike(term: string): string[] {
@@ -41,8 +40,7 @@ export function availabilityRoutes(app: Api, { db }: RouteDeps): void {
     },
     async (request): Promise<AvailabilitySummary> => {
       const query = request.query;
-      const center = { lat: query.lat ?? DEFAULT_CENTER.lat, lng: query.lng ?? DEFAULT_CENTER.lng };
-      const radiusKm = query.radius ?? MAX_RADIUS_KM;
+      const { center, radiusKm } = searchArea(query);
       const minReliability = query.min_reliability ?? 0;
       const term = query.category ?? null;
       const category = term === null ? null : categoryFromTerm(term);

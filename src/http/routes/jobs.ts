@@ -1,10 +1,9 @@
-import { DEFAULT_CENTER, MAX_RADIUS_KM } from '../../domain/geo.js';
 import { eurToCents } from '../../domain/pricing.js';
 import { findJob, jobsNearId, searchJobs } from '../../repositories/jobs.js';
 import { ApiError, badRequest } from '../errors.js';
 import { DEFAULT_PAGE_SIZE, NoQuery, RefTo } from '../schemas/common.js';
 import { JobIdParams, JobPage, JobSchema, JobSearchQuery } from '../schemas/job.js';
-import { type Api, errorResponses, type RouteDeps } from './route-kit.js';
+import { type Api, errorResponses, type RouteDeps, searchArea } from './route-kit.js';
 
 function checkBudget(query: JobSearchQuery): void {
   if (query.budget_min !== undefined && query.budget_max !== undefined && query.budget_min > query.budget_max) {
@@ -40,8 +39,7 @@ export function jobRoutes(app: Api, { db, now }: RouteDeps): void {
       const { data, total } = await searchJobs(
         db,
         {
-          center: { lat: query.lat ?? DEFAULT_CENTER.lat, lng: query.lng ?? DEFAULT_CENTER.lng },
-          radiusKm: query.radius ?? MAX_RADIUS_KM,
+          ...searchArea(query),
           category: query.category,
           budgetMinCents: query.budget_min === undefined ? undefined : eurToCents(query.budget_min),
           budgetMaxCents: query.budget_max === undefined ? undefined : eurToCents(query.budget_max),

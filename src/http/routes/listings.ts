@@ -1,10 +1,9 @@
-import { DEFAULT_CENTER, MAX_RADIUS_KM } from '../../domain/geo.js';
 import { eurToCents } from '../../domain/pricing.js';
 import { findListing, listingsNearId, searchListings } from '../../repositories/listings.js';
 import { ApiError } from '../errors.js';
 import { DEFAULT_PAGE_SIZE, NoQuery, RefTo } from '../schemas/common.js';
 import { ListingIdParams, ListingPage, ListingSchema, ListingSearchQuery } from '../schemas/listing.js';
-import { type Api, errorResponses, type RouteDeps } from './route-kit.js';
+import { type Api, errorResponses, type RouteDeps, searchArea } from './route-kit.js';
 
 export function listingRoutes(app: Api, { db }: RouteDeps): void {
   app.get(
@@ -25,8 +24,7 @@ export function listingRoutes(app: Api, { db }: RouteDeps): void {
       const limit = query.limit ?? DEFAULT_PAGE_SIZE;
       const offset = query.offset ?? 0;
       const { data, total } = await searchListings(db, {
-        center: { lat: query.lat ?? DEFAULT_CENTER.lat, lng: query.lng ?? DEFAULT_CENTER.lng },
-        radiusKm: query.radius ?? MAX_RADIUS_KM,
+        ...searchArea(query),
         category: query.category,
         priceMaxCents: query.price_max === undefined ? undefined : eurToCents(query.price_max),
         condition: query.condition,

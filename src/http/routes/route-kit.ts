@@ -8,6 +8,7 @@ import type {
 } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import { DEFAULT_CENTER, type LatLng, MAX_RADIUS_KM } from '../../domain/geo.js';
 import type { Endpoint } from '../schemas/stats.js';
 
 /** The Fastify instance routes are written against: TypeBox schemas give the handler types. */
@@ -42,4 +43,15 @@ export function errorResponses(...statuses: number[]): Record<number, { $ref: st
       { $ref: 'ApiError', description: ERROR_DESCRIPTIONS[status] ?? 'Error.' },
     ]),
   );
+}
+
+/** The search area of a query: lat/lng/radius as given, or the defaults (Karlsruhe centre, 50 km). */
+export function searchArea(query: { lat?: number; lng?: number; radius?: number }): {
+  center: LatLng;
+  radiusKm: number;
+} {
+  return {
+    center: { lat: query.lat ?? DEFAULT_CENTER.lat, lng: query.lng ?? DEFAULT_CENTER.lng },
+    radiusKm: query.radius ?? MAX_RADIUS_KM,
+  };
 }

@@ -1,0 +1,22 @@
+import { type RawBuilder, sql } from 'kysely';
+
+export type SearchSort = 'newest' | 'price_asc' | 'price_desc' | 'distance';
+
+/**
+ * ORDER BY for a search sort over the given columns (and the `distance_km` alias). Ties always
+ * break by id, so the order is total and offset pages never overlap or skip rows.
+ */
+export function searchOrder(
+  sort: SearchSort,
+  columns: { price: string; created: string; id: string },
+): RawBuilder<unknown> {
+  const first =
+    sort === 'price_asc'
+      ? sql`${sql.ref(columns.price)} asc`
+      : sort === 'price_desc'
+        ? sql`${sql.ref(columns.price)} desc`
+        : sort === 'distance'
+          ? sql`${sql.ref('distance_km')} asc`
+          : sql`${sql.ref(columns.created)} desc`;
+  return sql`${first}, ${sql.ref(columns.id)} asc`;
+}
