@@ -6,7 +6,7 @@ import { type LatLng, round } from '../domain/geo.js';
 import { centsToEur } from '../domain/pricing.js';
 import type { PublicHelper } from '../http/schemas/availability.js';
 import { dialectOf, type Queryable } from './db.js';
-import { reliabilityFromRow } from './reliability.js';
+import { reliabilityFromRow } from './mappers.js';
 
 export interface AvailabilityFilter {
   center: LatLng;

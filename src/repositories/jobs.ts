@@ -2,11 +2,12 @@ import { type RawBuilder, sql } from 'kysely';
 import { distanceKmSql, withinRadiusSql } from '../db/distance.js';
 import type { JobRow, NewJob } from '../db/schema.js';
 import type { Category } from '../domain/categories.js';
-import { DEFAULT_CENTER, haversineKm, type LatLng, round } from '../domain/geo.js';
+import { DEFAULT_CENTER, haversineKm, type LatLng } from '../domain/geo.js';
 import { centsToEur, maxApplicants, priceRange } from '../domain/pricing.js';
 import { effectiveJobStatus } from '../domain/statuses.js';
 import type { Job } from '../http/schemas/job.js';
 import { dialectOf, flag, parsePhotos, type Queryable } from './db.js';
+import { locationFromRow } from './mappers.js';
 import { idNeighbours } from './neighbours.js';
 import { type SearchSort, searchOrder } from './search-order.js';
 
@@ -35,14 +36,7 @@ export function jobRowToJob(row: JobRow, distanceKm: number, now: Date): Job {
     status: effectiveJobStatus(row.status, row.deadline, now),
     price_eur: priceEur,
     price_range: priceRange(priceEur),
-    location: {
-      city: row.city,
-      plz: row.plz,
-      district: row.district,
-      lat: row.lat,
-      lng: row.lng,
-      distance_km: round(distanceKm, 2),
-    },
+    location: locationFromRow(row, distanceKm),
     desired_at: row.desired_at,
     deadline: row.deadline,
     time_preference: row.time_preference,

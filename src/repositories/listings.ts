@@ -2,13 +2,13 @@ import { sql } from 'kysely';
 import { distanceKmSql, withinRadiusSql } from '../db/distance.js';
 import type { ListingRow, NewListing, NewOwner, ReliabilityColumns } from '../db/schema.js';
 import type { Category } from '../domain/categories.js';
-import { DEFAULT_CENTER, haversineKm, type LatLng, round } from '../domain/geo.js';
+import { DEFAULT_CENTER, haversineKm, type LatLng } from '../domain/geo.js';
 import { centsToEur } from '../domain/pricing.js';
 import type { Condition } from '../domain/statuses.js';
 import type { Listing } from '../http/schemas/listing.js';
 import { dialectOf, flag, parsePhotos, type Queryable } from './db.js';
+import { locationFromRow, reliabilityFromRow } from './mappers.js';
 import { idNeighbours } from './neighbours.js';
-import { reliabilityFromRow } from './reliability.js';
 import { type SearchSort, searchOrder } from './search-order.js';
 
 export interface ListingSearch {
@@ -37,14 +37,7 @@ export function listingRowToListing(row: ListingWithOwner, distanceKm: number): 
     price_per_week_eur: row.price_per_week_cents === null ? null : centsToEur(row.price_per_week_cents),
     deposit_eur: centsToEur(row.deposit_cents),
     condition: row.condition,
-    location: {
-      city: row.city,
-      plz: row.plz,
-      district: row.district,
-      lat: row.lat,
-      lng: row.lng,
-      distance_km: round(distanceKm, 2),
-    },
+    location: locationFromRow(row, distanceKm),
     instant_booking: flag(row.instant_booking),
     photos: parsePhotos(row.photos),
     owner_reliability: reliabilityFromRow(row),

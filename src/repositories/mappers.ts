@@ -1,0 +1,31 @@
+/** Row-to-API pieces that jobs, listings and helpers share. */
+import type { ReliabilityColumns } from '../db/schema.js';
+import { round } from '../domain/geo.js';
+import type { Location, ReliabilityScore } from '../http/schemas/common.js';
+import { flag } from './db.js';
+
+export function reliabilityFromRow(row: ReliabilityColumns): ReliabilityScore {
+  return {
+    reliability_score: row.reliability_score,
+    completed_jobs: row.completed_jobs,
+    avg_response_minutes: row.avg_response_minutes,
+    cancellation_rate: row.cancellation_rate,
+    rating_avg: row.rating_avg,
+    rating_count: row.rating_count,
+    verified: flag(row.verified),
+  };
+}
+
+export function locationFromRow(
+  row: { city: string; plz: string; district: string | null; lat: number; lng: number },
+  distanceKm: number,
+): Location {
+  return {
+    city: row.city,
+    plz: row.plz,
+    district: row.district,
+    lat: row.lat,
+    lng: row.lng,
+    distance_km: round(distanceKm, 2),
+  };
+}
