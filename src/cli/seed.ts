@@ -2,7 +2,8 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.js';
 import { openDatabase } from '../db/prepare.js';
 import { berlinWallClock, isCalendarDate } from '../domain/berlin-time.js';
-import { anchorFor, DEFAULT_SEED_OPTIONS, isEmpty, seedDatabase } from '../seed/seed-database.js';
+import { hasMarketplaceData } from '../repositories/dataset.js';
+import { anchorFor, DEFAULT_SEED_OPTIONS, seedDatabase } from '../seed/seed-database.js';
 import { progressBar } from './progress.js';
 
 const USAGE = `Usage: npm run seed -- [--jobs N] [--listings M] [--helpers K] [--completed C] [--seed S] [--anchor YYYY-MM-DD] [--replace]
@@ -55,15 +56,11 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const db = await openDatabase(config.DATABASE_URL, { seedIfEmpty: false });
   try {
-    if (!(await isEmpty(db.kysely))) {
-      if (!values.replace)
-        throw new Error('The database already holds marketplace data. Add --replace to delete it and seed anew.');
-      for (const table of ['helper_categories', 'helpers', 'listings', 'owners', 'jobs'] as const) {
-        await db.kysely.deleteFrom(table).execute();
-      }
+    if ((await hasMarketplaceData(db.kysely)) && !values.replace) {
+      throw new Error('The database already holds marketplace data. Add --replace to delete it and seed anew.');
     }
     const started = Date.now();
-    await seedDatabase(db.kysely, options, progressBar());
+    await seedDatabase(db.kysely, options, progressBar(), { replace: values.replace });
     process.stdout.write(
       `Seeded ${config.DATABASE_URL}: ${options.jobs} open jobs, ${options.completedJobs} completed jobs, ${options.listings} listings, ${options.helpers} helpers (seed ${options.seed}, anchor ${options.anchor.toISOString()}) in ${((Date.now() - started) / 1000).toFixed(1)} s.\n`,
     );

@@ -52,3 +52,14 @@ export function isCalendarDate(value: string): boolean {
   const date = new Date(Date.UTC(y, m - 1, d));
   return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
 }
+
+/** Whether a calendar date (YYYY-MM-DD) is a Saturday or Sunday. */
+export function isWeekend(date: string): boolean {
+  const weekday = new Date(`${date}T12:00:00Z`).getUTCDay();
+  return weekday === 0 || weekday === 6;
+}
+
+/** The calendar date after a YYYY-MM-DD date. */
+export function nextDate(date: string): string {
+  return new Date(new Date(`${date}T12:00:00Z`).getTime() + 86_400_000).toISOString().slice(0, 10);
+}

@@ -118,6 +118,39 @@ export function centsToEur(cents: number): number {
   return cents / 100;
 }
 
-export function eurToCents(eur: number): number {
-  return Math.round(eur * 100);
+/**
+ * EUR to whole cents. A bound is rounded inward: `up` for minimums (60.004 -> 6001), `down` for
+ * maximums, so a filter never lets in a price outside what the caller asked for.
+ */
+export function eurToCents(eur: number, rounding: 'nearest' | 'up' | 'down' = 'nearest'): number {
+  const cents = round(eur * 100, 6); // 19.99 * 100 is 1998.9999999999998 in floating point
+  return rounding === 'up' ? Math.ceil(cents) : rounding === 'down' ? Math.floor(cents) : Math.round(cents);
+}
+
+/** Cents to EUR, to the cent. */
+export function centsToEurRounded(cents: number): number {
+  return round(cents / 100, 2);
+}
+
+/** A percentile sample in cents as the {low, median, high} EUR band the API shows, or null. */
+export function priceBand(sample: RateSample | null | undefined): { low: number; median: number; high: number } | null {
+  if (!sample) return null;
+  return {
+    low: centsToEurRounded(sample.p10),
+    median: centsToEurRounded(sample.p50),
+    high: centsToEurRounded(sample.p90),
+  };
+}
+
+/** The same sample in EUR instead of cents. */
+export function sampleInEuros(sample: RateSample): RateSample {
+  const eur = (cents: number) => cents / 100;
+  return {
+    count: sample.count,
+    p10: eur(sample.p10),
+    p25: eur(sample.p25),
+    p50: eur(sample.p50),
+    p75: eur(sample.p75),
+    p90: eur(sample.p90),
+  };
 }

@@ -5,7 +5,7 @@ import type { LatLng } from '../domain/geo.js';
 import type { RateSample } from '../domain/pricing.js';
 import { allOf, dialectOf, type Queryable } from './db.js';
 import { openJobSql } from './jobs.js';
-import { hourlyRateCentsSql, percentilesByCategory } from './quantiles.js';
+import { hourlyRateCentsSql, percentilesByCategory, percentilesOverall } from './quantiles.js';
 
 type Counts = Map<Category, number>;
 
@@ -79,23 +79,15 @@ export async function completedRateSample(
   return samples.get(category) ?? null;
 }
 
-/** The percentile sample of a value over all categories at once (platform-wide medians). */
-export async function overallSample(
-  db: Queryable,
-  table: 'jobs' | 'listings',
-  value: 'price_cents' | 'hourly_rate' | 'price_per_day_cents' | 'deposit_cents',
-  now: Date,
-): Promise<RateSample | null> {
-  const expression = value === 'hourly_rate' ? hourlyRateCentsSql : sql<number>`${sql.ref(value)}`;
-  const where =
-    table === 'listings'
-      ? sql<boolean>`status = 'available'`
-      : value === 'hourly_rate'
-        ? sql<boolean>`status = 'completed'`
-        : openJobSql(now);
-  // One partition for everything: rank over a constant instead of the category.
-  const samples = await percentilesByCategory(db, table, expression, where, sql`'ALL'`);
-  return samples.get('ALL' as Category) ?? null;
+/** Platform-wide percentile samples (cents) behind the medians of /v1/stats. */
+export function platformSamples(db: Queryable, now: Date) {
+  const available = sql<boolean>`status = 'available'`;
+  return allOf({
+    jobPrice: percentilesOverall(db, 'jobs', sql`price_cents`, openJobSql(now)),
+    hourlyRate: percentilesOverall(db, 'jobs', hourlyRateCentsSql, sql`status = 'completed'`),
+    dayPrice: percentilesOverall(db, 'listings', sql`price_per_day_cents`, available),
+    deposit: percentilesOverall(db, 'listings', sql`deposit_cents`, available),
+  });
 }
 
 export interface PlaceCounts {

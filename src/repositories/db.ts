@@ -1,4 +1,4 @@
-import { type Kysely, SqliteAdapter, type Transaction } from 'kysely';
+import { type Insertable, type Kysely, SqliteAdapter, type Transaction } from 'kysely';
 import type { DialectName } from '../db/create-db.js';
 import type { Database } from '../db/schema.js';
 
@@ -25,4 +25,20 @@ export async function allOf<T extends Record<string, Promise<unknown>>>(
     Object.entries(promises).map(async ([key, promise]) => [key, await promise] as const),
   );
   return Object.fromEntries(entries) as { [K in keyof T]: Awaited<T[K]> };
+}
+
+/**
+ * Inserts rows in chunks: 500 rows of up to 30 columns stay below SQLite's 32,766 and
+ * PostgreSQL's 65,535 bound parameters per statement.
+ */
+export async function insertInChunks<T extends keyof Database & string>(
+  db: Queryable,
+  table: T,
+  rows: readonly Insertable<Database[T]>[],
+): Promise<void> {
+  for (let i = 0; i < rows.length; i += 500) {
+    // biome-ignore lint/suspicious/noExplicitAny: Kysely cannot relate a generic table name to its row type.
+    const chunk = rows.slice(i, i + 500) as any;
+    await db.insertInto(table).values(chunk).execute();
+  }
 }

@@ -5,7 +5,7 @@ import type { Category } from '../domain/categories.js';
 import { type LatLng, round } from '../domain/geo.js';
 import { centsToEur } from '../domain/pricing.js';
 import type { PublicHelper } from '../http/schemas/availability.js';
-import { dialectOf, type Queryable } from './db.js';
+import { dialectOf, insertInChunks, type Queryable } from './db.js';
 import { reliabilityFromRow } from './mappers.js';
 
 export interface AvailabilityFilter {
@@ -97,13 +97,11 @@ export async function insertHelpers(
   db: Queryable,
   helpers: readonly (NewHelper & { categories: readonly Category[] })[],
 ): Promise<void> {
-  for (let i = 0; i < helpers.length; i += 500) {
-    const chunk = helpers.slice(i, i + 500);
-    await db
-      .insertInto('helpers')
-      .values(chunk.map(({ categories: _categories, ...row }) => row))
-      .execute();
-    const links = chunk.flatMap((h) => h.categories.map((category) => ({ helper_id: h.id as string, category })));
-    if (links.length > 0) await db.insertInto('helper_categories').values(links).execute();
-  }
+  await insertInChunks(
+    db,
+    'helpers',
+    helpers.map(({ categories: _categories, ...row }) => row),
+  );
+  const links = helpers.flatMap((h) => h.categories.map((category) => ({ helper_id: h.id, category })));
+  await insertInChunks(db, 'helper_categories', links);
 }

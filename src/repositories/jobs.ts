@@ -6,7 +6,7 @@ import { DEFAULT_CENTER, haversineKm, type LatLng } from '../domain/geo.js';
 import { centsToEur, maxApplicants, priceRange } from '../domain/pricing.js';
 import { effectiveJobStatus } from '../domain/statuses.js';
 import type { Job } from '../http/schemas/job.js';
-import { dialectOf, flag, parsePhotos, type Queryable } from './db.js';
+import { dialectOf, flag, insertInChunks, parsePhotos, type Queryable } from './db.js';
 import { locationFromRow } from './mappers.js';
 import { idNeighbours } from './neighbours.js';
 import { type SearchSort, searchOrder } from './search-order.js';
@@ -95,12 +95,6 @@ export function jobsNearId(db: Queryable, id: string, now: Date, count: number):
   return idNeighbours(db, 'jobs', id, openJobSql(now), count);
 }
 
-export async function insertJobs(db: Queryable, jobs: readonly NewJob[]): Promise<void> {
-  // SQLite allows 32766 bound variables; 27 columns x 500 rows stays well below.
-  for (let i = 0; i < jobs.length; i += 500) {
-    await db
-      .insertInto('jobs')
-      .values(jobs.slice(i, i + 500))
-      .execute();
-  }
+export function insertJobs(db: Queryable, jobs: readonly NewJob[]): Promise<void> {
+  return insertInChunks(db, 'jobs', jobs);
 }

@@ -6,7 +6,7 @@ import { DEFAULT_CENTER, haversineKm, type LatLng } from '../domain/geo.js';
 import { centsToEur } from '../domain/pricing.js';
 import type { Condition } from '../domain/statuses.js';
 import type { Listing } from '../http/schemas/listing.js';
-import { dialectOf, flag, parsePhotos, type Queryable } from './db.js';
+import { dialectOf, flag, insertInChunks, parsePhotos, type Queryable } from './db.js';
 import { locationFromRow, reliabilityFromRow } from './mappers.js';
 import { idNeighbours } from './neighbours.js';
 import { type SearchSort, searchOrder } from './search-order.js';
@@ -44,20 +44,18 @@ export function listingRowToListing(row: ListingWithOwner, distanceKm: number): 
   };
 }
 
+const OWNER_RELIABILITY = [
+  'owners.reliability_score',
+  'owners.completed_jobs',
+  'owners.avg_response_minutes',
+  'owners.cancellation_rate',
+  'owners.rating_avg',
+  'owners.rating_count',
+  'owners.verified',
+] as const;
+
 function listingsWithOwners(db: Queryable) {
-  return db
-    .selectFrom('listings')
-    .innerJoin('owners', 'owners.id', 'listings.owner_id')
-    .selectAll('listings')
-    .select([
-      'owners.reliability_score',
-      'owners.completed_jobs',
-      'owners.avg_response_minutes',
-      'owners.cancellation_rate',
-      'owners.rating_avg',
-      'owners.rating_count',
-      'owners.verified',
-    ]);
+  return db.selectFrom('listings').innerJoin('owners', 'owners.id', 'listings.owner_id');
 }
 
 export async function searchListings(
@@ -65,8 +63,7 @@ export async function searchListings(
   search: ListingSearch,
 ): Promise<{ data: Listing[]; total: number }> {
   const dialect = dialectOf(db);
-  let query = db
-    .selectFrom('listings')
+  let query = listingsWithOwners(db)
     .where('listings.status', '=', 'available')
     .where(withinRadiusSql(dialect, 'listings.lat', 'listings.lng', search.center, search.radiusKm));
   if (search.category) query = query.where('listings.category', '=', search.category);
@@ -86,9 +83,9 @@ export async function searchListings(
     sql.ref<number>('listings.lng'),
     search.center,
   );
-  const pageIds = query.select('listings.id');
-  const rows = await listingsWithOwners(db)
-    .where('listings.id', 'in', pageIds)
+  const rows = await query
+    .selectAll('listings')
+    .select(OWNER_RELIABILITY)
     .select(distance.as('distance_km'))
     .orderBy(
       searchOrder(search.sort, {
@@ -104,7 +101,11 @@ export async function searchListings(
 }
 
 export async function findListing(db: Queryable, id: string): Promise<Listing | undefined> {
-  const row = await listingsWithOwners(db).where('listings.id', '=', id).executeTakeFirst();
+  const row = await listingsWithOwners(db)
+    .selectAll('listings')
+    .select(OWNER_RELIABILITY)
+    .where('listings.id', '=', id)
+    .executeTakeFirst();
   return row && listingRowToListing(row, haversineKm(DEFAULT_CENTER, row));
 }
 
@@ -113,19 +114,10 @@ export function listingsNearId(db: Queryable, id: string, count: number): Promis
   return idNeighbours(db, 'listings', id, sql<boolean>`status = 'available'`, count);
 }
 
-export async function insertOwners(db: Queryable, owners: readonly NewOwner[]): Promise<void> {
-  for (let i = 0; i < owners.length; i += 500)
-    await db
-      .insertInto('owners')
-      .values(owners.slice(i, i + 500))
-      .execute();
+export function insertOwners(db: Queryable, owners: readonly NewOwner[]): Promise<void> {
+  return insertInChunks(db, 'owners', owners);
 }
 
-export async function insertListings(db: Queryable, listings: readonly NewListing[]): Promise<void> {
-  for (let i = 0; i < listings.length; i += 500) {
-    await db
-      .insertInto('listings')
-      .values(listings.slice(i, i + 500))
-      .execute();
-  }
+export function insertListings(db: Queryable, listings: readonly NewListing[]): Promise<void> {
+  return insertInChunks(db, 'listings', listings);
 }

@@ -8,15 +8,35 @@ import type { Queryable } from './db.js';
  * with window functions (SQLite 3.25+ and PostgreSQL alike), so only five rows per category come
  * back however many rows are ranked.
  */
-export async function percentilesByCategory(
+export function percentilesByCategory(
   db: Queryable,
   table: 'jobs' | 'listings',
   value: RawBuilder<number>,
   where: RawBuilder<boolean>,
-  partition: RawBuilder<unknown> = sql`category`,
 ): Promise<Map<Category, RateSample>> {
+  return percentilesBy(db, table, value, where, sql`category`) as Promise<Map<Category, RateSample>>;
+}
+
+/** The same percentiles over every matching row at once. */
+export async function percentilesOverall(
+  db: Queryable,
+  table: 'jobs' | 'listings',
+  value: RawBuilder<number>,
+  where: RawBuilder<boolean>,
+): Promise<RateSample | null> {
+  const samples = await percentilesBy(db, table, value, where, sql`'all'`);
+  return samples.get('all') ?? null;
+}
+
+async function percentilesBy(
+  db: Queryable,
+  table: 'jobs' | 'listings',
+  value: RawBuilder<number>,
+  where: RawBuilder<boolean>,
+  partition: RawBuilder<unknown>,
+): Promise<Map<string, RateSample>> {
   const ranks = PERCENTILES.map((p) => sql`(n * ${sql.lit(p)} + 99) / 100`);
-  const result = await sql<{ category: Category; n: number | string; rn: number | string; v: number }>`
+  const result = await sql<{ category: string; n: number | string; rn: number | string; v: number }>`
     select category, n, rn, v from (
       select ${partition} as category, ${value} as v,
         row_number() over (partition by ${partition} order by ${value}) as rn,
@@ -25,13 +45,13 @@ export async function percentilesByCategory(
     ) ranked
     where rn in (${sql.join(ranks)})`.execute(db);
 
-  const byCategory = new Map<Category, { n: number; values: Map<number, number> }>();
+  const byCategory = new Map<string, { n: number; values: Map<number, number> }>();
   for (const row of result.rows) {
     const entry = byCategory.get(row.category) ?? { n: Number(row.n), values: new Map() };
     entry.values.set(Number(row.rn), Number(row.v));
     byCategory.set(row.category, entry);
   }
-  const samples = new Map<Category, RateSample>();
+  const samples = new Map<string, RateSample>();
   for (const [category, { n, values }] of byCategory) {
     const at = (percent: number): number => values.get(percentileRank(percent, n)) ?? Number.NaN;
     samples.set(category, { count: n, p10: at(10), p25: at(25), p50: at(50), p75: at(75), p90: at(90) });
@@ -40,4 +60,4 @@ export async function percentilesByCategory(
 }
 
 /** Price per helper-hour of a job, in cents: what estimates and price bands compare. */
-export const hourlyRateCentsSql = sql<number>`(price_cents * 1.0 / (duration_hours * helpers_needed))`;
+export const hourlyRateCentsSql = sql<number>`(cast(price_cents as double precision) / (duration_hours * helpers_needed))`;

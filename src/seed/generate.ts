@@ -1,5 +1,5 @@
 import type { NewHelper, NewJob, NewListing, NewOwner, ReliabilityColumns } from '../db/schema.js';
-import { berlinDate, berlinWallClock } from '../domain/berlin-time.js';
+import { berlinDate, berlinWallClock, isWeekend, nextDate } from '../domain/berlin-time.js';
 import { CATEGORIES, CATEGORY_INFO, type Category } from '../domain/categories.js';
 import { type EtaHelper, smartEtaMinutes } from '../domain/eta.js';
 import { DEFAULT_CENTER, haversineKm, type LatLng, MAX_RADIUS_KM, round } from '../domain/geo.js';
@@ -114,9 +114,9 @@ const TIME_PREFERENCE_WEIGHTS: readonly (readonly [TimePreference | null, number
 
 /** A desired moment that fits the time preference, `days` after the anchor day (Berlin time). */
 function desiredMoment(rng: Rng, anchor: Date, days: number, preference: TimePreference | null): Date {
-  let day = new Date(anchor.getTime() + days * DAY_MS + 12 * 3_600_000);
+  let date = berlinDate(new Date(anchor.getTime() + days * DAY_MS + 12 * 3_600_000));
   if (preference === 'wochenende') {
-    while (![0, 6].includes(day.getUTCDay())) day = new Date(day.getTime() + DAY_MS);
+    while (!isWeekend(date)) date = nextDate(date);
   }
   const [from, to] =
     preference === 'vormittags'
@@ -126,7 +126,7 @@ function desiredMoment(rng: Rng, anchor: Date, days: number, preference: TimePre
         : preference === 'abends'
           ? [18, 20]
           : [9, 16];
-  return berlinWallClock(berlinDate(day), rng.int(from, to), rng.pick([0, 0, 15, 30, 30, 45]));
+  return berlinWallClock(date, rng.int(from, to), rng.pick([0, 0, 15, 30, 30, 45]));
 }
 
 /**

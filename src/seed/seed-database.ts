@@ -4,6 +4,8 @@ import { berlinDate, berlinWallClock } from '../domain/berlin-time.js';
 import type { Category } from '../domain/categories.js';
 import type { EtaHelper } from '../domain/eta.js';
 import { type RateSample, rateSample } from '../domain/pricing.js';
+import { deleteMarketplaceData, recordSeed } from '../repositories/dataset.js';
+import type { Queryable } from '../repositories/db.js';
 import { insertHelpers } from '../repositories/helpers.js';
 import { insertJobs } from '../repositories/jobs.js';
 import { insertListings, insertOwners } from '../repositories/listings.js';
@@ -16,7 +18,7 @@ export interface SeedOptions {
   jobs: number;
   listings: number;
   helpers: number;
-  /** Completed jobs (plus about 8 % cancelled ones) that estimates learn from. */
+  /** Completed jobs (plus 8 % cancelled ones on top) that estimates learn from. */
   completedJobs: number;
   /** Midnight (Europe/Berlin) of the day the data is built around; same seed and anchor, same data. */
   anchor: Date;
@@ -39,102 +41,103 @@ export function anchorFor(instant: Date): Date {
 
 const BATCH = 2000;
 
-async function insertJobBatches(
-  db: Kysely<Database>,
+/** Makes and inserts `count` rows in batches, reporting progress after each. */
+async function inBatches<T>(
   count: number,
-  make: () => NewJob,
+  make: () => T,
+  insert: (batch: T[]) => Promise<void>,
   phase: string,
   progress: Progress,
-  onBatch: (batch: readonly NewJob[]) => void = () => {},
 ): Promise<void> {
   for (let done = 0; done < count; ) {
     const batch = Array.from({ length: Math.min(BATCH, count - done) }, make);
-    await db.transaction().execute((trx) => insertJobs(trx, batch));
-    onBatch(batch);
+    await insert(batch);
     done += batch.length;
     progress(phase, done, count);
   }
 }
 
-/**
- * Fills an empty database with a realistic, deterministic dataset. Each kind of row draws from its
- * own random stream, so changing one count does not reshuffle the others.
- */
-export async function seedDatabase(
-  db: Kysely<Database>,
-  options: SeedOptions,
-  progress: Progress = () => {},
-): Promise<void> {
+/** EUR per helper-hour of the given completed jobs, per category. */
+function rateSamples(rates: ReadonlyMap<Category, number[]>): Map<Category, RateSample> {
+  const samples = new Map<Category, RateSample>();
+  for (const [category, values] of rates) {
+    const sample = rateSample(values);
+    if (sample) samples.set(category, sample);
+  }
+  return samples;
+}
+
+async function seedRows(db: Queryable, options: SeedOptions, progress: Progress): Promise<void> {
   const { anchor } = options;
   const stream = (n: number) => new Rng(options.seed * 31 + n);
 
   const helperRng = stream(1);
   const helpers = Array.from({ length: options.helpers }, () => makeHelper(helperRng, anchor));
-  await db.transaction().execute((trx) => insertHelpers(trx, helpers));
+  await insertHelpers(db, helpers);
   progress('helpers', helpers.length, options.helpers);
-
   const etaHelpers = new Map<Category, EtaHelper[]>();
   for (const h of helpers) {
     if (h.verified !== 1 || h.available !== 1) continue;
-    for (const c of h.categories) etaHelpers.set(c, [...(etaHelpers.get(c) ?? []), h]);
+    for (const c of h.categories) {
+      const list = etaHelpers.get(c) ?? [];
+      list.push(h);
+      etaHelpers.set(c, list);
+    }
   }
 
   // History first: open jobs judge their price against what completed jobs were paid.
   const historyRng = stream(2);
-  const historyContext: JobContext = { anchor, etaHelpers, rates: new Map() };
-  const ratesByCategory = new Map<Category, number[]>();
-  const learnRates = (batch: readonly NewJob[]) => {
+  const history: JobContext = { anchor, etaHelpers, rates: new Map() };
+  const rates = new Map<Category, number[]>();
+  const insertCompleted = async (batch: NewJob[]) => {
+    await insertJobs(db, batch);
     for (const j of batch) {
-      const list = ratesByCategory.get(j.category) ?? [];
+      const list = rates.get(j.category) ?? [];
       list.push(j.price_cents / 100 / (j.duration_hours * j.helpers_needed));
-      ratesByCategory.set(j.category, list);
+      rates.set(j.category, list);
     }
   };
-  const completed = () => makeJob(historyRng, historyContext, 'completed');
-  await insertJobBatches(db, options.completedJobs, completed, 'completed jobs', progress, learnRates);
-  const cancelled = () => makeJob(historyRng, historyContext, 'cancelled');
-  await insertJobBatches(db, Math.round(options.completedJobs * 0.08), cancelled, 'cancelled jobs', progress);
-  const rates = new Map<Category, RateSample>();
-  for (const [category, values] of ratesByCategory) {
-    const sample = rateSample(values);
-    if (sample) rates.set(category, sample);
-  }
-
-  const jobRng = stream(3);
-  const context: JobContext = { anchor, etaHelpers, rates };
-  const extras = Math.round(options.jobs * 0.08);
-  await insertJobBatches(db, options.jobs, () => makeJob(jobRng, context, 'open'), 'open jobs', progress);
-  await insertJobBatches(
-    db,
-    extras,
-    () => makeJob(jobRng, context, jobRng.chance(5 / 8) ? 'assigned' : 'expired'),
-    'assigned and expired jobs',
+  const insert = (batch: NewJob[]) => insertJobs(db, batch);
+  await inBatches(
+    options.completedJobs,
+    () => makeJob(historyRng, history, 'completed'),
+    insertCompleted,
+    'completed jobs',
     progress,
   );
+  const cancelled = Math.round(options.completedJobs * 0.08);
+  await inBatches(cancelled, () => makeJob(historyRng, history, 'cancelled'), insert, 'cancelled jobs', progress);
+
+  const jobRng = stream(3);
+  const context: JobContext = { anchor, etaHelpers, rates: rateSamples(rates) };
+  await inBatches(options.jobs, () => makeJob(jobRng, context, 'open'), insert, 'open jobs', progress);
+  const extra = () => makeJob(jobRng, context, jobRng.chance(5 / 8) ? 'assigned' : 'expired');
+  await inBatches(Math.round(options.jobs * 0.08), extra, insert, 'assigned and expired jobs', progress);
 
   const listingRng = stream(4);
   const owners = Array.from({ length: Math.max(1, Math.ceil(options.listings / 3)) }, () =>
     makeOwner(listingRng, anchor),
   );
-  await db.transaction().execute((trx) => insertOwners(trx, owners));
-  for (let done = 0; done < options.listings; ) {
-    const batch = Array.from({ length: Math.min(BATCH, options.listings - done) }, () =>
-      makeListing(listingRng, anchor, listingRng.pick(owners).id),
-    );
-    await db.transaction().execute((trx) => insertListings(trx, batch));
-    done += batch.length;
-    progress('listings', done, options.listings);
-  }
+  await insertOwners(db, owners);
+  const listing = () => makeListing(listingRng, anchor, listingRng.pick(owners).id);
+  await inBatches(options.listings, listing, (batch) => insertListings(db, batch), 'listings', progress);
 
-  await db
-    .insertInto('meta')
-    .values({ key: 'seed', value: JSON.stringify({ ...options, anchor: anchor.toISOString() }) })
-    .onConflict((oc) => oc.column('key').doUpdateSet({ value: (eb) => eb.ref('excluded.value') }))
-    .execute();
+  await recordSeed(db, { ...options, anchor: anchor.toISOString() });
 }
 
-/** Whether the database holds no marketplace data yet (first start). */
-export async function isEmpty(db: Kysely<Database>): Promise<boolean> {
-  const row = await db.selectFrom('jobs').select('id').limit(1).executeTakeFirst();
-  return row === undefined;
+/**
+ * Fills the database with a realistic, deterministic dataset in one transaction: all of it is
+ * there or none (with `replace`, the marketplace rows already there go in the same transaction).
+ * Each kind of row draws from its own random stream, so changing one count does not reshuffle the others.
+ */
+export async function seedDatabase(
+  db: Kysely<Database>,
+  options: SeedOptions,
+  progress: Progress = () => {},
+  { replace = false }: { replace?: boolean } = {},
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    if (replace) await deleteMarketplaceData(trx);
+    await seedRows(trx, options, progress);
+  });
 }

@@ -21,7 +21,7 @@ export async function registerDocs(app: FastifyInstance): Promise<void> {
         license: { name: 'Proprietary', url: 'https://example.org/terms' },
         contact: { name: 'API team', email: 'api@example.org' },
       },
-      servers: [{ url: 'http://127.0.0.1:3000', description: 'Local server started with npm start' }],
+      servers: [{ url: '/', description: 'The server that serves this document' }],
       // Every operation is public today: no credential is read. Saying so explicitly (an empty list
       // of requirements) is what OpenAPI asks; the access-tier work adds the X-API-Key scheme.
       security: [],

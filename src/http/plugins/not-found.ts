@@ -23,11 +23,12 @@ export function registerNotFound(app: FastifyInstance, endpoints: readonly Endpo
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
+    const shown = path.length > 200 ? `${path.slice(0, 200)}...` : path;
     const allowed = METHODS.filter((m) => routes.find(m, path) !== null);
     if (allowed.length > 0 && !allowed.includes(request.method as HTTPMethod)) {
       return sendApiError(
         reply,
-        new ApiError(405, 'method_not_allowed', `${request.method} is not allowed on ${path}.`, {
+        new ApiError(405, 'method_not_allowed', `${request.method} is not allowed on ${shown}.`, {
           suggestion: `Use ${allowed.join(' or ')}.`,
           alternatives: allowed,
           headers: { allow: allowed.join(', ') },
@@ -36,7 +37,7 @@ export function registerNotFound(app: FastifyInstance, endpoints: readonly Endpo
     }
     return sendApiError(
       reply,
-      new ApiError(404, 'route_not_found', `There is no endpoint at ${request.method} ${path.slice(0, 200)}.`, {
+      new ApiError(404, 'route_not_found', `There is no endpoint at ${request.method} ${shown}.`, {
         suggestion: 'See /v1/openapi.json or /docs for the endpoints of this API; every one starts with /v1.',
         alternatives: endpoints.filter((e) => e.path.startsWith('/v1/')).map((e) => `${e.method} ${e.path}`),
       }),

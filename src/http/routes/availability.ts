@@ -8,7 +8,7 @@ import {
   TOP_HELPERS,
 } from '../schemas/availability.js';
 import { RefTo } from '../schemas/common.js';
-import { type Api, errorResponses, type RouteDeps, searchArea } from './route-kit.js';
+import { type Api, errorResponses, ok, type RouteDeps, searchArea } from './route-kit.js';
 
 /** Category values whose value or German/English name is close to an unknown term. */
 function categoriesLike(term: string): string[] {
@@ -35,7 +35,7 @@ export function availabilityRoutes(app: Api, { db }: RouteDeps): void {
           'Counts verified, available helpers within `radius` km (at most 50, the service area) who offer the category and have at least `min_reliability`, with the top ones by reliability then distance (public profiles only). `category` also takes lower case and German or English names; an unknown term answers 200 with zero helpers, a suggestion and category values to try.',
         tags: ['Helpers'],
         querystring: AvailabilityQuery,
-        response: { 200: RefTo(AvailabilitySchema), ...errorResponses(400) },
+        response: { 200: ok(RefTo(AvailabilitySchema), 'The availability summary.'), ...errorResponses(400) },
       },
     },
     async (request): Promise<AvailabilitySummary> => {

@@ -1,16 +1,8 @@
 import { CATEGORIES, CATEGORY_INFO, type Category } from '../../domain/categories.js';
-import { round } from '../../domain/geo.js';
-import { centsToEur, type RateSample } from '../../domain/pricing.js';
+import { priceBand } from '../../domain/pricing.js';
 import { type CategoryFigures, categoryFigures } from '../../repositories/aggregates.js';
 import { CategoriesQuery, type CategoryItem, CategoryList } from '../schemas/category.js';
-import { type Api, errorResponses, type RouteDeps } from './route-kit.js';
-
-/** A percentile sample in cents as the {low, median, high} EUR band the API shows. */
-export function priceBand(sample: RateSample | undefined): { low: number; median: number; high: number } | null {
-  if (!sample) return null;
-  const eur = (cents: number) => round(centsToEur(cents), 2);
-  return { low: eur(sample.p10), median: eur(sample.p50), high: eur(sample.p90) };
-}
+import { type Api, errorResponses, ok, type RouteDeps } from './route-kit.js';
 
 function categoryItem(
   category: Category,
@@ -50,7 +42,7 @@ export function categoryRoutes(app: Api, { db, now }: RouteDeps): void {
           'Every category with its name and description in `lang`, and price bands (10th percentile, median, 90th percentile) from current data: per helper-hour and per job for services, per day, per week and deposit for borrowing. `type` keeps only the figures relevant to services or to borrowing.',
         tags: ['Categories and pricing'],
         querystring: CategoriesQuery,
-        response: { 200: CategoryList, ...errorResponses(400) },
+        response: { 200: ok(CategoryList, 'All categories with their price ranges.'), ...errorResponses(400) },
       },
     },
     async (request) => {

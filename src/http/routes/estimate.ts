@@ -1,43 +1,28 @@
-import type { Category } from '../../domain/categories.js';
+import type { FastifyRequest } from 'fastify';
 import type { LatLng } from '../../domain/geo.js';
-import { estimateFromRates, type RateSample } from '../../domain/pricing.js';
-import { completedRateSample } from '../../repositories/aggregates.js';
-import type { Queryable } from '../../repositories/db.js';
+import { estimatePrice, MIN_NEARBY_SAMPLE, NEARBY_RADIUS_KM } from '../../repositories/estimates.js';
 import { badRequest } from '../errors.js';
 import { RefTo } from '../schemas/common.js';
-import { type Estimate, EstimateQuery, EstimateSchema } from '../schemas/estimate.js';
-import { type Api, errorResponses, type RouteDeps } from './route-kit.js';
+import { EstimateQuery, EstimateSchema } from '../schemas/estimate.js';
+import { type Api, errorResponses, ok, type RouteDeps } from './route-kit.js';
 
-/** Jobs within this distance count as "nearby" when the caller gives a location. */
-export const NEARBY_RADIUS_KM = 15;
-/** Fewer nearby completed jobs than this and the estimate learns from the whole service area. */
-export const MIN_NEARBY_SAMPLE = 10;
-
-function inEuros(sample: RateSample | null): RateSample | null {
-  return (
-    sample && {
-      ...sample,
-      p10: sample.p10 / 100,
-      p25: sample.p25 / 100,
-      p50: sample.p50 / 100,
-      p75: sample.p75 / 100,
-      p90: sample.p90 / 100,
-    }
-  );
-}
-
-function hoursOf(query: EstimateQuery): number {
-  const { duration_hours: duration, hours } = query;
-  if (duration !== undefined && hours !== undefined && duration !== hours) {
+/**
+ * `hours` is a synonym of `duration_hours` (the spec's getting-started examples use it). Resolved
+ * before validation, while an absent duration_hours is still distinguishable from its default.
+ */
+async function resolveHoursSynonym(request: FastifyRequest): Promise<void> {
+  const query = request.query as Record<string, unknown>;
+  if (query.hours === undefined) return;
+  if (query.duration_hours !== undefined && Number(query.duration_hours) !== Number(query.hours)) {
     throw badRequest(
       'conflicting_parameters',
       'hours',
-      `hours (${hours}) and duration_hours (${duration}) disagree; they are the same parameter.`,
+      `hours (${query.hours}) and duration_hours (${query.duration_hours}) disagree; they are the same parameter.`,
       'Send only duration_hours.',
       ['duration_hours'],
     );
   }
-  return duration ?? hours ?? 1;
+  query.duration_hours = query.hours;
 }
 
 function locationOf(query: EstimateQuery): LatLng | null {
@@ -53,31 +38,6 @@ function locationOf(query: EstimateQuery): LatLng | null {
   return query.lat !== undefined && query.lng !== undefined ? { lat: query.lat, lng: query.lng } : null;
 }
 
-export async function estimatePrice(
-  db: Queryable,
-  category: Category,
-  hours: number,
-  helpers: number,
-  near: LatLng | null,
-): Promise<Estimate> {
-  let sample: RateSample | null = null;
-  let area: Estimate['area'] = null;
-  if (near) {
-    sample = await completedRateSample(db, category, { center: near, radiusKm: NEARBY_RADIUS_KM });
-    if (sample && sample.count >= MIN_NEARBY_SAMPLE) area = { ...near, radius_km: NEARBY_RADIUS_KM };
-    else sample = null;
-  }
-  sample ??= await completedRateSample(db, category);
-  return {
-    category,
-    ...estimateFromRates(category, inEuros(sample), hours, helpers),
-    currency: 'EUR',
-    duration_hours: hours,
-    helpers,
-    area,
-  };
-}
-
 export function estimateRoutes(app: Api, { db }: RouteDeps): void {
   app.get(
     '/v1/estimate',
@@ -88,12 +48,16 @@ export function estimateRoutes(app: Api, { db }: RouteDeps): void {
         description: `Learns what helpers are paid per hour from the completed jobs of the category (those within ${NEARBY_RADIUS_KM} km of lat/lng when given and at least ${MIN_NEARBY_SAMPLE} are there, else the whole service area) and scales the median, 10th and 90th percentile by duration_hours x helpers. \`hours\` is a synonym of \`duration_hours\`.`,
         tags: ['Categories and pricing'],
         querystring: EstimateQuery,
-        response: { 200: RefTo(EstimateSchema), ...errorResponses(400) },
+        response: { 200: ok(RefTo(EstimateSchema), 'The estimate.'), ...errorResponses(400) },
       },
+      preValidation: resolveHoursSynonym,
     },
     async (request) => {
       const query = request.query;
-      return estimatePrice(db, query.category, hoursOf(query), query.helpers ?? 1, locationOf(query));
+      const hours = query.duration_hours ?? 1;
+      const helpers = query.helpers ?? 1;
+      const estimate = await estimatePrice(db, query.category, hours, helpers, locationOf(query));
+      return { category: query.category, ...estimate, currency: 'EUR' as const, duration_hours: hours, helpers };
     },
   );
 }

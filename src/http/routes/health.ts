@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { NoQuery } from '../schemas/common.js';
-import { type Api, errorResponses } from './route-kit.js';
+import { type Api, errorResponses, ok } from './route-kit.js';
 
 export function healthRoutes(app: Api): void {
   app.get(
@@ -13,7 +13,7 @@ export function healthRoutes(app: Api): void {
         tags: ['Platform'],
         querystring: NoQuery,
         response: {
-          200: Type.Object({ status: Type.Literal('ok') }, { additionalProperties: false }),
+          200: ok(Type.Object({ status: Type.Literal('ok') }, { additionalProperties: false }), 'The process is up.'),
           ...errorResponses(400),
         },
       },

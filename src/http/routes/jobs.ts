@@ -3,7 +3,7 @@ import { findJob, jobsNearId, searchJobs } from '../../repositories/jobs.js';
 import { ApiError, badRequest } from '../errors.js';
 import { DEFAULT_PAGE_SIZE, NoQuery, RefTo } from '../schemas/common.js';
 import { JobIdParams, JobPage, JobSchema, JobSearchQuery } from '../schemas/job.js';
-import { type Api, errorResponses, type RouteDeps, searchArea } from './route-kit.js';
+import { type Api, errorResponses, ok, type RouteDeps, searchArea } from './route-kit.js';
 
 function checkBudget(query: JobSearchQuery): void {
   if (query.budget_min !== undefined && query.budget_max !== undefined && query.budget_min > query.budget_max) {
@@ -28,7 +28,7 @@ export function jobRoutes(app: Api, { db, now }: RouteDeps): void {
           'Open jobs within `radius` km of `lat`/`lng`, filtered and sorted, one page at a time. Pages never overlap; `total` and `has_more` are exact.',
         tags: ['Jobs'],
         querystring: JobSearchQuery,
-        response: { 200: JobPage, ...errorResponses(400) },
+        response: { 200: ok(JobPage, 'One page of open jobs.'), ...errorResponses(400) },
       },
     },
     async (request) => {
@@ -41,8 +41,8 @@ export function jobRoutes(app: Api, { db, now }: RouteDeps): void {
         {
           ...searchArea(query),
           category: query.category,
-          budgetMinCents: query.budget_min === undefined ? undefined : eurToCents(query.budget_min),
-          budgetMaxCents: query.budget_max === undefined ? undefined : eurToCents(query.budget_max),
+          budgetMinCents: query.budget_min === undefined ? undefined : eurToCents(query.budget_min, 'up'),
+          budgetMaxCents: query.budget_max === undefined ? undefined : eurToCents(query.budget_max, 'down'),
           date: query.date,
           urgent: query.urgent,
           sort: query.sort ?? 'newest',
@@ -66,7 +66,7 @@ export function jobRoutes(app: Api, { db, now }: RouteDeps): void {
         tags: ['Jobs'],
         params: JobIdParams,
         querystring: NoQuery,
-        response: { 200: RefTo(JobSchema), ...errorResponses(400, 404) },
+        response: { 200: ok(RefTo(JobSchema), 'The job.'), ...errorResponses(400, 404) },
       },
     },
     async (request) => {

@@ -3,7 +3,7 @@ import { findListing, listingsNearId, searchListings } from '../../repositories/
 import { ApiError } from '../errors.js';
 import { DEFAULT_PAGE_SIZE, NoQuery, RefTo } from '../schemas/common.js';
 import { ListingIdParams, ListingPage, ListingSchema, ListingSearchQuery } from '../schemas/listing.js';
-import { type Api, errorResponses, type RouteDeps, searchArea } from './route-kit.js';
+import { type Api, errorResponses, ok, type RouteDeps, searchArea } from './route-kit.js';
 
 export function listingRoutes(app: Api, { db }: RouteDeps): void {
   app.get(
@@ -16,7 +16,7 @@ export function listingRoutes(app: Api, { db }: RouteDeps): void {
           'Available listings within `radius` km of `lat`/`lng`, filtered and sorted. As the spec defines it, this page has `data`, `total` and `has_more` (no limit or offset fields).',
         tags: ['Listings'],
         querystring: ListingSearchQuery,
-        response: { 200: ListingPage, ...errorResponses(400) },
+        response: { 200: ok(ListingPage, 'One page of available listings.'), ...errorResponses(400) },
       },
     },
     async (request) => {
@@ -26,7 +26,7 @@ export function listingRoutes(app: Api, { db }: RouteDeps): void {
       const { data, total } = await searchListings(db, {
         ...searchArea(query),
         category: query.category,
-        priceMaxCents: query.price_max === undefined ? undefined : eurToCents(query.price_max),
+        priceMaxCents: query.price_max === undefined ? undefined : eurToCents(query.price_max, 'down'),
         condition: query.condition,
         instantBooking: query.instant_booking,
         sort: query.sort ?? 'newest',
@@ -48,7 +48,7 @@ export function listingRoutes(app: Api, { db }: RouteDeps): void {
         tags: ['Listings'],
         params: ListingIdParams,
         querystring: NoQuery,
-        response: { 200: RefTo(ListingSchema), ...errorResponses(400, 404) },
+        response: { 200: ok(RefTo(ListingSchema), 'The listing.'), ...errorResponses(400, 404) },
       },
     },
     async (request) => {

@@ -35,6 +35,11 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   500: 'Unexpected server error; no details are shown.',
 };
 
+/** A 200 response schema with the description the OpenAPI document shows for it. */
+export function ok<T extends object>(schema: T, description: string): T & { description: string } {
+  return { ...schema, description };
+}
+
 /** Response entries for error statuses, all with the one ApiError schema. */
 export function errorResponses(...statuses: number[]): Record<number, { $ref: string; description: string }> {
   return Object.fromEntries(

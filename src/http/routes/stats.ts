@@ -1,15 +1,15 @@
 import { CATEGORIES } from '../../domain/categories.js';
 import { DEFAULT_CENTER, haversineKm, MAX_RADIUS_KM, round } from '../../domain/geo.js';
 import { PLACES } from '../../domain/places.js';
-import { centsToEur, type RateSample } from '../../domain/pricing.js';
+import { priceBand, type RateSample } from '../../domain/pricing.js';
 import { API_VERSION, TIERS } from '../../domain/tiers.js';
-import { categoryFigures, countsByPlace, overallSample, platformTotals } from '../../repositories/aggregates.js';
+import { categoryFigures, countsByPlace, platformSamples, platformTotals } from '../../repositories/aggregates.js';
+import { allOf } from '../../repositories/db.js';
 import { MAX_PAGE_SIZE, NoQuery, RefTo } from '../schemas/common.js';
 import { type Stats, StatsSchema } from '../schemas/stats.js';
-import { type Api, errorResponses, type RouteDeps } from './route-kit.js';
+import { type Api, errorResponses, ok, type RouteDeps } from './route-kit.js';
 
-const median = (sample: RateSample | null | undefined): number | null =>
-  sample ? round(centsToEur(sample.p50), 2) : null;
+const median = (sample: RateSample | null | undefined): number | null => priceBand(sample)?.median ?? null;
 
 export function statsRoutes(app: Api, { db, now, endpoints }: RouteDeps): void {
   app.get(
@@ -22,20 +22,17 @@ export function statsRoutes(app: Api, { db, now, endpoints }: RouteDeps): void {
           'Coverage (centre, radius and the places served, with their open jobs and listings), totals, per-category counts and medians, platform-wide price medians, and the capabilities of this API (endpoints, tiers and limits, version). Computed from current data on every request.',
         tags: ['Platform'],
         querystring: NoQuery,
-        response: { 200: RefTo(StatsSchema), ...errorResponses(400) },
+        response: { 200: ok(RefTo(StatsSchema), 'Current platform statistics.'), ...errorResponses(400) },
       },
     },
     async (): Promise<Stats> => {
       const at = now();
-      const [figures, places, totals, jobPrice, hourly, dayPrice, deposit] = await Promise.all([
-        categoryFigures(db, at),
-        countsByPlace(db, at),
-        platformTotals(db, at),
-        overallSample(db, 'jobs', 'price_cents', at),
-        overallSample(db, 'jobs', 'hourly_rate', at),
-        overallSample(db, 'listings', 'price_per_day_cents', at),
-        overallSample(db, 'listings', 'deposit_cents', at),
-      ]);
+      const { figures, places, totals, platform } = await allOf({
+        figures: categoryFigures(db, at),
+        places: countsByPlace(db, at),
+        totals: platformTotals(db, at),
+        platform: platformSamples(db, at),
+      });
       const counts = new Map(places.map((p) => [`${p.city}|${p.district ?? ''}`, p]));
       return {
         generated_at: at.toISOString(),
@@ -70,10 +67,10 @@ export function statsRoutes(app: Api, { db, now, endpoints }: RouteDeps): void {
           median_price_per_day_eur: median(figures.dayPrice.get(category)),
         })),
         pricing: {
-          median_job_price_eur: median(jobPrice),
-          median_hourly_rate_eur: median(hourly),
-          median_price_per_day_eur: median(dayPrice),
-          median_deposit_eur: median(deposit),
+          median_job_price_eur: median(platform.jobPrice),
+          median_hourly_rate_eur: median(platform.hourlyRate),
+          median_price_per_day_eur: median(platform.dayPrice),
+          median_deposit_eur: median(platform.deposit),
         },
         capabilities: {
           api_version: API_VERSION,

@@ -3,17 +3,18 @@ import { CategoryParam, CategorySchema, Nullable, RefTo } from './common.js';
 
 export const MAX_DURATION_HOURS = 100;
 
-const Duration = (description: string) => Type.Number({ minimum: 0.25, maximum: MAX_DURATION_HOURS, description });
+const Duration = (description: string, options: { default?: number } = {}) =>
+  Type.Number({ minimum: 0.25, maximum: MAX_DURATION_HOURS, description, ...options });
 
 export const EstimateQuery = Type.Object(
   {
     category: CategoryParam,
-    duration_hours: Type.Optional(Duration('Working hours per helper; default 1.')),
     hours: Type.Optional(
       Duration(
         'Synonym of duration_hours (the getting-started examples use it). Give one of the two, or both with the same value.',
       ),
     ),
+    duration_hours: Type.Optional(Duration('Working hours per helper.', { default: 1 })),
     helpers: Type.Optional(
       Type.Integer({ minimum: 1, maximum: 4, default: 1, description: 'Number of helpers, 1 to 4.' }),
     ),
