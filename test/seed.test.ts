@@ -12,6 +12,7 @@ import { PLACES } from '../src/domain/places.js';
 import { pricingConfidence, rateSample } from '../src/domain/pricing.js';
 import { reliabilityScore } from '../src/domain/reliability.js';
 import { TIME_PREFERENCES } from '../src/domain/statuses.js';
+import { hasMarketplaceData } from '../src/repositories/dataset.js';
 import { DEFAULT_SEED_OPTIONS, type SeedOptions, seedDatabase } from '../src/seed/seed-database.js';
 
 /** Midnight in Karlsruhe at the start of Friday 20 November 2026 (23:00 UTC the day before). */
@@ -315,5 +316,70 @@ describe('seedDatabase with DEFAULT_SEED_OPTIONS', () => {
       })
       .map((j) => [j.id, j.created_at, j.deadline]);
     assert.deepEqual(badDeadlines, []);
+  });
+
+  test('time preferences hold in Karlsruhe time: weekend jobs fall on a Saturday or Sunday, mornings before noon', () => {
+    const localHour = (iso: string) =>
+      Number(
+        new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Berlin', hour: '2-digit', hourCycle: 'h23' }).format(
+          new Date(iso),
+        ),
+      );
+    const weekday = (date: string) => new Date(`${date}T12:00:00Z`).getUTCDay();
+    const offWeekend = jobs
+      .filter((j) => j.time_preference === 'wochenende' && j.desired_date !== null)
+      .filter((j) => ![0, 6].includes(weekday(j.desired_date as string)))
+      .map((j) => [j.id, j.desired_at, j.desired_date]);
+    assert.deepEqual(offWeekend, []);
+    const lateMornings = jobs
+      .filter((j) => j.time_preference === 'vormittags' && j.desired_at !== null)
+      .filter((j) => localHour(j.desired_at as string) >= 12)
+      .map((j) => [j.id, j.desired_at]);
+    assert.deepEqual(lateMornings, []);
+  });
+});
+
+describe('seedDatabase is all or nothing', () => {
+  test('a database counts as holding data when any marketplace table has a row, not only jobs', async (t) => {
+    const db = createDb('sqlite::memory:');
+    t.after(() => db.close());
+    await migrateToLatest(db);
+    assert.equal(await hasMarketplaceData(db.kysely), false);
+    await seedDatabase(db.kysely, { ...DEFAULTS, jobs: 0, completedJobs: 0, helpers: 2, listings: 0 });
+    assert.equal(await hasMarketplaceData(db.kysely), true);
+  });
+
+  test('a seed that fails half-way leaves no rows behind', async (t) => {
+    const db = createDb('sqlite::memory:');
+    t.after(() => db.close());
+    await migrateToLatest(db);
+    await db.kysely.schema.dropTable('listings').execute(); // listings come last: everything before them is written
+    await assert.rejects(
+      seedDatabase(db.kysely, { ...DEFAULTS, jobs: 50, completedJobs: 50, helpers: 10, listings: 5 }),
+    );
+    for (const table of ['jobs', 'helpers', 'helper_categories', 'owners', 'meta'] as const) {
+      const row = await db.kysely
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirst();
+      assert.equal(Number(row?.n), 0, table);
+    }
+  });
+
+  test('replace deletes the rows already there in the same transaction', async (t) => {
+    const db = await seeded({ ...DEFAULTS, jobs: 30, completedJobs: 20, helpers: 10, listings: 10 });
+    t.after(() => db.close());
+    await seedDatabase(
+      db.kysely,
+      { ...DEFAULTS, seed: 99, jobs: 7, completedJobs: 0, helpers: 3, listings: 2 },
+      () => {},
+      {
+        replace: true,
+      },
+    );
+    const open = await db.kysely.selectFrom('jobs').select('id').where('status', '=', 'open').execute();
+    const helpers = await db.kysely.selectFrom('helpers').select('id').execute();
+    assert.equal(open.length, 7);
+    assert.equal(helpers.length, 3);
   });
 });

@@ -84,7 +84,20 @@ describe('GET /v1/helpers/availability', () => {
     assert.equal(await count('category=GARDENING&radius=10'), 3);
     assert.equal(await count(`category=GARDENING&lat=${AT.pforzheim.lat}&lng=${AT.pforzheim.lng}&radius=5`), 1);
     assert.equal(await count(''), 5);
-    assert.equal(await count('category=pet%20care'), 0);
+  });
+
+  test('a known category with nobody offering it: zero, and advice to widen the search', async (t) => {
+    const { app } = await withHelpers(t);
+    const { body } = await getJson(app, '/v1/helpers/availability?category=pet%20care');
+    assert.equal(body.category, 'PETCARE');
+    assert.equal(body.query, 'pet care');
+    assert.equal(body.available_helpers, 0);
+    assert.deepEqual(body.top_helpers, []);
+    assert.equal(
+      body.suggestion,
+      'No helper matches here; widen radius, lower min_reliability, or try a nearby location.',
+    );
+    assert.deepEqual(body.alternatives, []);
   });
 
   test('an unknown term answers zero helpers with a did-you-mean', async (t) => {

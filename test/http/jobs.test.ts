@@ -165,6 +165,16 @@ describe('GET /v1/jobs', () => {
     ]);
   });
 
+  test('budget bounds are inclusive and never widened by rounding', async (t) => {
+    const { app, db } = await buildTestApp(t);
+    await insert(db.kysely, { jobs: [jobFixture({ id: 'job_0000000000000001', price_cents: 6000 })] });
+    const total = async (query: string) => (await getJson(app, `/v1/jobs?${query}`)).body.total;
+    assert.equal(await total('budget_min=60&budget_max=60'), 1);
+    assert.equal(await total('budget_min=60.004'), 0);
+    assert.equal(await total('budget_max=59.996'), 0);
+    assert.equal(await total('budget_min=59.999&budget_max=60.001'), 1);
+  });
+
   test('sorts by price both ways, ties broken by id', async (t) => {
     const { app, db } = await buildTestApp(t);
     await insert(db.kysely, {
