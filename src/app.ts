@@ -1,11 +1,15 @@
+import formBody from '@fastify/formbody';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify from 'fastify';
 import type { Config } from './config.js';
 import type { Db } from './db/create-db.js';
+import type { TierLimits } from './domain/tiers.js';
+import { registerAccess } from './http/plugins/access.js';
 import { registerDocs } from './http/plugins/docs.js';
 import { frameworkError, registerErrorHandler } from './http/plugins/error-handler.js';
 import { registerNotFound } from './http/plugins/not-found.js';
 import { registerQueryGuard } from './http/plugins/query-guard.js';
+import { accessRoutes } from './http/routes/access.js';
 import { availabilityRoutes } from './http/routes/availability.js';
 import { categoryRoutes } from './http/routes/categories.js';
 import { estimateRoutes } from './http/routes/estimate.js';
@@ -14,6 +18,7 @@ import { jobRoutes } from './http/routes/jobs.js';
 import { listingRoutes } from './http/routes/listings.js';
 import type { Api, RouteDeps } from './http/routes/route-kit.js';
 import { statsRoutes } from './http/routes/stats.js';
+import { MeSchema } from './http/schemas/access.js';
 import { AvailabilitySchema, PublicHelperSchema } from './http/schemas/availability.js';
 import { CategoryItemSchema } from './http/schemas/category.js';
 import { CategorySchema, LocationSchema, ReliabilityScoreSchema } from './http/schemas/common.js';
@@ -22,11 +27,14 @@ import { EstimateSchema } from './http/schemas/estimate.js';
 import { JobSchema } from './http/schemas/job.js';
 import { ListingSchema } from './http/schemas/listing.js';
 import { type Endpoint, StatsSchema } from './http/schemas/stats.js';
+import { MemoryRateLimitStore, type RateLimitStore } from './rate-limit/store.js';
 
 export interface AppDeps {
   db: Db;
   /** The clock every "now" comes from; tests fix it. */
   now?: () => Date;
+  /** Where request counts live; in process memory when not given (one instance). */
+  rateLimitStore?: RateLimitStore;
 }
 
 /** Component schemas, shown once in the OpenAPI document and referenced by `$ref`. */
@@ -41,6 +49,7 @@ const COMPONENTS = [
   PublicHelperSchema,
   AvailabilitySchema,
   StatsSchema,
+  MeSchema,
   ApiErrorSchema,
 ];
 
@@ -48,6 +57,7 @@ const COMPONENTS = [
 export async function buildApp(config: Config, deps: AppDeps): Promise<Api> {
   const app = Fastify({
     logger: config.LOG_LEVEL === 'silent' ? false : { level: config.LOG_LEVEL },
+    trustProxy: config.TRUST_PROXY,
     bodyLimit: 64 * 1024,
     // As long as a request line may be (Node caps headers at 16 KiB), so an over-long id reaches
     // schema validation and gets a 400 that says why instead of a 404.
@@ -58,6 +68,17 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<Api> {
 
   for (const schema of COMPONENTS) app.addSchema(schema);
   registerErrorHandler(app);
+  await app.register(formBody, { bodyLimit: 16 * 1024 });
+
+  const now = deps.now ?? (() => new Date());
+  const limits: TierLimits = {
+    anonymous: config.RATE_LIMIT_ANONYMOUS_PER_MIN,
+    developer: config.RATE_LIMIT_DEVELOPER_PER_MIN,
+    sandbox: config.RATE_LIMIT_SANDBOX_PER_MIN,
+  };
+  const store = deps.rateLimitStore ?? new MemoryRateLimitStore();
+  if (!deps.rateLimitStore) app.addHook('onClose', () => store.close());
+  registerAccess(app, { db: deps.db.kysely, store, limits, now });
   registerQueryGuard(app);
 
   const endpoints: Endpoint[] = [];
@@ -75,7 +96,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<Api> {
   registerNotFound(app, endpoints);
   await registerDocs(app);
 
-  const routeDeps: RouteDeps = { db: deps.db.kysely, now: deps.now ?? (() => new Date()), endpoints };
+  const routeDeps: RouteDeps = { db: deps.db.kysely, now, endpoints, limits };
   healthRoutes(app);
   jobRoutes(app, routeDeps);
   listingRoutes(app, routeDeps);
@@ -83,5 +104,6 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<Api> {
   estimateRoutes(app, routeDeps);
   availabilityRoutes(app, routeDeps);
   statsRoutes(app, routeDeps);
+  accessRoutes(app, routeDeps);
   return app;
 }

@@ -11,6 +11,28 @@ const ConfigSchema = Type.Object({
   }),
   LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info' }),
   SEED_ON_EMPTY: Type.Boolean({ default: true }),
+  RATE_LIMIT_ANONYMOUS_PER_MIN: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 20 }),
+  RATE_LIMIT_DEVELOPER_PER_MIN: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 100 }),
+  RATE_LIMIT_SANDBOX_PER_MIN: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 20 }),
+  REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://.+', description: 'redis://host:port[/db]' })),
+  REDIS_PREFIX: Type.String({
+    pattern: '^[A-Za-z0-9:_-]{1,64}$',
+    default: 'kmp:',
+    description: 'up to 64 of A-Z a-z 0-9 : _ -',
+  }),
+  TRUST_PROXY: Type.Boolean({ default: false }),
+  KEY_ROTATION_GRACE_HOURS: Type.Integer({ minimum: 0, maximum: 720, default: 24 }),
+  SMTP_URL: Type.Optional(
+    Type.String({ pattern: '^smtps?://.+', description: 'smtp://user:pass@host:port or smtps://...' }),
+  ),
+  MAIL_FROM: Type.String({ minLength: 3, default: 'Karlsruhe Marketplace API <api@karlsruhe-marketplace.example>' }),
+  OUTBOX_DIR: Type.String({ minLength: 1, default: './data/outbox' }),
+  PUBLIC_URL: Type.Optional(
+    Type.String({
+      pattern: '^https?://[^/]+.*[^/]$',
+      description: 'the public base URL, e.g. https://api.example.org (no trailing slash)',
+    }),
+  ),
 });
 
 export type Config = Readonly<Static<typeof ConfigSchema>>;
@@ -49,8 +71,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (value !== undefined && value !== '') raw[key] = convert(properties[key], value);
   }
   const config = Value.Default(ConfigSchema, raw);
+  const required = new Set<string>(ConfigSchema.required ?? []);
   const problems = (Object.keys(properties) as ConfigKey[])
-    .filter((key) => !Value.Check(properties[key], (config as Record<string, unknown>)[key]))
+    .filter((key) => {
+      const value = (config as Record<string, unknown>)[key];
+      if (value === undefined) return required.has(key);
+      return !Value.Check(properties[key], value);
+    })
     .map((key) => `${key}=${JSON.stringify(env[key] ?? null)}: ${expectation(properties[key])}`);
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   return Object.freeze(config as Static<typeof ConfigSchema>);

@@ -91,6 +91,46 @@ export interface HelperCategoriesTable {
   category: Category;
 }
 
+export type AccountType = 'private' | 'commercial';
+
+export interface AccountsTable {
+  id: string;
+  name: string;
+  email: string;
+  organisation: string | null;
+  account_type: AccountType;
+  created_at: string;
+}
+
+/** Only a SHA-256 of a key is stored (and its last four characters for display). */
+export interface ApiKeysTable {
+  id: string;
+  account_id: string;
+  key_hash: string;
+  last4: string;
+  created_at: string;
+  /** Set when the key was rotated: it stays valid until then. */
+  expires_at: string | null;
+  revoked_at: string | null;
+  replaced_by: string | null;
+}
+
+export type KeyRequestStatus = 'pending' | 'approved' | 'rejected';
+
+export interface KeyRequestsTable {
+  id: string;
+  name: string;
+  email: string;
+  organisation: string | null;
+  account_type: AccountType;
+  intended_use: string;
+  status: KeyRequestStatus;
+  created_at: string;
+  decided_at: string | null;
+  reason: string | null;
+  key_id: string | null;
+}
+
 export interface MetaTable {
   key: string;
   value: string;
@@ -103,6 +143,9 @@ export interface Database {
   helpers: HelpersTable;
   helper_categories: HelperCategoriesTable;
   meta: MetaTable;
+  accounts: AccountsTable;
+  api_keys: ApiKeysTable;
+  key_requests: KeyRequestsTable;
 }
 
 export type JobRow = Selectable<JobsTable>;
@@ -113,3 +156,6 @@ export type OwnerRow = Selectable<OwnersTable>;
 export type NewOwner = Insertable<OwnersTable>;
 export type HelperRow = Selectable<HelpersTable>;
 export type NewHelper = Insertable<HelpersTable>;
+export type AccountRow = Selectable<AccountsTable>;
+export type ApiKeyRow = Selectable<ApiKeysTable>;
+export type KeyRequestRow = Selectable<KeyRequestsTable>;

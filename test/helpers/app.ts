@@ -14,10 +14,21 @@ export interface TestApp {
 }
 
 /** A fresh in-memory SQLite database with the schema, and the app on it; closed when the test ends. */
-export async function buildTestApp(t: Pick<TestContext, 'after'>, now: Date = NOW): Promise<TestApp> {
+/** Budgets so large no test meets them by accident; rate-limit tests pass their own. */
+const UNLIMITED = {
+  RATE_LIMIT_ANONYMOUS_PER_MIN: '1000000',
+  RATE_LIMIT_DEVELOPER_PER_MIN: '1000000',
+  RATE_LIMIT_SANDBOX_PER_MIN: '1000000',
+};
+
+export async function buildTestApp(
+  t: Pick<TestContext, 'after'>,
+  now: Date = NOW,
+  config: Parameters<typeof testConfig>[0] = {},
+): Promise<TestApp> {
   const db = createDb('sqlite::memory:');
   await migrateToLatest(db);
-  const app = await buildApp(testConfig(), { db, now: () => now });
+  const app = await buildApp(testConfig({ ...UNLIMITED, ...config }), { db, now: () => now });
   t.after(async () => {
     await app.close();
     await db.close();

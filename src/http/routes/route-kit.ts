@@ -9,6 +9,7 @@ import type {
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { DEFAULT_CENTER, type LatLng, MAX_RADIUS_KM } from '../../domain/geo.js';
+import type { TierLimits } from '../../domain/tiers.js';
 import type { Endpoint } from '../schemas/stats.js';
 
 /** The Fastify instance routes are written against: TypeBox schemas give the handler types. */
@@ -26,12 +27,17 @@ export interface RouteDeps {
   now: () => Date;
   /** Documented operations, filled as routes register (for /v1/stats and 404 advice). */
   endpoints: readonly Endpoint[];
+  /** Requests per minute of each tier, as configured. */
+  limits: TierLimits;
 }
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'Invalid request parameters: the ApiError names the parameter, what is allowed and what to send instead.',
   404: 'Not found.',
+  401: 'The X-API-Key is unknown, malformed, revoked or expired.',
   405: 'Method not allowed on this path; the Allow header lists the methods that are.',
+  409: 'Conflicts with the current state.',
+  429: 'Rate limit exceeded: Retry-After says when to try again.',
   500: 'Unexpected server error; no details are shown.',
 };
 
@@ -43,7 +49,7 @@ export function ok<T extends object>(schema: T, description: string): T & { desc
 /** Response entries for error statuses, all with the one ApiError schema. */
 export function errorResponses(...statuses: number[]): Record<number, { $ref: string; description: string }> {
   return Object.fromEntries(
-    [...statuses, 500].map((status) => [
+    [...statuses, 401, 429, 500].map((status) => [
       status,
       { $ref: 'ApiError', description: ERROR_DESCRIPTIONS[status] ?? 'Error.' },
     ]),

@@ -2,7 +2,7 @@ import { CATEGORIES } from '../../domain/categories.js';
 import { DEFAULT_CENTER, haversineKm, MAX_RADIUS_KM, round } from '../../domain/geo.js';
 import { PLACES } from '../../domain/places.js';
 import { priceBand, type RateSample } from '../../domain/pricing.js';
-import { API_VERSION, TIERS } from '../../domain/tiers.js';
+import { API_VERSION, describeTiers } from '../../domain/tiers.js';
 import { categoryFigures, countsByPlace, platformSamples, platformTotals } from '../../repositories/aggregates.js';
 import { allOf } from '../../repositories/db.js';
 import { MAX_PAGE_SIZE, NoQuery, RefTo } from '../schemas/common.js';
@@ -11,7 +11,7 @@ import { type Api, errorResponses, ok, type RouteDeps } from './route-kit.js';
 
 const median = (sample: RateSample | null | undefined): number | null => priceBand(sample)?.median ?? null;
 
-export function statsRoutes(app: Api, { db, now, endpoints }: RouteDeps): void {
+export function statsRoutes(app: Api, { db, now, endpoints, limits }: RouteDeps): void {
   app.get(
     '/v1/stats',
     {
@@ -75,7 +75,7 @@ export function statsRoutes(app: Api, { db, now, endpoints }: RouteDeps): void {
         capabilities: {
           api_version: API_VERSION,
           endpoints: [...endpoints],
-          tiers: TIERS.map((t) => ({ ...t })),
+          tiers: describeTiers(limits).map((t) => ({ ...t })),
           categories: [...CATEGORIES],
           languages: ['de', 'en'],
           max_page_size: MAX_PAGE_SIZE,

@@ -1,0 +1,53 @@
+import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
+import { crc32 } from 'node:zlib';
+
+/** Every key starts with this, so people and secret scanners recognise one (like sk_ or ghp_). */
+export const API_KEY_PREFIX = 'kmp_';
+const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+/** 43 base62 characters carry 256 bits: more than the 32 random bytes asked for. */
+const SECRET_LENGTH = 43;
+const CHECKSUM_LENGTH = 6;
+const KEY_PATTERN = new RegExp(`^${API_KEY_PREFIX}[0-9A-Za-z]{${SECRET_LENGTH + CHECKSUM_LENGTH}}$`);
+
+function base62(value: number, length: number): string {
+  let out = '';
+  for (let v = value, i = 0; i < length; i++, v = Math.floor(v / 62)) out = ALPHABET[v % 62] + out;
+  return out;
+}
+
+/**
+ * A new key: prefix, 43 characters from the CSPRNG and a CRC32 checksum (as GitHub's tokens have)
+ * so a mistyped key is recognised without a database lookup.
+ */
+export function generateApiKey(): string {
+  let secret = '';
+  for (let i = 0; i < SECRET_LENGTH; i++) secret += ALPHABET[randomInt(62)];
+  return `${API_KEY_PREFIX}${secret}${base62(crc32(secret), CHECKSUM_LENGTH)}`;
+}
+
+/** Whether a string has the shape and checksum of a key this service issued. */
+export function isWellFormedApiKey(key: string): boolean {
+  if (!KEY_PATTERN.test(key)) return false;
+  const secret = key.slice(API_KEY_PREFIX.length, API_KEY_PREFIX.length + SECRET_LENGTH);
+  return key.endsWith(base62(crc32(secret), CHECKSUM_LENGTH));
+}
+
+/**
+ * What is stored instead of the key. A fast hash is right here: keys carry 256 random bits, so
+ * there is nothing to brute-force, and every request must look its key up.
+ */
+export function hashApiKey(key: string): string {
+  return createHash('sha256').update(key).digest('hex');
+}
+
+/** Constant-time comparison of two hex hashes. */
+export function sameHash(a: string, b: string): boolean {
+  const x = Buffer.from(a, 'hex');
+  const y = Buffer.from(b, 'hex');
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/** How a key is shown after it was issued: never more than its last four characters. */
+export function maskedKey(last4: string): string {
+  return `${API_KEY_PREFIX}...${last4}`;
+}

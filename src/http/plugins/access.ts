@@ -1,0 +1,141 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import { hashApiKey, isWellFormedApiKey, sameHash } from '../../domain/api-keys.js';
+import { RATE_WINDOW_SECONDS, type Tier, type TierLimits } from '../../domain/tiers.js';
+import type { RateLimitStore } from '../../rate-limit/store.js';
+import { findKeyByHash, type KeyWithAccount, keyState } from '../../repositories/access.js';
+import { ApiError } from '../errors.js';
+
+export interface AccessContext {
+  tier: Tier;
+  /** The calling key and its account (developer tier only). */
+  key: KeyWithAccount | null;
+  limit: number;
+  remaining: number;
+  resetSeconds: number;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    access: AccessContext;
+  }
+}
+
+export interface AccessOptions {
+  db: Kysely<Database>;
+  store: RateLimitStore;
+  limits: TierLimits;
+  now: () => Date;
+}
+
+/** Paths outside every budget: liveness for load balancers, and the docs page with its assets. */
+function isExempt(url: string): boolean {
+  return (
+    url === '/healthz' ||
+    url.startsWith('/healthz?') ||
+    url === '/docs' ||
+    url.startsWith('/docs/') ||
+    url.startsWith('/docs?')
+  );
+}
+
+const KEY_HELP =
+  'Request a developer key at /developers; requests without X-API-Key are served as anonymous (20 per minute).';
+
+function invalidKey(message: string): ApiError {
+  return new ApiError(401, 'invalid_api_key', message, {
+    param: 'X-API-Key',
+    suggestion: `Check the key (it starts with kmp_ and has 53 characters), use its successor if it was rotated, or send no key to be served as anonymous. ${KEY_HELP}`,
+  });
+}
+
+/** The key of the request, or null without one; anything wrong with a key that was sent is a 401. */
+async function authenticate(db: Kysely<Database>, request: FastifyRequest, now: Date): Promise<KeyWithAccount | null> {
+  const header = request.headers['x-api-key'];
+  if (header === undefined) return null;
+  if (Array.isArray(header)) return Promise.reject(invalidKey('Send exactly one X-API-Key header.'));
+  const key = header.trim();
+  if (!isWellFormedApiKey(key)) return Promise.reject(invalidKey('The X-API-Key is malformed.'));
+  const hash = hashApiKey(key);
+  const row = await findKeyByHash(db, hash);
+  if (!row || !sameHash(row.key_hash, hash)) throw invalidKey('The X-API-Key is not known.');
+  const state = keyState(row, now);
+  if (state === 'revoked') throw invalidKey('The X-API-Key was revoked.');
+  if (state === 'expired') throw invalidKey('The X-API-Key expired after it was rotated; use its successor.');
+  return row;
+}
+
+/** The budget a request counts against: per key for developers, per client address otherwise. */
+function bucketOf(tier: Tier, key: KeyWithAccount | null, ip: string): string {
+  return tier === 'developer' && key ? `key:${key.id}` : `${tier}:${ip}`;
+}
+
+function setBudgetHeaders(
+  reply: FastifyReply,
+  tier: Tier,
+  limit: number,
+  remaining: number,
+  resetSeconds: number,
+  now: Date,
+): void {
+  reply.header('RateLimit-Policy', `"${tier}";q=${limit};w=${RATE_WINDOW_SECONDS}`);
+  reply.header('RateLimit', `"${tier}";r=${remaining};t=${resetSeconds}`);
+  reply.header('X-RateLimit-Limit', String(limit));
+  reply.header('X-RateLimit-Remaining', String(remaining));
+  reply.header('X-RateLimit-Reset', String(Math.ceil(now.getTime() / 1000) + resetSeconds));
+}
+
+/**
+ * Identifies the caller's tier, counts the request against its budget, and sends the budget on
+ * every response. A key that is sent must be valid: it is never quietly treated as anonymous.
+ */
+export function registerAccess(app: FastifyInstance, options: AccessOptions): void {
+  app.decorateRequest('access', null as unknown as AccessContext);
+  app.addHook('onRequest', async (request, reply) => {
+    if (isExempt(request.url)) return;
+    const now = options.now();
+    const sandbox =
+      request.url === '/v1/demo' || request.url.startsWith('/v1/demo/') || request.url.startsWith('/v1/demo?');
+    let key: KeyWithAccount | null = null;
+    let keyError: ApiError | null = null;
+    try {
+      key = await authenticate(options.db, request, now);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      keyError = error;
+    }
+    // A bad key still costs its sender: it is counted against the address's anonymous budget.
+    const tier: Tier = sandbox ? 'sandbox' : key ? 'developer' : 'anonymous';
+    const limit = options.limits[tier];
+    let hit: { count: number; resetMs: number };
+    try {
+      hit = await options.store.hit(bucketOf(tier, key, request.ip), RATE_WINDOW_SECONDS * 1000);
+    } catch (error) {
+      request.log.error({ err: error }, 'rate limit store unavailable');
+      throw new ApiError(503, 'service_unavailable', 'The service cannot count requests right now.', {
+        suggestion: 'Try again in a few seconds.',
+        headers: { 'retry-after': '5' },
+      });
+    }
+    const resetSeconds = Math.max(1, Math.ceil(hit.resetMs / 1000));
+    const remaining = Math.max(0, limit - hit.count);
+    setBudgetHeaders(reply, tier, limit, remaining, resetSeconds, now);
+    request.access = { tier, key, limit, remaining, resetSeconds };
+    if (hit.count > limit) {
+      throw new ApiError(
+        429,
+        'rate_limit_exceeded',
+        `The ${tier} tier allows ${limit} requests per minute; this one was over.`,
+        {
+          suggestion:
+            tier === 'developer'
+              ? `Wait ${resetSeconds} s (Retry-After) and keep to the budget in the RateLimit headers.`
+              : `Wait ${resetSeconds} s (Retry-After), or get a free developer key (100 requests per minute) at /developers.`,
+          headers: { 'retry-after': String(resetSeconds) },
+        },
+      );
+    }
+    if (keyError) throw keyError;
+  });
+}

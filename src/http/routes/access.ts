@@ -1,0 +1,84 @@
+import { maskedKey } from '../../domain/api-keys.js';
+import { accessOf, RATE_WINDOW_SECONDS } from '../../domain/tiers.js';
+import { isUniqueViolation } from '../../repositories/db.js';
+import { createKeyRequest, findPendingRequest } from '../../repositories/key-requests.js';
+import { ApiError } from '../errors.js';
+import { KeyRequestAccepted, KeyRequestBody, type Me, MeSchema } from '../schemas/access.js';
+import { NoQuery, RefTo } from '../schemas/common.js';
+import { type Api, errorResponses, ok, type RouteDeps } from './route-kit.js';
+
+export const REVIEW_HOURS = 24;
+
+export function accessRoutes(app: Api, { db, now }: RouteDeps): void {
+  app.get(
+    '/v1/me',
+    {
+      schema: {
+        operationId: 'getMe',
+        summary: 'Who am I: tier, account, limits and remaining budget',
+        description:
+          'Works for every caller: anonymous callers get their tier and budget, key holders also their account and key.',
+        tags: ['Access'],
+        querystring: NoQuery,
+        response: { 200: ok(RefTo(MeSchema), 'The caller.'), ...errorResponses(400) },
+      },
+    },
+    async (request): Promise<Me> => {
+      const { tier, key, limit, remaining, resetSeconds } = request.access;
+      return {
+        tier,
+        access: accessOf(tier),
+        account: key && {
+          id: key.account.id,
+          name: key.account.name,
+          email: key.account.email,
+          organisation: key.account.organisation,
+          account_type: key.account.account_type,
+        },
+        key: key && {
+          id: key.id,
+          masked: maskedKey(key.last4),
+          created_at: key.created_at,
+          expires_at: key.expires_at,
+        },
+        rate_limit: { limit, remaining, reset_seconds: resetSeconds, window_seconds: RATE_WINDOW_SECONDS },
+      };
+    },
+  );
+
+  app.post(
+    '/v1/developer/key-requests',
+    {
+      schema: {
+        operationId: 'requestDeveloperKey',
+        summary: 'Request a developer key',
+        description: `Files a request for a free developer key (100 requests per minute, read and write). Requests are reviewed within ${REVIEW_HOURS} hours and the key is sent by email. One pending request per email address. The same form is at /developers.`,
+        tags: ['Access'],
+        body: KeyRequestBody,
+        response: {
+          202: ok(KeyRequestAccepted, 'The request is filed and waits for review.'),
+          ...errorResponses(400, 409, 413, 415),
+        },
+      },
+    },
+    async (request, reply) => {
+      const body = request.body;
+      const duplicate = () =>
+        new ApiError(409, 'duplicate_request', `A request for ${body.email} is already waiting for review.`, {
+          param: 'email',
+          suggestion: `Wait for the review (within ${REVIEW_HOURS} hours of the first request); the key will be sent to this address.`,
+        });
+      if (await findPendingRequest(db, body.email)) throw duplicate();
+      const created = await createKeyRequest(db, { ...body, organisation: body.organisation ?? null }, now()).catch(
+        (error: unknown) => Promise.reject(isUniqueViolation(error) ? duplicate() : error),
+      );
+      return reply.code(202).send({
+        id: created.id,
+        status: 'pending' as const,
+        created_at: created.created_at,
+        review_within_hours: REVIEW_HOURS,
+        message: `Thank you. Your request ${created.id} will be reviewed within ${REVIEW_HOURS} hours; the key will be sent to ${created.email}.`,
+      });
+    },
+  );
+}

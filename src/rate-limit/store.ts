@@ -1,0 +1,45 @@
+/** One request counted in a fixed window that starts with the bucket's first request. */
+export interface WindowHit {
+  /** Requests in the current window, this one included. */
+  count: number;
+  /** Milliseconds until the window ends and the count starts again. */
+  resetMs: number;
+}
+
+/**
+ * Where request counts live: in process memory for one instance, in Redis for several instances
+ * sharing one budget. Implementations count atomically.
+ */
+export interface RateLimitStore {
+  hit(bucket: string, windowMs: number): Promise<WindowHit>;
+  close(): Promise<void>;
+}
+
+/** Counts in a Map; expired windows are swept as the map grows. */
+export class MemoryRateLimitStore implements RateLimitStore {
+  private readonly windows = new Map<string, { count: number; endsAt: number }>();
+  private hitsSinceSweep = 0;
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  async hit(bucket: string, windowMs: number): Promise<WindowHit> {
+    const now = this.now();
+    if (++this.hitsSinceSweep >= 10_000) this.sweep(now);
+    let window = this.windows.get(bucket);
+    if (!window || window.endsAt <= now) {
+      window = { count: 0, endsAt: now + windowMs };
+      this.windows.set(bucket, window);
+    }
+    window.count += 1;
+    return { count: window.count, resetMs: window.endsAt - now };
+  }
+
+  private sweep(now: number): void {
+    this.hitsSinceSweep = 0;
+    for (const [bucket, window] of this.windows) if (window.endsAt <= now) this.windows.delete(bucket);
+  }
+
+  async close(): Promise<void> {
+    this.windows.clear();
+  }
+}
