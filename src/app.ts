@@ -12,11 +12,13 @@ import { registerQueryGuard } from './http/plugins/query-guard.js';
 import { accessRoutes } from './http/routes/access.js';
 import { availabilityRoutes } from './http/routes/availability.js';
 import { categoryRoutes } from './http/routes/categories.js';
+import { developerPageRoutes } from './http/routes/developers.js';
 import { estimateRoutes } from './http/routes/estimate.js';
 import { healthRoutes } from './http/routes/health.js';
 import { jobRoutes } from './http/routes/jobs.js';
 import { listingRoutes } from './http/routes/listings.js';
 import type { Api, RouteDeps } from './http/routes/route-kit.js';
+import { sandboxRoutes } from './http/routes/sandbox.js';
 import { statsRoutes } from './http/routes/stats.js';
 import { MeSchema } from './http/schemas/access.js';
 import { AvailabilitySchema, PublicHelperSchema } from './http/schemas/availability.js';
@@ -28,6 +30,7 @@ import { JobSchema } from './http/schemas/job.js';
 import { ListingSchema } from './http/schemas/listing.js';
 import { type Endpoint, StatsSchema } from './http/schemas/stats.js';
 import { MemoryRateLimitStore, type RateLimitStore } from './rate-limit/store.js';
+import { createSandboxDb } from './sandbox/demo-db.js';
 
 export interface AppDeps {
   db: Db;
@@ -35,6 +38,10 @@ export interface AppDeps {
   now?: () => Date;
   /** Where request counts live; in process memory when not given (one instance). */
   rateLimitStore?: RateLimitStore;
+  /** The fake dataset /v1/demo/* serves; built in memory at start-up (and closed with the app) when not given. */
+  sandboxDb?: Db;
+  /** Where log lines go (stdout when not given); tests read them to prove what is never logged. */
+  logStream?: NodeJS.WritableStream;
 }
 
 /** Component schemas, shown once in the OpenAPI document and referenced by `$ref`. */
@@ -56,7 +63,10 @@ const COMPONENTS = [
 /** Builds the whole HTTP application; never listens (server.ts and tests decide how it is reached). */
 export async function buildApp(config: Config, deps: AppDeps): Promise<Api> {
   const app = Fastify({
-    logger: config.LOG_LEVEL === 'silent' ? false : { level: config.LOG_LEVEL },
+    logger:
+      config.LOG_LEVEL === 'silent'
+        ? false
+        : { level: config.LOG_LEVEL, ...(deps.logStream ? { stream: deps.logStream } : {}) },
     trustProxy: config.TRUST_PROXY,
     bodyLimit: 64 * 1024,
     // As long as a request line may be (Node caps headers at 16 KiB), so an over-long id reaches
@@ -76,6 +86,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<Api> {
     developer: config.RATE_LIMIT_DEVELOPER_PER_MIN,
     sandbox: config.RATE_LIMIT_SANDBOX_PER_MIN,
   };
+  const sandboxDb = deps.sandboxDb ?? (await createSandboxDb(now()));
+  if (!deps.sandboxDb) app.addHook('onClose', () => sandboxDb.close());
   const store = deps.rateLimitStore ?? new MemoryRateLimitStore();
   if (!deps.rateLimitStore) app.addHook('onClose', () => store.close());
   registerAccess(app, { db: deps.db.kysely, store, limits, now });
@@ -96,7 +108,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<Api> {
   registerNotFound(app, endpoints);
   await registerDocs(app);
 
-  const routeDeps: RouteDeps = { db: deps.db.kysely, now, endpoints, limits };
+  const routeDeps: RouteDeps = { base: '/v1', db: deps.db.kysely, now, endpoints, limits };
   healthRoutes(app);
   jobRoutes(app, routeDeps);
   listingRoutes(app, routeDeps);
@@ -104,6 +116,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<Api> {
   estimateRoutes(app, routeDeps);
   availabilityRoutes(app, routeDeps);
   statsRoutes(app, routeDeps);
+  sandboxRoutes(app, routeDeps, sandboxDb.kysely);
   accessRoutes(app, routeDeps);
+  developerPageRoutes(app, routeDeps);
   return app;
 }

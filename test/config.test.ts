@@ -15,6 +15,14 @@ const DEFAULTS = {
   DATABASE_URL: 'sqlite:./data/marketplace.db',
   LOG_LEVEL: 'info',
   SEED_ON_EMPTY: true,
+  RATE_LIMIT_ANONYMOUS_PER_MIN: 20,
+  RATE_LIMIT_DEVELOPER_PER_MIN: 100,
+  RATE_LIMIT_SANDBOX_PER_MIN: 20,
+  REDIS_PREFIX: 'kmp:',
+  TRUST_PROXY: false,
+  KEY_ROTATION_GRACE_HOURS: 24,
+  MAIL_FROM: 'Karlsruhe Marketplace API <api@karlsruhe-marketplace.example>',
+  OUTBOX_DIR: './data/outbox',
 };
 
 /** Asserts that loadConfig(env) throws a ConfigError and returns its message. */
@@ -52,13 +60,28 @@ describe('loadConfig', () => {
         DATABASE_URL: 'sqlite:/var/lib/marketplace/m.db',
         LOG_LEVEL: 'debug',
         SEED_ON_EMPTY: 'false',
+        RATE_LIMIT_ANONYMOUS_PER_MIN: '5',
+        RATE_LIMIT_DEVELOPER_PER_MIN: '500',
+        RATE_LIMIT_SANDBOX_PER_MIN: '7',
+        REDIS_URL: 'redis://127.0.0.1:6379/2',
+        TRUST_PROXY: 'true',
+        SMTP_URL: 'smtp://user:secret@mail.example.org:587',
+        PUBLIC_URL: 'https://api.example.org',
       }),
       {
+        ...DEFAULTS,
         PORT: 8080,
         HOST: '0.0.0.0',
         DATABASE_URL: 'sqlite:/var/lib/marketplace/m.db',
         LOG_LEVEL: 'debug',
         SEED_ON_EMPTY: false,
+        RATE_LIMIT_ANONYMOUS_PER_MIN: 5,
+        RATE_LIMIT_DEVELOPER_PER_MIN: 500,
+        RATE_LIMIT_SANDBOX_PER_MIN: 7,
+        REDIS_URL: 'redis://127.0.0.1:6379/2',
+        TRUST_PROXY: true,
+        SMTP_URL: 'smtp://user:secret@mail.example.org:587',
+        PUBLIC_URL: 'https://api.example.org',
       },
     );
     assert.deepEqual(loadConfig({ PORT: '0', DATABASE_URL: 'sqlite::memory:', SEED_ON_EMPTY: 'true' }), {

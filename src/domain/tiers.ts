@@ -8,6 +8,9 @@ export interface TierLimits {
   sandbox: number;
 }
 
+/** Key requests are reviewed within this many hours (spec part 5). */
+export const KEY_REVIEW_HOURS = 24;
+
 /** Requests are counted per minute (spec part 5). */
 export const RATE_WINDOW_SECONDS = 60;
 

@@ -41,7 +41,12 @@ export class RedisRateLimitStore implements RateLimitStore {
     });
     // Errors surface on the commands that fail; an 'error' listener keeps them from crashing the process.
     redis.on('error', () => {});
-    await redis.connect();
+    try {
+      await redis.connect();
+    } catch (error) {
+      redis.disconnect(); // stop the reconnect loop, or it keeps the process alive
+      throw error;
+    }
     return new RedisRateLimitStore(redis, prefix);
   }
 

@@ -15,7 +15,15 @@ export async function findOrCreateAccount(db: Queryable, account: NewAccount, no
   const email = account.email.toLowerCase();
   const existing = await db.selectFrom('accounts').selectAll().where('email', '=', email).executeTakeFirst();
   if (existing) return existing;
-  const row: AccountRow = { id: newId('acc'), ...account, email, created_at: now.toISOString() };
+  // Only the account's own fields: callers may pass a wider row (a key request, say).
+  const row: AccountRow = {
+    id: newId('acc'),
+    name: account.name,
+    email,
+    organisation: account.organisation,
+    account_type: account.account_type,
+    created_at: now.toISOString(),
+  };
   await db.insertInto('accounts').values(row).execute();
   return row;
 }

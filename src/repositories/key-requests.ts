@@ -1,7 +1,7 @@
 import type { AccountType, KeyRequestRow } from '../db/schema.js';
 import { newId } from '../domain/ids.js';
 import { findOrCreateAccount, type IssuedKey, issueKey } from './access.js';
-import type { Queryable } from './db.js';
+import { isUniqueViolation, type Queryable } from './db.js';
 
 export interface KeyRequestInput {
   name: string;
@@ -34,6 +34,24 @@ export async function createKeyRequest(db: Queryable, input: KeyRequestInput, no
   };
   await db.insertInto('key_requests').values(row).execute();
   return row;
+}
+
+/**
+ * Files a request unless one from the same email is pending ('duplicate'). The database's partial
+ * unique index decides between concurrent submissions.
+ */
+export async function fileKeyRequest(
+  db: Queryable,
+  input: KeyRequestInput,
+  now: Date,
+): Promise<KeyRequestRow | 'duplicate'> {
+  if (await findPendingRequest(db, input.email)) return 'duplicate';
+  try {
+    return await createKeyRequest(db, input, now);
+  } catch (error) {
+    if (isUniqueViolation(error)) return 'duplicate';
+    throw error;
+  }
 }
 
 export async function listPendingRequests(db: Queryable): Promise<KeyRequestRow[]> {

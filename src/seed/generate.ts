@@ -18,6 +18,18 @@ const PHOTO_HOST = 'https://cdn.karlsruhe-marketplace.example/photos';
 
 const placeWeights = PLACES.map((p) => [p, p.population] as const);
 
+/** How generated rows are marked: the real dataset plainly, the sandbox's with an id prefix and a visible "Demo". */
+export interface Marking {
+  /** Put before every id (`demo_` gives `demo_job_…`). */
+  idPrefix: string;
+  /** Titles start with "[Demo] " and display names with "Demo ". */
+  demo: boolean;
+}
+
+const idOf = (rng: Rng, marking: Marking, kind: string) => `${marking.idPrefix}${kind}_${rng.hex16()}`;
+const titled = (marking: Marking, title: string) => (marking.demo ? `[Demo] ${title}` : title);
+const named = (marking: Marking, name: string) => (marking.demo ? `Demo ${name}` : name);
+
 /** A point scattered around a place (about 1 km for districts, 1.5 km for towns), inside the service area. */
 export function scatteredLocation(rng: Rng, place: Place): LatLng {
   const spreadKm = place.district ? 0.9 : 1.5;
@@ -66,10 +78,10 @@ export function reliabilityColumns(rng: Rng, experienced: number): ReliabilityCo
   return { ...r, reliability_score: reliabilityScore(r), verified: r.verified ? 1 : 0 };
 }
 
-export function makeOwner(rng: Rng, anchor: Date): NewOwner {
+export function makeOwner(rng: Rng, anchor: Date, marking: Marking): NewOwner {
   return {
-    id: `own_${rng.hex16()}`,
-    display_name: displayName(rng),
+    id: idOf(rng, marking, 'own'),
+    display_name: named(marking, displayName(rng)),
     created_at: new Date(anchor.getTime() - rng.between(30, 900) * DAY_MS).toISOString(),
     ...reliabilityColumns(rng, 60),
   };
@@ -77,7 +89,7 @@ export function makeOwner(rng: Rng, anchor: Date): NewOwner {
 
 export type HelperSeed = NewHelper & { categories: Category[] };
 
-export function makeHelper(rng: Rng, anchor: Date): HelperSeed {
+export function makeHelper(rng: Rng, anchor: Date, marking: Marking): HelperSeed {
   const { location } = placedAt(rng);
   const categories = rng.sample(
     CATEGORIES.filter((c) => c !== 'BORROWING'),
@@ -91,8 +103,8 @@ export function makeHelper(rng: Rng, anchor: Date): HelperSeed {
   const [low, , high] = FALLBACK_HOURLY_EUR[main];
   const names = categories.map((c) => CATEGORY_INFO[c].name.de).join(', ');
   return {
-    id: `hlp_${rng.hex16()}`,
-    display_name: displayName(rng),
+    id: idOf(rng, marking, 'hlp'),
+    display_name: named(marking, displayName(rng)),
     bio: `Ich helfe in ${placeName(location as Place)} und Umgebung: ${names}. Zuverlässig und pünktlich.`,
     hourly_rate_cents: Math.round(rng.between(low, high) * 2) * 50,
     available: rng.chance(0.7) ? 1 : 0,
@@ -146,13 +158,14 @@ export interface JobContext {
   etaHelpers: ReadonlyMap<Category, readonly EtaHelper[]>;
   /** EUR per helper-hour of completed jobs, by category. */
   rates: ReadonlyMap<Category, RateSample>;
+  marking: Marking;
 }
 
 export function makeJob(rng: Rng, ctx: JobContext, status: JobStatus): NewJob {
   const category = rng.pick(CATEGORIES);
   const template: JobTemplate = rng.pick(JOB_CATALOG[category]);
   const { place, location } = placedAt(rng);
-  const id = `job_${rng.hex16()}`;
+  const id = idOf(rng, ctx.marking, 'job');
   const hours = Math.max(0.5, Math.round(rng.between(...template.hours) * 2) / 2);
   const helpers = rng.int(...template.helpers);
   const rate = rng.between(...template.hourlyRateEur);
@@ -177,7 +190,7 @@ export function makeJob(rng: Rng, ctx: JobContext, status: JobStatus): NewJob {
   const sample = ctx.rates.get(category);
   return {
     id,
-    title: fill(template.title, place),
+    title: titled(ctx.marking, fill(template.title, place)),
     description: describe(rng, template.sentences, place),
     category,
     status,
@@ -214,17 +227,17 @@ const CONDITION_WEIGHTS: readonly (readonly [Condition, number])[] = [
   ['fair', 15],
 ];
 
-export function makeListing(rng: Rng, anchor: Date, ownerId: string): NewListing {
+export function makeListing(rng: Rng, anchor: Date, ownerId: string, marking: Marking): NewListing {
   const category = rng.pick(CATEGORIES);
   const template = rng.pick(ITEM_CATALOG[category]);
   const { place, location } = placedAt(rng);
-  const id = `lst_${rng.hex16()}`;
+  const id = idOf(rng, marking, 'lst');
   const day = Math.max(0.5, Math.round(rng.between(...template.dayEur) * 2) / 2);
   const week = template.weekly && rng.chance(0.85) ? Math.round(day * rng.between(4, 5.5)) : null;
   return {
     id,
     owner_id: ownerId,
-    title: fill(template.title, place),
+    title: titled(marking, fill(template.title, place)),
     description: describe(rng, template.sentences, place),
     category,
     status: rng.weighted([

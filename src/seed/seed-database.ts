@@ -9,7 +9,7 @@ import type { Queryable } from '../repositories/db.js';
 import { insertHelpers } from '../repositories/helpers.js';
 import { insertJobs } from '../repositories/jobs.js';
 import { insertListings, insertOwners } from '../repositories/listings.js';
-import { type JobContext, makeHelper, makeJob, makeListing, makeOwner } from './generate.js';
+import { type JobContext, type Marking, makeHelper, makeJob, makeListing, makeOwner } from './generate.js';
 import { Rng } from './rng.js';
 
 export interface SeedOptions {
@@ -22,6 +22,10 @@ export interface SeedOptions {
   completedJobs: number;
   /** Midnight (Europe/Berlin) of the day the data is built around; same seed and anchor, same data. */
   anchor: Date;
+  /** Put before every id: `demo_` gives `demo_job_…`, `demo_lst_…` (the sandbox's data). */
+  idPrefix?: string;
+  /** Marks the data as fake where people see it: titles start with "[Demo] ", display names with "Demo ". */
+  demo?: boolean;
 }
 
 export const DEFAULT_SEED_OPTIONS = {
@@ -69,10 +73,11 @@ function rateSamples(rates: ReadonlyMap<Category, number[]>): Map<Category, Rate
 
 async function seedRows(db: Queryable, options: SeedOptions, progress: Progress): Promise<void> {
   const { anchor } = options;
+  const marking: Marking = { idPrefix: options.idPrefix ?? '', demo: options.demo ?? false };
   const stream = (n: number) => new Rng(options.seed * 31 + n);
 
   const helperRng = stream(1);
-  const helpers = Array.from({ length: options.helpers }, () => makeHelper(helperRng, anchor));
+  const helpers = Array.from({ length: options.helpers }, () => makeHelper(helperRng, anchor, marking));
   await insertHelpers(db, helpers);
   progress('helpers', helpers.length, options.helpers);
   const etaHelpers = new Map<Category, EtaHelper[]>();
@@ -87,7 +92,7 @@ async function seedRows(db: Queryable, options: SeedOptions, progress: Progress)
 
   // History first: open jobs judge their price against what completed jobs were paid.
   const historyRng = stream(2);
-  const history: JobContext = { anchor, etaHelpers, rates: new Map() };
+  const history: JobContext = { anchor, etaHelpers, rates: new Map(), marking };
   const rates = new Map<Category, number[]>();
   const insertCompleted = async (batch: NewJob[]) => {
     await insertJobs(db, batch);
@@ -109,17 +114,17 @@ async function seedRows(db: Queryable, options: SeedOptions, progress: Progress)
   await inBatches(cancelled, () => makeJob(historyRng, history, 'cancelled'), insert, 'cancelled jobs', progress);
 
   const jobRng = stream(3);
-  const context: JobContext = { anchor, etaHelpers, rates: rateSamples(rates) };
+  const context: JobContext = { anchor, etaHelpers, rates: rateSamples(rates), marking };
   await inBatches(options.jobs, () => makeJob(jobRng, context, 'open'), insert, 'open jobs', progress);
   const extra = () => makeJob(jobRng, context, jobRng.chance(5 / 8) ? 'assigned' : 'expired');
   await inBatches(Math.round(options.jobs * 0.08), extra, insert, 'assigned and expired jobs', progress);
 
   const listingRng = stream(4);
   const owners = Array.from({ length: Math.max(1, Math.ceil(options.listings / 3)) }, () =>
-    makeOwner(listingRng, anchor),
+    makeOwner(listingRng, anchor, marking),
   );
   await insertOwners(db, owners);
-  const listing = () => makeListing(listingRng, anchor, listingRng.pick(owners).id);
+  const listing = () => makeListing(listingRng, anchor, listingRng.pick(owners).id, marking);
   await inBatches(options.listings, listing, (batch) => insertListings(db, batch), 'listings', progress);
 
   await recordSeed(db, { ...options, anchor: anchor.toISOString() });

@@ -1,9 +1,10 @@
 import type { TestContext } from 'node:test';
-import { buildApp } from '../../src/app.js';
+import { type AppDeps, buildApp } from '../../src/app.js';
 import { testConfig } from '../../src/config.js';
 import { createDb, type Db } from '../../src/db/create-db.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import type { Api } from '../../src/http/routes/route-kit.js';
+import { findOrCreateAccount, issueKey } from '../../src/repositories/access.js';
 
 /** The fixed "now" of the HTTP tests: Friday 20 November 2026, 12:00 UTC (13:00 in Karlsruhe). */
 export const NOW = new Date('2026-11-20T12:00:00.000Z');
@@ -25,10 +26,11 @@ export async function buildTestApp(
   t: Pick<TestContext, 'after'>,
   now: Date = NOW,
   config: Parameters<typeof testConfig>[0] = {},
+  deps: Omit<AppDeps, 'db' | 'now'> = {},
 ): Promise<TestApp> {
   const db = createDb('sqlite::memory:');
   await migrateToLatest(db);
-  const app = await buildApp(testConfig({ ...UNLIMITED, ...config }), { db, now: () => now });
+  const app = await buildApp(testConfig({ ...UNLIMITED, ...config }), { db, now: () => now, ...deps });
   t.after(async () => {
     await app.close();
     await db.close();
@@ -40,4 +42,24 @@ export async function buildTestApp(
 export async function getJson(app: Api, url: string) {
   const response = await app.inject({ method: 'GET', url });
   return { status: response.statusCode, headers: response.headers, body: response.json() as any };
+}
+
+/** An account with a fresh developer key, straight in the database; returns the key (shown once). */
+export async function createKey(
+  db: Db,
+  account: { email?: string; account_type?: 'private' | 'commercial' } = {},
+  now: Date = NOW,
+): Promise<{ key: string; id: string; accountId: string }> {
+  const created = await findOrCreateAccount(
+    db.kysely,
+    {
+      name: 'Test Developer',
+      email: account.email ?? 'dev@example.org',
+      organisation: null,
+      account_type: account.account_type ?? 'private',
+    },
+    now,
+  );
+  const issued = await issueKey(db.kysely, created.id, now);
+  return { key: issued.key, id: issued.row.id, accountId: created.id };
 }

@@ -22,8 +22,10 @@ describe('errors outside the endpoints are ApiErrors too', () => {
         'GET /v1/estimate',
         'GET /v1/helpers/availability',
         'GET /v1/stats',
+        'GET /v1/me',
+        'POST /v1/developer/key-requests',
       ],
-      alternatives_count: 8,
+      alternatives_count: 10,
     });
   });
 

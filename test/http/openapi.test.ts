@@ -27,6 +27,9 @@ interface Parameter {
 
 interface Operation {
   operationId: string;
+  summary?: string;
+  description?: string;
+  tags?: string[];
   parameters?: Parameter[];
   responses: Record<string, { description?: string; content?: Record<string, { schema?: Record<string, unknown> }> }>;
 }
@@ -38,18 +41,20 @@ interface OpenApiDocument {
   components: { schemas: Record<string, ObjectSchema & Record<string, unknown>> };
 }
 
-/**
- * Every operation with the route schemas it is built from. Every route validates its query
- * string (unknown, repeated and empty parameters are a 400), so every operation documents a 400;
- * the ones that look a resource up by id also document a 404.
- */
-const OPERATIONS: {
+interface OperationSpec {
   operationId: string;
   path: string;
   query: ObjectSchema;
   params?: ObjectSchema;
   errors: number[];
-}[] = [
+}
+
+/**
+ * Every read operation with the route schemas it is built from. Every route validates its query
+ * string (unknown, repeated and empty parameters are a 400), so every operation documents a 400;
+ * the ones that look a resource up by id also document a 404.
+ */
+const READ_OPERATIONS: OperationSpec[] = [
   { operationId: 'searchJobs', path: '/v1/jobs', query: JobSearchQuery, errors: [400] },
   { operationId: 'getJob', path: '/v1/jobs/{id}', query: NoQuery, params: JobIdParams, errors: [400, 404] },
   { operationId: 'searchListings', path: '/v1/listings', query: ListingSearchQuery, errors: [400] },
@@ -64,7 +69,20 @@ const OPERATIONS: {
   { operationId: 'getPriceEstimate', path: '/v1/estimate', query: EstimateQuery, errors: [400] },
   { operationId: 'checkAvailability', path: '/v1/helpers/availability', query: AvailabilityQuery, errors: [400] },
   { operationId: 'getStats', path: '/v1/stats', query: NoQuery, errors: [400] },
+];
+
+/** The sandbox twins of the read operations (spec 4.9): the same schemas under /v1/demo. */
+const SANDBOX_OPERATIONS: OperationSpec[] = READ_OPERATIONS.map((o) => ({
+  ...o,
+  operationId: `demo${o.operationId.charAt(0).toUpperCase()}${o.operationId.slice(1)}`,
+  path: o.path.replace(/^\/v1\//, '/v1/demo/'),
+}));
+
+const OPERATIONS: OperationSpec[] = [
+  ...READ_OPERATIONS,
+  ...SANDBOX_OPERATIONS,
   { operationId: 'getHealth', path: '/healthz', query: NoQuery, errors: [400] },
+  { operationId: 'getMe', path: '/v1/me', query: NoQuery, errors: [400, 401, 429] },
 ];
 
 /** The JSON Schema keywords of a parameter that the document must carry over from the route. */
@@ -113,7 +131,27 @@ describe('GET /v1/openapi.json', () => {
     const documented = Object.entries(doc.paths).flatMap(([path, item]) =>
       Object.entries(item).map(([method, op]) => `${method.toUpperCase()} ${path} ${op.operationId}`),
     );
-    assert.deepEqual(documented.sort(), OPERATIONS.map((o) => `GET ${o.path} ${o.operationId}`).sort());
+    assert.deepEqual(
+      documented.sort(),
+      [
+        ...OPERATIONS.map((o) => `GET ${o.path} ${o.operationId}`),
+        'POST /v1/developer/key-requests requestDeveloperKey',
+      ].sort(),
+    );
+  });
+
+  test('sandbox twins are tagged Sandbox and say they serve fake data; real operations are not', async (t) => {
+    const doc = await openapi(t);
+    for (const { operationId, path } of SANDBOX_OPERATIONS) {
+      const operation = operationOf(doc, path);
+      assert.equal(operation.operationId, operationId);
+      assert.deepEqual(operation.tags, ['Sandbox'], operationId);
+      assert.match(operation.summary ?? '', /sandbox, fake data/, operationId);
+      assert.match(operation.description ?? '', /fake dataset/, operationId);
+    }
+    for (const { operationId, path } of READ_OPERATIONS) {
+      assert.equal(operationOf(doc, path).tags?.includes('Sandbox'), false, operationId);
+    }
   });
 
   for (const { operationId, path, query, params } of OPERATIONS) {

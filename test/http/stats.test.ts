@@ -4,8 +4,12 @@ import { buildTestApp, getJson, NOW } from '../helpers/app.js';
 import { helperFixture, insert, jobFixture, listingFixture, ownerFixture } from '../helpers/fixtures.js';
 
 describe('GET /v1/stats', () => {
-  test('live figures from the data, coverage and capabilities', async (t) => {
-    const { app, db } = await buildTestApp(t);
+  test('live figures from the data, coverage and capabilities (with the configured limits)', async (t) => {
+    const { app, db } = await buildTestApp(t, NOW, {
+      RATE_LIMIT_ANONYMOUS_PER_MIN: '20',
+      RATE_LIMIT_DEVELOPER_PER_MIN: '100',
+      RATE_LIMIT_SANDBOX_PER_MIN: '25',
+    });
     const owner = ownerFixture();
     await insert(db.kysely, {
       jobs: [
@@ -85,12 +89,22 @@ describe('GET /v1/stats', () => {
         'GET /v1/estimate getPriceEstimate',
         'GET /v1/helpers/availability checkAvailability',
         'GET /v1/stats getStats',
+        'GET /v1/demo/jobs demoSearchJobs',
+        'GET /v1/demo/jobs/{id} demoGetJob',
+        'GET /v1/demo/listings demoSearchListings',
+        'GET /v1/demo/listings/{id} demoGetListing',
+        'GET /v1/demo/categories demoGetCategories',
+        'GET /v1/demo/estimate demoGetPriceEstimate',
+        'GET /v1/demo/helpers/availability demoCheckAvailability',
+        'GET /v1/demo/stats demoGetStats',
+        'GET /v1/me getMe',
+        'POST /v1/developer/key-requests requestDeveloperKey',
       ],
     );
     assert.deepEqual(caps.tiers, [
       { tier: 'anonymous', credential: 'none', rate_limit_per_minute: 20, access: 'read only' },
       { tier: 'developer', credential: 'X-API-Key header', rate_limit_per_minute: 100, access: 'read and write' },
-      { tier: 'sandbox', credential: 'none', rate_limit_per_minute: 20, access: '/v1/demo/*' },
+      { tier: 'sandbox', credential: 'none', rate_limit_per_minute: 25, access: '/v1/demo/*' },
     ]);
     assert.equal(caps.max_page_size, 100);
     assert.equal(caps.max_radius_km, 50);

@@ -7,6 +7,8 @@ const DESCRIPTION = `A JSON REST API for the Karlsruhe area: jobs for local help
 
 All endpoints are under \`/v1\`, answer JSON and need no SDK. Every error is an \`ApiError\` with a stable \`error\` code, the offending \`param\`, a \`suggestion\` and \`alternatives\`.
 
+Access: no key is needed to read (anonymous, 20 requests per minute per address). A developer key in the \`X-API-Key\` header gives 100 per minute per key; request one at \`/developers\`. \`/v1/demo/*\` serves the same endpoints over fake data (sandbox tier, 20 per minute, counted apart). Every response says the budget in \`RateLimit-Policy\`, \`RateLimit\` and \`X-RateLimit-*\` headers; a 429 says when to retry in \`Retry-After\`.
+
 Decisions where the specification leaves things open are written into the descriptions of the operations and schemas here: job and listing states, the bodies of categories, availability and statistics, the \`hours\` synonym of \`duration_hours\`, the maximum radius of availability (50 km) and the error codes.`;
 
 /** OpenAPI 3.1 generated from the route schemas, served at /v1/openapi.json, rendered at /docs. */
@@ -22,15 +24,27 @@ export async function registerDocs(app: FastifyInstance): Promise<void> {
         contact: { name: 'API team', email: 'api@example.org' },
       },
       servers: [{ url: '/', description: 'The server that serves this document' }],
-      // Every operation is public today: no credential is read. Saying so explicitly (an empty list
-      // of requirements) is what OpenAPI asks; the access-tier work adds the X-API-Key scheme.
-      security: [],
+      components: {
+        securitySchemes: {
+          ApiKeyAuth: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'X-API-Key',
+            description:
+              'Developer key (kmp_ and 49 characters), from /developers. Optional on reads: without it a request is anonymous (20 per minute per address); with it, developer (100 per minute per key). A key that is sent must be valid (else 401). /v1/demo/* is the sandbox tier (20 per minute per address, counted apart). Every response carries RateLimit-Policy, RateLimit and X-RateLimit-Limit/-Remaining/-Reset (Unix seconds); a 429 carries Retry-After.',
+          },
+        },
+      },
+      // Either no credential (anonymous) or a developer key: both are accepted everywhere.
+      security: [{}, { ApiKeyAuth: [] }],
       tags: [
         { name: 'Jobs', description: 'Requests for local help.' },
         { name: 'Listings', description: 'Items to borrow or rent.' },
         { name: 'Categories and pricing', description: 'Categories, price ranges and estimates.' },
         { name: 'Helpers', description: 'Verified helpers near a location.' },
         { name: 'Platform', description: 'Statistics, capabilities and health.' },
+        { name: 'Access', description: 'Tiers, keys and rate limits: who am I, and requesting a developer key.' },
+        { name: 'Sandbox', description: 'Every read endpoint under /v1/demo over a fixed, fake dataset; no key needed.' },
       ],
     },
     refResolver: {

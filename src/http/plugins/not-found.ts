@@ -39,7 +39,9 @@ export function registerNotFound(app: FastifyInstance, endpoints: readonly Endpo
       reply,
       new ApiError(404, 'route_not_found', `There is no endpoint at ${request.method} ${shown}.`, {
         suggestion: 'See /v1/openapi.json or /docs for the endpoints of this API; every one starts with /v1.',
-        alternatives: endpoints.filter((e) => e.path.startsWith('/v1/')).map((e) => `${e.method} ${e.path}`),
+        alternatives: endpoints
+          .filter((e) => e.path.startsWith('/v1/') && !e.path.startsWith('/v1/demo/'))
+          .map((e) => `${e.method} ${e.path}`),
       }),
     );
   });

@@ -1,13 +1,10 @@
 import { maskedKey } from '../../domain/api-keys.js';
-import { accessOf, RATE_WINDOW_SECONDS } from '../../domain/tiers.js';
-import { isUniqueViolation } from '../../repositories/db.js';
-import { createKeyRequest, findPendingRequest } from '../../repositories/key-requests.js';
+import { accessOf, KEY_REVIEW_HOURS, RATE_WINDOW_SECONDS } from '../../domain/tiers.js';
+import { fileKeyRequest } from '../../repositories/key-requests.js';
 import { ApiError } from '../errors.js';
 import { KeyRequestAccepted, KeyRequestBody, type Me, MeSchema } from '../schemas/access.js';
 import { NoQuery, RefTo } from '../schemas/common.js';
 import { type Api, errorResponses, ok, type RouteDeps } from './route-kit.js';
-
-export const REVIEW_HOURS = 24;
 
 export function accessRoutes(app: Api, { db, now }: RouteDeps): void {
   app.get(
@@ -52,7 +49,7 @@ export function accessRoutes(app: Api, { db, now }: RouteDeps): void {
       schema: {
         operationId: 'requestDeveloperKey',
         summary: 'Request a developer key',
-        description: `Files a request for a free developer key (100 requests per minute, read and write). Requests are reviewed within ${REVIEW_HOURS} hours and the key is sent by email. One pending request per email address. The same form is at /developers.`,
+        description: `Files a request for a free developer key (100 requests per minute, read and write). Requests are reviewed within ${KEY_REVIEW_HOURS} hours and the key is sent by email. One pending request per email address. The same form is at /developers.`,
         tags: ['Access'],
         body: KeyRequestBody,
         response: {
@@ -63,21 +60,19 @@ export function accessRoutes(app: Api, { db, now }: RouteDeps): void {
     },
     async (request, reply) => {
       const body = request.body;
-      const duplicate = () =>
-        new ApiError(409, 'duplicate_request', `A request for ${body.email} is already waiting for review.`, {
+      const created = await fileKeyRequest(db, { ...body, organisation: body.organisation ?? null }, now());
+      if (created === 'duplicate') {
+        throw new ApiError(409, 'duplicate_request', `A request for ${body.email} is already waiting for review.`, {
           param: 'email',
-          suggestion: `Wait for the review (within ${REVIEW_HOURS} hours of the first request); the key will be sent to this address.`,
+          suggestion: `Wait for the review (within ${KEY_REVIEW_HOURS} hours of the first request); the key will be sent to this address.`,
         });
-      if (await findPendingRequest(db, body.email)) throw duplicate();
-      const created = await createKeyRequest(db, { ...body, organisation: body.organisation ?? null }, now()).catch(
-        (error: unknown) => Promise.reject(isUniqueViolation(error) ? duplicate() : error),
-      );
+      }
       return reply.code(202).send({
         id: created.id,
         status: 'pending' as const,
         created_at: created.created_at,
-        review_within_hours: REVIEW_HOURS,
-        message: `Thank you. Your request ${created.id} will be reviewed within ${REVIEW_HOURS} hours; the key will be sent to ${created.email}.`,
+        review_within_hours: KEY_REVIEW_HOURS,
+        message: `Thank you. Your request ${created.id} will be reviewed within ${KEY_REVIEW_HOURS} hours; the key will be sent to ${created.email}.`,
       });
     },
   );

@@ -8,7 +8,7 @@ import {
   TOP_HELPERS,
 } from '../schemas/availability.js';
 import { RefTo } from '../schemas/common.js';
-import { type Api, errorResponses, ok, type RouteDeps, searchArea } from './route-kit.js';
+import { type Api, documented, errorResponses, ok, type RouteDeps, searchArea } from './route-kit.js';
 
 /** Category values whose value or German/English name is close to an unknown term. */
 function categoriesLike(term: string): string[] {
@@ -24,11 +24,11 @@ function categoriesLike(term: string): string[] {
   return [...new Set(matches)];
 }
 
-export function availabilityRoutes(app: Api, { db }: RouteDeps): void {
+export function availabilityRoutes(app: Api, { base, db }: RouteDeps): void {
   app.get(
-    '/v1/helpers/availability',
+    `${base}/helpers/availability`,
     {
-      schema: {
+      schema: documented(base, {
         operationId: 'checkAvailability',
         summary: 'Verified helpers available near a location',
         description:
@@ -36,7 +36,7 @@ export function availabilityRoutes(app: Api, { db }: RouteDeps): void {
         tags: ['Helpers'],
         querystring: AvailabilityQuery,
         response: { 200: ok(RefTo(AvailabilitySchema), 'The availability summary.'), ...errorResponses(400) },
-      },
+      }),
     },
     async (request): Promise<AvailabilitySummary> => {
       const query = request.query;

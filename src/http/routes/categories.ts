@@ -2,7 +2,7 @@ import { CATEGORIES, CATEGORY_INFO, type Category } from '../../domain/categorie
 import { priceBand } from '../../domain/pricing.js';
 import { type CategoryFigures, categoryFigures } from '../../repositories/aggregates.js';
 import { CategoriesQuery, type CategoryItem, CategoryList } from '../schemas/category.js';
-import { type Api, errorResponses, ok, type RouteDeps } from './route-kit.js';
+import { type Api, documented, errorResponses, ok, type RouteDeps } from './route-kit.js';
 
 function categoryItem(
   category: Category,
@@ -31,11 +31,11 @@ function categoryItem(
   return item;
 }
 
-export function categoryRoutes(app: Api, { db, now }: RouteDeps): void {
+export function categoryRoutes(app: Api, { base, db, now }: RouteDeps): void {
   app.get(
-    '/v1/categories',
+    `${base}/categories`,
     {
-      schema: {
+      schema: documented(base, {
         operationId: 'getCategories',
         summary: 'Categories with live price ranges',
         description:
@@ -43,7 +43,7 @@ export function categoryRoutes(app: Api, { db, now }: RouteDeps): void {
         tags: ['Categories and pricing'],
         querystring: CategoriesQuery,
         response: { 200: ok(CategoryList, 'All categories with their price ranges.'), ...errorResponses(400) },
-      },
+      }),
     },
     async (request) => {
       const lang = request.query.lang ?? 'en';

@@ -4,7 +4,7 @@ import { estimatePrice, MIN_NEARBY_SAMPLE, NEARBY_RADIUS_KM } from '../../reposi
 import { badRequest } from '../errors.js';
 import { RefTo } from '../schemas/common.js';
 import { EstimateQuery, EstimateSchema } from '../schemas/estimate.js';
-import { type Api, errorResponses, ok, type RouteDeps } from './route-kit.js';
+import { type Api, documented, errorResponses, ok, type RouteDeps } from './route-kit.js';
 
 /**
  * `hours` is a synonym of `duration_hours` (the spec's getting-started examples use it). Resolved
@@ -38,18 +38,18 @@ function locationOf(query: EstimateQuery): LatLng | null {
   return query.lat !== undefined && query.lng !== undefined ? { lat: query.lat, lng: query.lng } : null;
 }
 
-export function estimateRoutes(app: Api, { db }: RouteDeps): void {
+export function estimateRoutes(app: Api, { base, db }: RouteDeps): void {
   app.get(
-    '/v1/estimate',
+    `${base}/estimate`,
     {
-      schema: {
+      schema: documented(base, {
         operationId: 'getPriceEstimate',
         summary: 'Estimate a fair price',
         description: `Learns what helpers are paid per hour from the completed jobs of the category (those within ${NEARBY_RADIUS_KM} km of lat/lng when given and at least ${MIN_NEARBY_SAMPLE} are there, else the whole service area) and scales the median, 10th and 90th percentile by duration_hours x helpers. \`hours\` is a synonym of \`duration_hours\`.`,
         tags: ['Categories and pricing'],
         querystring: EstimateQuery,
         response: { 200: ok(RefTo(EstimateSchema), 'The estimate.'), ...errorResponses(400) },
-      },
+      }),
       preValidation: resolveHoursSynonym,
     },
     async (request) => {

@@ -3,7 +3,7 @@ import { findJob, jobsNearId, searchJobs } from '../../repositories/jobs.js';
 import { ApiError, badRequest } from '../errors.js';
 import { DEFAULT_PAGE_SIZE, NoQuery, RefTo } from '../schemas/common.js';
 import { JobIdParams, JobPage, JobSchema, JobSearchQuery } from '../schemas/job.js';
-import { type Api, errorResponses, ok, type RouteDeps, searchArea } from './route-kit.js';
+import { type Api, documented, errorResponses, idPrefixOf, ok, type RouteDeps, searchArea } from './route-kit.js';
 
 function checkBudget(query: JobSearchQuery): void {
   if (query.budget_min !== undefined && query.budget_max !== undefined && query.budget_min > query.budget_max) {
@@ -17,11 +17,11 @@ function checkBudget(query: JobSearchQuery): void {
   }
 }
 
-export function jobRoutes(app: Api, { db, now }: RouteDeps): void {
+export function jobRoutes(app: Api, { base, db, now }: RouteDeps): void {
   app.get(
-    '/v1/jobs',
+    `${base}/jobs`,
     {
-      schema: {
+      schema: documented(base, {
         operationId: 'searchJobs',
         summary: 'Search open jobs',
         description:
@@ -29,7 +29,7 @@ export function jobRoutes(app: Api, { db, now }: RouteDeps): void {
         tags: ['Jobs'],
         querystring: JobSearchQuery,
         response: { 200: ok(JobPage, 'One page of open jobs.'), ...errorResponses(400) },
-      },
+      }),
     },
     async (request) => {
       const query = request.query;
@@ -56,9 +56,9 @@ export function jobRoutes(app: Api, { db, now }: RouteDeps): void {
   );
 
   app.get(
-    '/v1/jobs/:id',
+    `${base}/jobs/:id`,
     {
-      schema: {
+      schema: documented(base, {
         operationId: 'getJob',
         summary: 'Get a job',
         description:
@@ -67,7 +67,7 @@ export function jobRoutes(app: Api, { db, now }: RouteDeps): void {
         params: JobIdParams,
         querystring: NoQuery,
         response: { 200: ok(RefTo(JobSchema), 'The job.'), ...errorResponses(400, 404) },
-      },
+      }),
     },
     async (request) => {
       const job = await findJob(db, request.params.id, now());
@@ -75,9 +75,8 @@ export function jobRoutes(app: Api, { db, now }: RouteDeps): void {
       const similar = await jobsNearId(db, request.params.id, now(), 3);
       throw new ApiError(404, 'not_found', `No job has the id '${request.params.id}'.`, {
         param: 'id',
-        suggestion:
-          'Check the id (job ids start with job_), or find jobs with GET /v1/jobs. Open jobs with similar ids are listed in alternatives.',
-        alternatives: similar.map((j) => ({ id: j.id, title: j.title, url: `/v1/jobs/${j.id}` })),
+        suggestion: `Check the id (job ids start with ${idPrefixOf(base)}job_), or find jobs with GET ${base}/jobs. Open jobs with similar ids are listed in alternatives.`,
+        alternatives: similar.map((j) => ({ id: j.id, title: j.title, url: `${base}/jobs/${j.id}` })),
       });
     },
   );

@@ -3,13 +3,13 @@ import { findListing, listingsNearId, searchListings } from '../../repositories/
 import { ApiError } from '../errors.js';
 import { DEFAULT_PAGE_SIZE, NoQuery, RefTo } from '../schemas/common.js';
 import { ListingIdParams, ListingPage, ListingSchema, ListingSearchQuery } from '../schemas/listing.js';
-import { type Api, errorResponses, ok, type RouteDeps, searchArea } from './route-kit.js';
+import { type Api, documented, errorResponses, idPrefixOf, ok, type RouteDeps, searchArea } from './route-kit.js';
 
-export function listingRoutes(app: Api, { db }: RouteDeps): void {
+export function listingRoutes(app: Api, { base, db }: RouteDeps): void {
   app.get(
-    '/v1/listings',
+    `${base}/listings`,
     {
-      schema: {
+      schema: documented(base, {
         operationId: 'searchListings',
         summary: 'Search items to borrow',
         description:
@@ -17,7 +17,7 @@ export function listingRoutes(app: Api, { db }: RouteDeps): void {
         tags: ['Listings'],
         querystring: ListingSearchQuery,
         response: { 200: ok(ListingPage, 'One page of available listings.'), ...errorResponses(400) },
-      },
+      }),
     },
     async (request) => {
       const query = request.query;
@@ -38,9 +38,9 @@ export function listingRoutes(app: Api, { db }: RouteDeps): void {
   );
 
   app.get(
-    '/v1/listings/:id',
+    `${base}/listings/:id`,
     {
-      schema: {
+      schema: documented(base, {
         operationId: 'getListing',
         summary: 'Get a listing',
         description:
@@ -49,7 +49,7 @@ export function listingRoutes(app: Api, { db }: RouteDeps): void {
         params: ListingIdParams,
         querystring: NoQuery,
         response: { 200: ok(RefTo(ListingSchema), 'The listing.'), ...errorResponses(400, 404) },
-      },
+      }),
     },
     async (request) => {
       const listing = await findListing(db, request.params.id);
@@ -57,9 +57,8 @@ export function listingRoutes(app: Api, { db }: RouteDeps): void {
       const similar = await listingsNearId(db, request.params.id, 3);
       throw new ApiError(404, 'not_found', `No listing has the id '${request.params.id}'.`, {
         param: 'id',
-        suggestion:
-          'Check the id (listing ids start with lst_), or find listings with GET /v1/listings. Available listings with similar ids are listed in alternatives.',
-        alternatives: similar.map((l) => ({ id: l.id, title: l.title, url: `/v1/listings/${l.id}` })),
+        suggestion: `Check the id (listing ids start with ${idPrefixOf(base)}lst_), or find listings with GET ${base}/listings. Available listings with similar ids are listed in alternatives.`,
+        alternatives: similar.map((l) => ({ id: l.id, title: l.title, url: `${base}/listings/${l.id}` })),
       });
     },
   );

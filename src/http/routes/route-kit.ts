@@ -10,6 +10,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { DEFAULT_CENTER, type LatLng, MAX_RADIUS_KM } from '../../domain/geo.js';
 import type { TierLimits } from '../../domain/tiers.js';
+import { DEMO_ID_PREFIX } from '../../sandbox/demo-db.js';
 import type { Endpoint } from '../schemas/stats.js';
 
 /** The Fastify instance routes are written against: TypeBox schemas give the handler types. */
@@ -21,14 +22,50 @@ export type Api = FastifyInstance<
   TypeBoxTypeProvider
 >;
 
+/** Where a set of read endpoints is served: the real API, or its sandbox twin over fake data. */
+export type Base = '/v1' | '/v1/demo';
+
+export const SANDBOX_BASE = '/v1/demo';
+
 /** What handlers need from the outside world; tests pass their own clock. */
 export interface RouteDeps {
+  /** The path every route of the set starts with; error advice points at paths under it. */
+  base: Base;
   db: Kysely<Database>;
   now: () => Date;
   /** Documented operations, filled as routes register (for /v1/stats and 404 advice). */
   endpoints: readonly Endpoint[];
   /** Requests per minute of each tier, as configured. */
   limits: TierLimits;
+}
+
+/** The id prefix of the data served under `base`. */
+export function idPrefixOf(base: Base): string {
+  return base === SANDBOX_BASE ? DEMO_ID_PREFIX : '';
+}
+
+interface OperationDocs {
+  operationId: string;
+  summary: string;
+  description: string;
+  tags: string[];
+}
+
+/**
+ * The OpenAPI naming of an operation served under `base`: as written for /v1; for the sandbox twin
+ * `demo`-prefixed operationIds (unique in the document), the Sandbox tag and a description saying
+ * the data is fake.
+ */
+export function documented<S extends OperationDocs>(base: Base, schema: S): S {
+  if (base !== SANDBOX_BASE) return schema;
+  const name = schema.operationId;
+  return {
+    ...schema,
+    operationId: `demo${name.charAt(0).toUpperCase()}${name.slice(1)}`,
+    summary: `${schema.summary} (sandbox, fake data)`,
+    description: `Sandbox twin of the operation ${name}: the same parameters and answers, over a fixed, fake dataset (ids start with \`${DEMO_ID_PREFIX}\`, titles with "[Demo] ") that never touches real data. No key needed; the sandbox has its own per-address rate limit.\n\n${schema.description}`,
+    tags: ['Sandbox'],
+  };
 }
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {

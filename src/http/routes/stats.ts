@@ -7,15 +7,15 @@ import { categoryFigures, countsByPlace, platformSamples, platformTotals } from 
 import { allOf } from '../../repositories/db.js';
 import { MAX_PAGE_SIZE, NoQuery, RefTo } from '../schemas/common.js';
 import { type Stats, StatsSchema } from '../schemas/stats.js';
-import { type Api, errorResponses, ok, type RouteDeps } from './route-kit.js';
+import { type Api, documented, errorResponses, ok, type RouteDeps } from './route-kit.js';
 
 const median = (sample: RateSample | null | undefined): number | null => priceBand(sample)?.median ?? null;
 
-export function statsRoutes(app: Api, { db, now, endpoints, limits }: RouteDeps): void {
+export function statsRoutes(app: Api, { base, db, now, endpoints, limits }: RouteDeps): void {
   app.get(
-    '/v1/stats',
+    `${base}/stats`,
     {
-      schema: {
+      schema: documented(base, {
         operationId: 'getStats',
         summary: 'Live platform statistics',
         description:
@@ -23,7 +23,7 @@ export function statsRoutes(app: Api, { db, now, endpoints, limits }: RouteDeps)
         tags: ['Platform'],
         querystring: NoQuery,
         response: { 200: ok(RefTo(StatsSchema), 'Current platform statistics.'), ...errorResponses(400) },
-      },
+      }),
     },
     async (): Promise<Stats> => {
       const at = now();

@@ -7,7 +7,14 @@ const Text = (min: number, max: number, description: string) =>
 export const KeyRequestBody = Type.Object(
   {
     name: Text(1, 100, 'Your name.'),
-    email: Type.String({ format: 'email', maxLength: 254, description: 'Where the key is sent.' }),
+    email: Type.String({
+      format: 'email',
+      // Also an ordinary address (a dot in the domain, no quoted parts or IP literals), so that the
+      // form and the JSON endpoint, validated by different engines, agree on what is valid.
+      pattern: '^[^\\s@"()<>\\[\\],;:\\\\]+@[^\\s@"()<>\\[\\],;:\\\\]+\\.[^\\s@"()<>\\[\\],;:\\\\]+$',
+      maxLength: 254,
+      description: 'Where the key is sent.',
+    }),
     organisation: Type.Optional(
       Nullable(Type.String({ maxLength: 200 }), { description: 'Company, club or project.' }),
     ),

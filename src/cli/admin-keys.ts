@@ -1,0 +1,117 @@
+import type { ApiKeyRow } from '../db/schema.js';
+import { maskedKey } from '../domain/api-keys.js';
+import {
+  findKey,
+  findOrCreateAccount,
+  issueKey,
+  keyState,
+  listKeys,
+  revokeKey,
+  rotateKey,
+} from '../repositories/access.js';
+import type { AdminContext, AdminOptions } from './admin.js';
+import { printable } from './admin-requests.js';
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+function stateOf(key: ApiKeyRow, now: Date): string {
+  const state = keyState(key, now);
+  if (state === 'expiring') return `expiring ${key.expires_at} (successor ${key.replaced_by})`;
+  if (state === 'expired') return `expired ${key.expires_at}`;
+  if (state === 'revoked') return `revoked ${key.revoked_at}`;
+  return state;
+}
+
+/** Columns padded to their widest cell, two spaces apart. */
+function table(rows: string[][]): string[] {
+  const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => row[column]?.length ?? 0))) ?? [];
+  return rows.map((row) =>
+    row
+      .map((cell, column) => cell.padEnd(widths[column] ?? 0))
+      .join('  ')
+      .trimEnd(),
+  );
+}
+
+export async function listKeysTable(ctx: AdminContext): Promise<void> {
+  const keys = await listKeys(ctx.db);
+  if (keys.length === 0) {
+    ctx.out('No keys yet. `requests approve <kr_id>` or `keys create` issues one.');
+    return;
+  }
+  const header = ['ID', 'EMAIL', 'TYPE', 'KEY', 'CREATED', 'STATE'];
+  const rows = keys.map((key) => [
+    key.id,
+    printable(key.email),
+    key.account_type,
+    maskedKey(key.last4),
+    key.created_at,
+    stateOf(key, ctx.now),
+  ]);
+  for (const line of table([header, ...rows])) ctx.out(line);
+}
+
+/** Prints a new key: what it is first, then the key alone on the last line, for scripts to take. */
+function showKey(ctx: AdminContext, key: string): void {
+  ctx.out('The key is shown this once; only its hash is stored:');
+  ctx.out(key);
+}
+
+function text(option: string, value: string | undefined, max: number): string {
+  const trimmed = value?.trim() ?? '';
+  if (!trimmed) throw new Error(`keys create needs --${option}.`);
+  if (trimmed.length > max || /\p{Cc}/u.test(trimmed))
+    throw new Error(`--${option} must be at most ${max} characters, without control characters.`);
+  return trimmed;
+}
+
+/** A key without a request (for partners and our own tools); an existing account is reused by email. */
+export async function createKey(ctx: AdminContext, _id: string, options: AdminOptions): Promise<void> {
+  const email = text('email', options.email, 254).toLowerCase();
+  if (!EMAIL.test(email)) throw new Error(`--email must be an email address; got '${email}'.`);
+  const name = text('name', options.name, 100);
+  const organisation = options.organisation === undefined ? null : text('organisation', options.organisation, 200);
+  const wanted = { name, email, organisation, account_type: options.commercial ? 'commercial' : 'private' } as const;
+  const { account, issued } = await ctx.db.transaction().execute(async (trx) => {
+    const account = await findOrCreateAccount(trx, wanted, ctx.now);
+    return { account, issued: await issueKey(trx, account.id, ctx.now) };
+  });
+  if (account.created_at !== ctx.now.toISOString()) {
+    ctx.note(
+      `${email} already has account ${account.id} (${printable(account.name)}, ${account.account_type}); the key belongs to it, and --name, --organisation and --commercial were not applied.`,
+    );
+  }
+  ctx.out(`Created key ${issued.row.id} (${maskedKey(issued.row.last4)}) for account ${account.id} <${email}>.`);
+  showKey(ctx, issued.key);
+}
+
+/** A key by id, or an error naming what is wrong with it for the command at hand. */
+async function keyFor(ctx: AdminContext, id: string, action: 'rotate' | 'revoke'): Promise<ApiKeyRow> {
+  const key = await findKey(ctx.db, id);
+  if (!key) throw new Error(`There is no key ${id}; \`keys list\` shows them all.`);
+  const state = keyState(key, ctx.now);
+  if (state === 'revoked') throw new Error(`Key ${id} is already revoked (at ${key.revoked_at}).`);
+  if (action === 'rotate' && state === 'expiring')
+    throw new Error(`Key ${id} was already rotated: its successor is ${key.replaced_by}; rotate that one instead.`);
+  if (action === 'rotate' && state === 'expired')
+    throw new Error(`Key ${id} expired at ${key.expires_at} after a rotation; its successor is ${key.replaced_by}.`);
+  return key;
+}
+
+export async function rotate(ctx: AdminContext, id: string): Promise<void> {
+  const old = await keyFor(ctx, id, 'rotate');
+  const grace = ctx.config.KEY_ROTATION_GRACE_HOURS;
+  const issued = await ctx.db.transaction().execute((trx) => rotateKey(trx, id, grace, ctx.now));
+  if (!issued) throw new Error(`Key ${id} changed a moment ago; \`keys list\` shows its state.`);
+  const until = new Date(ctx.now.getTime() + grace * 3_600_000).toISOString();
+  const oldUntil = grace === 0 ? 'it stops working now' : `it keeps working until ${until} (${grace} hours)`;
+  ctx.out(`Rotated ${id} (${maskedKey(old.last4)}): ${oldUntil}.`);
+  ctx.out(`New key ${issued.row.id} (${maskedKey(issued.row.last4)}) for account ${issued.row.account_id}.`);
+  showKey(ctx, issued.key);
+}
+
+export async function revoke(ctx: AdminContext, id: string): Promise<void> {
+  const key = await keyFor(ctx, id, 'revoke');
+  if (!(await revokeKey(ctx.db, id, ctx.now))) throw new Error(`Key ${id} was revoked a moment ago.`);
+  ctx.out(`Revoked ${id} (${maskedKey(key.last4)}): requests with it are refused from now on.`);
+}

@@ -1,0 +1,128 @@
+import { parseArgs } from 'node:util';
+import type { Kysely } from 'kysely';
+import { type Config, loadConfig } from '../config.js';
+import { openDatabase } from '../db/prepare.js';
+import type { Database } from '../db/schema.js';
+import { createMailer, type Mailer } from '../mail/mailer.js';
+import { createKey, listKeysTable, revoke, rotate } from './admin-keys.js';
+import { approve, listRequests, reject } from './admin-requests.js';
+
+const USAGE = `Usage: npm run admin -- <command>
+
+Reviews developer key requests and manages API keys in DATABASE_URL (default sqlite:./data/marketplace.db),
+the database the server uses.
+
+  requests list                     pending requests, oldest first; those waiting over 24 hours are marked OVERDUE
+  requests approve <kr_id>          create the account (or reuse it, by email) and a key, and email the key
+  requests reject <kr_id> --reason TEXT
+                                    reject the request; the reason is stored and emailed to the requester
+  keys list                         every key: account, masked key, created, state (never the key itself)
+  keys create --email E --name N [--commercial] [--organisation O]
+                                    issue a key without a request; prints the key alone on the last line
+  keys rotate <key_id>              issue a successor, printed alone on the last line; the old key keeps
+                                    working for KEY_ROTATION_GRACE_HOURS (default 24) more hours
+  keys revoke <key_id>              refuse the key from now on
+
+Email goes through SMTP_URL (smtp://user:pass@host:port); without it each message is written as an
+.eml file into OUTBOX_DIR (default ./data/outbox). Links in emails use PUBLIC_URL, else http://HOST:PORT.`;
+
+const OPTIONS = {
+  reason: { type: 'string' },
+  email: { type: 'string' },
+  name: { type: 'string' },
+  organisation: { type: 'string' },
+  commercial: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+type OptionName = Exclude<keyof typeof OPTIONS, 'help'>;
+export type AdminOptions = Partial<Record<Exclude<OptionName, 'commercial'>, string>> & { commercial?: boolean };
+
+export interface AdminContext {
+  db: Kysely<Database>;
+  config: Config;
+  mailer: Mailer;
+  /** One "now" per command, so everything it writes carries the same time. */
+  now: Date;
+  /** A result line, on stdout. */
+  out(line: string): void;
+  /** Progress and warnings, on stderr. */
+  note(line: string): void;
+}
+
+interface Command {
+  /** The prefix of the id the command takes, or null for none. */
+  id: 'kr_' | 'key_' | null;
+  options: readonly OptionName[];
+  run(ctx: AdminContext, id: string, options: AdminOptions): Promise<void>;
+}
+
+const COMMANDS: Record<string, Command> = {
+  'requests list': { id: null, options: [], run: listRequests },
+  'requests approve': { id: 'kr_', options: [], run: approve },
+  'requests reject': { id: 'kr_', options: ['reason'], run: (ctx, id, o) => reject(ctx, id, o.reason) },
+  'keys list': { id: null, options: [], run: listKeysTable },
+  'keys create': { id: null, options: ['email', 'name', 'organisation', 'commercial'], run: createKey },
+  'keys rotate': { id: 'key_', options: [], run: rotate },
+  'keys revoke': { id: 'key_', options: [], run: revoke },
+};
+
+/** The command and its arguments, checked before anything is opened. */
+function parseCommand(args: string[]): { name: string; command: Command; id: string; options: AdminOptions } | null {
+  const { values, positionals } = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
+  if (values.help || positionals[0] === 'help') return null;
+  if (positionals.length < 2) throw new Error('Name a command, such as `requests list` or `keys list`.');
+  const name = `${positionals[0]} ${positionals[1]}`;
+  const command = COMMANDS[name];
+  if (!command) throw new Error(`Unknown command '${name}'.`);
+  const rest = positionals.slice(2);
+  const id = rest[0] ?? '';
+  if (command.id === null && rest.length > 0) throw new Error(`${name} takes no arguments; got '${rest.join(' ')}'.`);
+  if (command.id !== null) {
+    if (!id) throw new Error(`${name} needs an id (${command.id}...).`);
+    if (rest.length > 1) throw new Error(`${name} takes one id; got '${rest.join(' ')}'.`);
+    if (!id.startsWith(command.id)) throw new Error(`'${id}' is not a ${command.id}... id.`);
+  }
+  const { help: _, ...options } = values;
+  const stray = Object.keys(options).filter((option) => !command.options.includes(option as OptionName));
+  if (stray.length > 0) throw new Error(`${name} does not take ${stray.map((o) => `--${o}`).join(', ')}.`);
+  return { name, command, id, options };
+}
+
+async function main(): Promise<void> {
+  const parsed = parseCommand(process.argv.slice(2));
+  if (!parsed) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  const config = loadConfig();
+  const db = await openDatabase(config.DATABASE_URL, { seedIfEmpty: false });
+  const mailer = createMailer(config);
+  try {
+    await parsed.command.run(
+      {
+        db: db.kysely,
+        config,
+        mailer,
+        now: new Date(),
+        out: (line) => process.stdout.write(`${line}\n`),
+        note: (line) => process.stderr.write(`${line}\n`),
+      },
+      parsed.id,
+      parsed.options,
+    );
+  } finally {
+    mailer.close();
+    await db.close();
+  }
+}
+
+// `keys list | head` closes the pipe early: that is a reader's choice, not a failure.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(0);
+  throw error;
+});
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n\n${USAGE}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,156 @@
+import { html, SafeHtml } from './html.js';
+
+export const FORM_FIELDS = ['name', 'email', 'organisation', 'account_type', 'intended_use'] as const;
+export type FormField = (typeof FORM_FIELDS)[number];
+/** What the visitor typed, shown again when the form comes back with errors. */
+export type FormValues = Partial<Record<FormField, string>>;
+/** One message per field, shown next to it and in the summary at the top. */
+export type FieldErrors = Partial<Record<FormField, string>>;
+
+export interface PageFacts {
+  reviewHours: number;
+  developerLimit: number;
+  anonymousLimit: number;
+}
+
+// No external assets (the page must work offline and under a strict CSP): one inline stylesheet.
+const STYLE = new SafeHtml(`
+:root{color-scheme:light dark;--fg:#1b1f24;--muted:#4f5965;--bg:#f4f6f8;--card:#fff;--line:#c5ccd3;--accent:#0b5cad;--error:#b3261e}
+@media (prefers-color-scheme:dark){:root{--fg:#e8eaed;--muted:#b2bac2;--bg:#15181c;--card:#1f2328;--line:#4a525b;--accent:#7cb7ff;--error:#ff8a80}}
+*{box-sizing:border-box}
+body{margin:0;background:var(--bg);color:var(--fg);font:1rem/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
+main{max-width:40rem;margin:2rem auto;padding:2rem;background:var(--card);border-radius:12px;box-shadow:0 1px 4px rgb(0 0 0/.12)}
+@media (max-width:42rem){main{margin:0;border-radius:0;padding:1.25rem}}
+h1{margin:0 0 .5rem;font-size:1.75rem;line-height:1.2}
+a{color:var(--accent)}
+.lead{color:var(--muted);margin-top:0}
+.field{margin:0 0 1.25rem;padding:0;border:0}
+label,legend{display:block;font-weight:600;padding:0}
+.optional{font-weight:400;color:var(--muted)}
+.hint{margin:.1rem 0 .35rem;color:var(--muted);font-size:.9rem}
+input[type=text],input[type=email],textarea{width:100%;padding:.55rem .65rem;font:inherit;color:inherit;background:var(--card);border:2px solid var(--line);border-radius:6px}
+textarea{min-height:7rem;resize:vertical}
+input:focus,textarea:focus,button:focus,a:focus{outline:3px solid var(--accent);outline-offset:2px}
+.choice{display:flex;gap:.5rem;align-items:center;margin:.3rem 0}
+.choice input{width:1.2rem;height:1.2rem;accent-color:var(--accent)}
+.choice label{font-weight:400}
+.has-error{border-left:4px solid var(--error);padding-left:.9rem}
+.has-error input[type=text],.has-error input[type=email],.has-error textarea{border-color:var(--error)}
+.error{margin:.1rem 0 .35rem;color:var(--error);font-weight:600}
+.summary{border:3px solid var(--error);border-radius:8px;padding:.75rem 1rem;margin:1rem 0 1.5rem}
+.summary h2{margin:0 0 .25rem;font-size:1.15rem}
+.summary ul{margin:0;padding-left:1.2rem}
+.summary a{color:var(--error);font-weight:600}
+button{font:inherit;font-weight:600;color:#fff;background:var(--accent);border:0;border-radius:6px;padding:.65rem 1.4rem;cursor:pointer}
+@media (prefers-color-scheme:dark){button{color:#0b1a2b}}
+.panel{background:var(--accent);color:var(--card);border-radius:8px;padding:1rem 1.25rem;margin:1rem 0}
+.panel p{margin:0}
+.panel code{font-size:1.35rem;font-weight:700;word-break:break-all}
+.visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
+footer{margin-top:2rem;font-size:.9rem;color:var(--muted)}
+`);
+
+function layout(title: string, body: SafeHtml): string {
+  return html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title} – Karlsruhe Marketplace API</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<main>
+${body}
+<footer>Karlsruhe Local Services Marketplace and Item Lending API · <a href="/docs">API reference</a></footer>
+</main>
+</body>
+</html>
+`.value;
+}
+
+interface FieldSpec {
+  label: string;
+  hint?: string;
+  optional?: boolean;
+}
+
+const SPECS: Record<FormField, FieldSpec> = {
+  name: { label: 'Your name' },
+  email: { label: 'Email address', hint: 'We send the key to this address.' },
+  organisation: { label: 'Organisation', hint: 'Company, club or project.', optional: true },
+  account_type: {
+    label: 'Account type',
+    hint: 'Commercial accounts may set job deadlines at most 30 days ahead.',
+  },
+  intended_use: {
+    label: 'Intended use',
+    hint: 'What you want to build, in a sentence or two (10 to 2,000 characters).',
+  },
+};
+
+/** The label, hint and error of a field, and the attributes that tie them to its input. */
+function describe(field: FormField, errors: FieldErrors) {
+  const { hint } = SPECS[field];
+  const error = errors[field];
+  const ids = [hint && `${field}-hint`, error && `${field}-error`].filter(Boolean).join(' ');
+  return {
+    hint: hint && html`<p class="hint" id="${field}-hint">${hint}</p>`,
+    error: error && html`<p class="error" id="${field}-error"><span class="visually-hidden">Error: </span>${error}</p>`,
+    aria: html`${ids && html` aria-describedby="${ids}"`}${error && html` aria-invalid="true"`}`,
+    css: error ? 'field has-error' : 'field',
+  };
+}
+
+function textField(field: FormField, values: FormValues, errors: FieldErrors, attrs: SafeHtml): SafeHtml {
+  const { label, optional } = SPECS[field];
+  const d = describe(field, errors);
+  const control =
+    field === 'intended_use'
+      ? html`<textarea id="${field}" name="${field}" rows="5"${attrs}${d.aria}>${values[field] ?? ''}</textarea>`
+      : html`<input id="${field}" name="${field}" value="${values[field] ?? ''}"${attrs}${d.aria}>`;
+  return html`<div class="${d.css}">
+<label for="${field}">${label}${optional && html` <span class="optional">(optional)</span>`}</label>
+${d.hint}${d.error}${control}
+</div>`;
+}
+
+function accountTypeField(values: FormValues, errors: FieldErrors): SafeHtml {
+  const d = describe('account_type', errors);
+  const choice = (value: string, label: string, id: string) =>
+    html`<div class="choice"><input type="radio" id="${id}" name="account_type" value="${value}"${values.account_type === value && html` checked`}${d.aria}><label for="${id}">${label}</label></div>`;
+  return html`<fieldset class="${d.css}">
+<legend>${SPECS.account_type.label}</legend>
+${d.hint}${d.error}${choice('private', 'Private – for yourself', 'account_type')}${choice('commercial', 'Commercial – for a business', 'account_type-commercial')}
+</fieldset>`;
+}
+
+export function registrationPage(values: FormValues, errors: FieldErrors, facts: PageFacts): string {
+  const failed = FORM_FIELDS.filter((field) => errors[field]);
+  const summary =
+    failed.length > 0 &&
+    html`<div class="summary" role="alert" aria-labelledby="summary-title">
+<h2 id="summary-title">Please correct ${failed.length === 1 ? 'this' : 'these'}</h2>
+<ul>${failed.map((field) => html`<li><a href="#${field}">${errors[field]}</a></li>`)}</ul>
+</div>`;
+  const body = html`<h1>Request a developer key</h1>
+<p class="lead">A free developer key allows ${facts.developerLimit} requests per minute, read and write. We review every request within ${facts.reviewHours} hours and send the key by email. Read the <a href="/docs">API reference</a> to see what you can build.</p>
+${summary}
+<form method="post" action="/developers" novalidate>
+${textField('name', values, errors, html` type="text" autocomplete="name" required`)}
+${textField('email', values, errors, html` type="email" autocomplete="email" spellcheck="false" required`)}
+${textField('organisation', values, errors, html` type="text" autocomplete="organization"`)}
+${accountTypeField(values, errors)}
+${textField('intended_use', values, errors, html` required`)}
+<button type="submit">Request key</button>
+</form>`;
+  return layout(failed.length > 0 ? 'Error: Request a developer key' : 'Request a developer key', body);
+}
+
+export function confirmationPage(request: { id: string; email: string }, facts: PageFacts): string {
+  const body = html`<h1>Request received</h1>
+<div class="panel" role="status"><p>Your request id</p><p><code id="request-id">${request.id}</code></p></div>
+<p>We review every request within <strong>${facts.reviewHours} hours</strong> and send the key to <strong>${request.email}</strong>. Keep the id in case you want to ask about your request.</p>
+<p>Until then you can use the API without a key (${facts.anonymousLimit} requests per minute, read only): start with the <a href="/docs">API reference</a>.</p>`;
+  return layout('Request received', body);
+}

@@ -1,0 +1,146 @@
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, type TestContext, test } from 'node:test';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { buildTestApp } from '../helpers/app.js';
+
+// Debian's chromium, never a downloaded one: CI installs it in .ci/run, developers with apt.
+const CHROMIUM = '/usr/bin/chromium';
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** The browser, or undefined when the test was skipped for want of one (never in CI). */
+async function launch(t: TestContext): Promise<Browser | undefined> {
+  if (!existsSync(CHROMIUM)) {
+    const reason = `${CHROMIUM} is missing; install Debian's chromium (apt-get install chromium) to run the browser tests`;
+    assert.notEqual(process.env.CI, 'true', `${reason}. .ci/run installs it before the tests.`);
+    t.skip(reason);
+    return undefined;
+  }
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  t.after(() => browser.close());
+  return browser;
+}
+
+/** Clicks the submit button and waits for the page the server answered with; returns its status. */
+async function submit(page: Page): Promise<number> {
+  const [response] = await Promise.all([
+    page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/developers'),
+    page.waitForEvent('load'),
+    page.getByRole('button', { name: 'Request key' }).click(),
+  ]);
+  return response.status();
+}
+
+/** The error shown inside the same field group as the input with this id, or null without one. */
+async function errorNextTo(page: Page, id: string): Promise<string | null> {
+  const group = page.locator('.field', { has: page.locator(`#${id}`) });
+  const errors = group.locator('p.error');
+  return (await errors.count()) === 0 ? null : errors.textContent();
+}
+
+for (const javaScriptEnabled of [true, false]) {
+  describe(`/developers in Chromium, JavaScript ${javaScriptEnabled ? 'on' : 'off'}`, () => {
+    test('register: field errors, a filed request, then the duplicate message', async (t) => {
+      const browser = await launch(t);
+      if (!browser) return;
+      const { app, db } = await buildTestApp(t, undefined, {
+        RATE_LIMIT_ANONYMOUS_PER_MIN: '20',
+        RATE_LIMIT_DEVELOPER_PER_MIN: '100',
+      });
+      await app.listen({ port: 0, host: '127.0.0.1' });
+      const origin = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+      const context = await browser.newContext({ javaScriptEnabled, viewport: { width: 900, height: 1000 } });
+      const page = await context.newPage();
+      const problems: string[] = [];
+      page.on('console', (message) => {
+        // The 400 and 409 answers are meant; so is the 404 for /favicon.ico.
+        const expected = message.text().startsWith('Failed to load resource');
+        if ((message.type() === 'error' || message.type() === 'warning') && !expected) problems.push(message.text());
+      });
+      const shots = javaScriptEnabled ? mkdtempSync(join(tmpdir(), 'developers-page-')) : undefined;
+
+      // The page: every field by its label, and the way to the reference.
+      const first = await page.goto(`${origin}/developers`);
+      assert.equal(first?.status(), 200);
+      assert.equal(await page.title(), 'Request a developer key – Karlsruhe Marketplace API');
+      await page.getByLabel('Your name').fill('Ada Lovelace');
+      await page.getByLabel('Email address').fill('ada.example.org');
+      await page.getByLabel('Organisation (optional)').fill('Analytical <Engines> GmbH');
+      await page.getByLabel('Commercial – for a business').check();
+      assert.equal(await page.getByLabel('Private – for yourself').isChecked(), false);
+      await page.getByLabel('Intended use').fill('maps');
+      assert.equal(await page.getByRole('link', { name: 'API reference' }).first().getAttribute('href'), '/docs');
+      // Inline styles apply under the Content-Security-Policy: the button has the accent colour.
+      assert.equal(
+        await page
+          .getByRole('button', { name: 'Request key' })
+          .evaluate((b) => (globalThis as any).getComputedStyle(b).backgroundColor),
+        'rgb(11, 92, 173)',
+      );
+      if (shots) await page.screenshot({ path: join(shots, 'filled-form.png'), fullPage: true });
+
+      // Errors next to their fields, values kept.
+      assert.equal(await submit(page), 400);
+      assert.equal(await errorNextTo(page, 'email'), 'Error: Enter an email address in the form name@example.org.');
+      assert.equal(
+        await errorNextTo(page, 'intended_use'),
+        'Error: The intended use needs at least 10 characters; this one has 4. Tell us a little more.',
+      );
+      assert.equal(await errorNextTo(page, 'name'), null);
+      assert.equal(await errorNextTo(page, 'organisation'), null);
+      const email = page.getByLabel('Email address');
+      assert.equal(await email.getAttribute('aria-invalid'), 'true');
+      assert.equal(await email.getAttribute('aria-describedby'), 'email-hint email-error');
+      assert.equal(await page.getByLabel('Your name').inputValue(), 'Ada Lovelace');
+      assert.equal(await page.getByLabel('Organisation (optional)').inputValue(), 'Analytical <Engines> GmbH');
+      assert.equal(await page.getByLabel('Commercial – for a business').isChecked(), true);
+      assert.equal(await page.getByLabel('Intended use').inputValue(), 'maps');
+      assert.equal(await page.getByRole('alert').getByRole('link').count(), 2);
+      if (shots) await page.screenshot({ path: join(shots, 'errors.png'), fullPage: true });
+
+      // Corrected: filed as pending, the id shown with the 24-hour promise.
+      await email.fill('Ada@Example.org');
+      await page.getByLabel('Intended use').fill('A map of open gardening jobs in Durlach.');
+      assert.equal(await submit(page), 202);
+      assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'Request received');
+      const id = (await page.locator('#request-id').textContent()) ?? '';
+      assert.match(id, /^kr_[0-9a-f]{16}$/);
+      assert.match(
+        (await page.locator('main').textContent())?.replace(/\s+/g, ' ') ?? '',
+        /We review every request within 24 hours and send the key to ada@example\.org\./,
+      );
+      const row = await db.kysely.selectFrom('key_requests').selectAll().where('id', '=', id).executeTakeFirst();
+      assert.equal(row?.status, 'pending');
+      assert.equal(row?.organisation, 'Analytical <Engines> GmbH');
+      if (shots) await page.screenshot({ path: join(shots, 'confirmation.png'), fullPage: true });
+
+      // The same address again, while the first request waits.
+      await page.goto(`${origin}/developers`);
+      await page.getByLabel('Your name').fill('Ada L.');
+      await page.getByLabel('Email address').fill('ada@example.org');
+      await page.getByLabel('Private – for yourself').check();
+      await page.getByLabel('Intended use').fill('A second try at the same thing.');
+      assert.equal(await submit(page), 409);
+      assert.match(
+        (await errorNextTo(page, 'email')) ?? '',
+        /A request for ada@example\.org is already waiting for review\./,
+      );
+      assert.equal((await db.kysely.selectFrom('key_requests').select('id').execute()).length, 1);
+
+      assert.deepEqual(problems, [], 'no console errors (a CSP violation would show here)');
+      if (shots) t.diagnostic(`screenshots in ${shots}`);
+    });
+  });
+}

@@ -1,0 +1,154 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { childEnv, lastLine, runAdmin } from './helpers/admin-cli.js';
+import { startSmtpServer } from './helpers/smtp.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/** A port nobody listens on right now: bind port 0, read the port, close. */
+async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const address = server.address();
+  assert.ok(address !== null && typeof address === 'object');
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return address.port;
+}
+
+async function waitUntilHealthy(baseUrl: string, exited: () => boolean, stderr: () => string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    assert.ok(!exited(), `the server exited before it was healthy:\n${stderr()}`);
+    const status = await fetch(`${baseUrl}/healthz`).then(
+      (response) => response.status,
+      () => 0,
+    );
+    if (status === 200) return;
+    await sleep(100);
+  }
+  assert.fail(`the server was not healthy after 30 s:\n${stderr()}`);
+}
+
+test('a key request travels the whole way: filed over HTTP, approved, emailed, used, rotated, revoked', {
+  timeout: 120_000,
+}, async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'marketplace-lifecycle-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const smtp = await startSmtpServer();
+  t.after(() => smtp.close());
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const config = {
+    DATABASE_URL: `sqlite:${join(dir, 'm.db')}`,
+    SMTP_URL: smtp.url,
+    OUTBOX_DIR: join(dir, 'outbox'),
+    HOST: '127.0.0.1',
+    PORT: String(port),
+  };
+
+  const server = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    cwd: ROOT,
+    env: childEnv({ ...config, SEED_ON_EMPTY: 'false', LOG_LEVEL: 'silent' }),
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  server.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk;
+  });
+  const exited = () => server.exitCode !== null || server.signalCode !== null;
+  t.after(async () => {
+    if (!exited()) {
+      server.kill('SIGKILL');
+      await once(server, 'close');
+    }
+  });
+  await waitUntilHealthy(baseUrl, exited, () => stderr);
+
+  const me = async (key?: string) => {
+    const response = await fetch(`${baseUrl}/v1/me`, { headers: key ? { 'x-api-key': key } : {} });
+    return { status: response.status, body: (await response.json()) as any };
+  };
+
+  // 1. Filed over HTTP.
+  const filed = await fetch(`${baseUrl}/v1/developer/key-requests`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      name: 'Lena Schmidt',
+      email: 'lena@example.org',
+      account_type: 'private',
+      intended_use: 'A dashboard of gardening jobs in Durlach for our neighbourhood.',
+    }),
+  });
+  assert.equal(filed.status, 202);
+  const { id: requestId } = (await filed.json()) as { id: string };
+  assert.match(requestId, /^kr_[0-9a-f]{16}$/);
+
+  // 2. Approved by the admin command; the key arrives by email only.
+  const approved = await runAdmin(['requests', 'approve', requestId], config);
+  assert.equal(approved.code, 0, approved.stderr);
+  assert.match(approved.stdout, /The key was emailed to lena@example\.org through SMTP /);
+  assert.doesNotMatch(approved.stdout + approved.stderr, /kmp_[0-9A-Za-z]{49}/);
+  const mail = await smtp.next();
+  assert.deepEqual(mail.envelope.to, ['lena@example.org']);
+  const key = mail.text.match(/^ {4}(kmp_[0-9A-Za-z]{49})$/m)?.[1];
+  assert.ok(key, mail.text);
+  assert.ok(mail.text.includes(`curl -H 'X-API-Key: ${key}' ${baseUrl}/v1/me`), mail.text);
+
+  // 3. The key works: developer tier, the account, 100 per minute.
+  const first = await me(key);
+  assert.equal(first.status, 200, JSON.stringify(first.body));
+  assert.equal(first.body.tier, 'developer');
+  assert.equal(first.body.account.email, 'lena@example.org');
+  assert.equal(first.body.account.name, 'Lena Schmidt');
+  assert.equal(first.body.rate_limit.limit, 100);
+  assert.deepEqual(first.body.key, {
+    id: first.body.key.id,
+    masked: `kmp_...${key.slice(-4)}`,
+    created_at: first.body.key.created_at,
+    expires_at: null,
+  });
+  const oldKeyId: string = first.body.key.id;
+
+  // 4. Rotated: both keys work during the grace period.
+  const rotated = await runAdmin(['keys', 'rotate', oldKeyId], config);
+  assert.equal(rotated.code, 0, rotated.stderr);
+  const newKey = lastLine(rotated.stdout);
+  assert.match(newKey, /^kmp_[0-9A-Za-z]{49}$/);
+  const [old, fresh] = await Promise.all([me(key), me(newKey)]);
+  assert.equal(old.status, 200);
+  assert.equal(old.body.tier, 'developer');
+  assert.equal(old.body.key.id, oldKeyId);
+  assert.equal(
+    Date.parse(old.body.key.expires_at) - Date.parse(fresh.body.key.created_at),
+    24 * 3_600_000,
+    'the old key works for KEY_ROTATION_GRACE_HOURS (default 24) more hours',
+  );
+  assert.equal(fresh.status, 200);
+  assert.equal(fresh.body.tier, 'developer');
+  assert.equal(fresh.body.account.id, old.body.account.id, 'the successor belongs to the same account');
+  assert.notEqual(fresh.body.key.id, oldKeyId);
+
+  // 5. Revoked: the new key is refused at once; without a key the caller is served as anonymous.
+  const revoked = await runAdmin(['keys', 'revoke', fresh.body.key.id], config);
+  assert.equal(revoked.code, 0, revoked.stderr);
+  const refused = await me(newKey);
+  assert.equal(refused.status, 401);
+  assert.equal(refused.body.error, 'invalid_api_key');
+  assert.equal(refused.body.message, 'The X-API-Key was revoked.');
+  const anonymous = await me();
+  assert.equal(anonymous.status, 200);
+  assert.equal(anonymous.body.tier, 'anonymous');
+  assert.equal(anonymous.body.account, null);
+
+  assert.equal(smtp.received.length, 1, 'only the approval sent an email');
+  assert.ok(!exited(), stderr);
+});
