@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { Writable } from 'node:stream';
 import { describe, test } from 'node:test';
 import { buildApp } from '../../src/app.js';
 import { testConfig } from '../../src/config.js';
@@ -115,5 +116,29 @@ describe('keys and tiers', () => {
     assert.equal(expired.statusCode, 401);
     assert.equal(expired.json().message, 'The X-API-Key expired after it was rotated; use its successor.');
     assert.equal((await in25h.inject({ url: '/v1/me', headers: withKey(rotated.key) })).statusCode, 200);
+  });
+});
+
+describe('keys never appear in logs', () => {
+  test('request logs of valid, invalid and failing requests hold no key', async (t) => {
+    const lines: string[] = [];
+    const logStream = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const { app, db } = await buildTestApp(t, NOW, { ...LIMITS, LOG_LEVEL: 'trace' }, { logStream });
+    const { key } = await createKey(db);
+    const unknown = generateApiKey();
+    await app.inject({ url: '/v1/me', headers: withKey(key) });
+    await app.inject({ url: '/v1/jobs?limit=0', headers: withKey(key) });
+    await app.inject({ url: '/v1/me', headers: withKey(unknown) });
+    await app.inject({ method: 'POST', url: '/v1/me', headers: withKey(key) });
+    const log = lines.join('');
+    assert.ok(lines.length >= 8, 'requests were logged');
+    assert.ok(!log.includes(key), 'a valid key was logged');
+    assert.ok(!log.includes(unknown), 'an unknown key was logged');
+    assert.ok(!log.includes(key.slice(4, 20)), 'part of a key was logged');
   });
 });
