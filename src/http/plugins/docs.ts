@@ -44,7 +44,10 @@ export async function registerDocs(app: FastifyInstance): Promise<void> {
         { name: 'Helpers', description: 'Verified helpers near a location.' },
         { name: 'Platform', description: 'Statistics, capabilities and health.' },
         { name: 'Access', description: 'Tiers, keys and rate limits: who am I, and requesting a developer key.' },
-        { name: 'Sandbox', description: 'Every read endpoint under /v1/demo over a fixed, fake dataset; no key needed.' },
+        {
+          name: 'Sandbox',
+          description: 'Every read endpoint under /v1/demo over a fixed, fake dataset; no key needed.',
+        },
       ],
     },
     refResolver: {
