@@ -113,6 +113,8 @@ export interface ApiKeysTable {
   expires_at: string | null;
   revoked_at: string | null;
   replaced_by: string | null;
+  /** The first key of its rotation chain: a rotated key and its successor share one budget. */
+  lineage_id: string;
 }
 
 export type KeyRequestStatus = 'pending' | 'approved' | 'rejected';

@@ -34,10 +34,12 @@ export interface IssuedKey {
   row: ApiKeyRow;
 }
 
-export async function issueKey(db: Queryable, accountId: string, now: Date): Promise<IssuedKey> {
+export async function issueKey(db: Queryable, accountId: string, now: Date, lineageId?: string): Promise<IssuedKey> {
   const key = generateApiKey();
+  const id = newId('key');
   const row: ApiKeyRow = {
-    id: newId('key'),
+    id,
+    lineage_id: lineageId ?? id,
     account_id: accountId,
     key_hash: hashApiKey(key),
     last4: key.slice(-4),
@@ -128,7 +130,7 @@ export async function rotateKey(
 ): Promise<IssuedKey | undefined> {
   const old = await findKey(db, id);
   if (!old || keyState(old, now) !== 'active') return undefined;
-  const issued = await issueKey(db, old.account_id, now);
+  const issued = await issueKey(db, old.account_id, now, old.lineage_id);
   const expiresAt = new Date(now.getTime() + graceHours * 3_600_000).toISOString();
   await db
     .updateTable('api_keys')

@@ -22,6 +22,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('expires_at', 'text')
     .addColumn('revoked_at', 'text')
     .addColumn('replaced_by', 'text')
+    // The first key of a rotation chain: successors share its rate-limit budget.
+    .addColumn('lineage_id', 'text', (c) => c.notNull())
     .execute();
   await db.schema.createIndex('api_keys_account').on('api_keys').column('account_id').execute();
 

@@ -66,9 +66,12 @@ async function authenticate(db: Kysely<Database>, request: FastifyRequest, now: 
   return row;
 }
 
-/** The budget a request counts against: per key for developers, per client address otherwise. */
+/**
+ * The budget a request counts against: per key for developers (a rotated key and its successor
+ * share one), per client address otherwise.
+ */
 function bucketOf(tier: Tier, key: KeyWithAccount | null, ip: string): string {
-  return tier === 'developer' && key ? `key:${key.id}` : `${tier}:${ip}`;
+  return tier === 'developer' && key ? `key:${key.lineage_id}` : `${tier}:${ip}`;
 }
 
 function setBudgetHeaders(
