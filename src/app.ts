@@ -1,7 +1,6 @@
-import formBody from '@fastify/formbody';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify from 'fastify';
-import type { Config } from './config.js';
+import Fastify, { type FastifyRequest } from 'fastify';
+import { type Config, trustProxyOption } from './config.js';
 import type { Db } from './db/create-db.js';
 import type { TierLimits } from './domain/tiers.js';
 import { registerAccess } from './http/plugins/access.js';
@@ -30,7 +29,7 @@ import { JobSchema } from './http/schemas/job.js';
 import { ListingSchema } from './http/schemas/listing.js';
 import { type Endpoint, StatsSchema } from './http/schemas/stats.js';
 import { MemoryRateLimitStore, type RateLimitStore } from './rate-limit/store.js';
-import { createSandboxDb } from './sandbox/demo-db.js';
+import { createSandbox, type Sandbox } from './sandbox/demo-db.js';
 
 export interface AppDeps {
   db: Db;
@@ -39,7 +38,7 @@ export interface AppDeps {
   /** Where request counts live; in process memory when not given (one instance). */
   rateLimitStore?: RateLimitStore;
   /** The fake dataset /v1/demo/* serves; built in memory at start-up (and closed with the app) when not given. */
-  sandboxDb?: Db;
+  sandbox?: Sandbox;
   /** Where log lines go (stdout when not given); tests read them to prove what is never logged. */
   logStream?: NodeJS.WritableStream;
 }
@@ -60,14 +59,33 @@ const COMPONENTS = [
   ApiErrorSchema,
 ];
 
+/** What a request log line says about the request: enough to trace it, headers included (redacted). */
+function requestForLog(request: FastifyRequest) {
+  return {
+    method: request.method,
+    url: request.url,
+    remoteAddress: request.ip,
+    headers: { 'user-agent': request.headers['user-agent'], 'x-api-key': request.headers['x-api-key'] },
+  };
+}
+
 /** Builds the whole HTTP application; never listens (server.ts and tests decide how it is reached). */
 export async function buildApp(config: Config, deps: AppDeps): Promise<Api> {
   const app = Fastify({
     logger:
       config.LOG_LEVEL === 'silent'
         ? false
-        : { level: config.LOG_LEVEL, ...(deps.logStream ? { stream: deps.logStream } : {}) },
-    trustProxy: config.TRUST_PROXY,
+        : {
+            level: config.LOG_LEVEL,
+            // Secrets never reach a log line, whatever a serializer includes.
+            redact: {
+              paths: ['req.headers["x-api-key"]', 'req.headers.authorization', 'req.headers.cookie'],
+              censor: '[redacted]',
+            },
+            serializers: { req: requestForLog },
+            ...(deps.logStream ? { stream: deps.logStream } : {}),
+          },
+    trustProxy: trustProxyOption(config.TRUST_PROXY),
     bodyLimit: 64 * 1024,
     // As long as a request line may be (Node caps headers at 16 KiB), so an over-long id reaches
     // schema validation and gets a 400 that says why instead of a 404.
@@ -78,7 +96,6 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<Api> {
 
   for (const schema of COMPONENTS) app.addSchema(schema);
   registerErrorHandler(app);
-  await app.register(formBody, { bodyLimit: 16 * 1024 });
 
   const now = deps.now ?? (() => new Date());
   const limits: TierLimits = {
@@ -86,8 +103,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<Api> {
     developer: config.RATE_LIMIT_DEVELOPER_PER_MIN,
     sandbox: config.RATE_LIMIT_SANDBOX_PER_MIN,
   };
-  const sandboxDb = deps.sandboxDb ?? (await createSandboxDb(now()));
-  if (!deps.sandboxDb) app.addHook('onClose', () => sandboxDb.close());
+  const sandbox = deps.sandbox ?? (await createSandbox(now));
+  if (!deps.sandbox) app.addHook('onClose', () => sandbox.db.close());
   const store = deps.rateLimitStore ?? new MemoryRateLimitStore();
   if (!deps.rateLimitStore) app.addHook('onClose', () => store.close());
   registerAccess(app, { db: deps.db.kysely, store, limits, now });
@@ -116,8 +133,9 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<Api> {
   estimateRoutes(app, routeDeps);
   availabilityRoutes(app, routeDeps);
   statsRoutes(app, routeDeps);
-  sandboxRoutes(app, routeDeps, sandboxDb.kysely);
+  sandboxRoutes(app, routeDeps, sandbox);
   accessRoutes(app, routeDeps);
-  developerPageRoutes(app, routeDeps);
+  // A plugin of its own: only /developers parses form bodies, the JSON endpoints answer them 415.
+  await app.register(developerPageRoutes, routeDeps);
   return app;
 }

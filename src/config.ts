@@ -20,7 +20,12 @@ const ConfigSchema = Type.Object({
     default: 'kmp:',
     description: 'up to 64 of A-Z a-z 0-9 : _ -',
   }),
-  TRUST_PROXY: Type.Boolean({ default: false }),
+  TRUST_PROXY: Type.String({
+    pattern: '^(false|[0-9]{1,2}|[0-9A-Fa-f.:/]+(,[0-9A-Fa-f.:/]+)*)$',
+    default: 'false',
+    description:
+      "false, the number of proxy hops in front of the service (1 for one reverse proxy), or the proxies' addresses/CIDRs, comma-separated",
+  }),
   KEY_ROTATION_GRACE_HOURS: Type.Integer({ minimum: 0, maximum: 720, default: 24 }),
   SMTP_URL: Type.Optional(
     Type.String({ pattern: '^smtps?://.+', description: 'smtp://user:pass@host:port or smtps://...' }),
@@ -81,6 +86,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     .map((key) => `${key}=${JSON.stringify(env[key] ?? null)}: ${expectation(properties[key])}`);
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   return Object.freeze(config as Static<typeof ConfigSchema>);
+}
+
+/**
+ * Fastify's trustProxy from TRUST_PROXY: never `true`, which would believe the left-most, client-written
+ * X-Forwarded-For entry; a hop count or the proxies' addresses take the address the proxy saw.
+ */
+export function trustProxyOption(value: string): false | string | ((address: string, hop: number) => boolean) {
+  if (value === 'false') return false;
+  if (!/^[0-9]+$/.test(value)) return value;
+  const hops = Number(value);
+  return (_address, hop) => hop < hops;
 }
 
 /** A configuration for tests and tools: defaults plus overrides, validated the same way. */

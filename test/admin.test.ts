@@ -6,7 +6,7 @@ import { describe, type TestContext, test } from 'node:test';
 import { openDatabase } from '../src/db/prepare.js';
 import type { KeyRequestRow } from '../src/db/schema.js';
 import { hashApiKey, isWellFormedApiKey } from '../src/domain/api-keys.js';
-import { findOrCreateAccount, issueKey } from '../src/repositories/access.js';
+import { findOrCreateAccount, issueKey, keyState } from '../src/repositories/access.js';
 import { createKeyRequest, findRequest, type KeyRequestInput } from '../src/repositories/key-requests.js';
 import { type AdminRun, lastLine, runAdmin } from './helpers/admin-cli.js';
 import { parseMail, startSmtpServer } from './helpers/smtp.js';
@@ -57,6 +57,20 @@ function assertFailed(run: AdminRun, message: string | RegExp): void {
   assert.ok(run.stderr.includes('\n\nUsage: npm run admin -- <command>\n'), run.stderr);
 }
 
+/** What a stranger could write into the public form, aimed at whoever owns the address. */
+const ATTACKER = {
+  name: 'Your account is locked, call +49 170 0000000',
+  organisation: 'Visit https://evil.example/login',
+  intended_use: 'Reply with your password to unlock your account.',
+};
+
+/** Nothing the requester wrote in the form reaches the email: the address may be a stranger's. */
+function assertNoRequesterText(text: string, request: Pick<KeyRequestInput, 'name' | 'organisation' | 'intended_use'>) {
+  for (const written of [request.name, request.organisation, request.intended_use]) {
+    if (written) assert.ok(!text.includes(written), `the email repeats '${written}':\n${text}`);
+  }
+}
+
 /** The key, the limit, a curl line and the docs link, in German and in English. */
 function assertKeyEmail(text: string, key: string, baseUrl: string): void {
   assert.equal(text.split(`    ${key}\n`).length, 3, 'the key on a line of its own, once per language');
@@ -64,7 +78,12 @@ function assertKeyEmail(text: string, key: string, baseUrl: string): void {
   assert.equal(text.split(`${baseUrl}/docs\n`).length, 3);
   assert.ok(text.includes('Limit: 100 Anfragen pro Minute'), text);
   assert.ok(text.includes('Limit: 100 requests per minute'), text);
-  assert.ok(text.includes('Hallo Jana Müller,') && text.includes('Hello Jana Müller,'), text);
+  assert.ok(text.includes('\nGuten Tag,\n') && text.includes('\nHello,\n'), text);
+  assertNoRequesterText(text, {
+    name: 'Jana',
+    organisation: 'Gartenfreunde Durlach e.V.',
+    intended_use: 'A bot that posts new gardening jobs to our club chat.',
+  });
 }
 
 describe('admin: requests', () => {
@@ -148,7 +167,9 @@ describe('admin: requests', () => {
       stdout:
         `Approved ${request.id}: key ${row.id} (kmp_...${key.slice(-4)}) for account ${row.account_id}.\n` +
         `The key was written to ${path} for jana@example.org (no SMTP_URL is set: send that file yourself). It is not shown here.\n`,
-      stderr: `Approving ${request.id} and sending the key to jana@example.org ...\n`,
+      stderr:
+        `Approving ${request.id} and sending the key to jana@example.org ...\n` +
+        `Warning: ${path} holds the live key in plain text: delete the file once it is sent.\n`,
     });
   });
 
@@ -178,31 +199,78 @@ describe('admin: requests', () => {
     assert.equal(existsSync(fresh.outbox), false, 'nothing is written to the outbox');
 
     const second = await fileRequest(fresh, { name: 'Jana M.', account_type: 'commercial' });
-    assert.equal((await runAdmin(['requests', 'approve', second.id], env)).code, 0);
+    const secondRun = await runAdmin(['requests', 'approve', second.id], env);
+    assert.equal(secondRun.code, 0, secondRun.stderr);
+    assert.equal(
+      secondRun.stderr,
+      `Approving ${second.id} and sending the key to jana@example.org ...\n` +
+        `Warning: jana@example.org already has account ${row?.account_id} of type private; the existing account type was kept (the request asked for commercial).\n`,
+    );
     const again = await smtp.next();
     const keys = await keysOf(fresh);
     assert.equal(keys.length, 2);
     assert.equal(keys[1]?.key_hash, hashApiKey(again.text.match(KEY)?.[0] ?? ''));
     assert.equal(keys[1]?.account_id, row?.account_id, 'one account per email');
+    const [account] = await accountsOf(fresh);
+    assert.deepEqual(
+      [account?.name, account?.account_type],
+      ['Jana Müller', 'private'],
+      'the account is kept as it was',
+    );
     assert.equal((await accountsOf(fresh)).length, 1);
   });
 
-  test('approve when the SMTP server is unreachable: nothing is stored, the request stays pending', async (t) => {
+  test('approve when the SMTP server is unreachable: the key is revoked, the request pending again; with SMTP back it succeeds', async (t) => {
     const fresh = await freshDatabase(t);
-    const smtp = await startSmtpServer();
-    await smtp.close();
+    const down = await startSmtpServer();
+    await down.close();
     const request = await fileRequest(fresh);
-    const run = await runAdmin(['requests', 'approve', request.id], { ...fresh.env, SMTP_URL: smtp.url });
-    assert.equal(run.code, 1);
+    const run = await runAdmin(['requests', 'approve', request.id], { ...fresh.env, SMTP_URL: down.url });
+    assert.equal(run.code, 1, run.stderr);
+    assert.equal(run.stdout, '');
+    const [unsent, ...others] = await keysOf(fresh);
+    assert.ok(unsent);
+    assert.equal(others.length, 0);
     assert.match(
       run.stderr,
       new RegExp(
-        `Not approved: the key could not be sent to jana@example\\.org \\(.+\\)\\. ${request.id} is still pending\\.`,
+        `Not approved: the key could not be sent to jana@example\\.org \\(.+\\)\\. Nothing was granted: key ${unsent.id} is revoked and ${request.id} is pending again\\.`,
       ),
     );
-    assert.deepEqual(await findRequest(fresh.db, request.id), request);
-    assert.deepEqual(await keysOf(fresh), []);
-    assert.deepEqual(await accountsOf(fresh), []);
+    assert.doesNotMatch(run.stderr, KEY, 'the key is never printed');
+    assert.equal(keyState(unsent, new Date()), 'revoked', 'the unsent key can never authenticate');
+    assert.deepEqual(await findRequest(fresh.db, request.id), request, 'pending again, as filed');
+
+    const up = await startSmtpServer();
+    t.after(() => up.close());
+    const retry = await runAdmin(['requests', 'approve', request.id], { ...fresh.env, SMTP_URL: up.url });
+    assert.equal(retry.code, 0, retry.stderr);
+    const key = (await up.next()).text.match(KEY)?.[0] ?? '';
+    const sent = (await keysOf(fresh)).find((row) => row.key_hash === hashApiKey(key));
+    assert.ok(sent && sent.id !== unsent.id);
+    assert.equal(keyState(sent, new Date()), 'active');
+    assert.equal(sent.account_id, unsent.account_id, 'the account the first attempt created is reused');
+    assert.equal((await findRequest(fresh.db, request.id))?.key_id, sent.id);
+    assert.equal((await accountsOf(fresh)).length, 1);
+  });
+
+  test('two operators approve the same request at once: exactly one key is issued and sent', async (t) => {
+    const fresh = await freshDatabase(t);
+    const request = await fileRequest(fresh);
+    const runs = await Promise.all([
+      runAdmin(['requests', 'approve', request.id], fresh.env),
+      runAdmin(['requests', 'approve', request.id], fresh.env),
+    ]);
+    assert.deepEqual(runs.map((run) => run.code).sort(), [0, 1], JSON.stringify(runs));
+    const loser = runs.find((run) => run.code === 1);
+    assert.match(
+      loser?.stderr ?? '',
+      new RegExp(`^Key request ${request.id} (is not pending|was decided by someone else)`),
+    );
+    const keys = await keysOf(fresh);
+    assert.equal(keys.length, 1);
+    assert.equal((await findRequest(fresh.db, request.id))?.key_id, keys[0]?.id);
+    assert.equal(readdirSync(fresh.outbox).length, 1);
   });
 
   test('approve and reject refuse unknown, decided and malformed ids', async (t) => {
@@ -230,7 +298,7 @@ describe('admin: requests', () => {
     const fresh = await freshDatabase(t);
     const smtp = await startSmtpServer();
     t.after(() => smtp.close());
-    const request = await fileRequest(fresh);
+    const request = await fileRequest(fresh, ATTACKER);
     const env = { ...fresh.env, SMTP_URL: smtp.url };
     assertFailed(
       await runAdmin(['requests', 'reject', request.id, '--reason', '  '], env),
@@ -244,6 +312,10 @@ describe('admin: requests', () => {
     assert.equal(mail.headers.subject, 'Ihre Key-Anfrage / Your key request - Karlsruhe Marketplace API');
     assert.ok(mail.text.includes(`Begründung: ${reason}\n`) && mail.text.includes(`Reason: ${reason}\n`), mail.text);
     assert.ok(mail.text.includes('https://api.example.org/developers'), mail.text);
+    assert.ok(mail.text.includes(`was filed for this email address (request ${request.id})`), mail.text);
+    assert.ok(mail.text.includes('\nGuten Tag,\n') && mail.text.includes('\nHello,\n'), mail.text);
+    assertNoRequesterText(mail.text, ATTACKER);
+    assertNoRequesterText(mail.raw, ATTACKER);
     assert.deepEqual(run, {
       code: 0,
       stdout:
@@ -304,11 +376,25 @@ describe('admin: keys', () => {
       runAdmin(['keys', 'create', '--email', 'not-an-address', '--name', 'X'], fresh.env),
       runAdmin(['keys', 'create', '--email', 'a@example.org'], fresh.env),
       runAdmin(['keys', 'create', '--email', 'a@example.org', '--name', 'X', '--reason', 'y'], fresh.env),
+      // What the public form refuses, the command refuses too (the same schema).
+      runAdmin(['keys', 'create', '--email', 'a<b>@example.org', '--name', 'X'], fresh.env),
+      runAdmin(['keys', 'create', '--email', 'a@example', '--name', 'X'], fresh.env),
+      runAdmin(['keys', 'create', '--email', 'a@example.org', '--name', 'x'.repeat(101)], fresh.env),
+      runAdmin(
+        ['keys', 'create', '--email', 'a@example.org', '--name', 'X', '--organisation', 'o'.repeat(201)],
+        fresh.env,
+      ),
+      runAdmin(['keys', 'create', '--email', 'a@example.org', '--name', 'A\u001b[31mB'], fresh.env),
     ]);
     assertFailed(runs[0] as AdminRun, 'keys create needs --email.');
     assertFailed(runs[1] as AdminRun, "--email must be an email address; got 'not-an-address'.");
     assertFailed(runs[2] as AdminRun, 'keys create needs --name.');
     assertFailed(runs[3] as AdminRun, 'keys create does not take --reason.');
+    assertFailed(runs[4] as AdminRun, "--email must be an email address; got 'a<b>@example.org'.");
+    assertFailed(runs[5] as AdminRun, "--email must be an email address; got 'a@example'.");
+    assertFailed(runs[6] as AdminRun, '--name must be at most 100 characters, without control characters.');
+    assertFailed(runs[7] as AdminRun, '--organisation must be at most 200 characters, without control characters.');
+    assertFailed(runs[8] as AdminRun, '--name must be at most 100 characters, without control characters.');
     assert.deepEqual(await keysOf(fresh), []);
   });
 
@@ -322,7 +408,7 @@ describe('admin: keys', () => {
         { name: 'Dev', email, organisation: null, account_type: 'private' },
         new Date(),
       );
-      created.push((await issueKey(fresh.db, account.id, new Date())).key);
+      created.push((await issueKey(fresh.db, account.row.id, new Date())).key);
     }
     const [a, b, c] = await keysOf(fresh);
     assert.ok(a && b && c);

@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { test } from 'node:test';
+import { type TestContext, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { childEnv, lastLine, runAdmin } from './helpers/admin-cli.js';
@@ -37,18 +37,15 @@ async function waitUntilHealthy(baseUrl: string, exited: () => boolean, stderr: 
   assert.fail(`the server was not healthy after 30 s:\n${stderr()}`);
 }
 
-test('a key request travels the whole way: filed over HTTP, approved, emailed, used, rotated, revoked', {
-  timeout: 120_000,
-}, async (t) => {
+/** The server on its own SQLite file and a free port, stopped when the test ends. */
+async function startServer(t: TestContext, smtpUrl: string) {
   const dir = mkdtempSync(join(tmpdir(), 'marketplace-lifecycle-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
-  const smtp = await startSmtpServer();
-  t.after(() => smtp.close());
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const config = {
     DATABASE_URL: `sqlite:${join(dir, 'm.db')}`,
-    SMTP_URL: smtp.url,
+    SMTP_URL: smtpUrl,
     OUTBOX_DIR: join(dir, 'outbox'),
     HOST: '127.0.0.1',
     PORT: String(port),
@@ -71,6 +68,29 @@ test('a key request travels the whole way: filed over HTTP, approved, emailed, u
     }
   });
   await waitUntilHealthy(baseUrl, exited, () => stderr);
+  return { baseUrl, config, exited, stderr: () => stderr };
+}
+
+/** POST /v1/developer/key-requests. */
+function fileRequest(baseUrl: string, name: string, email: string): Promise<Response> {
+  return fetch(`${baseUrl}/v1/developer/key-requests`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      name,
+      email,
+      account_type: 'private',
+      intended_use: 'A dashboard of gardening jobs in Durlach for our neighbourhood.',
+    }),
+  });
+}
+
+test('a key request travels the whole way: filed over HTTP, approved, emailed, used, rotated, revoked', {
+  timeout: 120_000,
+}, async (t) => {
+  const smtp = await startSmtpServer();
+  t.after(() => smtp.close());
+  const { baseUrl, config, exited, stderr: serverStderr } = await startServer(t, smtp.url);
 
   const me = async (key?: string) => {
     const response = await fetch(`${baseUrl}/v1/me`, { headers: key ? { 'x-api-key': key } : {} });
@@ -78,16 +98,7 @@ test('a key request travels the whole way: filed over HTTP, approved, emailed, u
   };
 
   // 1. Filed over HTTP.
-  const filed = await fetch(`${baseUrl}/v1/developer/key-requests`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      name: 'Lena Schmidt',
-      email: 'lena@example.org',
-      account_type: 'private',
-      intended_use: 'A dashboard of gardening jobs in Durlach for our neighbourhood.',
-    }),
-  });
+  const filed = await fileRequest(baseUrl, 'Lena Schmidt', 'lena@example.org');
   assert.equal(filed.status, 202);
   const { id: requestId } = (await filed.json()) as { id: string };
   assert.match(requestId, /^kr_[0-9a-f]{16}$/);
@@ -150,5 +161,47 @@ test('a key request travels the whole way: filed over HTTP, approved, emailed, u
   assert.equal(anonymous.body.account, null);
 
   assert.equal(smtp.received.length, 1, 'only the approval sent an email');
-  assert.ok(!exited(), stderr);
+  assert.ok(!exited(), serverStderr());
+});
+
+test('an approval waiting for a silent SMTP server does not hold up the key-request form; it is then taken back', {
+  timeout: 120_000,
+}, async (t) => {
+  // Accepts connections and never greets: nodemailer gives up after its greeting timeout (5 s).
+  const silent = createServer(() => {}).listen(0, '127.0.0.1');
+  await once(silent, 'listening');
+  t.after(() => new Promise<void>((resolve) => silent.close(() => resolve())));
+  const connections: Socket[] = [];
+  silent.on('connection', (socket: Socket) => connections.push(socket));
+  t.after(() => {
+    for (const socket of connections) socket.destroy();
+  });
+  const address = silent.address();
+  assert.ok(address !== null && typeof address === 'object');
+  const { baseUrl, config, exited, stderr } = await startServer(t, `smtp://127.0.0.1:${address.port}`);
+
+  const filed = await fileRequest(baseUrl, 'Lena Schmidt', 'lena@example.org');
+  assert.equal(filed.status, 202);
+  const { id: requestId } = (await filed.json()) as { id: string };
+
+  const approving = runAdmin(['requests', 'approve', requestId], config);
+  await once(silent, 'connection'); // the approval is committed and its key is being sent
+  const started = Date.now();
+  const other = await fileRequest(baseUrl, 'Max Weber', 'max@example.org');
+  assert.equal(other.status, 202, 'the form is served while the key is being sent');
+  assert.ok(Date.now() - started < 2_000, `the form waited ${Date.now() - started} ms for the approval`);
+
+  const approved = await approving;
+  assert.equal(approved.code, 1, approved.stderr);
+  assert.match(
+    approved.stderr,
+    new RegExp(`Nothing was granted: key key_[0-9a-f]+ is revoked and ${requestId} is pending again\\.`),
+  );
+  assert.doesNotMatch(approved.stdout + approved.stderr, /kmp_[0-9A-Za-z]{49}/);
+  const listed = await runAdmin(['requests', 'list'], config);
+  assert.match(listed.stdout, /^2 pending key requests/);
+  assert.ok(listed.stdout.includes(requestId), listed.stdout);
+  const keys = await runAdmin(['keys', 'list'], config);
+  assert.match(lastLine(keys.stdout), /lena@example\.org .* revoked \S+$/, keys.stdout);
+  assert.ok(!exited(), stderr());
 });

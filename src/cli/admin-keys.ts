@@ -1,5 +1,7 @@
+import { Value } from 'typebox/value';
 import type { ApiKeyRow } from '../db/schema.js';
 import { maskedKey } from '../domain/api-keys.js';
+import { KeyRequestBody } from '../http/schemas/access.js';
 import {
   findKey,
   findOrCreateAccount,
@@ -12,7 +14,8 @@ import {
 import type { AdminContext, AdminOptions } from './admin.js';
 import { printable } from './admin-requests.js';
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** The same rules as the public form and the JSON endpoint (only the schema: no Fastify here). */
+const FIELDS = KeyRequestBody.properties;
 
 function stateOf(key: ApiKeyRow, now: Date): string {
   const state = keyState(key, now);
@@ -57,31 +60,46 @@ function showKey(ctx: AdminContext, key: string): void {
   ctx.out(key);
 }
 
-function text(option: string, value: string | undefined, max: number): string {
+/** An option's value, trimmed as the form trims it; a missing or blank one is an error. */
+function given(option: string, value: string | undefined): string {
   const trimmed = value?.trim() ?? '';
   if (!trimmed) throw new Error(`keys create needs --${option}.`);
-  if (trimmed.length > max || /\p{Cc}/u.test(trimmed))
-    throw new Error(`--${option} must be at most ${max} characters, without control characters.`);
+  return trimmed;
+}
+
+/**
+ * A text option checked against its KeyRequestBody field; control characters are refused on top
+ * (the value ends up in terminals and emails).
+ */
+function text(option: 'name' | 'organisation', value: string | undefined): string {
+  const trimmed = given(option, value);
+  const schema = FIELDS[option];
+  if (!Value.Check(schema, trimmed) || /\p{Cc}/u.test(trimmed))
+    throw new Error(
+      `--${option} must be at most ${(schema as { maxLength?: number }).maxLength} characters, without control characters.`,
+    );
   return trimmed;
 }
 
 /** A key without a request (for partners and our own tools); an existing account is reused by email. */
 export async function createKey(ctx: AdminContext, _id: string, options: AdminOptions): Promise<void> {
-  const email = text('email', options.email, 254).toLowerCase();
-  if (!EMAIL.test(email)) throw new Error(`--email must be an email address; got '${email}'.`);
-  const name = text('name', options.name, 100);
-  const organisation = options.organisation === undefined ? null : text('organisation', options.organisation, 200);
+  const email = given('email', options.email).toLowerCase();
+  if (!Value.Check(FIELDS.email, email))
+    throw new Error(`--email must be an email address; got '${printable(email)}'.`);
+  const name = text('name', options.name);
+  const organisation = options.organisation === undefined ? null : text('organisation', options.organisation);
   const wanted = { name, email, organisation, account_type: options.commercial ? 'commercial' : 'private' } as const;
   const { account, issued } = await ctx.db.transaction().execute(async (trx) => {
     const account = await findOrCreateAccount(trx, wanted, ctx.now);
-    return { account, issued: await issueKey(trx, account.id, ctx.now) };
+    return { account, issued: await issueKey(trx, account.row.id, ctx.now) };
   });
-  if (account.created_at !== ctx.now.toISOString()) {
+  const { row } = account;
+  if (!account.created) {
     ctx.note(
-      `${email} already has account ${account.id} (${printable(account.name)}, ${account.account_type}); the key belongs to it, and --name, --organisation and --commercial were not applied.`,
+      `${email} already has account ${row.id} (${printable(row.name)}, ${row.account_type}); the key belongs to it, and --name, --organisation and --commercial were not applied.`,
     );
   }
-  ctx.out(`Created key ${issued.row.id} (${maskedKey(issued.row.last4)}) for account ${account.id} <${email}>.`);
+  ctx.out(`Created key ${issued.row.id} (${maskedKey(issued.row.last4)}) for account ${row.id} <${email}>.`);
   showKey(ctx, issued.key);
 }
 

@@ -2,8 +2,15 @@ import type { KeyRequestRow } from '../db/schema.js';
 import { maskedKey } from '../domain/api-keys.js';
 import { KEY_REVIEW_HOURS } from '../domain/tiers.js';
 import { keyEmail, publicBaseUrl, rejectionEmail } from '../mail/key-email.js';
-import { describeDelivery } from '../mail/mailer.js';
-import { approveRequest, findRequest, listPendingRequests, rejectRequest } from '../repositories/key-requests.js';
+import { type Delivery, describeDelivery, outboxKeyWarning } from '../mail/mailer.js';
+import {
+  approveRequest,
+  findRequest,
+  listPendingRequests,
+  rejectRequest,
+  type UndoneApproval,
+  undoApproval,
+} from '../repositories/key-requests.js';
 import type { AdminContext } from './admin.js';
 
 const HOUR_MS = 3_600_000;
@@ -54,37 +61,61 @@ export async function listRequests(ctx: AdminContext): Promise<void> {
   }
 }
 
+const problemOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** What is left after an approval was taken back, for the operator. */
+function afterUndo(undone: UndoneApproval, id: string, keyId: string): string {
+  if (undone === 'pending') return `Nothing was granted: key ${keyId} is revoked and ${id} is pending again.`;
+  if (undone === 'superseded')
+    return `Nothing was granted: key ${keyId} is revoked. A newer request from the same address was filed meanwhile, so ${id} was closed as rejected; \`requests list\` shows the newer one.`;
+  return `Nothing was granted: key ${keyId} is revoked; ${id} was changed by someone else meanwhile (\`requests list\` shows the pending ones).`;
+}
+
 /**
- * Creates the account and key and sends the key in one transaction: a key that cannot be sent is
- * never stored, because nobody could ever see it again (only its hash is kept). The request stays
- * pending and the command can simply be run again.
+ * Approves in one short transaction (account, key, status), commits, and only then sends the key:
+ * the database must not stay locked for the seconds an SMTP server may take, since every other
+ * writer, the server's key-request form included, would wait for it and fail. When the key cannot
+ * be sent, the approval is taken back in a second short transaction: the key is revoked (nobody
+ * could ever see it: only its hash is stored) and the request is pending again, so the command can
+ * simply be run again. The key itself is never printed.
  */
 export async function approve(ctx: AdminContext, id: string): Promise<void> {
   const request = await pendingRequest(ctx, id);
   ctx.note(`Approving ${id} and sending the key to ${request.email} ...`);
-  const { issued, delivery } = await ctx.db.transaction().execute(async (trx) => {
-    const approved = await approveRequest(trx, id, ctx.now);
-    if (!approved) throw changedMeanwhile(id);
-    const message = keyEmail({
-      to: request.email,
-      name: request.name,
-      requestId: id,
-      key: approved.issued.key,
-      perMinute: ctx.config.RATE_LIMIT_DEVELOPER_PER_MIN,
-      baseUrl: publicBaseUrl(ctx.config),
-    });
-    const delivery = await ctx.mailer.send(message).catch((error: unknown) => {
-      const reason = error instanceof Error ? error.message : String(error);
-      throw new Error(
-        `Not approved: the key could not be sent to ${request.email} (${reason}). ${id} is still pending.`,
-      );
-    });
-    return { issued: approved.issued, delivery };
+  const approved = await approveRequest(ctx.db, id, ctx.now);
+  if (!approved) throw changedMeanwhile(id);
+  const { issued, account } = approved;
+  if (!approved.accountCreated && account.account_type !== request.account_type) {
+    ctx.note(
+      `Warning: ${request.email} already has account ${account.id} of type ${account.account_type}; the existing account type was kept (the request asked for ${request.account_type}).`,
+    );
+  }
+  const message = keyEmail({
+    to: request.email,
+    requestId: id,
+    key: issued.key,
+    perMinute: ctx.config.RATE_LIMIT_DEVELOPER_PER_MIN,
+    baseUrl: publicBaseUrl(ctx.config),
   });
-  ctx.out(
-    `Approved ${id}: key ${issued.row.id} (${maskedKey(issued.row.last4)}) for account ${issued.row.account_id}.`,
-  );
+  let delivery: Delivery;
+  try {
+    delivery = await ctx.mailer.send(message);
+  } catch (error) {
+    const failure = `Not approved: the key could not be sent to ${request.email} (${problemOf(error)}).`;
+    let undone: UndoneApproval;
+    try {
+      undone = await undoApproval(ctx.db, id, issued.row.id, ctx.now);
+    } catch (undoError) {
+      throw new Error(
+        `${failure} Taking the approval back failed too (${problemOf(undoError)}): run \`keys revoke ${issued.row.id}\`, or the unsent key stays valid; ${id} stays approved.`,
+      );
+    }
+    throw new Error(`${failure} ${afterUndo(undone, id, issued.row.id)}`);
+  }
+  ctx.out(`Approved ${id}: key ${issued.row.id} (${maskedKey(issued.row.last4)}) for account ${account.id}.`);
   ctx.out(`The key was ${describeDelivery(delivery)}. It is not shown here.`);
+  const warning = outboxKeyWarning(delivery);
+  if (warning) ctx.note(`Warning: ${warning}`);
 }
 
 /**
@@ -101,7 +132,6 @@ export async function reject(ctx: AdminContext, id: string, reason: string | und
   ctx.out(`Rejected ${id} (${rejected.email}): ${printable(text)}`);
   const notice = rejectionEmail({
     to: rejected.email,
-    name: rejected.name,
     requestId: id,
     reason: text,
     anonymousPerMinute: ctx.config.RATE_LIMIT_ANONYMOUS_PER_MIN,
@@ -110,7 +140,8 @@ export async function reject(ctx: AdminContext, id: string, reason: string | und
   try {
     ctx.out(`The reason was ${describeDelivery(await ctx.mailer.send(notice))}.`);
   } catch (error) {
-    const problem = error instanceof Error ? error.message : String(error);
-    ctx.note(`Warning: the rejection stands, but the notice to ${rejected.email} could not be sent (${problem}).`);
+    ctx.note(
+      `Warning: the rejection stands, but the notice to ${rejected.email} could not be sent (${problemOf(error)}).`,
+    );
   }
 }

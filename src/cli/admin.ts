@@ -13,7 +13,8 @@ Reviews developer key requests and manages API keys in DATABASE_URL (default sql
 the database the server uses.
 
   requests list                     pending requests, oldest first; those waiting over 24 hours are marked OVERDUE
-  requests approve <kr_id>          create the account (or reuse it, by email) and a key, and email the key
+  requests approve <kr_id>          create the account (or reuse it, by email) and a key, and email the key;
+                                    if the email fails, the key is revoked and the request is pending again
   requests reject <kr_id> --reason TEXT
                                     reject the request; the reason is stored and emailed to the requester
   keys list                         every key: account, masked key, created, state (never the key itself)
@@ -24,7 +25,8 @@ the database the server uses.
   keys revoke <key_id>              refuse the key from now on
 
 Email goes through SMTP_URL (smtp://user:pass@host:port); without it each message is written as an
-.eml file into OUTBOX_DIR (default ./data/outbox). Links in emails use PUBLIC_URL, else http://HOST:PORT.`;
+.eml file into OUTBOX_DIR (default ./data/outbox): a key's file holds the live key, delete it once sent.
+Links in emails use PUBLIC_URL, else http://HOST:PORT.`;
 
 const OPTIONS = {
   reason: { type: 'string' },

@@ -1,4 +1,4 @@
-import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
+import { createHash, randomInt } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 
 /** Every key starts with this, so people and secret scanners recognise one (like sk_ or ghp_). */
@@ -38,13 +38,6 @@ export function isWellFormedApiKey(key: string): boolean {
  */
 export function hashApiKey(key: string): string {
   return createHash('sha256').update(key).digest('hex');
-}
-
-/** Constant-time comparison of two hex hashes. */
-export function sameHash(a: string, b: string): boolean {
-  const x = Buffer.from(a, 'hex');
-  const y = Buffer.from(b, 'hex');
-  return x.length === y.length && timingSafeEqual(x, y);
 }
 
 /** How a key is shown after it was issued: never more than its last four characters. */

@@ -12,6 +12,7 @@ type JsonSchema = {
   minLength?: number;
   maxLength?: number;
   format?: string;
+  pattern?: string;
   default?: unknown;
   properties?: Record<string, JsonSchema>;
 };
@@ -19,7 +20,14 @@ type JsonSchema = {
 const FORMAT_HINTS: Record<string, string> = {
   date: 'a calendar date as YYYY-MM-DD, e.g. 2026-12-05',
   'date-time': 'an RFC 3339 date-time, e.g. 2026-12-05T14:00:00Z',
+  // Also what a `pattern` failure of an email field means: its pattern only narrows the format.
+  email: 'an email address such as name@example.org',
 };
+
+/** The pattern of a text that must not be blank: one character that is not a space. */
+const NOT_BLANK = '\\S';
+
+const LENGTH_KEYWORDS = ['minLength', 'maxLength'];
 
 function describeType(schema: JsonSchema | undefined): string {
   if (!schema) return 'a valid value';
@@ -30,12 +38,14 @@ function describeType(schema: JsonSchema | undefined): string {
   if (type === 'integer') return `a whole number${range}`;
   if (type === 'number') return `a number${range}`;
   if (type === 'boolean') return 'true or false';
-  if (type === 'string') {
-    return schema.maxLength !== undefined
-      ? `a text of ${schema.minLength ?? 0} to ${schema.maxLength} characters`
-      : 'a text';
-  }
+  if (type === 'string') return describeLength(schema);
   return `a valid ${type ?? 'value'}`;
+}
+
+function describeLength(schema: JsonSchema | undefined): string {
+  return schema?.maxLength !== undefined
+    ? `a text of ${schema.minLength ?? 0} to ${schema.maxLength} characters`
+    : 'a text';
 }
 
 function describeRange(schema: JsonSchema): string {
@@ -108,7 +118,28 @@ export function validationToApiError(
   const propertySchema = properties[name];
   const value = given[name];
   const shown = typeof value === 'string' ? `'${value.slice(0, 100)}'` : JSON.stringify(value);
-  const expected = describeType(propertySchema);
+  // A length is the problem, not the format: an over-long email is told its length limit.
+  const expected = LENGTH_KEYWORDS.includes(error.keyword)
+    ? describeLength(propertySchema)
+    : describeType(propertySchema);
+
+  if (name === '(request)' && context === 'body') {
+    return badRequest(
+      'invalid_body',
+      null,
+      'The body must be a JSON object.',
+      known.length > 0 ? `Send a JSON object with the fields ${known.join(', ')}.` : 'Send a JSON object.',
+    );
+  }
+  const blank = typeof value === 'string' && value.trim() === '';
+  if (blank && propertySchema?.pattern === NOT_BLANK && ['pattern', 'minLength'].includes(error.keyword)) {
+    return badRequest(
+      'invalid_parameter',
+      name,
+      `${name} must not be blank.`,
+      `Send ${name} as ${expected} that is not only spaces.`,
+    );
+  }
 
   if (error.keyword === 'enum') {
     const allowed = (propertySchema?.enum ?? []).map(String);

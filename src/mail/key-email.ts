@@ -11,9 +11,15 @@ export function publicBaseUrl(config: Pick<Config, 'PUBLIC_URL' | 'HOST' | 'PORT
   return `http://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${config.PORT}`;
 }
 
+/*
+ * Anyone can file a key request for any address, so these emails carry nothing the requester
+ * wrote in the public form (name, organisation, intended use): an attacker could otherwise send a
+ * stranger our email with words of their choosing in it. Only our own text, our ids and links, the
+ * key, and (for a rejection) the operator's reason.
+ */
+
 export interface KeyEmailInput {
   to: string;
-  name: string;
   requestId: string;
   key: string;
   perMinute: number;
@@ -21,13 +27,13 @@ export interface KeyEmailInput {
 }
 
 /** The approval: the key (its only copy), its limit, a first request to try, and the docs. */
-export function keyEmail({ to, name, requestId, key, perMinute, baseUrl }: KeyEmailInput): MailMessage {
+export function keyEmail({ to, requestId, key, perMinute, baseUrl }: KeyEmailInput): MailMessage {
   const curl = `curl -H 'X-API-Key: ${key}' ${baseUrl}/v1/me`;
   const text = `(English below)
 
-Hallo ${name},
+Guten Tag,
 
-Ihre Anfrage ${requestId} für einen Entwickler-Key
+die Anfrage ${requestId} für einen Entwickler-Key
 der Karlsruhe Marketplace API ist freigegeben. Ihr API-Key:
 
     ${key}
@@ -43,11 +49,14 @@ Senden Sie den Key im Header X-API-Key, zum Beispiel:
 
 Dokumentation: ${baseUrl}/docs
 
+Haben Sie keinen Key angefragt, können Sie diese E-Mail
+ignorieren: Ein Key, den niemand benutzt, bewirkt nichts.
+
 ----------------------------------------------------------------------
 
-Hello ${name},
+Hello,
 
-your request ${requestId} for a developer key of the
+the request ${requestId} for a developer key of the
 Karlsruhe Marketplace API is approved. Your API key:
 
     ${key}
@@ -61,23 +70,25 @@ Send the key in the X-API-Key header, for example:
     ${curl}
 
 Documentation: ${baseUrl}/docs
+
+If you did not ask for a key, you can ignore this email:
+a key that nobody uses does nothing.
 `;
   return { to, subject: 'Ihr API-Key / Your API key - Karlsruhe Marketplace API', text };
 }
 
 export interface RejectionEmailInput {
   to: string;
-  name: string;
   requestId: string;
+  /** Written by the operator, so it may be quoted. */
   reason: string;
   anonymousPerMinute: number;
   baseUrl: string;
 }
 
-/** The rejection: the reason, and what the requester can still do. */
+/** The rejection: neutral (the address may not be the requester's), the operator's reason, and what is still possible. */
 export function rejectionEmail({
   to,
-  name,
   requestId,
   reason,
   anonymousPerMinute,
@@ -85,29 +96,36 @@ export function rejectionEmail({
 }: RejectionEmailInput): MailMessage {
   const text = `(English below)
 
-Hallo ${name},
+Guten Tag,
 
-Ihre Anfrage ${requestId} für einen Entwickler-Key
-der Karlsruhe Marketplace API wurde abgelehnt.
+für diese E-Mail-Adresse wurde ein Entwickler-Key der
+Karlsruhe Marketplace API angefragt (Anfrage ${requestId}).
+Die Anfrage wurde nicht freigegeben.
 
 Begründung: ${reason}
 
-Ohne Key können Sie die API weiter lesend nutzen
-(${anonymousPerMinute} Anfragen pro Minute). Eine neue Anfrage stellen Sie
-unter ${baseUrl}/developers.
+Ohne Key kann die API weiter lesend genutzt werden
+(${anonymousPerMinute} Anfragen pro Minute). Neue Anfragen nehmen wir
+unter ${baseUrl}/developers entgegen.
+
+Haben Sie keinen Key angefragt, können Sie diese E-Mail
+ignorieren.
 
 ----------------------------------------------------------------------
 
-Hello ${name},
+Hello,
 
-your request ${requestId} for a developer key of the
-Karlsruhe Marketplace API was declined.
+a request for a developer key of the Karlsruhe Marketplace API
+was filed for this email address (request ${requestId}).
+It was not approved.
 
 Reason: ${reason}
 
-Without a key you can still read from the API
-(${anonymousPerMinute} requests per minute). You can file a new request at
+Without a key the API can still be read
+(${anonymousPerMinute} requests per minute). New requests can be filed at
 ${baseUrl}/developers.
+
+If you did not ask for a key, you can ignore this email.
 `;
   return { to, subject: 'Ihre Key-Anfrage / Your key request - Karlsruhe Marketplace API', text };
 }

@@ -26,8 +26,8 @@ export type MailConfig = Pick<Config, 'SMTP_URL' | 'MAIL_FROM' | 'OUTBOX_DIR'>;
 const TEXT_ONLY = { textEncoding: 'quoted-printable', headers: { 'Auto-Submitted': 'auto-generated' } } as const;
 
 /**
- * Short timeouts: an approval holds its database transaction open while the key is sent, and an
- * unreachable server should fail the command in seconds, not after nodemailer's default minutes.
+ * Short timeouts: an unreachable server should fail the command in seconds, not after nodemailer's
+ * default minutes (an approval that cannot send its key is taken back only once the send fails).
  */
 const SMTP_TIMEOUTS = { connectionTimeout: 5_000, greetingTimeout: 5_000, socketTimeout: 15_000 };
 
@@ -82,4 +82,14 @@ export function describeDelivery(delivery: Delivery): string {
   return delivery.via === 'smtp'
     ? `emailed to ${delivery.to} through SMTP ${delivery.server} (Message-ID ${delivery.messageId})`
     : `written to ${delivery.path} for ${delivery.to} (no SMTP_URL is set: send that file yourself)`;
+}
+
+/**
+ * What the operator must know about an .eml file in the outbox that carries a key: it is the key's
+ * only readable copy outside the recipient's mailbox. Undefined for SMTP deliveries.
+ */
+export function outboxKeyWarning(delivery: Delivery): string | undefined {
+  return delivery.via === 'outbox'
+    ? `${delivery.path} holds the live key in plain text: delete the file once it is sent.`
+    : undefined;
 }

@@ -10,22 +10,35 @@ export interface NewAccount {
   account_type: AccountType;
 }
 
-/** The account with this email (emails are unique, compared in lower case), created when missing. */
-export async function findOrCreateAccount(db: Queryable, account: NewAccount, now: Date): Promise<AccountRow> {
-  const email = account.email.toLowerCase();
-  const existing = await db.selectFrom('accounts').selectAll().where('email', '=', email).executeTakeFirst();
-  if (existing) return existing;
+export interface FoundAccount {
+  row: AccountRow;
+  /** Whether this call created the account (false: an account with the email existed and was kept as it is). */
+  created: boolean;
+}
+
+/**
+ * The account with this email (emails are unique, compared in lower case), created when missing.
+ * The insert comes first and yields to an existing account, so the call writes before it reads:
+ * inside a transaction it takes SQLite's write lock at once rather than upgrading a read later.
+ */
+export async function findOrCreateAccount(db: Queryable, account: NewAccount, now: Date): Promise<FoundAccount> {
   // Only the account's own fields: callers may pass a wider row (a key request, say).
   const row: AccountRow = {
     id: newId('acc'),
     name: account.name,
-    email,
+    email: account.email.toLowerCase(),
     organisation: account.organisation,
     account_type: account.account_type,
     created_at: now.toISOString(),
   };
-  await db.insertInto('accounts').values(row).execute();
-  return row;
+  const inserted = await db
+    .insertInto('accounts')
+    .values(row)
+    .onConflict((conflict) => conflict.column('email').doNothing())
+    .executeTakeFirst();
+  if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0) return { row, created: true };
+  const existing = await db.selectFrom('accounts').selectAll().where('email', '=', row.email).executeTakeFirstOrThrow();
+  return { row: existing, created: false };
 }
 
 export interface IssuedKey {
@@ -121,6 +134,10 @@ export async function revokeKey(db: Queryable, id: string, now: Date): Promise<b
 /**
  * Issues a successor for a key; the old one stays valid for the grace period, so deployments can
  * switch without downtime. Returns undefined for an unknown, revoked or already rotated key.
+ *
+ * The guard is the first statement, a conditional update: of two concurrent rotations only one
+ * sets the old key's expiry, and only that one issues a successor. Without a transaction of the
+ * caller's, the whole rotation runs in one of its own.
  */
 export async function rotateKey(
   db: Queryable,
@@ -128,14 +145,18 @@ export async function rotateKey(
   graceHours: number,
   now: Date,
 ): Promise<IssuedKey | undefined> {
-  const old = await findKey(db, id);
-  if (!old || keyState(old, now) !== 'active') return undefined;
-  const issued = await issueKey(db, old.account_id, now, old.lineage_id);
+  if (!db.isTransaction) return db.transaction().execute((trx) => rotateKey(trx, id, graceHours, now));
   const expiresAt = new Date(now.getTime() + graceHours * 3_600_000).toISOString();
-  await db
+  const old = await db
     .updateTable('api_keys')
-    .set({ expires_at: expiresAt, replaced_by: issued.row.id })
+    .set({ expires_at: expiresAt })
     .where('id', '=', id)
-    .execute();
+    .where('expires_at', 'is', null)
+    .where('revoked_at', 'is', null)
+    .returning(['account_id', 'lineage_id'])
+    .executeTakeFirst();
+  if (!old) return undefined;
+  const issued = await issueKey(db, old.account_id, now, old.lineage_id);
+  await db.updateTable('api_keys').set({ replaced_by: issued.row.id }).where('id', '=', id).execute();
   return issued;
 }

@@ -1,9 +1,7 @@
 import { createDb, type Db } from '../db/create-db.js';
 import { migrateToLatest } from '../db/migrate.js';
+import { DEMO_ID_PREFIX } from '../domain/ids.js';
 import { anchorFor, seedDatabase } from '../seed/seed-database.js';
-
-/** Every id of the fake dataset starts with this (`demo_job_…`, `demo_lst_…`), so no id is valid in both. */
-export const DEMO_ID_PREFIX = 'demo_';
 
 /** A small, fixed dataset: enough for every endpoint to answer with realistic figures. */
 export const DEMO_SEED = {
@@ -16,18 +14,41 @@ export const DEMO_SEED = {
   demo: true,
 } as const;
 
+export interface Sandbox {
+  db: Db;
+  /**
+   * Rebuilds the dataset when the Berlin day has changed since it was built, so demo jobs never go
+   * stale on a long-running server and every instance serves the same data on the same day.
+   */
+  refresh(): Promise<void>;
+}
+
 /**
- * The sandbox's own database: in memory, seeded around the Berlin day of `now`, never connected to
- * the real one, so nothing done in the sandbox reaches real data and no real row shows in it.
+ * The sandbox's own database: in memory, seeded around the Berlin day of `now()`, never connected
+ * to the real one, so nothing done in the sandbox reaches real data and no real row shows in it.
  */
-export async function createSandboxDb(now: Date): Promise<Db> {
+export async function createSandbox(now: () => Date): Promise<Sandbox> {
   const db = createDb('sqlite::memory:');
+  let anchor = anchorFor(now());
   try {
     await migrateToLatest(db);
-    await seedDatabase(db.kysely, { ...DEMO_SEED, anchor: anchorFor(now) });
-    return db;
+    await seedDatabase(db.kysely, { ...DEMO_SEED, anchor });
   } catch (error) {
     await db.close();
     throw error;
   }
+  let rebuilding: Promise<void> | null = null;
+  const refresh = async (): Promise<void> => {
+    const today = anchorFor(now());
+    if (today.getTime() === anchor.getTime()) return;
+    rebuilding ??= seedDatabase(db.kysely, { ...DEMO_SEED, anchor: today }, () => {}, { replace: true })
+      .then(() => {
+        anchor = today;
+      })
+      .finally(() => {
+        rebuilding = null;
+      });
+    await rebuilding;
+  };
+  return { db, refresh };
 }

@@ -95,6 +95,59 @@ describe('rate limits', () => {
     assert.equal((await app.inject({ url: '/v1/me', remoteAddress: '10.0.0.2' })).statusCode, 200);
   });
 
+  test('behind one trusted proxy, a client cannot mint budgets by writing X-Forwarded-For', async (t) => {
+    const { app } = await buildTestApp(t, NOW, { ...LIMITS, TRUST_PROXY: '1' });
+    const via = (forwarded: string) =>
+      app.inject({ url: '/v1/me', remoteAddress: '10.0.0.5', headers: { 'x-forwarded-for': forwarded } });
+    // The proxy appends the address it saw (9.9.9.9); whatever the client put before it is ignored.
+    for (let i = 0; i < 20; i++) assert.equal((await via(`6.6.6.${i}, 9.9.9.9`)).statusCode, 200);
+    assert.equal((await via('6.6.6.99, 9.9.9.9')).statusCode, 429);
+    assert.equal((await via('6.6.6.1, 9.9.9.8')).statusCode, 200);
+  });
+
+  test('without TRUST_PROXY, X-Forwarded-For is ignored', async (t) => {
+    const { app } = await buildTestApp(t, NOW, LIMITS);
+    for (let i = 0; i < 20; i++) {
+      await app.inject({ url: '/v1/me', remoteAddress: '10.0.0.5', headers: { 'x-forwarded-for': `6.6.6.${i}` } });
+    }
+    const refused = await app.inject({
+      url: '/v1/me',
+      remoteAddress: '10.0.0.5',
+      headers: { 'x-forwarded-for': '1.1.1.1' },
+    });
+    assert.equal(refused.statusCode, 429);
+  });
+
+  test('an IPv6 client is counted per /64, not per address', async (t) => {
+    const { app } = await buildTestApp(t, NOW, LIMITS);
+    for (let i = 1; i <= 20; i++) {
+      assert.equal(
+        (await app.inject({ url: '/v1/me', remoteAddress: `2001:db8:1:2::${i.toString(16)}` })).statusCode,
+        200,
+      );
+    }
+    assert.equal((await app.inject({ url: '/v1/me', remoteAddress: '2001:db8:1:2:ffff::1' })).statusCode, 429);
+    assert.equal((await app.inject({ url: '/v1/me', remoteAddress: '2001:db8:1:3::1' })).statusCode, 200);
+  });
+
+  test('the sandbox is recognised by its route, however the path is encoded', async (t) => {
+    const { app } = await buildTestApp(t, NOW, LIMITS);
+    const encoded = await app.inject({ url: '/v1/%64emo/stats' });
+    assert.equal(encoded.statusCode, 200);
+    assert.equal(encoded.headers['ratelimit-policy'], '"sandbox";q=20;w=60');
+  });
+
+  test('the in-memory store stays bounded under a flood of new clients', async () => {
+    let now = 0;
+    const store = new MemoryRateLimitStore(() => now, 100);
+    for (let i = 0; i < 1000; i++) await store.hit(`anonymous:10.0.${i >> 8}.${i & 255}`, 60_000);
+    assert.ok(store.size <= 100, `size ${store.size}`);
+    now = 60_001;
+    await store.hit('anonymous:fresh', 60_000);
+    for (let i = 0; i < 10_000; i++) await store.hit('anonymous:fresh', 60_000);
+    assert.ok(store.size <= 2, `expired windows are swept: size ${store.size}`);
+  });
+
   test('liveness and the docs page are outside every budget', async (t) => {
     const { app } = await buildTestApp(t, NOW, { ...LIMITS, RATE_LIMIT_ANONYMOUS_PER_MIN: '1' });
     for (let i = 0; i < 5; i++) {

@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, type TestContext, test } from 'node:test';
-import { type Browser, chromium, type Page } from 'playwright-core';
-import { buildTestApp } from '../helpers/app.js';
+import { type Browser, chromium, type Page, type Response } from 'playwright-core';
+import { buildTestApp, NOW } from '../helpers/app.js';
 
 // Debian's chromium, never a downloaded one: CI installs it in .ci/run, developers with apt.
 const CHROMIUM = '/usr/bin/chromium';
@@ -33,14 +34,21 @@ async function launch(t: TestContext): Promise<Browser | undefined> {
   return browser;
 }
 
-/** Clicks the submit button and waits for the page the server answered with; returns its status. */
-async function submit(page: Page): Promise<number> {
+/** Clicks the submit button and waits for the page the server answered with. */
+async function submit(page: Page): Promise<Response> {
   const [response] = await Promise.all([
     page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/developers'),
     page.waitForEvent('load'),
     page.getByRole('button', { name: 'Request key' }).click(),
   ]);
-  return response.status();
+  return response;
+}
+
+/** A temporary directory for screenshots, removed when the test ends. */
+function screenshotDir(t: TestContext): string {
+  const dir = mkdtempSync(join(tmpdir(), 'developers-page-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
 }
 
 /** The error shown inside the same field group as the input with this id, or null without one. */
@@ -69,7 +77,7 @@ for (const javaScriptEnabled of [true, false]) {
         const expected = message.text().startsWith('Failed to load resource');
         if ((message.type() === 'error' || message.type() === 'warning') && !expected) problems.push(message.text());
       });
-      const shots = javaScriptEnabled ? mkdtempSync(join(tmpdir(), 'developers-page-')) : undefined;
+      const shots = javaScriptEnabled ? screenshotDir(t) : undefined;
 
       // The page: every field by its label, and the way to the reference.
       const first = await page.goto(`${origin}/developers`);
@@ -92,7 +100,7 @@ for (const javaScriptEnabled of [true, false]) {
       if (shots) await page.screenshot({ path: join(shots, 'filled-form.png'), fullPage: true });
 
       // Errors next to their fields, values kept.
-      assert.equal(await submit(page), 400);
+      assert.equal((await submit(page)).status(), 400);
       assert.equal(await errorNextTo(page, 'email'), 'Error: Enter an email address in the form name@example.org.');
       assert.equal(
         await errorNextTo(page, 'intended_use'),
@@ -113,7 +121,12 @@ for (const javaScriptEnabled of [true, false]) {
       // Corrected: filed as pending, the id shown with the 24-hour promise.
       await email.fill('Ada@Example.org');
       await page.getByLabel('Intended use').fill('A map of open gardening jobs in Durlach.');
-      assert.equal(await submit(page), 202);
+      const filed = await submit(page);
+      assert.equal(filed.status(), 202);
+      // What Chromium says about the submission, which the cross-site check lets through.
+      const sent = await filed.request().allHeaders();
+      assert.equal(sent['sec-fetch-site'], 'same-origin');
+      assert.equal(sent.origin, origin);
       assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'Request received');
       const id = (await page.locator('#request-id').textContent()) ?? '';
       assert.match(id, /^kr_[0-9a-f]{16}$/);
@@ -121,9 +134,22 @@ for (const javaScriptEnabled of [true, false]) {
         (await page.locator('main').textContent())?.replace(/\s+/g, ' ') ?? '',
         /We review every request within 24 hours and send the key to ada@example\.org\./,
       );
-      const row = await db.kysely.selectFrom('key_requests').selectAll().where('id', '=', id).executeTakeFirst();
-      assert.equal(row?.status, 'pending');
-      assert.equal(row?.organisation, 'Analytical <Engines> GmbH');
+      // From the form to the database: the row as filed.
+      assert.deepEqual(await db.kysely.selectFrom('key_requests').selectAll().execute(), [
+        {
+          id,
+          name: 'Ada Lovelace',
+          email: 'ada@example.org',
+          organisation: 'Analytical <Engines> GmbH',
+          account_type: 'commercial',
+          intended_use: 'A map of open gardening jobs in Durlach.',
+          status: 'pending',
+          created_at: NOW.toISOString(),
+          decided_at: null,
+          reason: null,
+          key_id: null,
+        },
+      ]);
       if (shots) await page.screenshot({ path: join(shots, 'confirmation.png'), fullPage: true });
 
       // The same address again, while the first request waits.
@@ -132,7 +158,7 @@ for (const javaScriptEnabled of [true, false]) {
       await page.getByLabel('Email address').fill('ada@example.org');
       await page.getByLabel('Private – for yourself').check();
       await page.getByLabel('Intended use').fill('A second try at the same thing.');
-      assert.equal(await submit(page), 409);
+      assert.equal((await submit(page)).status(), 409);
       assert.match(
         (await errorNextTo(page, 'email')) ?? '',
         /A request for ada@example\.org is already waiting for review\./,
@@ -140,7 +166,48 @@ for (const javaScriptEnabled of [true, false]) {
       assert.equal((await db.kysely.selectFrom('key_requests').select('id').execute()).length, 1);
 
       assert.deepEqual(problems, [], 'no console errors (a CSP violation would show here)');
-      if (shots) t.diagnostic(`screenshots in ${shots}`);
     });
   });
 }
+
+describe('/developers in Chromium, posted from another site', () => {
+  test('a form on another site that posts to /developers gets the 403 page; nothing is filed', async (t) => {
+    const browser = await launch(t);
+    if (!browser) return;
+    const { app, db } = await buildTestApp(t);
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const target = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/developers`;
+    // Another site (localhost is not 127.0.0.1) with a page that posts the form to this one.
+    const fields = Object.entries({
+      name: 'Mallory',
+      email: 'mallory@example.org',
+      account_type: 'private',
+      intended_use: 'Requests in the name of whoever visits.',
+    }).map(([name, value]) => `<input type="hidden" name="${name}" value="${value}">`);
+    const elsewhere = createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      response.end(
+        `<!doctype html><title>Win</title><form method="post" action="${target}">${fields.join('')}<button type="submit">Request key</button></form>`,
+      );
+    });
+    await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
+    t.after(() => new Promise((resolve) => elsewhere.close(resolve)));
+    const other = `http://localhost:${(elsewhere.address() as AddressInfo).port}`;
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(`${other}/free-prize`);
+
+    const response = await submit(page);
+    assert.equal(response.status(), 403);
+    const sent = await response.request().allHeaders();
+    assert.equal(sent['sec-fetch-site'], 'cross-site');
+    assert.equal(sent.origin, other);
+    assert.equal(await page.title(), 'Error: Request a developer key – Karlsruhe Marketplace API');
+    assert.match(
+      (await page.getByRole('alert').textContent())?.replace(/\s+/g, ' ') ?? '',
+      /Your request was not filed ?The form was sent from another website, so we did not file it\./,
+    );
+    assert.equal(await page.getByLabel('Your name').inputValue(), '');
+    assert.deepEqual(await db.kysely.selectFrom('key_requests').selectAll().execute(), []);
+  });
+});

@@ -50,7 +50,7 @@ export async function createKey(
   account: { email?: string; account_type?: 'private' | 'commercial' } = {},
   now: Date = NOW,
 ): Promise<{ key: string; id: string; accountId: string }> {
-  const created = await findOrCreateAccount(
+  const { row: created } = await findOrCreateAccount(
     db.kysely,
     {
       name: 'Test Developer',

@@ -11,11 +11,15 @@ const VALID = {
   intended_use: 'A dashboard of open gardening jobs in Durlach.',
 };
 
-async function postForm(app: Api, fields: Record<string, string> | [string, string][]) {
+async function postForm(
+  app: Api,
+  fields: Record<string, string> | [string, string][],
+  headers: Record<string, string> = {},
+) {
   const response = await app.inject({
     method: 'POST',
     url: '/developers',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
     payload: new URLSearchParams(fields).toString(),
   });
   return { status: response.statusCode, headers: response.headers, html: response.body };
@@ -181,7 +185,7 @@ describe('the developer key form at /developers', () => {
     assert.equal(status, 409);
     assert.equal(
       errorOf(html, 'email'),
-      'Error: A request for ADA@example.org is already waiting for review. We answer within 24 hours of that request and send the key to this address.',
+      'Error: A request for ada@example.org is already waiting for review. We answer within 24 hours of that request and send the key to this address.',
     );
     assert.match(html, /value="Ada &lt;again&gt;"/);
     assert.equal((await db.kysely.selectFrom('key_requests').select('id').execute()).length, 1);
@@ -196,11 +200,63 @@ describe('the developer key form at /developers', () => {
       { ...VALID, email: 'three@example.org', account_type: 'business' },
       { ...VALID, email: 'four@example.org', intended_use: 'too short' },
       { ...VALID, email: 'five@example.org', name: 'n'.repeat(101) },
+      // Judged after trimming, in both: blank is blank, padding is no length.
+      { ...VALID, email: 'six@example.org', name: '   ' },
+      { ...VALID, email: 'seven@example.org', intended_use: 'hi          ' },
+      { ...VALID, email: 'Eight@Example.org', name: ' Ada ', organisation: ' ' },
     ];
     for (const [i, body] of cases.entries()) {
       const json = await app.inject({ method: 'POST', url: '/v1/developer/key-requests', payload: body });
       const form = await postForm(app, { ...body, email: `form.${body.email}` });
       assert.equal(form.status, json.statusCode, `case ${i}: ${JSON.stringify(body)}`);
     }
+  });
+
+  test('a submission from another site is refused with 403 before its body is read; nothing is filed', async (t) => {
+    const { app, db } = await buildTestApp(t);
+    const crossSite: Record<string, string>[] = [
+      { 'sec-fetch-site': 'cross-site', origin: 'https://evil.example' },
+      { 'sec-fetch-site': 'same-site', origin: 'http://shop.localhost' },
+      { origin: 'https://evil.example' }, // a browser without Sec-Fetch-*
+      { origin: 'http://localhost:8080' }, // another port is another origin
+      { origin: 'null' }, // a sandboxed frame
+    ];
+    for (const headers of crossSite) {
+      const { status, headers: sent, html } = await postForm(app, VALID, headers);
+      assert.equal(status, 403, JSON.stringify(headers));
+      assertHtmlHeaders(sent);
+      assert.match(html, /<title>Error: Request a developer key/);
+      assert.match(
+        html,
+        /<h2 id="summary-title">Your request was not filed<\/h2>\n<p>The form was sent from another website, so we did not file it\. If you want a developer key, fill in the form below and send it from this page\.<\/p>/,
+      );
+      // An empty form: nothing the other site sent is shown.
+      assert.match(html, /<input id="name" name="name" value=""/);
+      assert.doesNotMatch(html, /Ada Lovelace|class="error"/);
+    }
+    const huge = await postForm(
+      app,
+      { ...VALID, intended_use: 'x'.repeat(40_000) },
+      { origin: 'https://evil.example' },
+    );
+    assert.equal(huge.status, 403);
+    assert.deepEqual(await db.kysely.selectFrom('key_requests').selectAll().execute(), []);
+  });
+
+  test('a submission from the page itself, or from no browser at all, is accepted', async (t) => {
+    const { app, db } = await buildTestApp(t);
+    // app.inject sends Host: localhost:80.
+    const sameSite: Record<string, string>[] = [
+      { 'sec-fetch-site': 'same-origin', origin: 'http://localhost' },
+      { 'sec-fetch-site': 'same-origin', origin: 'http://LOCALHOST:80' },
+      { 'sec-fetch-site': 'none' }, // typed or bookmarked, no page involved
+      { origin: 'http://localhost:80' },
+      {}, // curl
+    ];
+    for (const [i, headers] of sameSite.entries()) {
+      const { status } = await postForm(app, { ...VALID, email: `ada${i}@example.org` }, headers);
+      assert.equal(status, 202, JSON.stringify(headers));
+    }
+    assert.equal((await db.kysely.selectFrom('key_requests').select('id').execute()).length, sameSite.length);
   });
 });

@@ -1,11 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { hashApiKey, isWellFormedApiKey, sameHash } from '../../domain/api-keys.js';
+import { hashApiKey, isWellFormedApiKey } from '../../domain/api-keys.js';
 import { RATE_WINDOW_SECONDS, type Tier, type TierLimits } from '../../domain/tiers.js';
 import type { RateLimitStore } from '../../rate-limit/store.js';
 import { findKeyByHash, type KeyWithAccount, keyState } from '../../repositories/access.js';
 import { ApiError } from '../errors.js';
+import { SANDBOX_BASE } from '../routes/route-kit.js';
 
 export interface AccessContext {
   tier: Tier;
@@ -29,24 +30,30 @@ export interface AccessOptions {
   now: () => Date;
 }
 
-/** Paths outside every budget: liveness for load balancers, and the docs page with its assets. */
-function isExempt(url: string): boolean {
-  return (
-    url === '/healthz' ||
-    url.startsWith('/healthz?') ||
-    url === '/docs' ||
-    url.startsWith('/docs/') ||
-    url.startsWith('/docs?')
-  );
+/** Routes outside every budget: liveness for load balancers, and the docs page with its assets. */
+function isExempt(route: string | undefined): boolean {
+  return route === '/healthz' || route === '/docs' || (route?.startsWith('/docs/') ?? false);
 }
 
-const KEY_HELP =
-  'Request a developer key at /developers; requests without X-API-Key are served as anonymous (20 per minute).';
+/**
+ * The address a budget belongs to. An IPv6 client usually holds a whole /64, so its budget is per
+ * /64; IPv4 (also IPv4-mapped IPv6) per address.
+ */
+export function clientKey(ip: string): string {
+  if (!ip.includes(':') || /^::ffff:\d+\.\d+\.\d+\.\d+$/i.test(ip)) return ip.replace(/^::ffff:/i, '');
+  const [head = '', tail = ''] = ip.split('::');
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  const groups = ip.includes('::') ? [...left, ...Array(8 - left.length - right.length).fill('0'), ...right] : left;
+  const prefix = groups.slice(0, 4).map((g) => Number.parseInt(g || '0', 16).toString(16));
+  return `${prefix.join(':')}::/64`;
+}
 
 function invalidKey(message: string): ApiError {
   return new ApiError(401, 'invalid_api_key', message, {
     param: 'X-API-Key',
-    suggestion: `Check the key (it starts with kmp_ and has 53 characters), use its successor if it was rotated, or send no key to be served as anonymous. ${KEY_HELP}`,
+    suggestion:
+      'Check the key (it starts with kmp_ and has 53 characters), use its successor if it was rotated, or send no key to be served as anonymous. Request a developer key at /developers.',
   });
 }
 
@@ -57,9 +64,10 @@ async function authenticate(db: Kysely<Database>, request: FastifyRequest, now: 
   if (Array.isArray(header)) return Promise.reject(invalidKey('Send exactly one X-API-Key header.'));
   const key = header.trim();
   if (!isWellFormedApiKey(key)) return Promise.reject(invalidKey('The X-API-Key is malformed.'));
-  const hash = hashApiKey(key);
-  const row = await findKeyByHash(db, hash);
-  if (!row || !sameHash(row.key_hash, hash)) throw invalidKey('The X-API-Key is not known.');
+  // Looked up by its SHA-256: what the database compares is a hash of 256 random bits, so the
+  // comparison's timing tells an attacker nothing about the key.
+  const row = await findKeyByHash(db, hashApiKey(key));
+  if (!row) throw invalidKey('The X-API-Key is not known.');
   const state = keyState(row, now);
   if (state === 'revoked') throw invalidKey('The X-API-Key was revoked.');
   if (state === 'expired') throw invalidKey('The X-API-Key expired after it was rotated; use its successor.');
@@ -71,7 +79,7 @@ async function authenticate(db: Kysely<Database>, request: FastifyRequest, now: 
  * share one), per client address otherwise.
  */
 function bucketOf(tier: Tier, key: KeyWithAccount | null, ip: string): string {
-  return tier === 'developer' && key ? `key:${key.lineage_id}` : `${tier}:${ip}`;
+  return tier === 'developer' && key ? `key:${key.lineage_id}` : `${tier}:${clientKey(ip)}`;
 }
 
 function setBudgetHeaders(
@@ -96,10 +104,11 @@ function setBudgetHeaders(
 export function registerAccess(app: FastifyInstance, options: AccessOptions): void {
   app.decorateRequest('access', null as unknown as AccessContext);
   app.addHook('onRequest', async (request, reply) => {
-    if (isExempt(request.url)) return;
+    if (isExempt(request.routeOptions.url)) return;
     const now = options.now();
-    const sandbox =
-      request.url === '/v1/demo' || request.url.startsWith('/v1/demo/') || request.url.startsWith('/v1/demo?');
+    // The matched route, not the raw URL: /v1/%64emo/stats is the sandbox too.
+    const path = request.routeOptions.url ?? request.url;
+    const sandbox = path === SANDBOX_BASE || path.startsWith(`${SANDBOX_BASE}/`);
     let key: KeyWithAccount | null = null;
     let keyError: ApiError | null = null;
     try {
@@ -134,7 +143,7 @@ export function registerAccess(app: FastifyInstance, options: AccessOptions): vo
           suggestion:
             tier === 'developer'
               ? `Wait ${resetSeconds} s (Retry-After) and keep to the budget in the RateLimit headers.`
-              : `Wait ${resetSeconds} s (Retry-After), or get a free developer key (100 requests per minute) at /developers.`,
+              : `Wait ${resetSeconds} s (Retry-After), or get a free developer key (${options.limits.developer} requests per minute) at /developers.`,
           headers: { 'retry-after': String(resetSeconds) },
         },
       );

@@ -7,7 +7,7 @@ const DESCRIPTION = `A JSON REST API for the Karlsruhe area: jobs for local help
 
 All endpoints are under \`/v1\`, answer JSON and need no SDK. Every error is an \`ApiError\` with a stable \`error\` code, the offending \`param\`, a \`suggestion\` and \`alternatives\`.
 
-Access: no key is needed to read (anonymous, 20 requests per minute per address). A developer key in the \`X-API-Key\` header gives 100 per minute per key; request one at \`/developers\`. \`/v1/demo/*\` serves the same endpoints over fake data (sandbox tier, 20 per minute, counted apart). Every response says the budget in \`RateLimit-Policy\`, \`RateLimit\` and \`X-RateLimit-*\` headers; a 429 says when to retry in \`Retry-After\`.
+Access: no key is needed to read (anonymous: by default 20 requests per minute per address; GET /v1/me and /v1/stats tell the limits in force). A developer key in the \`X-API-Key\` header gives 100 per minute per key by default; request one at \`/developers\`. \`/v1/demo/*\` serves the same endpoints over fake data (sandbox tier, 20 per minute, counted apart). Every response says the budget in \`RateLimit-Policy\`, \`RateLimit\` and \`X-RateLimit-*\` headers; a 429 says when to retry in \`Retry-After\`.
 
 Decisions where the specification leaves things open are written into the descriptions of the operations and schemas here: job and listing states, the bodies of categories, availability and statistics, the \`hours\` synonym of \`duration_hours\`, the maximum radius of availability (50 km) and the error codes.`;
 
@@ -31,7 +31,7 @@ export async function registerDocs(app: FastifyInstance): Promise<void> {
             in: 'header',
             name: 'X-API-Key',
             description:
-              'Developer key (kmp_ and 49 characters), from /developers. Optional on reads: without it a request is anonymous (20 per minute per address); with it, developer (100 per minute per key). A key that is sent must be valid (else 401). /v1/demo/* is the sandbox tier (20 per minute per address, counted apart). Every response carries RateLimit-Policy, RateLimit and X-RateLimit-Limit/-Remaining/-Reset (Unix seconds); a 429 carries Retry-After.',
+              'Developer key (kmp_ and 49 characters), from /developers. Optional on reads: without it a request is anonymous (by default 20 per minute per address); with it, developer (by default 100 per minute per key; /v1/me tells the limits in force). A key that is sent must be valid (else 401). /v1/demo/* is the sandbox tier (20 per minute per address, counted apart). Every response carries RateLimit-Policy, RateLimit and X-RateLimit-Limit/-Remaining/-Reset (Unix seconds); a 429 carries Retry-After.',
           },
         },
       },

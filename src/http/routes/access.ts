@@ -1,4 +1,6 @@
+import { errorCodes } from 'fastify';
 import { maskedKey } from '../../domain/api-keys.js';
+import { normalizeKeyRequest } from '../../domain/key-request.js';
 import { accessOf, KEY_REVIEW_HOURS, RATE_WINDOW_SECONDS } from '../../domain/tiers.js';
 import { fileKeyRequest } from '../../repositories/key-requests.js';
 import { ApiError } from '../errors.js';
@@ -57,10 +59,25 @@ export function accessRoutes(app: Api, { db, now }: RouteDeps): void {
           ...errorResponses(400, 409, 413, 415),
         },
       },
+      // JSON only: Fastify would also read text/plain, a type any web page may post to another site.
+      onRequest: async (request) => {
+        const type = request.headers['content-type'];
+        if (type !== undefined && type.split(';', 1)[0]?.trim().toLowerCase() !== 'application/json') {
+          throw new errorCodes.FST_ERR_CTP_INVALID_MEDIA_TYPE(type);
+        }
+      },
+      // Validation judges what will be stored: trimmed, so "   " is blank and padding is no length.
+      preValidation: async (request) => {
+        const body: unknown = request.body;
+        if (body !== null && typeof body === 'object' && !Array.isArray(body)) {
+          request.body = normalizeKeyRequest(request.body);
+        }
+      },
     },
     async (request, reply) => {
-      const body = request.body;
-      const created = await fileKeyRequest(db, { ...body, organisation: body.organisation ?? null }, now());
+      // Normalised before validation already; normalising again changes nothing and gives the stored shape.
+      const body = normalizeKeyRequest(request.body);
+      const created = await fileKeyRequest(db, body, now());
       if (created === 'duplicate') {
         throw new ApiError(409, 'duplicate_request', `A request for ${body.email} is already waiting for review.`, {
           param: 'email',

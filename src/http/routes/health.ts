@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { NoQuery } from '../schemas/common.js';
-import { type Api, errorResponses, ok } from './route-kit.js';
+import type { Api } from './route-kit.js';
 
 export function healthRoutes(app: Api): void {
   app.get(
@@ -13,8 +13,13 @@ export function healthRoutes(app: Api): void {
         tags: ['Platform'],
         querystring: NoQuery,
         response: {
-          200: ok(Type.Object({ status: Type.Literal('ok') }, { additionalProperties: false }), 'The process is up.'),
-          ...errorResponses(400),
+          200: {
+            ...Type.Object({ status: Type.Literal('ok') }, { additionalProperties: false }),
+            description: 'The process is up (outside every rate limit).',
+          },
+          // Outside every budget and never authenticated: no 401 or 429 here.
+          400: { $ref: 'ApiError', description: 'A query parameter was given; this endpoint takes none.' },
+          500: { $ref: 'ApiError', description: 'Unexpected server error.' },
         },
       },
     },

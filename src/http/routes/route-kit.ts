@@ -9,8 +9,8 @@ import type {
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { DEFAULT_CENTER, type LatLng, MAX_RADIUS_KM } from '../../domain/geo.js';
+import { DEMO_ID_PREFIX } from '../../domain/ids.js';
 import type { TierLimits } from '../../domain/tiers.js';
-import { DEMO_ID_PREFIX } from '../../sandbox/demo-db.js';
 import type { Endpoint } from '../schemas/stats.js';
 
 /** The Fastify instance routes are written against: TypeBox schemas give the handler types. */
@@ -78,9 +78,26 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   500: 'Unexpected server error; no details are shown.',
 };
 
-/** A 200 response schema with the description the OpenAPI document shows for it. */
+/** The budget every rate-limited response carries (see the ApiKeyAuth scheme). */
+const BUDGET_HEADERS = {
+  'RateLimit-Policy': {
+    type: 'string',
+    description: 'The policy of the caller\'s tier, e.g. "anonymous";q=20;w=60 (quota per window of w seconds).',
+  },
+  RateLimit: {
+    type: 'string',
+    description: 'What is left: "anonymous";r=17;t=42 (r requests remaining, t seconds until the window ends).',
+  },
+  'X-RateLimit-Limit': { type: 'integer', description: 'Requests allowed per window.' },
+  'X-RateLimit-Remaining': { type: 'integer', description: 'Requests left in this window.' },
+  'X-RateLimit-Reset': { type: 'integer', description: 'When the window ends, in Unix seconds.' },
+};
+
+const RETRY_AFTER = { 'Retry-After': { type: 'integer', description: 'Seconds to wait before the next request.' } };
+
+/** A success response schema with its description and the budget headers, for the OpenAPI document. */
 export function ok<T extends object>(schema: T, description: string): T & { description: string } {
-  return { ...schema, description };
+  return { ...schema, description, headers: BUDGET_HEADERS };
 }
 
 /** Response entries for error statuses, all with the one ApiError schema. */
@@ -88,7 +105,11 @@ export function errorResponses(...statuses: number[]): Record<number, { $ref: st
   return Object.fromEntries(
     [...statuses, 401, 429, 500].map((status) => [
       status,
-      { $ref: 'ApiError', description: ERROR_DESCRIPTIONS[status] ?? 'Error.' },
+      {
+        $ref: 'ApiError',
+        description: ERROR_DESCRIPTIONS[status] ?? 'Error.',
+        headers: status === 429 ? { ...BUDGET_HEADERS, ...RETRY_AFTER } : BUDGET_HEADERS,
+      },
     ]),
   );
 }

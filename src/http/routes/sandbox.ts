@@ -1,5 +1,4 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
+import type { Sandbox } from '../../sandbox/demo-db.js';
 import { availabilityRoutes } from './availability.js';
 import { categoryRoutes } from './categories.js';
 import { estimateRoutes } from './estimate.js';
@@ -10,10 +9,13 @@ import { statsRoutes } from './stats.js';
 
 /**
  * The sandbox (spec 4.9): every read endpoint once more under /v1/demo, with the same handlers,
- * parameters and answers, over `sandboxDb`, the fake dataset, instead of the real database.
+ * parameters and answers, over the sandbox's fake dataset, instead of the real database.
  */
-export function sandboxRoutes(app: Api, deps: RouteDeps, sandboxDb: Kysely<Database>): void {
-  const demo: RouteDeps = { ...deps, base: SANDBOX_BASE, db: sandboxDb };
+export function sandboxRoutes(app: Api, deps: RouteDeps, sandbox: Sandbox): void {
+  app.addHook('onRequest', async (request) => {
+    if (request.routeOptions.url?.startsWith(`${SANDBOX_BASE}/`)) await sandbox.refresh();
+  });
+  const demo: RouteDeps = { ...deps, base: SANDBOX_BASE, db: sandbox.db.kysely };
   jobRoutes(app, demo);
   listingRoutes(app, demo);
   categoryRoutes(app, demo);

@@ -1,11 +1,5 @@
+import { FIELD_SPECS, type FieldErrors, FORM_FIELDS, type FormField, type FormValues } from './developers-form.js';
 import { html, SafeHtml } from './html.js';
-
-export const FORM_FIELDS = ['name', 'email', 'organisation', 'account_type', 'intended_use'] as const;
-export type FormField = (typeof FORM_FIELDS)[number];
-/** What the visitor typed, shown again when the form comes back with errors. */
-export type FormValues = Partial<Record<FormField, string>>;
-/** One message per field, shown next to it and in the summary at the top. */
-export type FieldErrors = Partial<Record<FormField, string>>;
 
 export interface PageFacts {
   reviewHours: number;
@@ -69,29 +63,9 @@ ${body}
 `.value;
 }
 
-interface FieldSpec {
-  label: string;
-  hint?: string;
-  optional?: boolean;
-}
-
-const SPECS: Record<FormField, FieldSpec> = {
-  name: { label: 'Your name' },
-  email: { label: 'Email address', hint: 'We send the key to this address.' },
-  organisation: { label: 'Organisation', hint: 'Company, club or project.', optional: true },
-  account_type: {
-    label: 'Account type',
-    hint: 'Commercial accounts may set job deadlines at most 30 days ahead.',
-  },
-  intended_use: {
-    label: 'Intended use',
-    hint: 'What you want to build, in a sentence or two (10 to 2,000 characters).',
-  },
-};
-
 /** The label, hint and error of a field, and the attributes that tie them to its input. */
 function describe(field: FormField, errors: FieldErrors) {
-  const { hint } = SPECS[field];
+  const { hint } = FIELD_SPECS[field];
   const error = errors[field];
   const ids = [hint && `${field}-hint`, error && `${field}-error`].filter(Boolean).join(' ');
   return {
@@ -103,7 +77,7 @@ function describe(field: FormField, errors: FieldErrors) {
 }
 
 function textField(field: FormField, values: FormValues, errors: FieldErrors, attrs: SafeHtml): SafeHtml {
-  const { label, optional } = SPECS[field];
+  const { label, optional } = FIELD_SPECS[field];
   const d = describe(field, errors);
   const control =
     field === 'intended_use'
@@ -120,18 +94,19 @@ function accountTypeField(values: FormValues, errors: FieldErrors): SafeHtml {
   const choice = (value: string, label: string, id: string) =>
     html`<div class="choice"><input type="radio" id="${id}" name="account_type" value="${value}"${values.account_type === value && html` checked`}${d.aria}><label for="${id}">${label}</label></div>`;
   return html`<fieldset class="${d.css}">
-<legend>${SPECS.account_type.label}</legend>
+<legend>${FIELD_SPECS.account_type.label}</legend>
 ${d.hint}${d.error}${choice('private', 'Private – for yourself', 'account_type')}${choice('commercial', 'Commercial – for a business', 'account_type-commercial')}
 </fieldset>`;
 }
 
-export function registrationPage(values: FormValues, errors: FieldErrors, facts: PageFacts): string {
+/** The form, with the visitor's values and errors; `problem` is a message about the whole submission. */
+export function registrationPage(values: FormValues, errors: FieldErrors, facts: PageFacts, problem?: string): string {
   const failed = FORM_FIELDS.filter((field) => errors[field]);
   const summary =
-    failed.length > 0 &&
+    (failed.length > 0 || problem) &&
     html`<div class="summary" role="alert" aria-labelledby="summary-title">
-<h2 id="summary-title">Please correct ${failed.length === 1 ? 'this' : 'these'}</h2>
-<ul>${failed.map((field) => html`<li><a href="#${field}">${errors[field]}</a></li>`)}</ul>
+<h2 id="summary-title">${problem ? 'Your request was not filed' : `Please correct ${failed.length === 1 ? 'this' : 'these'}`}</h2>
+${problem && html`<p>${problem}</p>`}${failed.length > 0 && html`<ul>${failed.map((field) => html`<li><a href="#${field}">${errors[field]}</a></li>`)}</ul>`}
 </div>`;
   const body = html`<h1>Request a developer key</h1>
 <p class="lead">A free developer key allows ${facts.developerLimit} requests per minute, read and write. We review every request within ${facts.reviewHours} hours and send the key by email. Read the <a href="/docs">API reference</a> to see what you can build.</p>
@@ -144,7 +119,7 @@ ${accountTypeField(values, errors)}
 ${textField('intended_use', values, errors, html` required`)}
 <button type="submit">Request key</button>
 </form>`;
-  return layout(failed.length > 0 ? 'Error: Request a developer key' : 'Request a developer key', body);
+  return layout(summary ? 'Error: Request a developer key' : 'Request a developer key', body);
 }
 
 export function confirmationPage(request: { id: string; email: string }, facts: PageFacts): string {
