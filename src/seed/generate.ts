@@ -1,91 +1,28 @@
-import type { NewHelper, NewJob, NewListing, NewOwner, ReliabilityColumns } from '../db/schema.js';
+import type { NewHelper, NewJob } from '../db/schema.js';
 import { berlinDate, berlinWallClock, isWeekend, nextDate } from '../domain/berlin-time.js';
 import { CATEGORIES, CATEGORY_INFO, type Category } from '../domain/categories.js';
 import { type EtaHelper, smartEtaMinutes } from '../domain/eta.js';
-import { DEFAULT_CENTER, haversineKm, type LatLng, MAX_RADIUS_KM, round } from '../domain/geo.js';
-import { PLACES, type Place, placeName } from '../domain/places.js';
+import { MAX_RADIUS_KM } from '../domain/geo.js';
+import type { Place } from '../domain/places.js';
+import { placeName } from '../domain/places.js';
 import { FALLBACK_HOURLY_EUR, pricingConfidence, type RateSample } from '../domain/pricing.js';
-import { reliabilityScore } from '../domain/reliability.js';
-import type { Condition, JobStatus, TimePreference } from '../domain/statuses.js';
-import { ITEM_CATALOG } from './catalog/items.js';
+import type { JobStatus, TimePreference } from '../domain/statuses.js';
 import { JOB_CATALOG } from './catalog/jobs.js';
 import type { JobTemplate } from './catalog/types.js';
 import { displayName } from './people.js';
+import {
+  DAY_MS,
+  describe,
+  fill,
+  idOf,
+  type Marking,
+  named,
+  photos,
+  placedAt,
+  reliabilityColumns,
+  titled,
+} from './placing.js';
 import type { Rng } from './rng.js';
-
-const DAY_MS = 86_400_000;
-const PHOTO_HOST = 'https://cdn.karlsruhe-marketplace.example/photos';
-
-const placeWeights = PLACES.map((p) => [p, p.population] as const);
-
-/** How generated rows are marked: the real dataset plainly, the sandbox's with an id prefix and a visible "Demo". */
-export interface Marking {
-  /** Put before every id (`demo_` gives `demo_job_…`). */
-  idPrefix: string;
-  /** Titles start with "[Demo] " and display names with "Demo ". */
-  demo: boolean;
-}
-
-const idOf = (rng: Rng, marking: Marking, kind: string) => `${marking.idPrefix}${kind}_${rng.hex16()}`;
-const titled = (marking: Marking, title: string) => (marking.demo ? `[Demo] ${title}` : title);
-const named = (marking: Marking, name: string) => (marking.demo ? `Demo ${name}` : name);
-
-/** A point scattered around a place (about 1 km for districts, 1.5 km for towns), inside the service area. */
-export function scatteredLocation(rng: Rng, place: Place): LatLng {
-  const spreadKm = place.district ? 0.9 : 1.5;
-  for (;;) {
-    const lat = place.lat + (rng.normal() * spreadKm) / 111.2;
-    const lng = place.lng + (rng.normal() * spreadKm) / (111.2 * Math.cos((place.lat * Math.PI) / 180));
-    const point = { lat: round(lat, 5), lng: round(lng, 5) };
-    if (haversineKm(DEFAULT_CENTER, point) <= MAX_RADIUS_KM) return point;
-  }
-}
-
-function placedAt(rng: Rng) {
-  const place = rng.weighted(placeWeights);
-  return {
-    place,
-    location: { city: place.city, plz: place.plz, district: place.district, ...scatteredLocation(rng, place) },
-  };
-}
-
-function fill(text: string, place: Place): string {
-  return text.replaceAll('{ort}', placeName(place));
-}
-
-function describe(rng: Rng, sentences: readonly string[], place: Place): string {
-  const [first, ...rest] = sentences;
-  const extra = rng.sample(rest, rng.int(1, Math.min(2, rest.length)));
-  return [first ?? '', ...extra].map((s) => fill(s, place)).join(' ');
-}
-
-function photos(rng: Rng, id: string, probability: number): string {
-  const count = rng.chance(probability) ? rng.int(1, 3) : 0;
-  return JSON.stringify(Array.from({ length: count }, (_, i) => `${PHOTO_HOST}/${id}/${i + 1}.jpg`));
-}
-
-export function reliabilityColumns(rng: Rng, experienced: number): ReliabilityColumns {
-  const completed = Math.floor(rng.next() ** 2 * experienced);
-  const ratingCount = Math.floor(completed * rng.between(0.5, 0.9));
-  const r = {
-    completed_jobs: completed,
-    avg_response_minutes: Math.round(Math.exp(rng.between(Math.log(5), Math.log(240)))),
-    cancellation_rate: round(rng.next() ** 3 * 0.2, 2),
-    rating_avg: ratingCount > 0 ? round(Math.min(5, rng.between(3.4, 5.2)), 1) : 0,
-    rating_count: ratingCount,
-    verified: rng.chance(0.78),
-  };
-  return { ...r, reliability_score: reliabilityScore(r), verified: r.verified ? 1 : 0 };
-}
-
-export function makeOwner(rng: Rng, anchor: Date, marking: Marking): NewOwner {
-  return {
-    id: idOf(rng, marking, 'own'),
-    display_name: named(marking, displayName(rng)),
-    created_at: new Date(anchor.getTime() - rng.between(30, 900) * DAY_MS).toISOString(),
-    ...reliabilityColumns(rng, 60),
-  };
-}
 
 export type HelperSeed = NewHelper & { categories: Category[] };
 
@@ -217,41 +154,5 @@ export function makeJob(rng: Rng, ctx: JobContext, status: JobStatus): NewJob {
     pricing_confidence: pricingConfidence(priceEur / (hours * helpers), sample ?? null),
     completed_at:
       status === 'completed' ? new Date(created.getTime() + rng.between(1, 20) * DAY_MS).toISOString() : null,
-  };
-}
-
-const CONDITION_WEIGHTS: readonly (readonly [Condition, number])[] = [
-  ['new', 10],
-  ['like_new', 30],
-  ['good', 45],
-  ['fair', 15],
-];
-
-export function makeListing(rng: Rng, anchor: Date, ownerId: string, marking: Marking): NewListing {
-  const category = rng.pick(CATEGORIES);
-  const template = rng.pick(ITEM_CATALOG[category]);
-  const { place, location } = placedAt(rng);
-  const id = idOf(rng, marking, 'lst');
-  const day = Math.max(0.5, Math.round(rng.between(...template.dayEur) * 2) / 2);
-  const week = template.weekly && rng.chance(0.85) ? Math.round(day * rng.between(4, 5.5)) : null;
-  return {
-    id,
-    owner_id: ownerId,
-    title: titled(marking, fill(template.title, place)),
-    description: describe(rng, template.sentences, place),
-    category,
-    status: rng.weighted([
-      ['available', 92],
-      ['paused', 6],
-      ['archived', 2],
-    ] as const),
-    price_per_day_cents: Math.round(day * 100),
-    price_per_week_cents: week === null ? null : week * 100,
-    deposit_cents: Math.max(0, Math.round(rng.between(...template.depositEur) / 5) * 500),
-    condition: rng.weighted(CONDITION_WEIGHTS),
-    ...location,
-    instant_booking: rng.chance(0.35) ? 1 : 0,
-    photos: photos(rng, id, 0.75),
-    created_at: new Date(anchor.getTime() - rng.between(0, 180) * DAY_MS).toISOString(),
   };
 }

@@ -9,7 +9,9 @@ import type { Queryable } from '../repositories/db.js';
 import { insertHelpers } from '../repositories/helpers.js';
 import { insertJobs } from '../repositories/jobs.js';
 import { insertListings, insertOwners } from '../repositories/listings.js';
-import { type JobContext, type Marking, makeHelper, makeJob, makeListing, makeOwner } from './generate.js';
+import { type JobContext, makeHelper, makeJob } from './generate.js';
+import { makeListing, makeOwner } from './listings.js';
+import type { Marking } from './placing.js';
 import { Rng } from './rng.js';
 
 export interface SeedOptions {

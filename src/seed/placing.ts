@@ -1,0 +1,72 @@
+import type { ReliabilityColumns } from '../db/schema.js';
+import { DEFAULT_CENTER, haversineKm, type LatLng, MAX_RADIUS_KM, round } from '../domain/geo.js';
+import { PLACES, type Place, placeName } from '../domain/places.js';
+import { reliabilityScore } from '../domain/reliability.js';
+import type { Rng } from './rng.js';
+
+/** Building blocks every generated row uses: ids, places, texts, photos, reliability. */
+
+export const DAY_MS = 86_400_000;
+const PHOTO_HOST = 'https://cdn.karlsruhe-marketplace.example/photos';
+
+const placeWeights = PLACES.map((p) => [p, p.population] as const);
+
+/** How generated rows are marked: the real dataset plainly, the sandbox's with an id prefix and a visible "Demo". */
+export interface Marking {
+  /** Put before every id (`demo_` gives `demo_job_…`). */
+  idPrefix: string;
+  /** Titles start with "[Demo] " and display names with "Demo ". */
+  demo: boolean;
+}
+
+export const idOf = (rng: Rng, marking: Marking, kind: string) => `${marking.idPrefix}${kind}_${rng.hex16()}`;
+export const titled = (marking: Marking, title: string) => (marking.demo ? `[Demo] ${title}` : title);
+export const named = (marking: Marking, name: string) => (marking.demo ? `Demo ${name}` : name);
+
+/** A point scattered around a place (about 1 km for districts, 1.5 km for towns), inside the service area. */
+export function scatteredLocation(rng: Rng, place: Place): LatLng {
+  const spreadKm = place.district ? 0.9 : 1.5;
+  for (;;) {
+    const lat = place.lat + (rng.normal() * spreadKm) / 111.2;
+    const lng = place.lng + (rng.normal() * spreadKm) / (111.2 * Math.cos((place.lat * Math.PI) / 180));
+    const point = { lat: round(lat, 5), lng: round(lng, 5) };
+    if (haversineKm(DEFAULT_CENTER, point) <= MAX_RADIUS_KM) return point;
+  }
+}
+
+export function placedAt(rng: Rng) {
+  const place = rng.weighted(placeWeights);
+  return {
+    place,
+    location: { city: place.city, plz: place.plz, district: place.district, ...scatteredLocation(rng, place) },
+  };
+}
+
+export function fill(text: string, place: Place): string {
+  return text.replaceAll('{ort}', placeName(place));
+}
+
+export function describe(rng: Rng, sentences: readonly string[], place: Place): string {
+  const [first, ...rest] = sentences;
+  const extra = rng.sample(rest, rng.int(1, Math.min(2, rest.length)));
+  return [first ?? '', ...extra].map((s) => fill(s, place)).join(' ');
+}
+
+export function photos(rng: Rng, id: string, probability: number): string {
+  const count = rng.chance(probability) ? rng.int(1, 3) : 0;
+  return JSON.stringify(Array.from({ length: count }, (_, i) => `${PHOTO_HOST}/${id}/${i + 1}.jpg`));
+}
+
+export function reliabilityColumns(rng: Rng, experienced: number): ReliabilityColumns {
+  const completed = Math.floor(rng.next() ** 2 * experienced);
+  const ratingCount = Math.floor(completed * rng.between(0.5, 0.9));
+  const r = {
+    completed_jobs: completed,
+    avg_response_minutes: Math.round(Math.exp(rng.between(Math.log(5), Math.log(240)))),
+    cancellation_rate: round(rng.next() ** 3 * 0.2, 2),
+    rating_avg: ratingCount > 0 ? round(Math.min(5, rng.between(3.4, 5.2)), 1) : 0,
+    rating_count: ratingCount,
+    verified: rng.chance(0.78),
+  };
+  return { ...r, reliability_score: reliabilityScore(r), verified: r.verified ? 1 : 0 };
+}
