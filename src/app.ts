@@ -9,12 +9,17 @@ import { frameworkError, registerErrorHandler } from './http/plugins/error-handl
 import { registerNotFound } from './http/plugins/not-found.js';
 import { registerQueryGuard } from './http/plugins/query-guard.js';
 import { accessRoutes } from './http/routes/access.js';
+import { applicationRoutes } from './http/routes/applications.js';
 import { availabilityRoutes } from './http/routes/availability.js';
+import { bookingRoutes } from './http/routes/bookings.js';
 import { categoryRoutes } from './http/routes/categories.js';
 import { developerPageRoutes } from './http/routes/developers.js';
 import { estimateRoutes } from './http/routes/estimate.js';
 import { healthRoutes } from './http/routes/health.js';
+import { helperProfileRoutes } from './http/routes/helper-profiles.js';
+import { jobWriteRoutes } from './http/routes/job-writes.js';
 import { jobRoutes } from './http/routes/jobs.js';
+import { listingWriteRoutes } from './http/routes/listing-writes.js';
 import { listingRoutes } from './http/routes/listings.js';
 import type { Api, RouteDeps } from './http/routes/route-kit.js';
 import { sandboxRoutes } from './http/routes/sandbox.js';
@@ -108,6 +113,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<Api> {
   const store = deps.rateLimitStore ?? new MemoryRateLimitStore();
   if (!deps.rateLimitStore) app.addHook('onClose', () => store.close());
   registerAccess(app, { db: deps.db.kysely, store, limits, now });
+  registerIdempotency(app, deps.db.kysely, now);
   registerQueryGuard(app);
 
   const endpoints: Endpoint[] = [];
@@ -135,6 +141,11 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<Api> {
   statsRoutes(app, routeDeps);
   sandboxRoutes(app, routeDeps, sandbox);
   accessRoutes(app, routeDeps);
+  jobWriteRoutes(app, routeDeps);
+  applicationRoutes(app, routeDeps);
+  helperProfileRoutes(app, routeDeps);
+  listingWriteRoutes(app, routeDeps);
+  bookingRoutes(app, routeDeps);
   // A plugin of its own: only /developers parses form bodies, the JSON endpoints answer them 415.
   await app.register(developerPageRoutes, routeDeps);
   return app;

@@ -2,11 +2,13 @@ import { type Migration, type MigrationProvider, Migrator } from 'kysely';
 import type { Db } from './create-db.js';
 import * as initial from './migrations/0001-initial.js';
 import * as access from './migrations/0002-access.js';
+import * as writes from './migrations/0003-writes.js';
 
 /** Migrations are listed in code, not read from a folder, so they work the same from src/ and dist/. */
 const MIGRATIONS: Record<string, Migration> = {
   '0001-initial': initial,
   '0002-access': access,
+  '0003-writes': writes,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -53,12 +53,17 @@ export interface JobsTable extends PlaceColumns {
   remote_task: Flag;
   pricing_confidence: 'low' | 'medium' | 'high' | null;
   completed_at: string | null;
+  /** The account that posted the job through the API; null for the seeded marketplace. */
+  owner_account_id: string | null;
+  updated_at: string | null;
 }
 
 export interface OwnersTable extends ReliabilityColumns {
   id: string;
   display_name: string;
   created_at: string;
+  /** The account behind an owner who lists through the API; null for seeded owners. */
+  account_id: string | null;
 }
 
 export interface ListingsTable extends PlaceColumns {
@@ -75,6 +80,7 @@ export interface ListingsTable extends PlaceColumns {
   instant_booking: Flag;
   photos: string;
   created_at: string;
+  updated_at: string | null;
 }
 
 export interface HelpersTable extends PlaceColumns, ReliabilityColumns {
@@ -84,6 +90,10 @@ export interface HelpersTable extends PlaceColumns, ReliabilityColumns {
   hourly_rate_cents: number;
   available: Flag;
   created_at: string;
+  /** The account that registered the profile through the API; null for seeded helpers. */
+  account_id: string | null;
+  /** When the helper works, as JSON ({weekdays, from, to}); null: any time. */
+  availability: string | null;
 }
 
 export interface HelperCategoriesTable {
@@ -133,6 +143,47 @@ export interface KeyRequestsTable {
   key_id: string | null;
 }
 
+export type ApplicationStatus = 'pending' | 'accepted' | 'rejected';
+
+export interface ApplicationsTable {
+  id: string;
+  job_id: string;
+  helper_id: string;
+  /** The account that applied (the helper's account). */
+  account_id: string;
+  message: string | null;
+  status: ApplicationStatus;
+  created_at: string;
+  decided_at: string | null;
+}
+
+export type BookingStatus = 'requested' | 'confirmed' | 'active' | 'returned' | 'declined' | 'cancelled';
+
+export interface BookingsTable {
+  id: string;
+  listing_id: string;
+  renter_account_id: string;
+  /** Calendar days (Europe/Berlin), both inclusive. */
+  start_date: string;
+  end_date: string;
+  days: number;
+  price_cents: number;
+  deposit_cents: number;
+  status: BookingStatus;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface IdempotencyKeysTable {
+  account_id: string;
+  key: string;
+  request_hash: string;
+  state: 'running' | 'done';
+  response_status: number | null;
+  response_body: string | null;
+  created_at: string;
+}
+
 export interface MetaTable {
   key: string;
   value: string;
@@ -148,6 +199,9 @@ export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
   key_requests: KeyRequestsTable;
+  applications: ApplicationsTable;
+  bookings: BookingsTable;
+  idempotency_keys: IdempotencyKeysTable;
 }
 
 export type JobRow = Selectable<JobsTable>;
@@ -161,3 +215,5 @@ export type NewHelper = Insertable<HelpersTable>;
 export type AccountRow = Selectable<AccountsTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type KeyRequestRow = Selectable<KeyRequestsTable>;
+export type ApplicationRow = Selectable<ApplicationsTable>;
+export type BookingRow = Selectable<BookingsTable>;

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { LatLng } from './geo.js';
+import { DEFAULT_CENTER, haversineKm, type LatLng, MAX_RADIUS_KM } from './geo.js';
 
 export interface Place extends LatLng {
   city: string;
@@ -35,4 +35,44 @@ export const PLACES: readonly Place[] = Object.freeze(parsePlaces(readFileSync(C
 /** The name people use for a place: the district inside Karlsruhe, the town outside it. */
 export function placeName(place: Pick<Place, 'city' | 'district'>): string {
   return place.district ?? place.city;
+}
+
+export interface ResolvedLocation {
+  city: string;
+  plz: string;
+  district: string | null;
+  lat: number;
+  lng: number;
+}
+
+export type LocationProblem =
+  | { problem: 'unknown_plz'; similar: string[] }
+  | { problem: 'outside_service_area'; distanceKm: number };
+
+/**
+ * Where a written job, listing or helper is. Coordinates keep their point and take city, postal
+ * code and district from the nearest reference place; a postal code alone takes the place's point.
+ * Anything beyond the service area (50 km around the centre) is refused.
+ */
+export function resolveLocation(input: {
+  lat?: number;
+  lng?: number;
+  plz?: string;
+}): ResolvedLocation | LocationProblem {
+  if (input.plz !== undefined) {
+    const place = PLACES.find((p) => p.plz === input.plz);
+    if (!place) {
+      const similar = [...new Set(PLACES.map((p) => p.plz))].filter(
+        (plz) => plz.slice(0, 3) === input.plz?.slice(0, 3),
+      );
+      return { problem: 'unknown_plz', similar: similar.slice(0, 8) };
+    }
+    return { city: place.city, plz: place.plz, district: place.district, lat: place.lat, lng: place.lng };
+  }
+  const point = { lat: input.lat ?? Number.NaN, lng: input.lng ?? Number.NaN };
+  const distanceKm = haversineKm(DEFAULT_CENTER, point);
+  if (!(distanceKm <= MAX_RADIUS_KM)) return { problem: 'outside_service_area', distanceKm };
+  let nearest = PLACES[0] as Place;
+  for (const place of PLACES) if (haversineKm(point, place) < haversineKm(point, nearest)) nearest = place;
+  return { city: nearest.city, plz: nearest.plz, district: nearest.district, lat: point.lat, lng: point.lng };
 }

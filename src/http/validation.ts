@@ -3,6 +3,7 @@ import { closestMatches } from '../domain/text.js';
 import { type ApiError, badRequest } from './errors.js';
 
 type JsonSchema = {
+  description?: string;
   type?: string | string[];
   enum?: unknown[];
   minimum?: number;
@@ -65,6 +66,21 @@ function defaultHint(schema: JsonSchema | undefined): string {
   return schema?.default !== undefined ? ` or omit it to use the default ${JSON.stringify(schema.default)}` : '';
 }
 
+/** The schema and the value at a path inside a request part (through object properties only). */
+function at(
+  schema: JsonSchema | undefined,
+  given: unknown,
+  path: readonly string[],
+): { schema: JsonSchema | undefined; value: unknown } {
+  let current = schema;
+  let value = given;
+  for (const segment of path) {
+    current = current?.properties?.[segment];
+    value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[segment] : undefined;
+  }
+  return { schema: current, value };
+}
+
 /**
  * Turns the first ajv error of a request into an ApiError that names the parameter, says what is
  * allowed, and offers something to try instead.
@@ -86,11 +102,28 @@ export function validationToApiError(
       'The request is invalid.',
       'Check the parameters against /v1/openapi.json.',
     );
+  const union = errors.find((e) => e.keyword === 'anyOf');
+  if (union) {
+    const segments = union.instancePath.split('/').filter(Boolean);
+    const name = segments.join('.') || '(request)';
+    const found = at(schema, given, segments);
+    return badRequest(
+      'invalid_parameter',
+      name,
+      `${name} has none of the accepted shapes; got ${JSON.stringify(found.value)?.slice(0, 200)}.`,
+      `Send ${name} as ${found.schema?.description ?? 'described in /v1/openapi.json'}`,
+    );
+  }
   const params = error.params as Record<string, unknown>;
+  // Nested fields are named by their path (location.lat), and advice comes from their own schema.
+  const path = error.instancePath.split('/').filter(Boolean);
+  const container = at(schema, given, path);
+  const qualified = (property: string) => [...path, property].join('.');
 
   if (error.keyword === 'additionalProperties') {
-    const name = String(params.additionalProperty);
-    const close = closestMatches(name, known);
+    const name = qualified(String(params.additionalProperty));
+    const known = Object.keys(container.schema?.properties ?? {});
+    const close = closestMatches(String(params.additionalProperty), known);
     return badRequest(
       'unknown_parameter',
       name,
@@ -104,19 +137,21 @@ export function validationToApiError(
     );
   }
   if (error.keyword === 'required') {
-    const name = String(params.missingProperty);
+    const name = qualified(String(params.missingProperty));
+    const missing = container.schema?.properties?.[String(params.missingProperty)];
     return badRequest(
       'missing_parameter',
       name,
       `The ${where} '${name}' is required.`,
-      `Add ${name}=<${describeType(properties[name])}>.`,
-      properties[name]?.enum?.map(String) ?? [],
+      `Add ${name}=<${describeType(missing)}>.`,
+      missing?.enum?.map(String) ?? [],
     );
   }
 
-  const name = error.instancePath.replace(/^\//, '').split('/')[0] || '(request)';
-  const propertySchema = properties[name];
-  const value = given[name];
+  const name = path.join('.') || '(request)';
+  const propertySchema =
+    path.length > 0 ? at(schema, given, path.slice(0, -1)).schema?.properties?.[path.at(-1) ?? ''] : undefined;
+  const value = container.value;
   const shown = typeof value === 'string' ? `'${value.slice(0, 100)}'` : JSON.stringify(value);
   // A length is the problem, not the format: an over-long email is told its length limit.
   const expected = LENGTH_KEYWORDS.includes(error.keyword)

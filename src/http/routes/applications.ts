@@ -1,0 +1,4 @@
+import type { Api, RouteDeps } from './route-kit.js';
+
+/** Filled in by the write-API work (issue 4). */
+export function applicationRoutes(_app: Api, _deps: RouteDeps): void {}

@@ -1,0 +1,87 @@
+import type { FastifyRequest } from 'fastify';
+import { type Static, Type } from 'typebox';
+import type { AccountRow } from '../db/schema.js';
+import { type ResolvedLocation, resolveLocation } from '../domain/places.js';
+import { allowedActions, type Machine } from '../domain/transitions.js';
+import { ApiError } from './errors.js';
+
+/** The calling account of a write; anonymous callers get a 401 that says how to get a key. */
+export function requireAccount(request: FastifyRequest): AccountRow {
+  const key = request.access?.key;
+  if (key && request.access.tier === 'developer') return key.account;
+  throw new ApiError(401, 'authentication_required', 'Writing needs a developer key in the X-API-Key header.', {
+    param: 'X-API-Key',
+    suggestion:
+      'Request a free developer key at /developers (or POST /v1/developer/key-requests); reading works without one.',
+  });
+}
+
+/**
+ * 404 for an id that does not exist or that the caller may not touch: the same answer for both, so
+ * ids of others leak nothing.
+ */
+export function notFound(resource: string, id: string, listPath: string): ApiError {
+  return new ApiError(404, 'not_found', `No ${resource} with the id '${id}' is yours to change.`, {
+    param: 'id',
+    suggestion: `Check the id; you can change only what your account created or what concerns it. ${listPath} lists what exists.`,
+  });
+}
+
+/** 409 for an action the current state does not allow, with the actions that are allowed. */
+export function illegalTransition(resource: string, current: string, action: string, machine: Machine): ApiError {
+  const allowed = allowedActions(machine, current);
+  return new ApiError(
+    409,
+    'invalid_state_transition',
+    `The ${resource} is ${current}; '${action}' is not possible from there.`,
+    {
+      param: null,
+      suggestion:
+        allowed.length > 0
+          ? `From ${current} you can: ${allowed.join(', ')}.`
+          : `A ${current} ${resource} cannot change any more.`,
+      alternatives: allowed,
+    },
+  );
+}
+
+/** A location in a request body: coordinates, or a postal code of the service area. */
+export const LocationInput = Type.Union(
+  [
+    Type.Object(
+      {
+        lat: Type.Number({ minimum: -90, maximum: 90, description: 'Latitude.' }),
+        lng: Type.Number({ minimum: -180, maximum: 180, description: 'Longitude.' }),
+      },
+      { additionalProperties: false },
+    ),
+    Type.Object(
+      { plz: Type.String({ pattern: '^[0-9]{5}$', description: 'A postal code of the service area, e.g. 76227.' }) },
+      { additionalProperties: false },
+    ),
+  ],
+  { description: 'Either {lat, lng} within 50 km of Karlsruhe (49.0069, 8.4037), or {plz}.' },
+);
+export type LocationInput = Static<typeof LocationInput>;
+
+/** The stored location of a body's `location`, or a 400 that says what to send instead. */
+export function locationOf(input: LocationInput, field = 'location'): ResolvedLocation {
+  const resolved = resolveLocation(input);
+  if (!('problem' in resolved)) return resolved;
+  if (resolved.problem === 'unknown_plz') {
+    throw new ApiError(400, 'invalid_location', `${field}.plz is not a postal code of the service area.`, {
+      param: `${field}.plz`,
+      suggestion: 'Send a postal code of Karlsruhe or a town within 50 km, or coordinates as {lat, lng}.',
+      alternatives: resolved.similar,
+    });
+  }
+  throw new ApiError(
+    400,
+    'invalid_location',
+    `${field} is ${resolved.distanceKm.toFixed(1)} km from Karlsruhe; the service area is 50 km around it.`,
+    {
+      param: field,
+      suggestion: 'Send a location within 50 km of Karlsruhe (49.0069, 8.4037).',
+    },
+  );
+}
