@@ -6,6 +6,7 @@ import type { TierLimits } from './domain/tiers.js';
 import { registerAccess } from './http/plugins/access.js';
 import { registerDocs } from './http/plugins/docs.js';
 import { frameworkError, registerErrorHandler } from './http/plugins/error-handler.js';
+import { registerIdempotency } from './http/plugins/idempotency.js';
 import { registerNotFound } from './http/plugins/not-found.js';
 import { registerQueryGuard } from './http/plugins/query-guard.js';
 import { accessRoutes } from './http/routes/access.js';
