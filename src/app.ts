@@ -26,11 +26,14 @@ import type { Api, RouteDeps } from './http/routes/route-kit.js';
 import { sandboxRoutes } from './http/routes/sandbox.js';
 import { statsRoutes } from './http/routes/stats.js';
 import { MeSchema } from './http/schemas/access.js';
+import { ApplicationSchema } from './http/schemas/applications.js';
 import { AvailabilitySchema, PublicHelperSchema } from './http/schemas/availability.js';
+import { BookingSchema } from './http/schemas/bookings.js';
 import { CategoryItemSchema } from './http/schemas/category.js';
 import { CategorySchema, LocationSchema, ReliabilityScoreSchema } from './http/schemas/common.js';
 import { ApiErrorSchema } from './http/schemas/error.js';
 import { EstimateSchema } from './http/schemas/estimate.js';
+import { HelperProfileSchema } from './http/schemas/helper-profiles.js';
 import { JobSchema } from './http/schemas/job.js';
 import { ListingSchema } from './http/schemas/listing.js';
 import { type Endpoint, StatsSchema } from './http/schemas/stats.js';
@@ -56,10 +59,13 @@ const COMPONENTS = [
   ReliabilityScoreSchema,
   JobSchema,
   ListingSchema,
+  BookingSchema,
   CategoryItemSchema,
   EstimateSchema,
   PublicHelperSchema,
   AvailabilitySchema,
+  HelperProfileSchema,
+  ApplicationSchema,
   StatsSchema,
   MeSchema,
   ApiErrorSchema,

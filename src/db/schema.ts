@@ -169,6 +169,11 @@ export interface BookingsTable {
   days: number;
   price_cents: number;
   deposit_cents: number;
+  /** The listing's prices when it was booked, and how the price was made of them. */
+  daily_cents: number;
+  weekly_cents: number | null;
+  weeks: number;
+  extra_days: number;
   status: BookingStatus;
   created_at: string;
   updated_at: string;

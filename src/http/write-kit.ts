@@ -39,7 +39,7 @@ export function illegalTransition(resource: string, current: string, action: str
       suggestion:
         allowed.length > 0
           ? `From ${current} you can: ${allowed.join(', ')}.`
-          : `A ${current} ${resource} cannot change any more.`,
+          : `This ${resource} is ${current} and cannot change any more.`,
       alternatives: allowed,
     },
   );

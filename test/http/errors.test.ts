@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { buildTestApp, getJson } from '../helpers/app.js';
+import { WRITE_ROUTES } from '../helpers/operations.js';
 
 describe('errors outside the endpoints are ApiErrors too', () => {
   test('an unknown route is a JSON 404 listing the endpoints', async (t) => {
@@ -24,8 +25,9 @@ describe('errors outside the endpoints are ApiErrors too', () => {
         'GET /v1/stats',
         'GET /v1/me',
         'POST /v1/developer/key-requests',
+        ...WRITE_ROUTES,
       ],
-      alternatives_count: 10,
+      alternatives_count: 10 + WRITE_ROUTES.length,
     });
   });
 
@@ -33,14 +35,14 @@ describe('errors outside the endpoints are ApiErrors too', () => {
     const { app } = await buildTestApp(t);
     const response = await app.inject({ method: 'DELETE', url: '/v1/jobs/job_0000000000000001' });
     assert.equal(response.statusCode, 405);
-    assert.equal(response.headers.allow, 'GET, HEAD');
+    assert.equal(response.headers.allow, 'GET, HEAD, PATCH');
     assert.deepEqual(response.json(), {
       error: 'method_not_allowed',
       message: 'DELETE is not allowed on /v1/jobs/job_0000000000000001.',
       param: null,
-      suggestion: 'Use GET or HEAD.',
-      alternatives: ['GET', 'HEAD'],
-      alternatives_count: 2,
+      suggestion: 'Use GET or HEAD or PATCH.',
+      alternatives: ['GET', 'HEAD', 'PATCH'],
+      alternatives_count: 3,
     });
   });
 

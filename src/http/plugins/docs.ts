@@ -43,6 +43,8 @@ export async function registerDocs(app: FastifyInstance): Promise<void> {
         { name: 'Categories and pricing', description: 'Categories, price ranges and estimates.' },
         { name: 'Helpers', description: 'Verified helpers near a location.' },
         { name: 'Platform', description: 'Statistics, capabilities and health.' },
+        { name: 'Applications', description: 'Helpers apply for jobs; job owners accept or reject.' },
+        { name: 'Bookings', description: 'Borrowing an item: request, confirm, pick up, return.' },
         { name: 'Access', description: 'Tiers, keys and rate limits: who am I, and requesting a developer key.' },
         {
           name: 'Sandbox',

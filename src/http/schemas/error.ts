@@ -14,6 +14,7 @@ export const ERROR_CODES = [
   'rate_limit_exceeded',
   'duplicate_request',
   'authentication_required',
+  'forbidden',
   'invalid_state_transition',
   'limit_reached',
   'already_applied',

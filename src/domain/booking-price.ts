@@ -1,0 +1,48 @@
+/** Booking rules and prices: calendar days (Europe/Berlin), both ends inclusive. */
+
+export const BOOKING_STATUSES = ['requested', 'confirmed', 'active', 'returned', 'declined', 'cancelled'] as const;
+/** Bookings in these states hold their days: no other booking may overlap them. */
+export const HOLDING_STATUSES = ['requested', 'confirmed', 'active'] as const;
+
+/** A booking covers at most this many days. */
+export const MAX_BOOKING_DAYS = 60;
+/** A booking starts at most this many days after today. */
+export const MAX_DAYS_AHEAD = 365;
+
+const DAY_MS = 86_400_000;
+
+const utcDay = (date: string): number => Date.parse(`${date}T00:00:00Z`);
+
+/** The calendar date `days` after (or before, when negative) a YYYY-MM-DD date. */
+export function addDays(date: string, days: number): string {
+  return new Date(utcDay(date) + days * DAY_MS).toISOString().slice(0, 10);
+}
+
+/** Days from start to end, both included: 2026-12-01 to 2026-12-01 is 1. */
+export function daysInclusive(start: string, end: string): number {
+  return Math.round((utcDay(end) - utcDay(start)) / DAY_MS) + 1;
+}
+
+export interface BookingPrice {
+  total_cents: number;
+  /** Full weeks charged at the weekly price (the last may be a remainder rounded up to a week). */
+  weeks: number;
+  /** Days charged at the daily price. */
+  extra_days: number;
+}
+
+/**
+ * The cheapest way to pay for `days` days: k weeks at the weekly price and the remaining days at
+ * the daily price, for every k from 0 to ceil(days / 7) — the last one rounds a remainder up to one
+ * more week, which is cheaper when a few days cost more than a week. On a tie, fewer weeks.
+ */
+export function bookingPrice(days: number, dailyCents: number, weeklyCents: number | null): BookingPrice {
+  let best: BookingPrice = { total_cents: days * dailyCents, weeks: 0, extra_days: days };
+  if (weeklyCents === null) return best;
+  for (let weeks = 1; weeks <= Math.ceil(days / 7); weeks++) {
+    const extraDays = Math.max(0, days - weeks * 7);
+    const total = weeks * weeklyCents + extraDays * dailyCents;
+    if (total < best.total_cents) best = { total_cents: total, weeks, extra_days: extraDays };
+  }
+  return best;
+}

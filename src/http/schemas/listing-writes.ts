@@ -1,0 +1,109 @@
+import { type Static, Type } from 'typebox';
+import { CATEGORIES } from '../../domain/categories.js';
+import { CONDITIONS } from '../../domain/statuses.js';
+import { LocationInput } from '../write-kit.js';
+import { Nullable, StringEnum } from './common.js';
+
+export const MAX_PHOTOS = 8;
+export const MAX_PHOTO_URL_LENGTH = 500;
+
+const Text = (min: number, max: number, description: string) =>
+  Type.String({ minLength: min, maxLength: max, pattern: '\\S', description });
+
+/** The Listing fields a client sets; the server sets id, type, status and owner_reliability. */
+const ListingFields = {
+  title: Text(3, 120, 'What is lent, 3 to 120 characters (surrounding spaces are trimmed).'),
+  description: Text(10, 5000, 'Details: what is included, pick-up, conditions; 10 to 5000 characters.'),
+  category: StringEnum(CATEGORIES, { description: 'Category value, case-insensitive ("events" = "EVENTS").' }),
+  price_per_day_eur: Type.Number({
+    minimum: 0.5,
+    maximum: 10_000,
+    description: 'Price per day in EUR, 0.50 to 10,000, at most two decimals.',
+  }),
+  price_per_week_eur: (options: object = {}) =>
+    Nullable(Type.Number({ minimum: 0.5, maximum: 50_000 }), {
+      ...options,
+      description:
+        'Price for 7 days in EUR (0.50 to 50,000, at most two decimals, below 7 × price_per_day_eur), or null for no weekly price. Bookings use it where it is cheaper.',
+    }),
+  deposit_eur: (options: object = {}) =>
+    Type.Number({
+      ...options,
+      minimum: 0,
+      maximum: 100_000,
+      description: 'Refundable deposit in EUR, 0 to 100,000, at most two decimals.',
+    }),
+  condition: StringEnum(CONDITIONS, { description: 'new, like_new, good or fair (case-insensitive).' }),
+  location: LocationInput,
+  instant_booking: (options: object = {}) =>
+    Type.Boolean({
+      ...options,
+      description: 'true: bookings are confirmed at once; false: the owner confirms or declines each.',
+    }),
+  photos: (options: object = {}) =>
+    Type.Array(
+      Type.String({
+        format: 'uri',
+        pattern: '^https://',
+        maxLength: MAX_PHOTO_URL_LENGTH,
+        description: 'An https URL.',
+      }),
+      {
+        ...options,
+        maxItems: MAX_PHOTOS,
+        description: `Up to ${MAX_PHOTOS} https URLs of at most ${MAX_PHOTO_URL_LENGTH} characters.`,
+      },
+    ),
+};
+
+export const ListingCreateBody = Type.Object(
+  {
+    title: ListingFields.title,
+    description: ListingFields.description,
+    category: ListingFields.category,
+    price_per_day_eur: ListingFields.price_per_day_eur,
+    price_per_week_eur: Type.Optional(ListingFields.price_per_week_eur({ default: null })),
+    deposit_eur: Type.Optional(ListingFields.deposit_eur({ default: 0 })),
+    condition: ListingFields.condition,
+    location: ListingFields.location,
+    instant_booking: Type.Optional(ListingFields.instant_booking({ default: false })),
+    photos: Type.Optional(ListingFields.photos({ default: [] })),
+  },
+  {
+    additionalProperties: false,
+    description:
+      'A new listing: the Listing fields a client may set. id, type, status (always available at first), owner_reliability and distances are the server’s.',
+  },
+);
+export type ListingCreateBody = Static<typeof ListingCreateBody>;
+
+export const ListingPatchBody = Type.Object(
+  {
+    title: Type.Optional(ListingFields.title),
+    description: Type.Optional(ListingFields.description),
+    category: Type.Optional(ListingFields.category),
+    price_per_day_eur: Type.Optional(ListingFields.price_per_day_eur),
+    price_per_week_eur: Type.Optional(ListingFields.price_per_week_eur()),
+    deposit_eur: Type.Optional(ListingFields.deposit_eur()),
+    condition: Type.Optional(ListingFields.condition),
+    location: Type.Optional(ListingFields.location),
+    instant_booking: Type.Optional(ListingFields.instant_booking()),
+    photos: Type.Optional(ListingFields.photos()),
+  },
+  {
+    additionalProperties: false,
+    description:
+      'The fields to change; those left out keep their value. price_per_week_eur: null removes the weekly price; photos replaces the whole list.',
+  },
+);
+export type ListingPatchBody = Static<typeof ListingPatchBody>;
+
+/** Documents the Idempotency-Key header of a POST; the idempotency plugin checks and applies it. */
+export const IdempotencyHeaders = Type.Object({
+  'idempotency-key': Type.Optional(
+    Type.String({
+      description:
+        'Optional: 1 to 255 visible ASCII characters, fresh per operation (a UUID, say). A retry with the same key and body within 48 hours answers the first response again, with Idempotent-Replayed: true, without doing the work twice; the same key with another body is a 422, and a retry while the first still runs a 409.',
+    }),
+  ),
+});

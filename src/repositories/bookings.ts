@@ -1,0 +1,159 @@
+import { sql } from 'kysely';
+import type { BookingRow, BookingStatus } from '../db/schema.js';
+import { bookingPrice, daysInclusive, HOLDING_STATUSES } from '../domain/booking-price.js';
+import { newId } from '../domain/ids.js';
+import { centsToEur } from '../domain/pricing.js';
+import type { ListingStatus } from '../domain/statuses.js';
+import type { Booking, ListingAvailability } from '../http/schemas/bookings.js';
+import type { Queryable } from './db.js';
+
+export function bookingRowToBooking(row: BookingRow): Booking {
+  return {
+    id: row.id,
+    listing_id: row.listing_id,
+    status: row.status,
+    start_date: row.start_date,
+    end_date: row.end_date,
+    days: row.days,
+    price_eur: centsToEur(row.price_cents),
+    deposit_eur: centsToEur(row.deposit_cents),
+    price_breakdown: {
+      daily_eur: centsToEur(row.daily_cents),
+      weekly_eur: row.weekly_cents === null ? null : centsToEur(row.weekly_cents),
+      weeks: row.weeks,
+      extra_days: row.extra_days,
+    },
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+export interface BookingRequest {
+  listingId: string;
+  renterAccountId: string;
+  /** Calendar days (Europe/Berlin), both inclusive; checked against today and each other already. */
+  startDate: string;
+  endDate: string;
+}
+
+export type BookedRange = ListingAvailability['booked'][number];
+
+export type BookingAttempt =
+  | { booked: BookingRow }
+  | { problem: 'not_found' }
+  | { problem: 'own_listing' }
+  | { problem: 'unavailable'; status: ListingStatus }
+  | { problem: 'conflict'; with: BookedRange };
+
+/**
+ * Books a listing unless its days are taken. One transaction whose first statement writes the
+ * listing row: that takes SQLite's write lock (PostgreSQL: the row lock) before the overlap check
+ * reads, so two requests for the same listing, in one process or several, run one after the other
+ * and the second sees the first's booking. Writing first also keeps SQLite from failing with
+ * SQLITE_BUSY on a read lock that would have to be upgraded; the wait for the lock is the busy
+ * timeout's.
+ */
+export function createBooking(db: Queryable, request: BookingRequest, now: Date): Promise<BookingAttempt> {
+  return db.transaction().execute(async (trx): Promise<BookingAttempt> => {
+    const locked = await trx
+      .updateTable('listings')
+      .set({ updated_at: sql`updated_at` })
+      .where('id', '=', request.listingId)
+      .where('status', '=', 'available')
+      .executeTakeFirst();
+    const listing = await trx
+      .selectFrom('listings')
+      .innerJoin('owners', 'owners.id', 'listings.owner_id')
+      .select([
+        'listings.status',
+        'listings.price_per_day_cents',
+        'listings.price_per_week_cents',
+        'listings.deposit_cents',
+        'listings.instant_booking',
+        'owners.account_id',
+      ])
+      .where('listings.id', '=', request.listingId)
+      .executeTakeFirst();
+    if (!listing) return { problem: 'not_found' };
+    if (listing.account_id === request.renterAccountId) return { problem: 'own_listing' };
+    if (Number(locked.numUpdatedRows) === 0) return { problem: 'unavailable', status: listing.status };
+
+    const clash = await trx
+      .selectFrom('bookings')
+      .select(['start_date', 'end_date', 'status'])
+      .where('listing_id', '=', request.listingId)
+      .where('status', 'in', HOLDING_STATUSES)
+      .where('start_date', '<=', request.endDate)
+      .where('end_date', '>=', request.startDate)
+      .orderBy('start_date')
+      .executeTakeFirst();
+    if (clash) return { problem: 'conflict', with: clash as BookedRange };
+
+    const days = daysInclusive(request.startDate, request.endDate);
+    const price = bookingPrice(days, listing.price_per_day_cents, listing.price_per_week_cents);
+    const at = now.toISOString();
+    const row: BookingRow = {
+      id: newId('bkg'),
+      listing_id: request.listingId,
+      renter_account_id: request.renterAccountId,
+      start_date: request.startDate,
+      end_date: request.endDate,
+      days,
+      price_cents: price.total_cents,
+      deposit_cents: listing.deposit_cents,
+      daily_cents: listing.price_per_day_cents,
+      weekly_cents: listing.price_per_week_cents,
+      weeks: price.weeks,
+      extra_days: price.extra_days,
+      status: listing.instant_booking === 1 ? 'confirmed' : 'requested',
+      created_at: at,
+      updated_at: at,
+    };
+    await trx.insertInto('bookings').values(row).execute();
+    return { booked: row };
+  });
+}
+
+export type BookingWithOwner = BookingRow & { owner_account_id: string | null };
+
+/** A booking with the account of its listing's owner, who may act on it besides the renter. */
+export function findBookingWithOwner(db: Queryable, id: string): Promise<BookingWithOwner | undefined> {
+  return db
+    .selectFrom('bookings')
+    .innerJoin('listings', 'listings.id', 'bookings.listing_id')
+    .innerJoin('owners', 'owners.id', 'listings.owner_id')
+    .selectAll('bookings')
+    .select('owners.account_id as owner_account_id')
+    .where('bookings.id', '=', id)
+    .executeTakeFirst();
+}
+
+/** Moves a booking from one of `from` to `to` in one conditional write; false when it was not in `from`. */
+export async function setBookingStatus(
+  db: Queryable,
+  id: string,
+  from: readonly BookingStatus[],
+  to: BookingStatus,
+  now: Date,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('bookings')
+    .set({ status: to, updated_at: now.toISOString() })
+    .where('id', '=', id)
+    .where('status', 'in', from)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Days held by the listing's bookings that end `today` or later, earliest first. */
+export function bookedRanges(db: Queryable, listingId: string, today: string): Promise<BookedRange[]> {
+  return db
+    .selectFrom('bookings')
+    .select(['start_date', 'end_date', 'status'])
+    .where('listing_id', '=', listingId)
+    .where('status', 'in', HOLDING_STATUSES)
+    .where('end_date', '>=', today)
+    .orderBy('start_date')
+    .orderBy('id')
+    .execute() as Promise<BookedRange[]>;
+}

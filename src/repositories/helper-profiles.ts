@@ -1,0 +1,139 @@
+import type { HelperRow, NewHelper } from '../db/schema.js';
+import type { Category } from '../domain/categories.js';
+import { DEFAULT_CENTER, haversineKm, round } from '../domain/geo.js';
+import { newId } from '../domain/ids.js';
+import { centsToEur } from '../domain/pricing.js';
+import { reliabilityScore } from '../domain/reliability.js';
+import type { AvailabilityWindow, HelperProfile } from '../http/schemas/helper-profiles.js';
+import type { Queryable } from './db.js';
+import { reliabilityFromRow } from './mappers.js';
+
+/** The columns of a helper that its account sets (location resolved, rate in cents, availability as JSON). */
+export type HelperValues = Pick<
+  NewHelper,
+  | 'display_name'
+  | 'bio'
+  | 'hourly_rate_cents'
+  | 'available'
+  | 'availability'
+  | 'city'
+  | 'plz'
+  | 'district'
+  | 'lat'
+  | 'lng'
+>;
+
+/** A record with nothing in it yet: no jobs, ratings or cancellations, not verified. */
+const FRESH_RECORD = {
+  completed_jobs: 0,
+  avg_response_minutes: 0,
+  cancellation_rate: 0,
+  rating_avg: 0,
+  rating_count: 0,
+  verified: 0,
+} as const;
+
+export function helperRowToProfile(row: HelperRow, categories: readonly Category[]): HelperProfile {
+  return {
+    id: row.id,
+    display_name: row.display_name,
+    categories: [...categories],
+    hourly_rate_eur: centsToEur(row.hourly_rate_cents),
+    location: {
+      city: row.city,
+      district: row.district,
+      plz: row.plz,
+      distance_km: round(haversineKm(DEFAULT_CENTER, row), 2),
+    },
+    reliability: reliabilityFromRow(row),
+    availability: row.availability === null ? null : (JSON.parse(row.availability) as AvailabilityWindow),
+    available: row.available === 1,
+    bio: row.bio,
+  };
+}
+
+/** Registers a helper profile for an account, unverified and with a fresh record; returns its id. */
+export async function insertHelperProfile(
+  db: Queryable,
+  accountId: string,
+  values: HelperValues,
+  categories: readonly Category[],
+  now: Date,
+): Promise<string> {
+  const id = newId('hlp');
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('helpers')
+      .values({
+        ...values,
+        ...FRESH_RECORD,
+        reliability_score: reliabilityScore({ ...FRESH_RECORD, verified: false }),
+        id,
+        account_id: accountId,
+        created_at: now.toISOString(),
+      })
+      .execute();
+    await trx
+      .insertInto('helper_categories')
+      .values(categories.map((category) => ({ helper_id: id, category })))
+      .execute();
+  });
+  return id;
+}
+
+export async function findHelperProfile(db: Queryable, id: string): Promise<HelperProfile | undefined> {
+  const row = await db.selectFrom('helpers').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!row) return undefined;
+  const categories = await db
+    .selectFrom('helper_categories')
+    .select('category')
+    .where('helper_id', '=', id)
+    .orderBy('category')
+    .execute();
+  return helperRowToProfile(
+    row,
+    categories.map((c) => c.category),
+  );
+}
+
+/** Whether the helper was registered by the account. */
+export async function isOwnHelper(db: Queryable, id: string, accountId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('helpers')
+    .select('id')
+    .where('id', '=', id)
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * Changes a helper of the account (and, when given, replaces its categories) in one transaction
+ * whose first statement writes. False: no such helper of the account.
+ */
+export async function updateHelperProfile(
+  db: Queryable,
+  id: string,
+  accountId: string,
+  values: Partial<HelperValues>,
+  categories: readonly Category[] | undefined,
+): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    // Setting account_id to itself keeps the statement valid when only the categories change.
+    const updated = await trx
+      .updateTable('helpers')
+      .set({ ...values, account_id: accountId })
+      .where('id', '=', id)
+      .where('account_id', '=', accountId)
+      .executeTakeFirst();
+    if (Number(updated.numUpdatedRows) === 0) return false;
+    if (categories) {
+      await trx.deleteFrom('helper_categories').where('helper_id', '=', id).execute();
+      await trx
+        .insertInto('helper_categories')
+        .values(categories.map((category) => ({ helper_id: id, category })))
+        .execute();
+    }
+    return true;
+  });
+}

@@ -1,0 +1,175 @@
+import { type RawBuilder, sql } from 'kysely';
+import { withinRadiusSql } from '../db/distance.js';
+import type { JobRow, JobsTable, NewJob } from '../db/schema.js';
+import { smartEtaMinutes } from '../domain/eta.js';
+import { MAX_RADIUS_KM } from '../domain/geo.js';
+import { newId } from '../domain/ids.js';
+import { type PricingConfidence, pricingConfidence, sampleInEuros } from '../domain/pricing.js';
+import { effectiveJobStatus, type JobStatus } from '../domain/statuses.js';
+import { JOB_MACHINE, nextState } from '../domain/transitions.js';
+import { completedRateSample } from './aggregates.js';
+import { dialectOf, type Queryable } from './db.js';
+import { openJobSql } from './jobs.js';
+
+/** The columns of a job that a client sets (location already resolved, prices in cents). */
+export type JobValues = Omit<
+  NewJob,
+  | 'id'
+  | 'status'
+  | 'created_at'
+  | 'updated_at'
+  | 'applications_count'
+  | 'smart_eta_minutes'
+  | 'pricing_confidence'
+  | 'completed_at'
+  | 'owner_account_id'
+>;
+
+type Derivable = Pick<
+  JobsTable,
+  'category' | 'lat' | 'lng' | 'remote_task' | 'price_cents' | 'duration_hours' | 'helpers_needed'
+>;
+
+/**
+ * smart_eta_minutes and pricing_confidence of a job as it is written now: from the verified,
+ * available helpers of the category within 50 km, and the completed jobs of the category (the data
+ * /v1/helpers/availability and /v1/estimate read).
+ */
+export async function derivedJobFields(
+  db: Queryable,
+  job: Derivable,
+): Promise<{ smart_eta_minutes: number | null; pricing_confidence: PricingConfidence | null }> {
+  const remote = job.remote_task === 1;
+  let helpers = db
+    .selectFrom('helpers')
+    .innerJoin('helper_categories', 'helper_categories.helper_id', 'helpers.id')
+    .select(['helpers.lat', 'helpers.lng', 'helpers.avg_response_minutes'])
+    .where('helper_categories.category', '=', job.category)
+    .where('helpers.verified', '=', 1)
+    .where('helpers.available', '=', 1);
+  if (!remote)
+    helpers = helpers.where(withinRadiusSql(dialectOf(db), 'helpers.lat', 'helpers.lng', job, MAX_RADIUS_KM));
+  const [etaHelpers, sample] = await Promise.all([helpers.execute(), completedRateSample(db, job.category)]);
+  const ratePerHelperHour = job.price_cents / 100 / (job.duration_hours * job.helpers_needed);
+  return {
+    smart_eta_minutes: smartEtaMinutes({ lat: job.lat, lng: job.lng, remote_task: remote }, etaHelpers, MAX_RADIUS_KM),
+    pricing_confidence: pricingConfidence(ratePerHelperHour, sample && sampleInEuros(sample)),
+  };
+}
+
+/** Inserts a job posted by an account; returns its id. */
+export async function insertOwnJob(db: Queryable, accountId: string, values: JobValues, now: Date): Promise<string> {
+  const id = newId('job');
+  const derived = await derivedJobFields(db, values);
+  await db
+    .insertInto('jobs')
+    .values({
+      ...values,
+      ...derived,
+      id,
+      status: 'open',
+      applications_count: 0,
+      completed_at: null,
+      owner_account_id: accountId,
+      created_at: now.toISOString(),
+      updated_at: now.toISOString(),
+    })
+    .execute();
+  return id;
+}
+
+/**
+ * Changes a job of the account in one transaction. Its first statement writes (it stamps
+ * updated_at), so the transaction holds the write lock before it reads: concurrent changes and
+ * applications wait for it instead of acting on what it is about to change. `change` sees the
+ * current row and the number of accepted applications and returns the columns to set; what it
+ * throws rolls everything back. Derived fields are computed again. Undefined: no such job of the account.
+ */
+export async function updateOwnJob(
+  db: Queryable,
+  id: string,
+  accountId: string,
+  now: Date,
+  change: (row: JobRow, accepted: number) => Partial<JobValues>,
+): Promise<JobRow | undefined> {
+  return db.transaction().execute(async (trx) => {
+    const row = await trx
+      .updateTable('jobs')
+      .set({ updated_at: now.toISOString() })
+      .where('id', '=', id)
+      .where('owner_account_id', '=', accountId)
+      .returningAll()
+      .executeTakeFirst();
+    if (!row) return undefined;
+    const accepted = await trx
+      .selectFrom('applications')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('job_id', '=', id)
+      .where('status', '=', 'accepted')
+      .executeTakeFirst();
+    const changes = change(row, Number(accepted?.n ?? 0));
+    const derived = await derivedJobFields(trx, { ...row, ...changes });
+    await trx
+      .updateTable('jobs')
+      .set({ ...changes, ...derived })
+      .where('id', '=', id)
+      .execute();
+    return { ...row, ...changes, ...derived };
+  });
+}
+
+/** SQL for "the job is in one of these states"; open means open with its deadline ahead. */
+function inStates(states: readonly string[], now: Date): RawBuilder<boolean> {
+  const each = states.map((state) => (state === 'open' ? openJobSql(now) : sql<boolean>`status = ${state}`));
+  return sql<boolean>`(${sql.join(each, sql` or `)})`;
+}
+
+export type JobAction = 'cancel' | 'complete';
+export type TransitionOutcome = { done: true } | { done: false; status: JobStatus } | undefined;
+
+/**
+ * Moves a job of the account along JOB_MACHINE with one conditional update, so of two concurrent
+ * actions only one applies. Cancelling rejects the pending applications in the same transaction.
+ * Undefined: no such job of the account; done false: the action is not allowed from `status`.
+ */
+export async function transitionOwnJob(
+  db: Queryable,
+  id: string,
+  accountId: string,
+  action: JobAction,
+  now: Date,
+): Promise<TransitionOutcome> {
+  const from = Object.keys(JOB_MACHINE).filter((state) => nextState(JOB_MACHINE, state, action) !== null);
+  const to = nextState(JOB_MACHINE, from[0] ?? '', action) as JobStatus;
+  const at = now.toISOString();
+  return db.transaction().execute(async (trx) => {
+    const updated = await trx
+      .updateTable('jobs')
+      .set({ status: to, updated_at: at, ...(to === 'completed' ? { completed_at: at } : {}) })
+      .where('id', '=', id)
+      .where('owner_account_id', '=', accountId)
+      .where(inStates(from, now))
+      .executeTakeFirst();
+    if (Number(updated.numUpdatedRows) === 0) {
+      const row = await trx
+        .selectFrom('jobs')
+        .select(['status', 'deadline'])
+        .where('id', '=', id)
+        .where('owner_account_id', '=', accountId)
+        .executeTakeFirst();
+      return row && { done: false, status: effectiveJobStatus(row.status, row.deadline, now) };
+    }
+    if (to === 'cancelled') await rejectPending(trx, id, now);
+    return { done: true };
+  });
+}
+
+/** Rejects the pending applications of a job (it was cancelled or all its helpers were found). */
+export async function rejectPending(db: Queryable, jobId: string, now: Date): Promise<void> {
+  await db
+    .updateTable('applications')
+    .set({ status: 'rejected', decided_at: now.toISOString() })
+    .where('job_id', '=', jobId)
+    .where('status', '=', 'pending')
+    .execute();
+}

@@ -1,0 +1,126 @@
+import { sql } from 'kysely';
+import type { AccountRow, ListingRow, ListingsTable, NewListing } from '../db/schema.js';
+import { newId } from '../domain/ids.js';
+import { reliabilityScore } from '../domain/reliability.js';
+import type { ListingStatus } from '../domain/statuses.js';
+import type { Queryable } from './db.js';
+
+/** What an owner shows of a person's name: the first name and the initial of the last ("Ada L."). */
+export function ownerDisplayName(accountName: string): string {
+  const [first = '', ...rest] = accountName.trim().split(/\s+/);
+  const last = rest.at(-1);
+  return last ? `${first} ${last.charAt(0).toUpperCase()}.` : first;
+}
+
+/** A new owner's record: nothing done yet, nothing verified. */
+const FRESH_RECORD = {
+  completed_jobs: 0,
+  avg_response_minutes: 0,
+  cancellation_rate: 0,
+  rating_avg: 0,
+  rating_count: 0,
+  verified: false,
+};
+
+/**
+ * The owner row of an account, created on its first listing. The insert comes first and yields to
+ * an existing row (owners.account_id is unique), so two first listings at once make one owner.
+ */
+export async function ownerIdOfAccount(db: Queryable, account: AccountRow, now: Date): Promise<string> {
+  await db
+    .insertInto('owners')
+    .values({
+      id: newId('own'),
+      display_name: ownerDisplayName(account.name),
+      created_at: now.toISOString(),
+      account_id: account.id,
+      ...FRESH_RECORD,
+      verified: 0,
+      reliability_score: reliabilityScore(FRESH_RECORD),
+    })
+    .onConflict((conflict) => conflict.column('account_id').where('account_id', 'is not', null).doNothing())
+    .execute();
+  const owner = await db
+    .selectFrom('owners')
+    .select('id')
+    .where('account_id', '=', account.id)
+    .executeTakeFirstOrThrow();
+  return owner.id;
+}
+
+export type ListingValues = Omit<NewListing, 'id' | 'owner_id' | 'status' | 'created_at' | 'updated_at'>;
+
+/** Inserts a listing of the account (an available one) and its owner row if needed; returns its id. */
+export function createListing(db: Queryable, account: AccountRow, values: ListingValues, now: Date): Promise<string> {
+  return db.transaction().execute(async (trx) => {
+    const ownerId = await ownerIdOfAccount(trx, account, now);
+    const id = newId('lst');
+    const at = now.toISOString();
+    await trx
+      .insertInto('listings')
+      .values({ ...values, id, owner_id: ownerId, status: 'available', created_at: at, updated_at: at })
+      .execute();
+    return id;
+  });
+}
+
+/** The owner rows of an account (one at most), as a subquery. */
+function ownersOf(db: Queryable, accountId: string) {
+  return db.selectFrom('owners').select('id').where('account_id', '=', accountId);
+}
+
+/** The listing if the account owns it. */
+export function ownListing(db: Queryable, id: string, accountId: string): Promise<ListingRow | undefined> {
+  return db
+    .selectFrom('listings')
+    .selectAll()
+    .where('id', '=', id)
+    .where('owner_id', 'in', ownersOf(db, accountId))
+    .executeTakeFirst();
+}
+
+export type ListingChange = Partial<Omit<ListingsTable, 'id' | 'owner_id' | 'status' | 'created_at'>>;
+
+/**
+ * Changes an own listing that is not archived. `change` sees the row as it is inside the
+ * transaction, after a first write has locked the listing, so rules that span fields (the weekly
+ * price below seven days) hold against concurrent changes; it may throw to change nothing.
+ */
+export function updateOwnListing(
+  db: Queryable,
+  id: string,
+  accountId: string,
+  change: (current: ListingRow) => ListingChange,
+  now: Date,
+): Promise<{ updated: true } | { updated: false; current: ListingRow | undefined }> {
+  return db.transaction().execute(async (trx) => {
+    await trx.updateTable('listings').set({ updated_at: sql`updated_at` }).where('id', '=', id).execute();
+    const current = await ownListing(trx, id, accountId);
+    if (!current || current.status === 'archived') return { updated: false as const, current };
+    await trx
+      .updateTable('listings')
+      .set({ ...change(current), updated_at: now.toISOString() })
+      .where('id', '=', id)
+      .execute();
+    return { updated: true as const };
+  });
+}
+
+/** Moves an own listing from one of `from` to `to` in one conditional write; false when it was not in `from`. */
+export async function setOwnListingStatus(
+  db: Queryable,
+  id: string,
+  accountId: string,
+  from: readonly ListingStatus[],
+  to: ListingStatus,
+  now: Date,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('listings')
+    .set({ status: to, updated_at: now.toISOString() })
+    .where('id', '=', id)
+    .where('owner_id', 'in', ownersOf(db, accountId))
+    .where('status', 'in', from)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}

@@ -1,0 +1,227 @@
+/**
+ * The application invariants under real parallel requests: of 50 concurrent applications for a
+ * job that allows 3, exactly 3 succeed; of concurrent applications by one helper, exactly one. In
+ * process first (app.inject; better-sqlite3 serialises the statements of one connection, so this
+ * shows the logic), then across two server processes on one SQLite file, where the database's
+ * locking alone decides.
+ */
+import assert from 'node:assert/strict';
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, type TestContext, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { createDb, type Db } from '../../src/db/create-db.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
+import { buildTestApp, createKey } from '../helpers/app.js';
+import { helperFixture, insert, jobFixture } from '../helpers/fixtures.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const APPLICANTS = 50;
+
+/**
+ * An owner's open job (helpers_needed 1, so max_applicants 3, no deadline) and APPLICANTS helpers
+ * spread over five accounts, written straight into the database; returns the keys to apply with.
+ */
+async function prepare(db: Db) {
+  const owner = await createKey(db, { email: 'owner@example.org' });
+  const accounts: Awaited<ReturnType<typeof createKey>>[] = [];
+  for (let i = 0; i < 5; i++) accounts.push(await createKey(db, { email: `helpers${i}@example.org` }));
+  const open = {
+    owner_account_id: owner.accountId,
+    helpers_needed: 1,
+    applications_count: 0,
+    desired_at: null,
+    desired_date: null,
+    deadline: null,
+  };
+  const [job, second] = [jobFixture(open), jobFixture(open)];
+  const applicants = Array.from({ length: APPLICANTS }, (_, i) => {
+    const account = accounts[i % accounts.length] as (typeof accounts)[number];
+    return { key: account.key, helper: helperFixture(['GARDENING'], { account_id: account.accountId, verified: 0 }) };
+  });
+  await insert(db.kysely, { jobs: [job, second], helpers: applicants.map((a) => a.helper) });
+  return {
+    jobId: String(job?.id),
+    secondJobId: String(second?.id),
+    applicants: applicants.map((a) => ({ key: a.key, helperId: a.helper.id })),
+  };
+}
+
+type Outcome = { status: number; error?: string };
+
+function tally(outcomes: readonly Outcome[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const o of outcomes) {
+    const key = o.error ? `${o.status} ${o.error}` : String(o.status);
+    counts[key] = (counts[key] ?? 0) + 1;
+  }
+  return counts;
+}
+
+async function countsIn(db: Db, jobId: string) {
+  const job = await db.kysely
+    .selectFrom('jobs')
+    .select('applications_count')
+    .where('id', '=', jobId)
+    .executeTakeFirst();
+  const rows = await db.kysely
+    .selectFrom('applications')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('job_id', '=', jobId)
+    .executeTakeFirst();
+  return { applications_count: job?.applications_count, rows: Number(rows?.n) };
+}
+
+describe('concurrent applications in one process', () => {
+  test(`${APPLICANTS} concurrent applications for a job allowing 3: exactly 3 succeed`, async (t) => {
+    const { app, db } = await buildTestApp(t);
+    const { jobId, applicants } = await prepare(db);
+    const outcomes = await Promise.all(
+      applicants.map(async ({ key, helperId }) => {
+        const response = await app.inject({
+          method: 'POST',
+          url: `/v1/jobs/${jobId}/applications`,
+          headers: { 'x-api-key': key },
+          payload: { helper_id: helperId },
+        });
+        return { status: response.statusCode, error: response.json().error };
+      }),
+    );
+    assert.deepEqual(tally(outcomes), { 201: 3, '409 limit_reached': APPLICANTS - 3 });
+    assert.deepEqual(await countsIn(db, jobId), { applications_count: 3, rows: 3 });
+  });
+
+  test('one helper applying 20 times at once: exactly one application', async (t) => {
+    const { app, db } = await buildTestApp(t);
+    const { jobId, applicants } = await prepare(db);
+    const { key, helperId } = applicants[0] as { key: string; helperId: string };
+    const outcomes = await Promise.all(
+      Array.from({ length: 20 }, async () => {
+        const response = await app.inject({
+          method: 'POST',
+          url: `/v1/jobs/${jobId}/applications`,
+          headers: { 'x-api-key': key },
+          payload: { helper_id: helperId },
+        });
+        return { status: response.statusCode, error: response.json().error };
+      }),
+    );
+    assert.deepEqual(tally(outcomes), { 201: 1, '409 already_applied': 19 });
+    assert.deepEqual(await countsIn(db, jobId), { applications_count: 1, rows: 1 });
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Two server processes on one SQLite file
+// ---------------------------------------------------------------------------------------------
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const address = server.address();
+  assert.ok(address !== null && typeof address === 'object');
+  await new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
+  return address.port;
+}
+
+/** Variables the server reads: the children get exactly the ones given here. */
+const CONFIG =
+  /^(PORT|HOST|DATABASE_URL|LOG_LEVEL|SEED_ON_EMPTY|NODE_TEST_CONTEXT|REDIS_.*|RATE_LIMIT_.*|TRUST_PROXY)$/;
+
+interface ServerProcess {
+  child: ChildProcessWithoutNullStreams;
+  baseUrl: string;
+  closed: Promise<unknown>;
+  /** What the process printed (log lines go to stdout). */
+  output(): string;
+}
+
+async function startServer(t: TestContext, url: string): Promise<ServerProcess> {
+  const port = await freePort();
+  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !CONFIG.test(key)));
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    cwd: ROOT,
+    env: {
+      ...env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: url,
+      LOG_LEVEL: 'error',
+      SEED_ON_EMPTY: 'false',
+      RATE_LIMIT_DEVELOPER_PER_MIN: '100000',
+    },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let output = '';
+  for (const stream of [child.stdout, child.stderr]) {
+    stream.setEncoding('utf8').on('data', (chunk: string) => {
+      output += chunk;
+    });
+  }
+  const closed = once(child, 'close');
+  t.after(async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await closed;
+  });
+  const server = { child, baseUrl: `http://127.0.0.1:${port}`, closed, output: () => output };
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    assert.equal(child.exitCode, null, `server exited:\n${output}`);
+    try {
+      if ((await fetch(`${server.baseUrl}/healthz`)).status === 200) return server;
+    } catch {
+      // not listening yet
+    }
+    await sleep(100);
+  }
+  assert.fail(`server not healthy within 30 s:\n${output}`);
+}
+
+describe('concurrent applications across two server processes on one SQLite file', () => {
+  test(`${APPLICANTS} applications for a job allowing 3, split over both: exactly 3 succeed, none fails`, async (t) => {
+    const dir = mkdtempSync(join(tmpdir(), 'kmp-apply-race-'));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const url = `sqlite:${join(dir, 'race.db')}`;
+    const setupDb = createDb(url);
+    await migrateToLatest(setupDb);
+    const { jobId, secondJobId, applicants } = await prepare(setupDb);
+    await setupDb.close();
+
+    const servers = [await startServer(t, url), await startServer(t, url)];
+    const applyVia = async (i: number, jobId: string, { key, helperId }: { key: string; helperId: string }) => {
+      const server = servers[i % 2] as ServerProcess;
+      const response = await fetch(`${server.baseUrl}/v1/jobs/${jobId}/applications`, {
+        method: 'POST',
+        headers: { 'x-api-key': key, 'content-type': 'application/json' },
+        body: JSON.stringify({ helper_id: helperId }),
+      });
+      const body = (await response.json()) as { error?: string };
+      return { status: response.status, error: body.error };
+    };
+
+    const many = await Promise.all(applicants.map((applicant, i) => applyVia(i, jobId, applicant)));
+    const first = applicants[0] as { key: string; helperId: string };
+    const single = await Promise.all(Array.from({ length: 20 }, (_, i) => applyVia(i, secondJobId, first)));
+
+    for (const server of servers) {
+      server.child.kill('SIGTERM');
+      await server.closed;
+    }
+    // A transaction that read before it wrote would fail here with SQLITE_BUSY (a 500) when the
+    // other process committed in between; this one's first statement writes and waits its turn.
+    const logged = servers.map((s) => s.output()).join('');
+    assert.doesNotMatch(logged, /SQLITE_BUSY|unhandled error/);
+    assert.deepEqual(tally(many), { 201: 3, '409 limit_reached': APPLICANTS - 3 });
+    assert.deepEqual(tally(single), { 201: 1, '409 already_applied': 19 });
+    const db = createDb(url);
+    t.after(() => db.close());
+    assert.deepEqual(await countsIn(db, jobId), { applications_count: 3, rows: 3 });
+    assert.deepEqual(await countsIn(db, secondJobId), { applications_count: 1, rows: 1 });
+  });
+});
