@@ -75,7 +75,9 @@ function at(
   let current = schema;
   let value = given;
   for (const segment of path) {
-    current = current?.properties?.[segment];
+    current = /^\d+$/.test(segment)
+      ? (current as { items?: JsonSchema } | undefined)?.items
+      : current?.properties?.[segment];
     value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[segment] : undefined;
   }
   return { schema: current, value };
@@ -111,7 +113,7 @@ export function validationToApiError(
       'invalid_parameter',
       name,
       `${name} has none of the accepted shapes; got ${JSON.stringify(found.value)?.slice(0, 200)}.`,
-      `Send ${name} as ${found.schema?.description ?? 'described in /v1/openapi.json'}`,
+      `Send ${name} as described: ${found.schema?.description ?? 'see /v1/openapi.json'}`,
     );
   }
   const params = error.params as Record<string, unknown>;

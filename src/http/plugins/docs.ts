@@ -41,7 +41,7 @@ export async function registerDocs(app: FastifyInstance): Promise<void> {
         { name: 'Jobs', description: 'Requests for local help.' },
         { name: 'Listings', description: 'Items to borrow or rent.' },
         { name: 'Categories and pricing', description: 'Categories, price ranges and estimates.' },
-        { name: 'Helpers', description: 'Verified helpers near a location.' },
+        { name: 'Helpers', description: 'Helper profiles, and verified helpers available near a location.' },
         { name: 'Platform', description: 'Statistics, capabilities and health.' },
         { name: 'Applications', description: 'Helpers apply for jobs; job owners accept or reject.' },
         { name: 'Bookings', description: 'Borrowing an item: request, confirm, pick up, return.' },

@@ -34,7 +34,9 @@ export const JobSchema = Type.Object(
     ),
     location: RefTo(LocationSchema),
     desired_at: DateTime('When the job should be done.'),
-    deadline: DateTime('Last moment the job can be done; at most 30 days after creation for commercial users.'),
+    deadline: DateTime(
+      'Last moment the job can be done; at most 30 days after creation for commercial accounts (spec 2.1) and 90 days for private ones.',
+    ),
     time_preference: Nullable(StringEnum(TIME_PREFERENCES), {
       description:
         'vormittags (mornings), nachmittags (afternoons), abends (evenings), wochenende (weekend) or flexibel.',
