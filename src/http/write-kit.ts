@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { type Static, Type } from 'typebox';
 import type { AccountRow } from '../db/schema.js';
 import { type ResolvedLocation, resolveLocation } from '../domain/places.js';
-import { allowedActions, type Machine } from '../domain/transitions.js';
+import { allowedActions, type Machine, nextState } from '../domain/transitions.js';
 import { ApiError } from './errors.js';
 
 /** The calling account of a write; anonymous callers get a 401 that says how to get a key. */
@@ -84,4 +84,23 @@ export function locationOf(input: LocationInput, field = 'location'): ResolvedLo
       suggestion: 'Send a location within 50 km of Karlsruhe (49.0069, 8.4037).',
     },
   );
+}
+
+/** The states an action leaves from and the one it leads to (in our machines an action has one target). */
+export function edgesOf<S extends string>(machine: Machine, action: string): { from: S[]; to: S } {
+  const from = Object.keys(machine).filter((state) => nextState(machine, state, action) !== null) as S[];
+  return { from, to: nextState(machine, from[0] ?? '', action) as S };
+}
+
+/** A state machine as a Markdown table for the OpenAPI descriptions. */
+export function transitionsTable(machine: Machine): string {
+  const rows = Object.entries(machine).map(
+    ([state, actions]) =>
+      `| ${state} | ${
+        Object.entries(actions)
+          .map(([action, next]) => `${action} → ${next}`)
+          .join(', ') || '(final)'
+      } |`,
+  );
+  return ['| State | Actions → next state |', '| --- | --- |', ...rows].join('\n');
 }

@@ -17,9 +17,8 @@ import { BookingCreateBody, BookingIdParams, BookingSchema, ListingAvailabilityS
 import { NoQuery, RefTo } from '../schemas/common.js';
 import { ListingIdParams } from '../schemas/listing.js';
 import { IdempotencyHeaders } from '../schemas/listing-writes.js';
-import { illegalTransition, requireAccount } from '../write-kit.js';
-import { WRITE_HOOKS, WRITE_SECURITY } from './job-writes.js';
-import { edgesOf, transitionsTable } from './listing-writes.js';
+import { WRITE_HOOKS, WRITE_SECURITY } from '../write-body.js';
+import { edgesOf, illegalTransition, requireAccount, transitionsTable } from '../write-kit.js';
 import { type Api, errorResponses, ok, type RouteDeps } from './route-kit.js';
 
 type Role = 'renter' | 'owner';

@@ -16,8 +16,8 @@ import {
   HelperUpdateBody,
   WEEKDAYS,
 } from '../schemas/helper-profiles.js';
+import { centsOf, WRITE_HOOKS, WRITE_SECURITY } from '../write-body.js';
 import { locationOf, notFound, requireAccount } from '../write-kit.js';
-import { centsOf, WRITE_HOOKS, WRITE_SECURITY } from './job-writes.js';
 import { type Api, errorResponses, ok, type RouteDeps } from './route-kit.js';
 
 /** The window as stored: weekdays in week order; 400 unless `to` comes after `from`. */

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { ListingStatus } from '../../domain/statuses.js';
-import { LISTING_MACHINE, type Machine, nextState } from '../../domain/transitions.js';
+import { LISTING_MACHINE } from '../../domain/transitions.js';
 import {
   createListing,
   type ListingChange,
@@ -20,28 +20,9 @@ import {
   MAX_PHOTO_URL_LENGTH,
   MAX_PHOTOS,
 } from '../schemas/listing-writes.js';
-import { illegalTransition, locationOf, notFound, requireAccount } from '../write-kit.js';
-import { centsOf, WRITE_HOOKS, WRITE_SECURITY } from './job-writes.js';
+import { centsOf, WRITE_HOOKS, WRITE_SECURITY } from '../write-body.js';
+import { edgesOf, illegalTransition, locationOf, notFound, requireAccount, transitionsTable } from '../write-kit.js';
 import { type Api, errorResponses, ok, type RouteDeps } from './route-kit.js';
-
-/** The states an action leaves from and the one it leads to (in our machines an action has one target). */
-export function edgesOf<S extends string>(machine: Machine, action: string): { from: S[]; to: S } {
-  const from = Object.keys(machine).filter((state) => nextState(machine, state, action) !== null) as S[];
-  return { from, to: nextState(machine, from[0] ?? '', action) as S };
-}
-
-/** A state machine as a Markdown table for the OpenAPI descriptions. */
-export function transitionsTable(machine: Machine): string {
-  const rows = Object.entries(machine).map(
-    ([state, actions]) =>
-      `| ${state} | ${
-        Object.entries(actions)
-          .map(([action, next]) => `${action} → ${next}`)
-          .join(', ') || '(final)'
-      } |`,
-  );
-  return ['| State | Actions → next state |', '| --- | --- |', ...rows].join('\n');
-}
 
 /** Photo URLs with their own advice (ajv would only say "invalid"); the schema stays the final guard. */
 function checkPhotos(photos: unknown[]): void {
