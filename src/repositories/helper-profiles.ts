@@ -1,12 +1,12 @@
 import type { HelperRow, NewHelper } from '../db/schema.js';
 import type { Category } from '../domain/categories.js';
-import { DEFAULT_CENTER, haversineKm, round } from '../domain/geo.js';
+import { DEFAULT_CENTER, haversineKm } from '../domain/geo.js';
 import { newId } from '../domain/ids.js';
 import { centsToEur } from '../domain/pricing.js';
 import { reliabilityScore } from '../domain/reliability.js';
 import type { AvailabilityWindow, HelperProfile } from '../http/schemas/helper-profiles.js';
 import type { Queryable } from './db.js';
-import { reliabilityFromRow } from './mappers.js';
+import { helperAreaFromRow, reliabilityFromRow } from './mappers.js';
 
 /** The columns of a helper that its account sets (location resolved, rate in cents, availability as JSON). */
 export type HelperValues = Pick<
@@ -39,12 +39,7 @@ export function helperRowToProfile(row: HelperRow, categories: readonly Category
     display_name: row.display_name,
     categories: [...categories],
     hourly_rate_eur: centsToEur(row.hourly_rate_cents),
-    location: {
-      city: row.city,
-      district: row.district,
-      plz: row.plz,
-      distance_km: round(haversineKm(DEFAULT_CENTER, row), 2),
-    },
+    location: helperAreaFromRow(row, haversineKm(DEFAULT_CENTER, row)),
     reliability: reliabilityFromRow(row),
     availability: row.availability === null ? null : (JSON.parse(row.availability) as AvailabilityWindow),
     available: row.available === 1,

@@ -6,7 +6,7 @@ import { type LatLng, round } from '../domain/geo.js';
 import { centsToEur } from '../domain/pricing.js';
 import type { PublicHelper } from '../http/schemas/availability.js';
 import { dialectOf, insertInChunks, type Queryable } from './db.js';
-import { reliabilityFromRow } from './mappers.js';
+import { helperAreaFromRow, reliabilityFromRow } from './mappers.js';
 
 export interface AvailabilityFilter {
   center: LatLng;
@@ -74,7 +74,7 @@ export async function helperAvailability(db: Queryable, filter: AvailabilityFilt
       display_name: row.display_name,
       categories: categories.get(row.id) ?? [],
       hourly_rate_eur: centsToEur(row.hourly_rate_cents),
-      location: { city: row.city, district: row.district, plz: row.plz, distance_km: round(row.distance_km, 2) },
+      location: helperAreaFromRow(row, row.distance_km),
       reliability: reliabilityFromRow(row),
     })),
   };

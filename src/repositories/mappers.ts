@@ -29,3 +29,11 @@ export function locationFromRow(
     distance_km: round(distanceKm, 2),
   };
 }
+
+/** A helper's public area: place names and a distance, never the coordinates. */
+export function helperAreaFromRow(
+  row: { city: string; plz: string; district: string | null },
+  distanceKm: number,
+): { city: string; district: string | null; plz: string; distance_km: number } {
+  return { city: row.city, district: row.district, plz: row.plz, distance_km: round(distanceKm, 2) };
+}

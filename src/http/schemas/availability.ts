@@ -29,21 +29,25 @@ export const AvailabilityQuery = Type.Object(
 );
 export type AvailabilityQuery = Static<typeof AvailabilityQuery>;
 
+/** Where a helper is, as far as the public may know: the area and a distance, never the point. */
+export const HelperArea = (distanceDescription: string) =>
+  Type.Object(
+    {
+      city: Type.String(),
+      district: Nullable(Type.String()),
+      plz: Type.String(),
+      distance_km: Type.Number({ description: distanceDescription }),
+    },
+    { additionalProperties: false, description: 'Area only: helpers’ exact coordinates are never published.' },
+  );
+
 export const PublicHelperSchema = Type.Object(
   {
     id: Type.String({ description: 'Helper id, prefixed `hlp_`.' }),
     display_name: Type.String({ description: 'First name and initial, as the helper shows it.' }),
     categories: Type.Array(RefTo(CategorySchema)),
     hourly_rate_eur: Type.Number(),
-    location: Type.Object(
-      {
-        city: Type.String(),
-        district: Nullable(Type.String()),
-        plz: Type.String(),
-        distance_km: Type.Number({ description: 'Distance from the requested location, km.' }),
-      },
-      { additionalProperties: false, description: 'Area only: helpers’ exact coordinates are never published.' },
-    ),
+    location: HelperArea('Distance from the requested location, km.'),
     reliability: RefTo(ReliabilityScoreSchema),
   },
   { $id: 'PublicHelper', additionalProperties: false, description: 'Public helper profile: no contact data.' },

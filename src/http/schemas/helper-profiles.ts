@@ -1,6 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { CATEGORIES } from '../../domain/categories.js';
 import { LocationInput } from '../write-kit.js';
+import { HelperArea } from './availability.js';
 import { CategorySchema, IdParams, Nullable, RefTo, ReliabilityScoreSchema, StringEnum } from './common.js';
 import { Euros, Text } from './job-writes.js';
 
@@ -78,15 +79,7 @@ export const HelperProfileSchema = Type.Object(
     display_name: Type.String(),
     categories: Type.Array(RefTo(CategorySchema)),
     hourly_rate_eur: Type.Number(),
-    location: Type.Object(
-      {
-        city: Type.String(),
-        district: Nullable(Type.String()),
-        plz: Type.String(),
-        distance_km: Type.Number({ description: 'Distance from the default centre (49.0069, 8.4037), km.' }),
-      },
-      { additionalProperties: false, description: 'Area only: helpers’ exact coordinates are never published.' },
-    ),
+    location: HelperArea('Distance from the default centre (49.0069, 8.4037), km.'),
     reliability: RefTo(ReliabilityScoreSchema),
     availability: Nullable(AvailabilityWindow, { description: 'When the helper works; null: any time.' }),
     available: Type.Boolean({ description: 'Taking jobs at the moment.' }),
