@@ -9,6 +9,7 @@ import { frameworkError, registerErrorHandler } from './http/plugins/error-handl
 import { registerIdempotency } from './http/plugins/idempotency.js';
 import { registerNotFound } from './http/plugins/not-found.js';
 import { registerQueryGuard } from './http/plugins/query-guard.js';
+import { type Probe, Readiness } from './http/readiness.js';
 import { accessRoutes } from './http/routes/access.js';
 import { applicationRoutes } from './http/routes/applications.js';
 import { availabilityRoutes } from './http/routes/availability.js';
@@ -48,6 +49,8 @@ export interface AppDeps {
   rateLimitStore?: RateLimitStore;
   /** The fake dataset /v1/demo/* serves; built in memory at start-up (and closed with the app) when not given. */
   sandbox?: Sandbox;
+  /** Marked draining by server.ts on SIGTERM, which /readyz reports; a fresh one when not given. */
+  readiness?: Readiness;
   /** Where log lines go (stdout when not given); tests read them to prove what is never logged. */
   logStream?: NodeJS.WritableStream;
 }
@@ -117,7 +120,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<Api> {
   };
   const sandbox = deps.sandbox ?? (await createSandbox(now));
   if (!deps.sandbox) app.addHook('onClose', () => sandbox.db.close());
-  const store = deps.rateLimitStore ?? new MemoryRateLimitStore();
+  const store: RateLimitStore = deps.rateLimitStore ?? new MemoryRateLimitStore();
   if (!deps.rateLimitStore) app.addHook('onClose', () => store.close());
   registerAccess(app, { db: deps.db.kysely, store, limits, now });
   registerIdempotency(app, deps.db.kysely, now);
@@ -139,7 +142,10 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<Api> {
   await registerDocs(app);
 
   const routeDeps: RouteDeps = { base: '/v1', db: deps.db.kysely, now, endpoints, limits };
-  healthRoutes(app);
+  const probes: Record<string, Probe> = { database: () => deps.db.ping() };
+  const { ping } = store;
+  if (ping) probes.redis = () => ping.call(store);
+  healthRoutes(app, deps.readiness ?? new Readiness(), probes);
   jobRoutes(app, routeDeps);
   listingRoutes(app, routeDeps);
   categoryRoutes(app, routeDeps);

@@ -5,10 +5,12 @@ const ConfigSchema = Type.Object({
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
   HOST: Type.String({ minLength: 1, default: '127.0.0.1' }),
   DATABASE_URL: Type.String({
-    pattern: '^sqlite:.+',
+    pattern: '^(sqlite:.+|postgres(ql)?://.+)$',
     default: 'sqlite:./data/marketplace.db',
-    description: 'sqlite:<path> or sqlite::memory:',
+    description: 'sqlite:<path>, sqlite::memory: or postgres://user:password@host:port/database',
   }),
+  DATABASE_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
+  MIGRATE_ON_START: Type.Boolean({ default: true }),
   LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info' }),
   SEED_ON_EMPTY: Type.Boolean({ default: true }),
   RATE_LIMIT_ANONYMOUS_PER_MIN: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 20 }),
@@ -26,6 +28,8 @@ const ConfigSchema = Type.Object({
     description:
       "false, the number of proxy hops in front of the service (1 for one reverse proxy), or the proxies' addresses/CIDRs, comma-separated",
   }),
+  SHUTDOWN_DELAY_MS: Type.Integer({ minimum: 0, maximum: 120_000, default: 0 }),
+  SHUTDOWN_TIMEOUT_MS: Type.Integer({ minimum: 1_000, maximum: 600_000, default: 10_000 }),
   KEY_ROTATION_GRACE_HOURS: Type.Integer({ minimum: 0, maximum: 720, default: 24 }),
   SMTP_URL: Type.Optional(
     Type.String({ pattern: '^smtps?://.+', description: 'smtp://user:pass@host:port or smtps://...' }),

@@ -1,28 +1,52 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
-import { openDatabase } from './db/prepare.js';
+import { openDatabase, SchemaBehindError } from './db/prepare.js';
+import { Readiness } from './http/readiness.js';
 import { RedisRateLimitStore } from './rate-limit/redis-store.js';
 import { MemoryRateLimitStore } from './rate-limit/store.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const db = await openDatabase(config.DATABASE_URL, { seedIfEmpty: config.SEED_ON_EMPTY });
+  // An idle pooled connection that breaks (the database restarted) is reported here, not thrown:
+  // the pool replaces it. Held until the app's logger exists.
+  const poolErrors: Error[] = [];
+  let reportPoolError: (error: Error) => void = (error) => {
+    poolErrors.push(error);
+  };
+  const db = await openDatabase(config.DATABASE_URL, {
+    seedIfEmpty: config.SEED_ON_EMPTY,
+    migrate: config.MIGRATE_ON_START,
+    poolSize: config.DATABASE_POOL_SIZE,
+    onPoolError: (error) => reportPoolError(error),
+  });
   // Several instances share one budget through Redis; one instance counts in memory.
   const rateLimitStore = config.REDIS_URL
     ? await RedisRateLimitStore.connect(config.REDIS_URL, config.REDIS_PREFIX)
     : new MemoryRateLimitStore();
-  const app = await buildApp(config, { db, rateLimitStore });
+  const readiness = new Readiness();
+  const app = await buildApp(config, { db, rateLimitStore, readiness });
+  reportPoolError = (error) => app.log.warn({ err: error }, 'database connection error');
+  for (const error of poolErrors) reportPoolError(error);
 
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
-    app.log.info({ signal }, 'shutting down');
-    const timer = setTimeout(() => process.exit(1), 10_000);
+    // /readyz answers 503 from now on; the delay gives load balancers time to notice before the
+    // listener closes. Then Fastify stops accepting, lets requests in flight finish, and closes.
+    readiness.markDraining();
+    app.log.info({ signal, delayMs: config.SHUTDOWN_DELAY_MS }, 'draining');
+    const timer = setTimeout(() => {
+      app.log.error({ timeoutMs: config.SHUTDOWN_TIMEOUT_MS }, 'requests still running at the shutdown timeout');
+      process.exit(1);
+    }, config.SHUTDOWN_DELAY_MS + config.SHUTDOWN_TIMEOUT_MS);
     timer.unref();
+    await sleep(config.SHUTDOWN_DELAY_MS);
     await app.close();
     await rateLimitStore.close();
     await db.close();
+    app.log.info('stopped');
     process.exit(0);
   };
   process.once('SIGINT', () => void shutdown('SIGINT'));
@@ -32,7 +56,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError) {
+  if (error instanceof ConfigError || error instanceof SchemaBehindError) {
     process.stderr.write(`${error.message}\n`);
   } else {
     process.stderr.write(

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.js';
+import { redactDatabaseUrl } from '../db/create-db.js';
 import { openDatabase } from '../db/prepare.js';
 import { berlinWallClock, isCalendarDate } from '../domain/berlin-time.js';
 import { hasMarketplaceData } from '../repositories/dataset.js';
@@ -62,7 +63,7 @@ async function main(): Promise<void> {
     const started = Date.now();
     await seedDatabase(db.kysely, options, progressBar(), { replace: values.replace });
     process.stdout.write(
-      `Seeded ${config.DATABASE_URL}: ${options.jobs} open jobs, ${options.completedJobs} completed jobs, ${options.listings} listings, ${options.helpers} helpers (seed ${options.seed}, anchor ${options.anchor.toISOString()}) in ${((Date.now() - started) / 1000).toFixed(1)} s.\n`,
+      `Seeded ${redactDatabaseUrl(config.DATABASE_URL)}: ${options.jobs} open jobs, ${options.completedJobs} completed jobs, ${options.listings} listings, ${options.helpers} helpers (seed ${options.seed}, anchor ${options.anchor.toISOString()}) in ${((Date.now() - started) / 1000).toFixed(1)} s.\n`,
     );
   } finally {
     await db.close();

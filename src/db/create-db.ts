@@ -1,21 +1,35 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
 import type { Database } from './schema.js';
 
-export type DialectName = 'sqlite';
+export type DialectName = 'sqlite' | 'postgres';
 
 export interface Db {
   kysely: Kysely<Database>;
   dialect: DialectName;
+  /** Answers when the database does; throws otherwise (readiness). */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 
-/** Opens the database a DATABASE_URL names (today `sqlite:<path>` or `sqlite::memory:`). */
-export function createDb(url: string): Db {
-  if (!url.startsWith('sqlite:')) throw new Error(`Unsupported DATABASE_URL scheme: ${url.split(':')[0]}`);
-  const path = url.slice('sqlite:'.length);
+export interface DbOptions {
+  /** PostgreSQL connections per instance (ignored by SQLite, which has one). */
+  poolSize?: number;
+  /** Told about connection errors of idle pooled clients, which would otherwise crash the process. */
+  onPoolError?: (error: Error) => void;
+}
+
+/** Opens the database a DATABASE_URL names: `sqlite:<path>`, `sqlite::memory:` or `postgres://...`. */
+export function createDb(url: string, options: DbOptions = {}): Db {
+  if (url.startsWith('sqlite:')) return createSqlite(url.slice('sqlite:'.length));
+  if (/^postgres(ql)?:\/\//.test(url)) return createPostgres(url, options);
+  throw new Error(`Unsupported DATABASE_URL scheme: ${url.split(':')[0]}`);
+}
+
+function createSqlite(path: string): Db {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const sqlite = new SQLite(path);
   // WAL lets readers run while a writer commits; NORMAL sync is durable across process crashes.
@@ -24,5 +38,61 @@ export function createDb(url: string): Db {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
-  return { kysely, dialect: 'sqlite', close: () => kysely.destroy() };
+  return {
+    kysely,
+    dialect: 'sqlite',
+    ping: async () => {
+      sqlite.prepare('select 1').get();
+    },
+    close: () => kysely.destroy(),
+  };
+}
+
+/**
+ * Counts (bigint) and averages (numeric) arrive from node-postgres as strings, to keep precision
+ * beyond 2^53; ours stay far below it, so they are read as numbers, as SQLite returns them. Set on
+ * this pool only, not globally for every pg user in the process.
+ */
+const NUMERIC_TYPES: Record<number, (value: string) => number> = {
+  20: Number, // int8: count(*), sum(integer)
+  1700: Number, // numeric: avg(integer)
+};
+
+function typeParser(oid: number, format?: string): (value: string) => unknown {
+  const numeric = NUMERIC_TYPES[oid];
+  if (numeric && format !== 'binary') return numeric;
+  return pg.types.getTypeParser(oid, format as 'text');
+}
+
+function createPostgres(url: string, options: DbOptions): Db {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize ?? 10,
+    // A request waits at most this long for a free connection, then fails (503) instead of queueing forever.
+    connectionTimeoutMillis: 5_000,
+    idleTimeoutMillis: 30_000,
+    types: { getTypeParser: typeParser as typeof pg.types.getTypeParser },
+  });
+  pool.on('error', (error) => options.onPoolError?.(error));
+  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    kysely,
+    dialect: 'postgres',
+    ping: async () => {
+      await pool.query('select 1');
+    },
+    close: () => kysely.destroy(),
+  };
+}
+
+/** The URL without its password, for messages and logs. */
+export function redactDatabaseUrl(url: string): string {
+  if (url.startsWith('sqlite:')) return url;
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return 'postgres://(unparseable URL)';
+  }
 }

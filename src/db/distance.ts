@@ -20,7 +20,9 @@ export function distanceKmSql(
 
 /**
  * `distance <= radius` for the row's lat/lng columns (qualified names like 'listings.lat' allowed),
- * preceded by a bounding box so an index on (lat, lng) narrows the rows the distance is computed for.
+ * preceded by a bounding box that an index narrows the rows with before any distance is computed:
+ * SQLite's b-tree on (lat, lng), PostgreSQL's GiST on point(lng, lat) (migration 0005), whose
+ * expression the box test repeats so the planner can use it.
  */
 export function withinRadiusSql(
   dialect: DialectName,
@@ -32,5 +34,9 @@ export function withinRadiusSql(
   const lat = sql.ref<number>(latColumn);
   const lng = sql.ref<number>(lngColumn);
   const box = boundingBox(center, radiusKm);
-  return sql<boolean>`(${lat} between ${box.minLat} and ${box.maxLat} and ${lng} between ${box.minLng} and ${box.maxLng} and ${distanceKmSql(dialect, lat, lng, center)} <= ${radiusKm})`;
+  const inBox =
+    dialect === 'postgres'
+      ? sql`point(${lng}, ${lat}) <@ box(point(${box.minLng}, ${box.minLat}), point(${box.maxLng}, ${box.maxLat}))`
+      : sql`${lat} between ${box.minLat} and ${box.maxLat} and ${lng} between ${box.minLng} and ${box.maxLng}`;
+  return sql<boolean>`(${inBox} and ${distanceKmSql(dialect, lat, lng, center)} <= ${radiusKm})`;
 }

@@ -55,6 +55,10 @@ export class RedisRateLimitStore implements RateLimitStore {
     return { count: Number(count), resetMs: Number(ttl) };
   }
 
+  async ping(): Promise<void> {
+    await this.redis.ping();
+  }
+
   async close(): Promise<void> {
     await this.redis.quit().catch(() => this.redis.disconnect());
   }

@@ -12,6 +12,8 @@ export interface WindowHit {
  */
 export interface RateLimitStore {
   hit(bucket: string, windowMs: number): Promise<WindowHit>;
+  /** Throws unless a shared store answers (readiness); absent on the in-memory store, which is always there. */
+  ping?(): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Queryable } from './db.js';
+import { dialectOf, type Queryable } from './db.js';
 
 /** Tables the seed fills, children first (the order to delete them in). */
 const MARKETPLACE_TABLES = ['helper_categories', 'helpers', 'listings', 'owners', 'jobs'] as const;
@@ -24,4 +24,24 @@ export async function recordSeed(db: Queryable, description: unknown): Promise<v
     .values({ key: 'seed', value: JSON.stringify(description) })
     .onConflict((oc) => oc.column('key').doUpdateSet({ value: (eb) => eb.ref('excluded.value') }))
     .execute();
+}
+
+/** An arbitrary constant naming the seed's PostgreSQL advisory lock. */
+const SEED_LOCK = 7_205_310_651;
+
+/**
+ * Holds the dataset lock until the transaction ends, so instances starting together on one empty
+ * database seed it once: PostgreSQL with an advisory lock, SQLite by writing first (its write lock).
+ */
+export async function lockDataset(trx: Queryable): Promise<void> {
+  if (dialectOf(trx) === 'postgres') {
+    await sql`select pg_advisory_xact_lock(${sql.lit(SEED_LOCK)})`.execute(trx);
+    return;
+  }
+  await trx
+    .insertInto('meta')
+    .values({ key: 'seed_lock', value: 'held while seeding' })
+    .onConflict((oc) => oc.column('key').doNothing())
+    .execute();
+  await trx.updateTable('meta').set({ value: 'held while seeding' }).where('key', '=', 'seed_lock').execute();
 }

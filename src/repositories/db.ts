@@ -1,4 +1,4 @@
-import { type Insertable, type Kysely, SqliteAdapter, type Transaction } from 'kysely';
+import { type Insertable, type Kysely, PostgresAdapter, SqliteAdapter, type Transaction } from 'kysely';
 import type { DialectName } from '../db/create-db.js';
 import type { Database } from '../db/schema.js';
 
@@ -6,7 +6,9 @@ import type { Database } from '../db/schema.js';
 export type Queryable = Kysely<Database> | Transaction<Database>;
 
 export function dialectOf(db: Queryable): DialectName {
-  if (db.getExecutor().adapter instanceof SqliteAdapter) return 'sqlite';
+  const adapter = db.getExecutor().adapter;
+  if (adapter instanceof SqliteAdapter) return 'sqlite';
+  if (adapter instanceof PostgresAdapter) return 'postgres';
   throw new Error('Unsupported database dialect');
 }
 

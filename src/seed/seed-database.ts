@@ -4,7 +4,7 @@ import { berlinDate, berlinWallClock } from '../domain/berlin-time.js';
 import type { Category } from '../domain/categories.js';
 import type { EtaHelper } from '../domain/eta.js';
 import { type RateSample, rateSample } from '../domain/pricing.js';
-import { deleteMarketplaceData, recordSeed } from '../repositories/dataset.js';
+import { deleteMarketplaceData, hasMarketplaceData, lockDataset, recordSeed } from '../repositories/dataset.js';
 import type { Queryable } from '../repositories/db.js';
 import { insertHelpers } from '../repositories/helpers.js';
 import { insertJobs } from '../repositories/jobs.js';
@@ -146,5 +146,22 @@ export async function seedDatabase(
   await db.transaction().execute(async (trx) => {
     if (replace) await deleteMarketplaceData(trx);
     await seedRows(trx, options, progress);
+  });
+}
+
+/**
+ * Seeds a database with no marketplace rows; true when it did. The emptiness check runs under the
+ * dataset lock, inside the seeding transaction, so instances started together seed once.
+ */
+export function seedIfEmpty(
+  db: Kysely<Database>,
+  options: SeedOptions,
+  progress: Progress = () => {},
+): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    await lockDataset(trx);
+    if (await hasMarketplaceData(trx)) return false;
+    await seedRows(trx, options, progress);
+    return true;
   });
 }

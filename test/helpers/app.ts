@@ -1,10 +1,10 @@
 import type { TestContext } from 'node:test';
 import { type AppDeps, buildApp } from '../../src/app.js';
 import { testConfig } from '../../src/config.js';
-import { createDb, type Db } from '../../src/db/create-db.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
+import type { Db } from '../../src/db/create-db.js';
 import type { Api } from '../../src/http/routes/route-kit.js';
 import { findOrCreateAccount, issueKey } from '../../src/repositories/access.js';
+import { openTestDb } from './database.js';
 
 /** The fixed "now" of the HTTP tests: Friday 20 November 2026, 12:00 UTC (13:00 in Karlsruhe). */
 export const NOW = new Date('2026-11-20T12:00:00.000Z');
@@ -14,7 +14,6 @@ export interface TestApp {
   db: Db;
 }
 
-/** A fresh in-memory SQLite database with the schema, and the app on it; closed when the test ends. */
 /** Budgets so large no test meets them by accident; rate-limit tests pass their own. */
 const UNLIMITED = {
   RATE_LIMIT_ANONYMOUS_PER_MIN: '1000000',
@@ -22,18 +21,27 @@ const UNLIMITED = {
   RATE_LIMIT_SANDBOX_PER_MIN: '1000000',
 };
 
+/**
+ * The app on a fresh database of the run's engine (in-memory SQLite or a PostgreSQL schema, see
+ * database.ts) with the schema; both closed, and the database dropped, when the test ends.
+ */
 export async function buildTestApp(
   t: Pick<TestContext, 'after'>,
   now: Date = NOW,
   config: Parameters<typeof testConfig>[0] = {},
   deps: Omit<AppDeps, 'db' | 'now'> = {},
 ): Promise<TestApp> {
-  const db = createDb('sqlite::memory:');
-  await migrateToLatest(db);
-  const app = await buildApp(testConfig({ ...UNLIMITED, ...config }), { db, now: () => now, ...deps });
+  const { db, dispose } = await openTestDb();
+  let app: Api;
+  try {
+    app = await buildApp(testConfig({ ...UNLIMITED, ...config }), { db, now: () => now, ...deps });
+  } catch (error) {
+    await dispose();
+    throw error;
+  }
   t.after(async () => {
     await app.close();
-    await db.close();
+    await dispose();
   });
   return { app, db };
 }

@@ -30,9 +30,9 @@ export interface AccessOptions {
   now: () => Date;
 }
 
-/** Routes outside every budget: liveness for load balancers, and the docs page with its assets. */
+/** Routes outside every budget: liveness and readiness for load balancers, and the docs page with its assets. */
 function isExempt(route: string | undefined): boolean {
-  return route === '/healthz' || route === '/docs' || (route?.startsWith('/docs/') ?? false);
+  return route === '/healthz' || route === '/readyz' || route === '/docs' || (route?.startsWith('/docs/') ?? false);
 }
 
 /**

@@ -1,15 +1,19 @@
 import { Type } from 'typebox';
+import { ApiError } from '../errors.js';
+import { type Probe, type Readiness, runProbes } from '../readiness.js';
 import { NoQuery } from '../schemas/common.js';
 import type { Api } from './route-kit.js';
 
-export function healthRoutes(app: Api): void {
+const CheckOutcome = Type.Union([Type.Literal('ok'), Type.Literal('timeout'), Type.Literal('unreachable')]);
+
+export function healthRoutes(app: Api, readiness: Readiness, probes: Readonly<Record<string, Probe>>): void {
   app.get(
     '/healthz',
     {
       schema: {
         operationId: 'getHealth',
         summary: 'Liveness',
-        description: 'Answers 200 while the process is up. It does not check the database.',
+        description: 'Answers 200 while the process is up. It does not check the database (see /readyz).',
         tags: ['Platform'],
         querystring: NoQuery,
         response: {
@@ -25,4 +29,60 @@ export function healthRoutes(app: Api): void {
     },
     async () => ({ status: 'ok' as const }),
   );
+
+  app.get(
+    '/readyz',
+    {
+      schema: {
+        operationId: 'getReadiness',
+        summary: 'Readiness',
+        description:
+          'Answers 200 when this instance should get traffic: the database answers and, when REDIS_URL is set, ' +
+          'Redis answers, each within 2 s. Answers 503 while either does not, and from the moment the instance ' +
+          'received SIGTERM until it exits (requests in flight still finish). For load balancers and orchestrators; ' +
+          'outside every rate limit.',
+        tags: ['Platform'],
+        querystring: NoQuery,
+        response: {
+          200: {
+            ...Type.Object(
+              {
+                status: Type.Literal('ready'),
+                checks: Type.Object(
+                  { database: CheckOutcome, redis: Type.Optional(CheckOutcome) },
+                  {
+                    additionalProperties: false,
+                    description: 'Each dependency checked; redis only when REDIS_URL is set.',
+                  },
+                ),
+              },
+              { additionalProperties: false },
+            ),
+            description: 'Ready for traffic.',
+          },
+          400: { $ref: 'ApiError', description: 'A query parameter was given; this endpoint takes none.' },
+          500: { $ref: 'ApiError', description: 'Unexpected server error.' },
+          503: {
+            $ref: 'ApiError',
+            description:
+              'Not ready: shutting down, or a dependency (named in the message) does not answer. Retry-After says when to ask again.',
+          },
+        },
+      },
+    },
+    async () => {
+      if (readiness.draining) throw notReady('This instance is shutting down.', 'Send requests to another instance.');
+      const checks = await runProbes(probes);
+      const failing = Object.entries(checks).filter(([, outcome]) => outcome !== 'ok');
+      if (failing.length > 0) {
+        const names = failing.map(([name, outcome]) => `${name} (${outcome})`).join(', ');
+        throw notReady(`Not ready: ${names} did not answer.`, 'Ask again in a few seconds.');
+      }
+      return { status: 'ready' as const, checks: checks as { database: 'ok'; redis?: 'ok' } };
+    },
+  );
+}
+
+function notReady(message: string, suggestion: string): ApiError {
+  return new ApiError(503, 'service_unavailable', message, { suggestion, headers: { 'retry-after': '5' } });
 }
