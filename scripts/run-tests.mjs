@@ -95,7 +95,11 @@ if (wanted.includes('postgres') && files.postgres.length > 0) {
       failed ||= status !== 0;
       summary.push(`postgres: ${files.postgres.length} file(s) ${status === 0 ? 'passed' : 'FAILED'}`);
     } finally {
-      await withAdmin((client) => client.query(`drop database if exists ${database} with (force)`));
+      // The run's database and the per-file ones next to it (test/helpers/database.ts), also those a crash left.
+      await withAdmin(async (client) => {
+        const { rows } = await client.query('select datname from pg_database where datname like $1', [`${database}%`]);
+        for (const { datname } of rows) await client.query(`drop database if exists ${datname} with (force)`);
+      });
     }
   }
 }

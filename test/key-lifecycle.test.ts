@@ -1,74 +1,23 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type TestContext, test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
-import { childEnv, lastLine, runAdmin } from './helpers/admin-cli.js';
+import { lastLine, runAdmin } from './helpers/admin-cli.js';
+import { freshDatabaseUrl, TEST_ENGINE } from './helpers/database.js';
+import { startServer as startServerProcess } from './helpers/server-process.js';
 import { startSmtpServer } from './helpers/smtp.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-
-/** A port nobody listens on right now: bind port 0, read the port, close. */
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const address = server.address();
-  assert.ok(address !== null && typeof address === 'object');
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return address.port;
-}
-
-async function waitUntilHealthy(baseUrl: string, exited: () => boolean, stderr: () => string): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    assert.ok(!exited(), `the server exited before it was healthy:\n${stderr()}`);
-    const status = await fetch(`${baseUrl}/healthz`).then(
-      (response) => response.status,
-      () => 0,
-    );
-    if (status === 200) return;
-    await sleep(100);
-  }
-  assert.fail(`the server was not healthy after 30 s:\n${stderr()}`);
-}
-
-/** The server on its own SQLite file and a free port, stopped when the test ends. */
+/** The server on a fresh database of the run's engine, stopped when the test ends; `config` is for the admin command. */
 async function startServer(t: TestContext, smtpUrl: string) {
   const dir = mkdtempSync(join(tmpdir(), 'marketplace-lifecycle-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
-  const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const config = {
-    DATABASE_URL: `sqlite:${join(dir, 'm.db')}`,
-    SMTP_URL: smtpUrl,
-    OUTBOX_DIR: join(dir, 'outbox'),
-    HOST: '127.0.0.1',
-    PORT: String(port),
-  };
-
-  const server = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-    cwd: ROOT,
-    env: childEnv({ ...config, SEED_ON_EMPTY: 'false', LOG_LEVEL: 'silent' }),
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  server.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-    stderr += chunk;
-  });
-  const exited = () => server.exitCode !== null || server.signalCode !== null;
-  t.after(async () => {
-    if (!exited()) {
-      server.kill('SIGKILL');
-      await once(server, 'close');
-    }
-  });
-  await waitUntilHealthy(baseUrl, exited, () => stderr);
-  return { baseUrl, config, exited, stderr: () => stderr };
+  const shared = { DATABASE_URL: await freshDatabaseUrl(t), SMTP_URL: smtpUrl, OUTBOX_DIR: join(dir, 'outbox') };
+  const server = await startServerProcess(t, shared);
+  const config = { ...shared, HOST: '127.0.0.1', PORT: String(server.port) };
+  return { baseUrl: server.baseUrl, config, exited: () => !server.running(), stderr: server.stderr };
 }
 
 /** POST /v1/developer/key-requests. */
@@ -85,7 +34,7 @@ function fileRequest(baseUrl: string, name: string, email: string): Promise<Resp
   });
 }
 
-test('a key request travels the whole way: filed over HTTP, approved, emailed, used, rotated, revoked', {
+test(`a key request travels the whole way on ${TEST_ENGINE}: filed over HTTP, approved, emailed, used, rotated, revoked`, {
   timeout: 120_000,
 }, async (t) => {
   const smtp = await startSmtpServer();

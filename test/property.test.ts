@@ -615,6 +615,7 @@ const SEGMENTS = ['v1', 'v2', 'V1', 'jobs', 'listings', 'JOBS', 'helpers', 'avai
 const MORE_SEGMENTS = [
   'stats',
   'healthz',
+  'readyz',
   'openapi.json',
   'docs',
   'static',
@@ -701,6 +702,11 @@ const REGRESSIONS: FuzzRequest[] = [
   { method: 'GET', url: '/v1/helpers/availability?radius=1e309' },
   { method: 'GET', url: '/v1/estimate?category=GARDENING&hours=1e309' },
   { method: 'GET', url: '/v1/jobs?lat=-Infinity' },
+  // PostgreSQL's float8 input refuses subnormal numbers.
+  { method: 'GET', url: '/v1/listings?lat=-5e-324&category=GARDENING&price_max=0&sort=newest&limit=1' },
+  { method: 'GET', url: '/v1/jobs?lng=5e-324&radius=1e-320' },
+  { method: 'GET', url: '/v1/helpers/availability?category=GARDENING&lat=4.9e-324&lng=-4.9e-324' },
+  { method: 'GET', url: '/v1/estimate?category=GARDENING&lat=49&lng=8.4&radius=2e-310' },
   { method: 'GET', url: '/v1/jobs/%' },
   { method: 'GET', url: '/v1/jobs/%zz' },
   { method: 'GET', url: '/v1/listings/%C0%AF' },
@@ -708,6 +714,7 @@ const REGRESSIONS: FuzzRequest[] = [
   { method: 'GET', url: '/docs/static/%zz' },
   { method: 'GET', url: '/docs/static/missing.js' },
   { method: 'GET', url: '/healthz?a=1&a=2' },
+  { method: 'GET', url: '/readyz?a=1' },
   { method: 'GET', url: '/v1/stats?a=1&a=2' },
 ];
 

@@ -3,6 +3,15 @@ import { boundingBox, EARTH_RADIUS_KM, type LatLng } from '../domain/geo.js';
 import type { DialectName } from './create-db.js';
 
 /**
+ * A float as a bound parameter: subnormal numbers (|x| < 2.2e-308, e.g. lat=-5e-324 from a query
+ * string) become 0, because PostgreSQL's float8 input refuses them as out of range. They are 0 for
+ * every purpose of a coordinate or radius.
+ */
+export function boundFloat(value: number): number {
+  return Math.abs(value) < Number.MIN_VALUE * 2 ** 52 ? 0 : value;
+}
+
+/**
  * Great-circle distance in km from `center` to the row's lat/lng, as SQL: the same haversine as
  * domain/geo.ts, built from math functions both SQLite (3.35+) and PostgreSQL have. The only
  * dialect difference is the name of the two-argument minimum that guards asin against rounding.
@@ -14,7 +23,8 @@ export function distanceKmSql(
   center: LatLng,
 ): RawBuilder<number> {
   const least = dialect === 'sqlite' ? sql.raw('min') : sql.raw('least');
-  const h = sql`power(sin(radians(${lat} - ${center.lat}) / 2), 2) + cos(radians(${center.lat})) * cos(radians(${lat})) * power(sin(radians(${lng} - ${center.lng}) / 2), 2)`;
+  const [cLat, cLng] = [boundFloat(center.lat), boundFloat(center.lng)];
+  const h = sql`power(sin(radians(${lat} - ${cLat}) / 2), 2) + cos(radians(${cLat})) * cos(radians(${lat})) * power(sin(radians(${lng} - ${cLng}) / 2), 2)`;
   return sql<number>`(${2 * EARTH_RADIUS_KM} * asin(${least}(1.0, sqrt(${h}))))`;
 }
 
@@ -34,9 +44,11 @@ export function withinRadiusSql(
   const lat = sql.ref<number>(latColumn);
   const lng = sql.ref<number>(lngColumn);
   const box = boundingBox(center, radiusKm);
+  const [minLat, maxLat, minLng, maxLng] = [box.minLat, box.maxLat, box.minLng, box.maxLng].map(boundFloat);
+  const radius = boundFloat(radiusKm);
   const inBox =
     dialect === 'postgres'
-      ? sql`point(${lng}, ${lat}) <@ box(point(${box.minLng}, ${box.minLat}), point(${box.maxLng}, ${box.maxLat}))`
-      : sql`${lat} between ${box.minLat} and ${box.maxLat} and ${lng} between ${box.minLng} and ${box.maxLng}`;
-  return sql<boolean>`(${inBox} and ${distanceKmSql(dialect, lat, lng, center)} <= ${radiusKm})`;
+      ? sql`point(${lng}, ${lat}) <@ box(point(${minLng}, ${minLat}), point(${maxLng}, ${maxLat}))`
+      : sql`${lat} between ${minLat} and ${maxLat} and ${lng} between ${minLng} and ${maxLng}`;
+  return sql<boolean>`(${inBox} and ${distanceKmSql(dialect, lat, lng, center)} <= ${radius})`;
 }

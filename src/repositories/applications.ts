@@ -123,7 +123,10 @@ export type DecideOutcome =
  * The job owner accepts or rejects a pending application. Accepting needs the job open and a
  * helper still missing, checked by the same conditional update that decides; when the accepted
  * applications reach helpers_needed, the job becomes assigned and the pending rest are rejected,
- * all in one transaction.
+ * all in one transaction. The first statement locks the job row (SQLite: the database's write
+ * lock): concurrent decisions on one job then run one after the other, and on PostgreSQL each
+ * later statement reads the accepted applications committed before it, so two acceptances of
+ * different applications cannot both take the last place.
  */
 export async function decideApplication(
   db: Queryable,
@@ -133,6 +136,7 @@ export async function decideApplication(
   const to = nextState(APPLICATION_MACHINE, 'pending', input.action) as ApplicationStatus;
   const at = now.toISOString();
   return db.transaction().execute(async (trx): Promise<DecideOutcome> => {
+    await trx.updateTable('jobs').set({ updated_at: sql`updated_at` }).where('id', '=', input.jobId).execute();
     const decided = await trx
       .updateTable('applications')
       .set({ status: to, decided_at: at })

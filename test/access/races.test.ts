@@ -1,8 +1,5 @@
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, type TestContext, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
@@ -20,6 +17,7 @@ import {
   SUPERSEDED_REASON,
   undoApproval,
 } from '../../src/repositories/key-requests.js';
+import { freshDatabaseUrl, TEST_ENGINE } from '../helpers/database.js';
 
 const NOW = new Date('2026-11-20T12:00:00.000Z');
 
@@ -27,7 +25,8 @@ const NOW = new Date('2026-11-20T12:00:00.000Z');
  * Real concurrency needs two connections that can wait for each other. better-sqlite3 is
  * synchronous: a connection waiting for SQLite's write lock blocks its whole thread, so the
  * contenders run in worker threads (this very file, started as a worker), each with a connection
- * of its own to one database file.
+ * of its own to one database: a SQLite file, or one PostgreSQL schema in the PostgreSQL pass
+ * (where the second waits for the first's row lock instead).
  */
 
 type Operation = { op: 'approve'; id: string } | { op: 'reject'; id: string } | { op: 'rotate'; id: string };
@@ -117,16 +116,15 @@ async function race(url: string, first: Operation, second: Operation): Promise<[
   return Promise.all([a.outcome(), b.outcome()]);
 }
 
-/** A migrated SQLite file of its own, and a connection to it; both gone when the test ends. */
+/**
+ * A migrated database of its own that other threads can open too (a SQLite file or a PostgreSQL
+ * schema), and a connection to it; both gone when the test ends.
+ */
 async function fileDatabase(t: TestContext) {
-  const dir = mkdtempSync(join(tmpdir(), 'marketplace-races-'));
-  const url = `sqlite:${join(dir, 'm.db')}`;
+  const url = await freshDatabaseUrl(t, { file: true });
   const db = createDb(url);
+  t.after(() => db.close());
   await migrateToLatest(db);
-  t.after(async () => {
-    await db.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
   return { url, db: db.kysely };
 }
 
@@ -141,7 +139,7 @@ const REQUEST: KeyRequestInput = {
 const allKeys = (db: Queryable) => db.selectFrom('api_keys').selectAll().orderBy('created_at').execute();
 
 if (isMainThread) {
-  describe('key request decisions are made once', () => {
+  describe(`key request decisions are made once (${TEST_ENGINE})`, () => {
     test('reject after an approval: undefined, and the approval stands', async (t) => {
       const { db } = await fileDatabase(t);
       const request = await createKeyRequest(db, REQUEST, NOW);
@@ -212,7 +210,7 @@ if (isMainThread) {
     });
   });
 
-  describe('taking back an approval whose key was not sent', () => {
+  describe(`taking back an approval whose key was not sent (${TEST_ENGINE})`, () => {
     test('the key is revoked and the request is pending again, as filed', async (t) => {
       const { db } = await fileDatabase(t);
       const request = await createKeyRequest(db, REQUEST, NOW);
@@ -248,7 +246,7 @@ if (isMainThread) {
     });
   });
 
-  describe('accounts', () => {
+  describe(`accounts (${TEST_ENGINE})`, () => {
     test('findOrCreateAccount says whether it created the account; an existing one is kept as it is', async (t) => {
       const { db } = await fileDatabase(t);
       const account = { name: 'Jana', email: 'Jana@Example.org', organisation: null, account_type: 'private' } as const;
@@ -275,7 +273,7 @@ if (isMainThread) {
     });
   });
 
-  describe('rotation happens once', () => {
+  describe(`rotation happens once (${TEST_ENGINE})`, () => {
     async function withKey(t: TestContext) {
       const fresh = await fileDatabase(t);
       const { row: account } = await findOrCreateAccount(fresh.db, REQUEST, NOW);

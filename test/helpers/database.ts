@@ -1,39 +1,65 @@
 /**
  * The engine a test file runs on. `npm test` (scripts/run-tests.mjs) runs the suite once on SQLite
  * and once more on PostgreSQL with TEST_DATABASE=postgres and TEST_POSTGRES_URL naming a database
- * it created for the run. Each test database is a fresh in-memory SQLite database or a fresh
- * PostgreSQL schema, dropped when the test ends.
+ * it created for the run. Each test database is a fresh in-memory SQLite database (or file) or a
+ * fresh PostgreSQL schema, dropped when the test ends.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { TestContext } from 'node:test';
+import { after, type TestContext } from 'node:test';
 import pg from 'pg';
 import { createDb, type Db, type DialectName } from '../../src/db/create-db.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 
 export const TEST_ENGINE: DialectName = process.env.TEST_DATABASE === 'postgres' ? 'postgres' : 'sqlite';
 
-function postgresUrl(): string {
+function runDatabaseUrl(): URL {
   const url = process.env.TEST_POSTGRES_URL;
   if (!url) throw new Error('TEST_DATABASE=postgres needs TEST_POSTGRES_URL (npm test sets both).');
-  return url;
+  return new URL(url);
 }
 
-let admin: pg.Pool | undefined;
+/**
+ * Each test process (one per test file) gets a database of its own, next to the run's database,
+ * and a schema per test inside it. Files run in parallel; sharing one database, one file's
+ * dropping a schema could break another's catalog scan (Kysely's migrator introspects every
+ * schema). Dropped when the file's tests end; the runner drops any left behind by a crash.
+ */
+let processDb: { url: URL; admin: pg.Pool } | undefined;
 
-/** One small pool per test process for creating and dropping schemas. */
-function adminPool(): pg.Pool {
-  admin ??= new pg.Pool({ connectionString: postgresUrl(), max: 1 });
-  return admin;
+async function processDatabase(): Promise<{ url: URL; admin: pg.Pool }> {
+  if (processDb) return processDb;
+  const run = runDatabaseUrl();
+  const name = `${run.pathname.slice(1)}_p${process.pid}`;
+  const creator = new pg.Client({ connectionString: run.toString() });
+  await creator.connect();
+  try {
+    await creator.query(`create database ${name}`);
+  } finally {
+    await creator.end();
+  }
+  const url = new URL(run);
+  url.pathname = `/${name}`;
+  processDb = { url, admin: new pg.Pool({ connectionString: url.toString(), max: 1 }) };
+  return processDb;
 }
 
-/** Closes the schema pool; test files that use PostgreSQL schemas end with it (see below). */
-async function closeAdmin(): Promise<void> {
-  const pool = admin;
-  admin = undefined;
-  await pool?.end();
+if (TEST_ENGINE === 'postgres') {
+  after(async () => {
+    if (!processDb) return;
+    const { url, admin } = processDb;
+    processDb = undefined;
+    await admin.end();
+    const dropper = new pg.Client({ connectionString: runDatabaseUrl().toString() });
+    await dropper.connect();
+    try {
+      await dropper.query(`drop database if exists ${url.pathname.slice(1)} with (force)`);
+    } finally {
+      await dropper.end();
+    }
+  });
 }
 
 interface FreshDatabase {
@@ -41,8 +67,6 @@ interface FreshDatabase {
   /** Removes the database; call after everything using it has closed. */
   drop(): Promise<void>;
 }
-
-let liveSchemas = 0;
 
 /**
  * A fresh, empty database (no tables yet): in-memory SQLite, a SQLite file in a temporary folder
@@ -55,19 +79,12 @@ async function freshDatabase(file: boolean): Promise<FreshDatabase> {
     const dir = mkdtempSync(join(tmpdir(), 'kmp-test-'));
     return { url: `sqlite:${join(dir, 'test.db')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
   }
+  const { url: base, admin } = await processDatabase();
   const schema = `t_${randomBytes(6).toString('hex')}`;
-  await adminPool().query(`create schema ${schema}`);
-  liveSchemas += 1;
-  const url = new URL(postgresUrl());
+  await admin.query(`create schema ${schema}`);
+  const url = new URL(base);
   url.searchParams.set('options', `-c search_path=${schema}`);
-  return {
-    url: url.toString(),
-    drop: async () => {
-      await adminPool().query(`drop schema ${schema} cascade`);
-      // The last schema of a file closes the pool, so the test process can exit.
-      if (--liveSchemas === 0) await closeAdmin();
-    },
-  };
+  return { url: url.toString(), drop: async () => void (await admin.query(`drop schema ${schema} cascade`)) };
 }
 
 /**

@@ -83,6 +83,7 @@ const OPERATIONS: OperationSpec[] = [
   ...READ_OPERATIONS,
   ...SANDBOX_OPERATIONS,
   { operationId: 'getHealth', path: '/healthz', query: NoQuery, errors: [400] },
+  { operationId: 'getReadiness', path: '/readyz', query: NoQuery, errors: [400, 503] },
   { operationId: 'getMe', path: '/v1/me', query: NoQuery, errors: [400, 401, 429] },
 ];
 

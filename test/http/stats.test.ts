@@ -82,6 +82,7 @@ describe('GET /v1/stats', () => {
       caps.endpoints.map((e: any) => `${e.method} ${e.path} ${e.operation_id}`),
       [
         'GET /healthz getHealth',
+        'GET /readyz getReadiness',
         'GET /v1/jobs searchJobs',
         'GET /v1/jobs/{id} getJob',
         'GET /v1/listings searchListings',

@@ -2,25 +2,18 @@
  * The application invariants under real parallel requests: of 50 concurrent applications for a
  * job that allows 3, exactly 3 succeed; of concurrent applications by one helper, exactly one. In
  * process first (app.inject; better-sqlite3 serialises the statements of one connection, so this
- * shows the logic), then across two server processes on one SQLite file, where the database's
- * locking alone decides.
+ * shows the logic), then across two server processes on one database (a SQLite file, or one
+ * PostgreSQL schema in the PostgreSQL pass), where the database's locking alone decides.
  */
 import assert from 'node:assert/strict';
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { describe, type TestContext, test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
+import { describe, test } from 'node:test';
 import { createDb, type Db } from '../../src/db/create-db.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { buildTestApp, createKey } from '../helpers/app.js';
+import { freshDatabaseUrl, TEST_ENGINE } from '../helpers/database.js';
 import { helperFixture, insert, jobFixture } from '../helpers/fixtures.js';
+import { type ServerProcess, startServer, stopServer } from '../helpers/server-process.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const APPLICANTS = 50;
 
 /**
@@ -117,83 +110,21 @@ describe('concurrent applications in one process', () => {
 });
 
 // ---------------------------------------------------------------------------------------------
-// Two server processes on one SQLite file
+// Two server processes on one database
 // ---------------------------------------------------------------------------------------------
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const address = server.address();
-  assert.ok(address !== null && typeof address === 'object');
-  await new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
-  return address.port;
-}
-
-/** Variables the server reads: the children get exactly the ones given here. */
-const CONFIG =
-  /^(PORT|HOST|DATABASE_URL|LOG_LEVEL|SEED_ON_EMPTY|NODE_TEST_CONTEXT|REDIS_.*|RATE_LIMIT_.*|TRUST_PROXY)$/;
-
-interface ServerProcess {
-  child: ChildProcessWithoutNullStreams;
-  baseUrl: string;
-  closed: Promise<unknown>;
-  /** What the process printed (log lines go to stdout). */
-  output(): string;
-}
-
-async function startServer(t: TestContext, url: string): Promise<ServerProcess> {
-  const port = await freePort();
-  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !CONFIG.test(key)));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-    cwd: ROOT,
-    env: {
-      ...env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATABASE_URL: url,
-      LOG_LEVEL: 'error',
-      SEED_ON_EMPTY: 'false',
-      RATE_LIMIT_DEVELOPER_PER_MIN: '100000',
-    },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let output = '';
-  for (const stream of [child.stdout, child.stderr]) {
-    stream.setEncoding('utf8').on('data', (chunk: string) => {
-      output += chunk;
-    });
-  }
-  const closed = once(child, 'close');
-  t.after(async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    await closed;
-  });
-  const server = { child, baseUrl: `http://127.0.0.1:${port}`, closed, output: () => output };
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    assert.equal(child.exitCode, null, `server exited:\n${output}`);
-    try {
-      if ((await fetch(`${server.baseUrl}/healthz`)).status === 200) return server;
-    } catch {
-      // not listening yet
-    }
-    await sleep(100);
-  }
-  assert.fail(`server not healthy within 30 s:\n${output}`);
-}
-
-describe('concurrent applications across two server processes on one SQLite file', () => {
-  test(`${APPLICANTS} applications for a job allowing 3, split over both: exactly 3 succeed, none fails`, async (t) => {
-    const dir = mkdtempSync(join(tmpdir(), 'kmp-apply-race-'));
-    t.after(() => rmSync(dir, { recursive: true, force: true }));
-    const url = `sqlite:${join(dir, 'race.db')}`;
+describe(`concurrent applications across two server processes on one ${TEST_ENGINE} database`, () => {
+  test(`${APPLICANTS} applications for a job allowing 3, split over both: exactly 3 succeed, none fails`, {
+    timeout: 180_000,
+  }, async (t) => {
+    const url = await freshDatabaseUrl(t, { file: true });
     const setupDb = createDb(url);
     await migrateToLatest(setupDb);
     const { jobId, secondJobId, applicants } = await prepare(setupDb);
     await setupDb.close();
 
-    const servers = [await startServer(t, url), await startServer(t, url)];
+    const config = { DATABASE_URL: url, LOG_LEVEL: 'error', RATE_LIMIT_DEVELOPER_PER_MIN: '100000' };
+    const servers = await Promise.all([startServer(t, config), startServer(t, config)]);
     const applyVia = async (i: number, jobId: string, { key, helperId }: { key: string; helperId: string }) => {
       const server = servers[i % 2] as ServerProcess;
       const response = await fetch(`${server.baseUrl}/v1/jobs/${jobId}/applications`, {
@@ -209,19 +140,20 @@ describe('concurrent applications across two server processes on one SQLite file
     const first = applicants[0] as { key: string; helperId: string };
     const single = await Promise.all(Array.from({ length: 20 }, (_, i) => applyVia(i, secondJobId, first)));
 
-    for (const server of servers) {
-      server.child.kill('SIGTERM');
-      await server.closed;
-    }
+    for (const server of servers) assert.deepEqual(await stopServer(server), { code: 0, signal: null });
     // A transaction that read before it wrote would fail here with SQLITE_BUSY (a 500) when the
     // other process committed in between; this one's first statement writes and waits its turn.
+    // On PostgreSQL, a check-then-write without the row lock would let a fourth application in.
     const logged = servers.map((s) => s.output()).join('');
     assert.doesNotMatch(logged, /SQLITE_BUSY|unhandled error/);
     assert.deepEqual(tally(many), { 201: 3, '409 limit_reached': APPLICANTS - 3 });
     assert.deepEqual(tally(single), { 201: 1, '409 already_applied': 19 });
     const db = createDb(url);
-    t.after(() => db.close());
-    assert.deepEqual(await countsIn(db, jobId), { applications_count: 3, rows: 3 });
-    assert.deepEqual(await countsIn(db, secondJobId), { applications_count: 1, rows: 1 });
+    const stored = [await countsIn(db, jobId), await countsIn(db, secondJobId)];
+    await db.close();
+    assert.deepEqual(stored, [
+      { applications_count: 3, rows: 3 },
+      { applications_count: 1, rows: 1 },
+    ]);
   });
 });

@@ -1,24 +1,19 @@
 /**
  * "A listing is never booked twice for overlapping days", with real parallel requests: 20 accounts
  * ask for the same days at once, in one process (app.inject) and spread over two server processes
- * on one SQLite file, where only the database can keep them apart.
+ * on one database (a SQLite file, or one PostgreSQL schema in the PostgreSQL pass), where only the
+ * database can keep them apart.
  */
 import assert from 'node:assert/strict';
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, describe, test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
+import { describe, test } from 'node:test';
 import { createDb, type Db } from '../../src/db/create-db.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { berlinDate } from '../../src/domain/berlin-time.js';
 import { addDays } from '../../src/domain/booking-price.js';
 import { buildTestApp, createKey } from '../helpers/app.js';
+import { freshDatabaseUrl, TEST_ENGINE } from '../helpers/database.js';
 import { insert, listingFixture, ownerFixture } from '../helpers/fixtures.js';
+import { type ServerProcess, startServer, stopServer } from '../helpers/server-process.js';
 
 const CONTENDERS = 20;
 /** Rounds over the two processes: the more, the surer a race would show (without the lock, most rounds fail). */
@@ -73,98 +68,19 @@ describe('20 concurrent bookings of the same days', () => {
 });
 
 // ---------------------------------------------------------------------------------------------
-// Two server processes on one SQLite file
+// Two server processes on one database
 // ---------------------------------------------------------------------------------------------
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const INHERITED_CONFIG = [
-  'PORT',
-  'HOST',
-  'DATABASE_URL',
-  'LOG_LEVEL',
-  'SEED_ON_EMPTY',
-  'REDIS_URL',
-  'NODE_TEST_CONTEXT',
-];
-
-interface Server {
-  child: ChildProcessWithoutNullStreams;
-  baseUrl: string;
-  closed: Promise<unknown>;
-  /** Everything the process printed: with LOG_LEVEL=error, only errors are logged. */
-  output: () => string;
-}
-
-const servers = new Set<Server>();
-after(async () => {
-  for (const server of servers) {
-    if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill('SIGKILL');
-    await server.closed;
-  }
-});
-
-async function freePort(): Promise<number> {
-  const probe = createServer().listen(0, '127.0.0.1');
-  await once(probe, 'listening');
-  const address = probe.address();
-  assert.ok(address !== null && typeof address === 'object');
-  await new Promise((resolve) => probe.close(resolve));
-  return address.port;
-}
-
-async function startServer(databaseUrl: string): Promise<Server> {
-  const port = await freePort();
-  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !INHERITED_CONFIG.includes(name)));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-    cwd: ROOT,
-    env: {
-      ...env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATABASE_URL: databaseUrl,
-      SEED_ON_EMPTY: 'false',
-      RATE_LIMIT_DEVELOPER_PER_MIN: '100000',
-      LOG_LEVEL: 'error',
-    },
-  });
-  let output = '';
-  for (const stream of [child.stdout, child.stderr]) {
-    stream.setEncoding('utf8').on('data', (chunk: string) => {
-      output += chunk;
-    });
-  }
-  const server: Server = {
-    child,
-    baseUrl: `http://127.0.0.1:${port}`,
-    closed: once(child, 'close'),
-    output: () => output,
-  };
-  servers.add(server);
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    assert.equal(child.exitCode, null, `the server exited:\n${output}`);
-    const healthy = await fetch(`${server.baseUrl}/healthz`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (healthy) return server;
-    await sleep(100);
-  }
-  assert.fail(`the server did not become healthy:\n${output}`);
-}
-
-describe('20 concurrent bookings over two server processes on one SQLite file', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'marketplace-bookings-'));
-  const databaseUrl = `sqlite:${join(dir, 'm.db')}`;
-  after(() => rmSync(dir, { recursive: true, force: true }));
-
-  test('exactly one 201 per round, no 5xx, one booking per range in the file', { timeout: 90_000 }, async () => {
+describe(`20 concurrent bookings over two server processes on one ${TEST_ENGINE} database`, () => {
+  test('exactly one 201 per round, no 5xx, one booking per range in the database', { timeout: 180_000 }, async (t) => {
+    const databaseUrl = await freshDatabaseUrl(t, { file: true });
     const db = createDb(databaseUrl);
     await migrateToLatest(db);
     const { listingId, keys } = await contenders(db, new Date());
     await db.close();
 
-    const pair = [await startServer(databaseUrl), await startServer(databaseUrl)];
+    const config = { DATABASE_URL: databaseUrl, LOG_LEVEL: 'error', RATE_LIMIT_DEVELOPER_PER_MIN: '100000' };
+    const pair = await Promise.all([startServer(t, config), startServer(t, config)]);
     // The servers run on the real clock: book some days a month ahead, in several rounds.
     const today = berlinDate(new Date());
     for (let round = 0; round < ROUNDS; round++) {
@@ -172,7 +88,7 @@ describe('20 concurrent bookings over two server processes on one SQLite file', 
       const end = addDays(start, 4);
       const answers = await Promise.all(
         keys.map(async (key, i) => {
-          const server = pair[i % 2] as Server;
+          const server = pair[i % 2] as ServerProcess;
           const response = await fetch(`${server.baseUrl}/v1/listings/${listingId}/bookings`, {
             method: 'POST',
             headers: { 'content-type': 'application/json', 'x-api-key': key },
@@ -185,8 +101,7 @@ describe('20 concurrent bookings over two server processes on one SQLite file', 
     }
 
     for (const server of pair) {
-      server.child.kill('SIGTERM');
-      await server.closed;
+      assert.deepEqual(await stopServer(server), { code: 0, signal: null });
       assert.equal(server.output(), '', 'no errors were logged');
     }
     const check = createDb(databaseUrl);

@@ -1,0 +1,161 @@
+/**
+ * Real server processes for tests: `node --import tsx src/server.ts` on a free port, with exactly
+ * the configuration a test gives (nothing inherited from the shell that runs the tests), its
+ * output captured, and killed when the test ends if the test did not stop it.
+ */
+import assert from 'node:assert/strict';
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import type { TestContext } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/** Every variable src/config.ts reads, and the test runner's own: a child sees only those a test passes. */
+const CONFIG_VARIABLES = new Set([
+  'PORT',
+  'HOST',
+  'DATABASE_URL',
+  'DATABASE_POOL_SIZE',
+  'MIGRATE_ON_START',
+  'LOG_LEVEL',
+  'SEED_ON_EMPTY',
+  'RATE_LIMIT_ANONYMOUS_PER_MIN',
+  'RATE_LIMIT_DEVELOPER_PER_MIN',
+  'RATE_LIMIT_SANDBOX_PER_MIN',
+  'REDIS_URL',
+  'REDIS_PREFIX',
+  'TRUST_PROXY',
+  'SHUTDOWN_DELAY_MS',
+  'SHUTDOWN_TIMEOUT_MS',
+  'KEY_ROTATION_GRACE_HOURS',
+  'SMTP_URL',
+  'MAIL_FROM',
+  'OUTBOX_DIR',
+  'PUBLIC_URL',
+  'NODE_TEST_CONTEXT',
+]);
+
+export interface Exit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+export interface ServerProcess {
+  child: ChildProcessWithoutNullStreams;
+  port: number;
+  baseUrl: string;
+  /** Resolves once the process has exited and its output is complete. */
+  exited: Promise<Exit>;
+  running(): boolean;
+  stdout(): string;
+  stderr(): string;
+  /** stdout and stderr as they arrived (log lines go to stdout, start-up failures to stderr). */
+  output(): string;
+}
+
+/** A port nobody listens on right now: bind port 0, read the port, close. */
+export async function freePort(): Promise<number> {
+  const probe = createServer().listen(0, '127.0.0.1');
+  await once(probe, 'listening');
+  const address = probe.address();
+  assert.ok(address !== null && typeof address === 'object');
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return address.port;
+}
+
+/**
+ * Spawns the server without waiting for it (for start-up failures and concurrent starts). Defaults:
+ * HOST 127.0.0.1, a free PORT, LOG_LEVEL silent, SEED_ON_EMPTY false; `config` overrides them.
+ * Killed (SIGKILL) when the test ends if it still runs.
+ */
+export async function spawnServer(
+  t: Pick<TestContext, 'after'>,
+  config: Record<string, string>,
+): Promise<ServerProcess> {
+  const port = config.PORT ?? String(await freePort());
+  const inherited = Object.entries(process.env).filter(([key]) => !CONFIG_VARIABLES.has(key));
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    cwd: ROOT,
+    env: {
+      ...Object.fromEntries(inherited),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'silent',
+      SEED_ON_EMPTY: 'false',
+      ...config,
+      PORT: port,
+    },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  let output = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    stdout += chunk;
+    output += chunk;
+  });
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk;
+    output += chunk;
+  });
+  const exited = new Promise<Exit>((resolve) => child.once('close', (code, signal) => resolve({ code, signal })));
+  const server: ServerProcess = {
+    child,
+    port: Number(port),
+    baseUrl: `http://127.0.0.1:${port}`,
+    exited,
+    running: () => child.exitCode === null && child.signalCode === null,
+    stdout: () => stdout,
+    stderr: () => stderr,
+    output: () => output,
+  };
+  t.after(async () => {
+    if (server.running()) child.kill('SIGKILL');
+    await exited;
+  });
+  return server;
+}
+
+/** Polls GET /healthz until it answers 200; fails at once, with the output, if the process exits. */
+export async function waitUntilHealthy(server: ServerProcess, ms = 60_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    if (!server.running()) {
+      const { code, signal } = await server.exited;
+      assert.fail(`the server exited (code ${code}, signal ${signal}) before it was healthy:\n${server.output()}`);
+    }
+    const status = await fetch(`${server.baseUrl}/healthz`, { signal: AbortSignal.timeout(5_000) }).then(
+      (response) => response.status,
+      () => 0, // not listening yet (still migrating or seeding)
+    );
+    if (status === 200) return;
+    await sleep(100);
+  }
+  assert.fail(`the server was not healthy after ${ms} ms:\n${server.output()}`);
+}
+
+/** Spawns the server (see spawnServer) and waits until it is healthy. */
+export async function startServer(
+  t: Pick<TestContext, 'after'>,
+  config: Record<string, string>,
+): Promise<ServerProcess> {
+  const server = await spawnServer(t, config);
+  await waitUntilHealthy(server);
+  return server;
+}
+
+/** The process's exit, or a failure (with its output) if it has not exited within `ms`. */
+export async function exitWithin(server: ServerProcess, ms: number): Promise<Exit> {
+  const timeout = sleep(ms, undefined, { ref: false }).then(() =>
+    assert.fail(`the server did not exit within ${ms} ms:\n${server.output()}`),
+  );
+  return Promise.race([server.exited, timeout]);
+}
+
+/** Sends SIGTERM (a graceful stop) and returns how the process exited. */
+export async function stopServer(server: ServerProcess, ms = 30_000): Promise<Exit> {
+  if (server.running()) server.child.kill('SIGTERM');
+  return exitWithin(server, ms);
+}

@@ -1,0 +1,318 @@
+/**
+ * `npm run copy-data` as operators run it: a real child process copying a real SQLite file into a
+ * PostgreSQL schema of this run (PostgreSQL pass only), checked row by row and through the API.
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, type TestContext, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { sql } from 'kysely';
+import { buildApp } from '../../src/app.js';
+import { testConfig } from '../../src/config.js';
+import { COPIED_TABLES } from '../../src/db/copy-data.js';
+import { createDb, type Db } from '../../src/db/create-db.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
+import { anchorFor, DEFAULT_SEED_OPTIONS, seedDatabase } from '../../src/seed/seed-database.js';
+import { childEnv } from '../helpers/admin-cli.js';
+import { createKey, NOW } from '../helpers/app.js';
+import { freshDatabaseUrl } from '../helpers/database.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `node --import tsx src/cli/copy-data.ts ...args` to its end. */
+function copyData(args: string[]): Promise<Run> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/copy-data.ts', ...args], {
+    cwd: ROOT,
+    env: childEnv({}),
+    stdio: ['ignore', 'pipe', 'pipe'],
+    timeout: 60_000,
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    stdout += chunk;
+  });
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk;
+  });
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+interface ApiRows {
+  jobId: string;
+  listingId: string;
+  bookingId: string;
+  renterKey: string;
+}
+
+/**
+ * What only the API writes, on the source: accounts and keys, a job with an owner and an
+ * application, a helper profile, a listing (with an idempotency key) with a booking, a key request.
+ */
+async function writeThroughApi(db: Db): Promise<ApiRows> {
+  const app = await buildApp(testConfig(), { db, now: () => NOW });
+  const post = async (url: string, key: string | null, payload: object, headers = {}) => {
+    const response = await app.inject({
+      method: 'POST',
+      url,
+      headers: { ...(key ? { 'x-api-key': key } : {}), ...headers },
+      payload,
+    });
+    assert.ok(response.statusCode < 300, `${url}: ${response.body}`);
+    return response.json() as { id: string };
+  };
+  try {
+    const [owner, helper, renter] = [
+      await createKey(db, { email: 'owner@example.org', account_type: 'commercial' }),
+      await createKey(db, { email: 'helper@example.org' }),
+      await createKey(db, { email: 'renter@example.org' }),
+    ].map((created) => created.key) as [string, string, string];
+    const location = { plz: '76131' };
+    const job = await post('/v1/jobs', owner, {
+      title: 'Umzugskartons tragen',
+      description: 'Zehn Kartons in den dritten Stock.',
+      category: 'MOVING',
+      price_eur: 80,
+      location,
+    });
+    const profile = await post('/v1/helpers', helper, {
+      display_name: 'Jonas W.',
+      categories: ['MOVING'],
+      location,
+      hourly_rate_eur: 18,
+    });
+    await post(`/v1/jobs/${job.id}/applications`, helper, { helper_id: profile.id, message: 'Gern, ab 9 Uhr.' });
+    const listing = await post(
+      '/v1/listings',
+      owner,
+      {
+        title: 'Bierzeltgarnitur',
+        description: 'Ein Tisch und zwei Bänke für acht Personen.',
+        category: 'EVENTS',
+        price_per_day_eur: 8,
+        price_per_week_eur: 35,
+        deposit_eur: 50,
+        condition: 'good',
+        location,
+        instant_booking: true,
+      },
+      { 'idempotency-key': 'listing-1' },
+    );
+    const booking = await post(`/v1/listings/${listing.id}/bookings`, renter, {
+      start_date: '2026-11-23',
+      end_date: '2026-12-02',
+    });
+    await post('/v1/developer/key-requests', null, {
+      name: 'Ada Lovelace',
+      email: 'ada@example.org',
+      organisation: 'Analytical Engines',
+      account_type: 'commercial',
+      intended_use: 'A bot that posts moving jobs for our customers.',
+    });
+    return { jobId: job.id, listingId: listing.id, bookingId: booking.id, renterKey: renter };
+  } finally {
+    await app.close();
+  }
+}
+
+/** Opens a database for the length of the test. */
+function open(t: TestContext, url: string): Db {
+  const db = createDb(url);
+  t.after(() => db.close());
+  return db;
+}
+
+/** Every row of a table, in an order that does not depend on the engine. */
+async function rowsOf(db: Db, table: string): Promise<Record<string, unknown>[]> {
+  const { rows } = await sql<Record<string, unknown>>`select * from ${sql.table(table)}`.execute(db.kysely);
+  const canonical = (row: Record<string, unknown>) => JSON.stringify(Object.entries(row).sort());
+  return rows.sort((a, b) => (canonical(a) < canonical(b) ? -1 : 1));
+}
+
+async function rowCounts(db: Db): Promise<Record<string, number>> {
+  const counts: Record<string, number> = {};
+  for (const table of COPIED_TABLES) {
+    const { rows } = await sql<{ n: number }>`select count(*) as n from ${sql.table(table)}`.execute(db.kysely);
+    counts[table] = Number(rows[0]?.n);
+  }
+  return counts;
+}
+
+const EMPTY = Object.fromEntries(COPIED_TABLES.map((table) => [table, 0]));
+
+/** A target URL with a password in it: PostgreSQL's trust auth ignores it, and no output may show it. */
+async function targetUrl(t: TestContext): Promise<string> {
+  const url = new URL(await freshDatabaseUrl(t));
+  url.password = 'pw-never-printed';
+  return url.toString();
+}
+
+function assertNoPassword(run: Run): void {
+  assert.ok(!`${run.stdout}${run.stderr}`.includes('pw-never-printed'), 'a password was printed');
+}
+
+describe('npm run copy-data (SQLite file to PostgreSQL)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'kmp-copy-'));
+  const sourceUrl = `sqlite:${join(dir, 'source.db')}`;
+  let api: ApiRows;
+
+  before(async () => {
+    const source = createDb(sourceUrl);
+    try {
+      await migrateToLatest(source);
+      const options = { ...DEFAULT_SEED_OPTIONS, jobs: 300, listings: 200, helpers: 60, completedJobs: 150 };
+      await seedDatabase(source.kysely, { ...options, anchor: anchorFor(NOW) });
+      api = await writeThroughApi(source);
+    } finally {
+      await source.close();
+    }
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  test('copies every table row for row, and the API answers the same on both engines', async (t) => {
+    const to = await targetUrl(t);
+    const run = await copyData(['--from', sourceUrl, '--to', to]);
+    assert.equal(run.code, 0, run.stderr);
+    assertNoPassword(run);
+    assert.match(run.stdout, /postgres:\/\/postgres:\*\*\*@127\.0\.0\.1/);
+    assert.match(run.stdout, /^ {2}bookings +1$/m);
+    assert.match(run.stdout, /total +\d+ rows in \d+\.\d s/);
+
+    const source = open(t, sourceUrl);
+    const target = open(t, to);
+    // The list copied is the schema's tables, checked against the database rather than the code.
+    const { rows: tables } = await sql<{ name: string }>`select name from sqlite_master
+      where type = 'table' and name not like 'kysely_%' and name not like 'sqlite_%'`.execute(source.kysely);
+    assert.deepEqual(tables.map((r) => r.name).sort(), [...COPIED_TABLES].sort());
+    for (const table of COPIED_TABLES) {
+      const rows = await rowsOf(source, table);
+      assert.ok(rows.length > 0, `the source has no ${table} rows to compare`);
+      assert.deepEqual(await rowsOf(target, table), rows, table);
+    }
+    await assertSameAnswers(t, source, target, api);
+  });
+
+  test('refuses a target that holds rows, leaving it as it was; --replace copies anew', async (t) => {
+    const to = await targetUrl(t);
+    assert.equal((await copyData(['--from', sourceUrl, '--to', to])).code, 0);
+    const target = open(t, to);
+    await target.kysely.deleteFrom('key_requests').execute();
+    const before = await rowCounts(target);
+
+    const refused = await copyData(['--from', sourceUrl, '--to', to]);
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /The target already holds rows: meta \(\d+\), accounts \(\d+\).*add --replace/);
+    assertNoPassword(refused);
+    assert.deepEqual(await rowCounts(target), before);
+
+    const replaced = await copyData(['--from', sourceUrl, '--to', to, '--replace']);
+    assert.equal(replaced.code, 0, replaced.stderr);
+    assert.deepEqual(await rowCounts(target), await rowCounts(open(t, sourceUrl)));
+  });
+
+  test('a failure half-way rolls everything back: the target holds no rows', async (t) => {
+    const to = await targetUrl(t);
+    const target = open(t, to);
+    await migrateToLatest(target);
+    // The target refuses the last job the copy reaches, after every earlier table and batch went in.
+    const { rows } = await sql<{ id: string }>`select max(id) as id from jobs`.execute(open(t, sourceUrl).kysely);
+    await sql`alter table jobs add constraint refuse_one check (id <> ${sql.lit(rows[0]?.id)})`.execute(target.kysely);
+
+    const run = await copyData(['--from', sourceUrl, '--to', to]);
+    assert.equal(run.code, 1);
+    assert.match(run.stderr, /owners: \d+\/\d+ \(100%\)/);
+    assert.match(run.stderr, /Copying jobs failed after \d+ of \d+ rows: .*refuse_one/);
+    assert.match(run.stderr, /Nothing was committed/);
+    assertNoPassword(run);
+    assert.deepEqual(await rowCounts(target), EMPTY);
+  });
+
+  test('refuses a source whose migrations differ from this version, before touching the target', async (t) => {
+    const behind = `sqlite:${join(dir, 'behind.db')}`;
+    const ahead = `sqlite:${join(dir, 'ahead.db')}`;
+    for (const url of [behind, ahead]) await migrateToLatest(open(t, url));
+    await sql`delete from kysely_migration where name = '0005-geo-index'`.execute(open(t, behind).kysely);
+    await sql`insert into kysely_migration (name, timestamp) values ('9999-future', '2030-01-01T00:00:00.000Z')`.execute(
+      open(t, ahead).kysely,
+    );
+
+    const to = await targetUrl(t);
+    const pending = await copyData(['--from', behind, '--to', to]);
+    assert.equal(pending.code, 1);
+    assert.match(pending.stderr, /source schema is behind \(0005-geo-index pending\).*npm run migrate/);
+    const target = open(t, to);
+    const { rows } = await sql`select table_name from information_schema.tables
+      where table_schema = current_schema()`.execute(target.kysely);
+    assert.deepEqual(rows, [], 'the target was left untouched');
+
+    const newer = await copyData(['--from', ahead, '--to', to]);
+    assert.equal(newer.code, 1);
+    assert.match(newer.stderr, /migrations this version does not know \(9999-future\)/);
+    assert.deepEqual(await rowCounts(target), EMPTY);
+  });
+
+  test('--help, missing or unusable arguments: a message naming what to do, exit 1', async () => {
+    const help = await copyData(['--help']);
+    assert.equal(help.code, 0);
+    assert.match(help.stdout, /^Usage: npm run copy-data -- --from <database URL> --to <database URL> \[--replace\]/);
+    const cases: [string[], RegExp][] = [
+      [['--from', sourceUrl], /--to is required/],
+      [['--from', `sqlite:${join(dir, 'missing.db')}`, '--to', sourceUrl], /There is no SQLite database at/],
+      [['--from', sourceUrl, '--to', `sqlite:${dir}/../${dir.split('/').at(-1)}/source.db`], /the same database/],
+      [['--from', sourceUrl, '--to', 'postgres://u:pw-never-printed@127.0.0.1:1/x'], /Cannot reach the target/],
+      [['--from', sourceUrl, '--to', 'mysql://h/x'], /--to must start with sqlite: or postgres:\/\//],
+      [['--form', sourceUrl], /Unknown option '--form'/],
+    ];
+    const runs = await Promise.all(cases.map(([args]) => copyData(args)));
+    runs.forEach((run, i) => {
+      assert.equal(run.code, 1, run.stdout);
+      assert.match(run.stderr, cases[i]?.[1] ?? /never/);
+      assertNoPassword(run);
+    });
+  });
+});
+
+/** The same requests to an app on each database, at the same fixed now, answer the same. */
+async function assertSameAnswers(t: TestContext, source: Db, target: Db, api: ApiRows): Promise<void> {
+  const config = testConfig({ RATE_LIMIT_ANONYMOUS_PER_MIN: '1000', RATE_LIMIT_DEVELOPER_PER_MIN: '1000' });
+  const apps = await Promise.all([source, target].map((db) => buildApp(config, { db, now: () => NOW })));
+  t.after(() => Promise.all(apps.map((app) => app.close())));
+  const key = { 'x-api-key': api.renterKey };
+  const requests: [string, Record<string, string>?][] = [
+    ['/v1/jobs?lat=49.0069&lng=8.4037&radius=20&sort=distance'],
+    ['/v1/jobs?category=gardening&sort=price_asc&limit=50'],
+    [`/v1/jobs/${api.jobId}`],
+    ['/v1/listings?limit=50'],
+    [`/v1/listings/${api.listingId}`],
+    [`/v1/listings/${api.listingId}/availability`],
+    ['/v1/categories'],
+    ['/v1/stats'],
+    ['/v1/estimate?category=gardening&duration_hours=3'],
+    ['/v1/helpers/availability?category=moving'],
+    [`/v1/bookings/${api.bookingId}`, key],
+    ['/v1/me', key],
+  ];
+  for (const [url, headers] of requests) {
+    const [a, b] = await Promise.all(apps.map((app) => app.inject({ method: 'GET', url, headers: headers ?? {} })));
+    assert.equal(a?.statusCode, 200, `${url}: ${a?.body}`);
+    assert.equal(b?.statusCode, 200, `${url}: ${b?.body}`);
+    const [bodyA, bodyB] = [a?.json(), b?.json()];
+    if (url === '/v1/stats') {
+      delete bodyA.generated_at;
+      delete bodyB.generated_at;
+    }
+    assert.deepEqual(bodyB, bodyA, url);
+  }
+}

@@ -1,0 +1,181 @@
+/**
+ * Several instances behind one load balancer: two server processes on ONE PostgreSQL schema and
+ * ONE Redis. They start at once on the empty schema (the migrator's advisory lock lets one
+ * migrate, the other wait), share one rate-limit budget exactly, see each other's writes at once,
+ * and keep the application limit across processes.
+ */
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { test } from 'node:test';
+import { Redis } from 'ioredis';
+import { sql } from 'kysely';
+import { createDb, type Db } from '../../src/db/create-db.js';
+import { pendingMigrations } from '../../src/db/migrate.js';
+import { createKey } from '../helpers/app.js';
+import { freshDatabaseUrl, TEST_ENGINE } from '../helpers/database.js';
+import { helperFixture, insert, jobFixture } from '../helpers/fixtures.js';
+import { type ServerProcess, startServer, stopServer } from '../helpers/server-process.js';
+
+const REDIS_URL = 'redis://127.0.0.1:6379';
+
+async function send(server: ServerProcess, path: string, init: { key?: string; body?: unknown } = {}) {
+  const response = await fetch(`${server.baseUrl}${path}`, {
+    method: init.body === undefined ? 'GET' : 'POST',
+    headers: {
+      ...(init.key ? { 'x-api-key': init.key } : {}),
+      ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+    signal: AbortSignal.timeout(30_000),
+  });
+  return { status: response.status, headers: response.headers, body: (await response.json()) as any };
+}
+
+/** The Redis keys under `prefix` and their values. */
+async function redisKeys(redis: Redis, prefix: string): Promise<Record<string, string | null>> {
+  const keys = await redis.keys(`${prefix}*`);
+  return Object.fromEntries(await Promise.all(keys.map(async (key) => [key, await redis.get(key)] as const)));
+}
+
+/** A job allowing 3 applications and 50 helpers of five accounts (none the owner's), with their keys. */
+async function applicants(db: Db) {
+  const owner = await createKey(db, { email: 'owner@example.org' }, new Date());
+  const accounts = await Promise.all(
+    Array.from({ length: 5 }, (_, i) => createKey(db, { email: `helpers${i}@example.org` }, new Date())),
+  );
+  const job = jobFixture({
+    owner_account_id: owner.accountId,
+    helpers_needed: 1,
+    applications_count: 0,
+    desired_at: null,
+    desired_date: null,
+    deadline: null,
+  });
+  const helpers = Array.from({ length: 50 }, (_, i) => {
+    const account = accounts[i % accounts.length] as (typeof accounts)[number];
+    return { key: account.key, row: helperFixture(['GARDENING'], { account_id: account.accountId }) };
+  });
+  await insert(db.kysely, { jobs: [job], helpers: helpers.map((h) => h.row) });
+  return { jobId: job.id, helpers: helpers.map((h) => ({ key: h.key, helperId: h.row.id })) };
+}
+
+test('two instances on one PostgreSQL schema and one Redis', { timeout: 300_000 }, async (t) => {
+  assert.equal(TEST_ENGINE, 'postgres', 'test/postgres/ runs in the PostgreSQL pass only');
+  const url = await freshDatabaseUrl(t);
+  const prefix = `kmp-test-${randomBytes(6).toString('hex')}:`;
+  const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  await redis.connect();
+  t.after(async () => {
+    const keys = await redis.keys(`${prefix}*`);
+    if (keys.length > 0) await redis.del(...keys);
+    await redis.quit();
+  });
+  const config = {
+    DATABASE_URL: url,
+    REDIS_URL,
+    REDIS_PREFIX: prefix,
+    LOG_LEVEL: 'error',
+    RATE_LIMIT_ANONYMOUS_PER_MIN: '20',
+    RATE_LIMIT_DEVELOPER_PER_MIN: '100000',
+  };
+  // Both at once on the empty schema: each runs the migrator; its advisory lock lets one migrate.
+  const [a, b] = (await Promise.all([startServer(t, config), startServer(t, config)])) as [
+    ServerProcess,
+    ServerProcess,
+  ];
+  const db = createDb(url);
+  t.after(() => db.close());
+
+  await t.test('both started at once on the empty schema; the migrations ran once', async () => {
+    assert.deepEqual(await pendingMigrations(db), []);
+    const { rows } = await sql<{ name: string }>`select name from kysely_migration`.execute(db.kysely);
+    assert.ok(rows.length > 0);
+    assert.equal(new Set(rows.map((row) => row.name)).size, rows.length);
+  });
+
+  await t.test('/readyz on both: the database and Redis answer', async () => {
+    for (const server of [a, b]) {
+      const ready = await send(server, '/readyz');
+      assert.deepEqual(
+        { status: ready.status, body: ready.body },
+        { status: 200, body: { status: 'ready', checks: { database: 'ok', redis: 'ok' } } },
+      );
+    }
+  });
+
+  await t.test('one anonymous budget: 40 requests alternating between them, exactly 20 served', async () => {
+    const answers = [];
+    for (let i = 0; i < 40; i++) {
+      const { status, headers, body } = await send(i % 2 === 0 ? a : b, '/v1/jobs?limit=1');
+      answers.push({
+        status,
+        remaining: Number(headers.get('x-ratelimit-remaining')),
+        r: headers.get('ratelimit')?.match(/;r=(\d+);/)?.[1],
+        error: body.error,
+        retryAfter: headers.get('retry-after') !== null,
+      });
+    }
+    const expected = Array.from({ length: 40 }, (_, i) =>
+      i < 20
+        ? { status: 200, remaining: 19 - i, r: String(19 - i), error: undefined, retryAfter: false }
+        : { status: 429, remaining: 0, r: '0', error: 'rate_limit_exceeded', retryAfter: true },
+    );
+    assert.deepEqual(answers, expected);
+    const counters = await redisKeys(redis, `${prefix}rl:anonymous:`);
+    assert.deepEqual(Object.values(counters), ['40'], 'one counter in Redis, for both instances');
+  });
+
+  await t.test('a job created through one instance is found at once through the other', async () => {
+    const { key } = await createKey(db, { email: 'poster@example.org' }, new Date());
+    const created = await send(a, '/v1/jobs', {
+      key,
+      body: {
+        title: 'Hecke schneiden in Durlach',
+        description: 'Thujahecke, 20 m lang. Werkzeug ist vorhanden.',
+        category: 'GARDENING',
+        price_eur: 60,
+        location: { plz: '76227' },
+      },
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const one = await send(b, `/v1/jobs/${created.body.id}`, { key });
+    assert.deepEqual({ status: one.status, body: one.body }, { status: 200, body: created.body });
+    const near = await send(b, '/v1/jobs?lat=48.9921&lng=8.4684&radius=2&sort=distance', { key });
+    assert.equal(near.status, 200);
+    assert.deepEqual(
+      near.body.data.map((job: { id: string }) => job.id),
+      [created.body.id],
+    );
+  });
+
+  await t.test('50 concurrent applications over both for a job allowing 3: exactly 3 succeed', async () => {
+    const { jobId, helpers } = await applicants(db);
+    const outcomes = await Promise.all(
+      helpers.map(async ({ key, helperId }, i) => {
+        const answer = await send(i % 2 === 0 ? a : b, `/v1/jobs/${jobId}/applications`, {
+          key,
+          body: { helper_id: helperId },
+        });
+        return answer.status === 201 ? '201' : `${answer.status} ${answer.body.error}`;
+      }),
+    );
+    const tally: Record<string, number> = {};
+    for (const outcome of outcomes) tally[outcome] = (tally[outcome] ?? 0) + 1;
+    assert.deepEqual(tally, { 201: 3, '409 limit_reached': 47 });
+    const job = await db.kysely
+      .selectFrom('jobs')
+      .select('applications_count')
+      .where('id', '=', jobId)
+      .executeTakeFirst();
+    const rows = await db.kysely.selectFrom('applications').select('id').where('job_id', '=', jobId).execute();
+    assert.deepEqual(
+      { applications_count: job?.applications_count, rows: rows.length },
+      { applications_count: 3, rows: 3 },
+    );
+  });
+
+  for (const server of [a, b]) {
+    assert.deepEqual(await stopServer(server), { code: 0, signal: null }, server.output());
+    assert.equal(server.output(), '', 'nothing was logged at level error');
+  }
+});
