@@ -62,7 +62,7 @@ async function reach(db: Db, role: 'source' | 'target', url: string): Promise<vo
     await db.ping();
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    throw new UsageError(
+    throw new CopyRefusedError(
       `Cannot reach the ${role} ${redactDatabaseUrl(url)}: ${reason}. Check the URL and that the database runs.`,
     );
   }
@@ -106,7 +106,14 @@ function withoutPasswords(message: string, args: string[]): string {
   let masked = message.replace(/(\/\/[^/:@\s]*:)[^@\s]*@/g, '$1***@');
   for (const arg of args) {
     const match = /\/\/[^/:@\s]*:([^@\s]+)@/.exec(arg);
-    if (match?.[1]) masked = masked.replaceAll(match[1], '***').replaceAll(decodeURIComponent(match[1]), '***');
+    const password = match?.[1];
+    if (!password) continue;
+    masked = masked.replaceAll(password, '***');
+    try {
+      masked = masked.replaceAll(decodeURIComponent(password), '***');
+    } catch {
+      // Not percent-encoded text: then no driver decoded it either.
+    }
   }
   return masked;
 }

@@ -60,7 +60,7 @@ export async function copyDatabase(source: Db, target: Db, options: CopyOptions 
   const pending = await pendingMigrations(source);
   if (pending.length > 0) {
     throw new CopyRefusedError(
-      `The source schema is behind (${pending.join(', ')} pending). Start the previous version of the service on it once, or run \`npm run migrate\` with DATABASE_URL set to the source URL, then copy again.`,
+      `The source schema is behind (${pending.join(', ')} pending). Run \`DATABASE_URL=<the --from URL> npm run migrate\` (or start this version of the service on it once: it migrates at start-up), then copy again.`,
     );
   }
   const migrated = await migrateToLatest(target);
@@ -163,6 +163,7 @@ async function copyTable(
       const rows = await batchAfter(src, table, after);
       const last = rows.at(-1);
       if (!last) break;
+      // Read untyped, but rows of the same table at the same migration level: they fit its insert type.
       await insertInChunks(trx, table, rows as never[]);
       done += rows.length;
       progress(table, done, total);

@@ -78,6 +78,10 @@ describe('GET /readyz', () => {
       },
     );
     assert.equal((await getJson(app, '/healthz')).status, 200, 'liveness does not depend on the database');
+    const search = await getJson(app, '/v1/jobs');
+    assert.equal(search.status, 503, 'a request that needs the database is a 503, not a 500');
+    assert.equal(search.body.error, 'service_unavailable');
+    assert.equal(search.headers['retry-after'], '5');
   });
 
   test('503 with "timeout" when the database accepts the connection but never answers', async (t) => {

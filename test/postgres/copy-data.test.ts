@@ -3,12 +3,13 @@
  * PostgreSQL schema of this run (PostgreSQL pass only), checked row by row and through the API.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, type TestContext, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { sql } from 'kysely';
 import { buildApp } from '../../src/app.js';
 import { testConfig } from '../../src/config.js';
@@ -16,38 +17,29 @@ import { COPIED_TABLES } from '../../src/db/copy-data.js';
 import { createDb, type Db } from '../../src/db/create-db.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { anchorFor, DEFAULT_SEED_OPTIONS, seedDatabase } from '../../src/seed/seed-database.js';
-import { childEnv } from '../helpers/admin-cli.js';
+import { type AdminRun, childEnv } from '../helpers/admin-cli.js';
 import { createKey, NOW } from '../helpers/app.js';
 import { freshDatabaseUrl } from '../helpers/database.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const execFileAsync = promisify(execFile);
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+type Run = AdminRun;
 
-/** Runs `node --import tsx src/cli/copy-data.ts ...args` to its end. */
-function copyData(args: string[]): Promise<Run> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/copy-data.ts', ...args], {
-    cwd: ROOT,
-    env: childEnv({}),
-    stdio: ['ignore', 'pipe', 'pipe'],
-    timeout: 60_000,
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-    stdout += chunk;
-  });
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-    stderr += chunk;
-  });
-  return new Promise((resolve, reject) => {
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
+/** Runs `node --import tsx src/cli/copy-data.ts ...args` to its end, as an operator would. */
+async function copyData(args: string[]): Promise<Run> {
+  const command = ['--import', 'tsx', 'src/cli/copy-data.ts', ...args];
+  try {
+    const { stdout, stderr } = await execFileAsync(process.execPath, command, {
+      cwd: ROOT,
+      env: childEnv({}),
+      timeout: 60_000,
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const { code, stdout, stderr } = error as { code?: unknown; stdout: string; stderr: string };
+    return { code: typeof code === 'number' ? code : null, stdout, stderr };
+  }
 }
 
 interface ApiRows {
@@ -134,23 +126,18 @@ function open(t: TestContext, url: string): Db {
   return db;
 }
 
-/** Every row of a table, in an order that does not depend on the engine. */
-async function rowsOf(db: Db, table: string): Promise<Record<string, unknown>[]> {
-  const { rows } = await sql<Record<string, unknown>>`select * from ${sql.table(table)}`.execute(db.kysely);
+/** Every row of every copied table, each in an order that does not depend on the engine. */
+async function allRows(db: Db): Promise<Record<string, Record<string, unknown>[]>> {
   const canonical = (row: Record<string, unknown>) => JSON.stringify(Object.entries(row).sort());
-  return rows.sort((a, b) => (canonical(a) < canonical(b) ? -1 : 1));
-}
-
-async function rowCounts(db: Db): Promise<Record<string, number>> {
-  const counts: Record<string, number> = {};
+  const all: Record<string, Record<string, unknown>[]> = {};
   for (const table of COPIED_TABLES) {
-    const { rows } = await sql<{ n: number }>`select count(*) as n from ${sql.table(table)}`.execute(db.kysely);
-    counts[table] = Number(rows[0]?.n);
+    const { rows } = await sql<Record<string, unknown>>`select * from ${sql.table(table)}`.execute(db.kysely);
+    all[table] = rows.sort((a, b) => (canonical(a) < canonical(b) ? -1 : 1));
   }
-  return counts;
+  return all;
 }
 
-const EMPTY = Object.fromEntries(COPIED_TABLES.map((table) => [table, 0]));
+const NO_ROWS = Object.fromEntries(COPIED_TABLES.map((table) => [table, []]));
 
 /** A target URL with a password in it: PostgreSQL's trust auth ignores it, and no output may show it. */
 async function targetUrl(t: TestContext): Promise<string> {
@@ -181,7 +168,7 @@ describe('npm run copy-data (SQLite file to PostgreSQL)', () => {
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  test('copies every table row for row, and the API answers the same on both engines', async (t) => {
+  test('copies every table row for row, the API answers the same on both engines, and back into SQLite', async (t) => {
     const to = await targetUrl(t);
     const run = await copyData(['--from', sourceUrl, '--to', to]);
     assert.equal(run.code, 0, run.stderr);
@@ -196,12 +183,17 @@ describe('npm run copy-data (SQLite file to PostgreSQL)', () => {
     const { rows: tables } = await sql<{ name: string }>`select name from sqlite_master
       where type = 'table' and name not like 'kysely_%' and name not like 'sqlite_%'`.execute(source.kysely);
     assert.deepEqual(tables.map((r) => r.name).sort(), [...COPIED_TABLES].sort());
+    const [copied, original] = [await allRows(target), await allRows(source)];
     for (const table of COPIED_TABLES) {
-      const rows = await rowsOf(source, table);
-      assert.ok(rows.length > 0, `the source has no ${table} rows to compare`);
-      assert.deepEqual(await rowsOf(target, table), rows, table);
+      assert.ok((original[table]?.length ?? 0) > 0, `the source has no ${table} rows to compare`);
+      assert.deepEqual(copied[table], original[table], table);
     }
     await assertSameAnswers(t, source, target, api);
+
+    const backup = `sqlite:${join(dir, 'backup.db')}`;
+    const back = await copyData(['--from', to, '--to', backup]);
+    assert.equal(back.code, 0, back.stderr);
+    assert.deepEqual(await allRows(open(t, backup)), original, 'PostgreSQL back into SQLite');
   });
 
   test('refuses a target that holds rows, leaving it as it was; --replace copies anew', async (t) => {
@@ -209,17 +201,17 @@ describe('npm run copy-data (SQLite file to PostgreSQL)', () => {
     assert.equal((await copyData(['--from', sourceUrl, '--to', to])).code, 0);
     const target = open(t, to);
     await target.kysely.deleteFrom('key_requests').execute();
-    const before = await rowCounts(target);
+    const before = await allRows(target);
 
     const refused = await copyData(['--from', sourceUrl, '--to', to]);
     assert.equal(refused.code, 1);
     assert.match(refused.stderr, /The target already holds rows: meta \(\d+\), accounts \(\d+\).*add --replace/);
     assertNoPassword(refused);
-    assert.deepEqual(await rowCounts(target), before);
+    assert.deepEqual(await allRows(target), before);
 
     const replaced = await copyData(['--from', sourceUrl, '--to', to, '--replace']);
     assert.equal(replaced.code, 0, replaced.stderr);
-    assert.deepEqual(await rowCounts(target), await rowCounts(open(t, sourceUrl)));
+    assert.deepEqual(await allRows(target), await allRows(open(t, sourceUrl)));
   });
 
   test('a failure half-way rolls everything back: the target holds no rows', async (t) => {
@@ -236,7 +228,7 @@ describe('npm run copy-data (SQLite file to PostgreSQL)', () => {
     assert.match(run.stderr, /Copying jobs failed after \d+ of \d+ rows: .*refuse_one/);
     assert.match(run.stderr, /Nothing was committed/);
     assertNoPassword(run);
-    assert.deepEqual(await rowCounts(target), EMPTY);
+    assert.deepEqual(await allRows(target), NO_ROWS);
   });
 
   test('refuses a source whose migrations differ from this version, before touching the target', async (t) => {
@@ -260,7 +252,7 @@ describe('npm run copy-data (SQLite file to PostgreSQL)', () => {
     const newer = await copyData(['--from', ahead, '--to', to]);
     assert.equal(newer.code, 1);
     assert.match(newer.stderr, /migrations this version does not know \(9999-future\)/);
-    assert.deepEqual(await rowCounts(target), EMPTY);
+    assert.deepEqual(await allRows(target), NO_ROWS);
   });
 
   test('--help, missing or unusable arguments: a message naming what to do, exit 1', async () => {

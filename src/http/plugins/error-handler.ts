@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isDatabaseUnavailable } from '../../repositories/db.js';
 import { ApiError } from '../errors.js';
 import { validationToApiError } from '../validation.js';
 
@@ -68,6 +69,16 @@ export function registerErrorHandler(app: FastifyInstance): void {
     }
     const clientError = fastifyClientError(error);
     if (clientError) return sendApiError(reply, clientError);
+    if (isDatabaseUnavailable(error)) {
+      request.log.error({ err: error }, 'database unavailable');
+      return sendApiError(
+        reply,
+        new ApiError(503, 'service_unavailable', 'The database cannot be reached right now.', {
+          suggestion: 'Try again in a few seconds; repeat a POST with the same Idempotency-Key so it is made once.',
+          headers: { 'retry-after': '5' },
+        }),
+      );
+    }
     request.log.error({ err: error }, 'unhandled error');
     return sendApiError(
       reply,
