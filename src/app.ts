@@ -8,6 +8,7 @@ import { registerDocs } from './http/plugins/docs.js';
 import { frameworkError, registerErrorHandler } from './http/plugins/error-handler.js';
 import { registerIdempotency } from './http/plugins/idempotency.js';
 import { registerNotFound } from './http/plugins/not-found.js';
+import { registerNulGuard } from './http/plugins/nul-guard.js';
 import { registerQueryGuard } from './http/plugins/query-guard.js';
 import { type Probe, Readiness } from './http/readiness.js';
 import { accessRoutes } from './http/routes/access.js';
@@ -125,6 +126,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<Api> {
   registerAccess(app, { db: deps.db.kysely, store, limits, now });
   registerIdempotency(app, deps.db.kysely, now);
   registerQueryGuard(app);
+  registerNulGuard(app);
 
   const endpoints: Endpoint[] = [];
   app.addHook('onRoute', (route) => {

@@ -702,7 +702,9 @@ const REGRESSIONS: FuzzRequest[] = [
   { method: 'GET', url: '/v1/helpers/availability?radius=1e309' },
   { method: 'GET', url: '/v1/estimate?category=GARDENING&hours=1e309' },
   { method: 'GET', url: '/v1/jobs?lat=-Infinity' },
-  // PostgreSQL's float8 input refuses subnormal numbers.
+  // PostgreSQL cannot hold U+0000 in text, nor take subnormal numbers as float8.
+  { method: 'GET', url: '/v1/jobs/job_%00abc' },
+  { method: 'GET', url: '/v1/listings/%00?lang=de' },
   { method: 'GET', url: '/v1/listings?lat=-5e-324&category=GARDENING&price_max=0&sort=newest&limit=1' },
   { method: 'GET', url: '/v1/jobs?lng=5e-324&radius=1e-320' },
   { method: 'GET', url: '/v1/helpers/availability?category=GARDENING&lat=4.9e-324&lng=-4.9e-324' },
