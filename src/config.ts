@@ -47,6 +47,9 @@ const ConfigSchema = Type.Object({
 export type Config = Readonly<Static<typeof ConfigSchema>>;
 type ConfigKey = keyof Static<typeof ConfigSchema>;
 
+/** Every environment variable the service reads. */
+export const CONFIG_KEYS = Object.freeze(Object.keys(ConfigSchema.properties) as ConfigKey[]);
+
 export class ConfigError extends Error {}
 
 interface FieldSchema {

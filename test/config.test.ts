@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import { ConfigError, loadConfig, testConfig } from '../src/config.js';
 import { createDb } from '../src/db/create-db.js';
+import { type CliRun, runCli } from './helpers/admin-cli.js';
 
 const DEFAULTS = {
   PORT: 3000,
@@ -143,43 +142,9 @@ describe('loadConfig', () => {
   });
 });
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const CONFIG_VARIABLES = ['PORT', 'HOST', 'DATABASE_URL', 'LOG_LEVEL', 'SEED_ON_EMPTY', 'NODE_TEST_CONTEXT'];
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 /** Runs the seed CLI as a child process with DATABASE_URL set; output collected (not a TTY). */
-function seedCli(args: readonly string[], databaseUrl: string): Promise<Run> {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !CONFIG_VARIABLES.includes(key)));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/seed.ts', ...args], {
-    cwd: ROOT,
-    env: { ...env, DATABASE_URL: databaseUrl },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-    stdout += chunk;
-  });
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-    stderr += chunk;
-  });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`seed CLI ${args.join(' ')} did not finish in 30 s\n${stderr}`));
-    }, 30_000);
-    child.once('error', reject);
-    child.once('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+const seedCli = (args: readonly string[], databaseUrl: string): Promise<CliRun> =>
+  runCli('src/cli/seed.ts', [...args], { DATABASE_URL: databaseUrl });
 
 /** Every table of the file, rows in insertion order. */
 async function dumpFile(path: string) {

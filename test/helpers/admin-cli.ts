@@ -1,44 +1,25 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { childEnv } from './server-process.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
-/** Every variable src/config.ts reads: the child sees only the ones a test passes. */
-const CONFIG_VARIABLES = new Set([
-  'PORT',
-  'HOST',
-  'DATABASE_URL',
-  'LOG_LEVEL',
-  'SEED_ON_EMPTY',
-  'RATE_LIMIT_ANONYMOUS_PER_MIN',
-  'RATE_LIMIT_DEVELOPER_PER_MIN',
-  'RATE_LIMIT_SANDBOX_PER_MIN',
-  'REDIS_URL',
-  'REDIS_PREFIX',
-  'TRUST_PROXY',
-  'KEY_ROTATION_GRACE_HOURS',
-  'SMTP_URL',
-  'MAIL_FROM',
-  'OUTBOX_DIR',
-  'PUBLIC_URL',
-  'NODE_TEST_CONTEXT',
-]);
-
-/** This environment without configuration, plus the given variables. */
-export function childEnv(config: Record<string, string>): NodeJS.ProcessEnv {
-  const inherited = Object.entries(process.env).filter(([key]) => !CONFIG_VARIABLES.has(key));
-  return { ...Object.fromEntries(inherited), ...config };
-}
-
-export interface AdminRun {
+export interface CliRun {
   code: number | null;
   stdout: string;
   stderr: string;
 }
 
+export type AdminRun = CliRun;
+
 /** Runs `node --import tsx src/cli/admin.ts ...args` to its end (killed after `ms`). */
-export function runAdmin(args: string[], config: Record<string, string>, ms = 30_000): Promise<AdminRun> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/admin.ts', ...args], {
+export function runAdmin(args: string[], config: Record<string, string>, ms = 30_000): Promise<CliRun> {
+  return runCli('src/cli/admin.ts', args, config, ms);
+}
+
+/** Runs one of the commands, `node --import tsx <script> ...args`, to its end (killed after `ms`), as an operator would. */
+export function runCli(script: string, args: string[], config: Record<string, string>, ms = 30_000): Promise<CliRun> {
+  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
     cwd: ROOT,
     env: childEnv(config),
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -27,38 +27,44 @@ function runDatabaseUrl(): URL {
  * dropping a schema could break another's catalog scan (Kysely's migrator introspects every
  * schema). Dropped when the file's tests end; the runner drops any left behind by a crash.
  */
-let processDb: { url: URL; admin: pg.Pool } | undefined;
+interface ProcessDatabase {
+  url: URL;
+  admin: pg.Client;
+}
 
-async function processDatabase(): Promise<{ url: URL; admin: pg.Pool }> {
-  if (processDb) return processDb;
-  const run = runDatabaseUrl();
-  const name = `${run.pathname.slice(1)}_p${process.pid}`;
-  const creator = new pg.Client({ connectionString: run.toString() });
-  await creator.connect();
+/** Created once, on first use; concurrent first uses share the one creation. */
+let processDb: Promise<ProcessDatabase> | undefined;
+
+/** Runs one statement on the run's database, on a connection of its own. */
+async function onRunDatabase(statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString: runDatabaseUrl().toString() });
+  await client.connect();
   try {
-    await creator.query(`create database ${name}`);
+    await client.query(statement);
   } finally {
-    await creator.end();
+    await client.end();
   }
-  const url = new URL(run);
-  url.pathname = `/${name}`;
-  processDb = { url, admin: new pg.Pool({ connectionString: url.toString(), max: 1 }) };
-  return processDb;
+}
+
+async function createProcessDatabase(): Promise<ProcessDatabase> {
+  const url = runDatabaseUrl();
+  url.pathname = `${url.pathname}_p${process.pid}`;
+  await onRunDatabase(`create database ${url.pathname.slice(1)}`);
+  // A client, not a pool: its end() resolves once the connection is closed, so dropping the
+  // database afterwards never terminates it under a live handler.
+  const admin = new pg.Client({ connectionString: url.toString() });
+  await admin.connect();
+  return { url, admin };
 }
 
 if (TEST_ENGINE === 'postgres') {
   after(async () => {
-    if (!processDb) return;
-    const { url, admin } = processDb;
+    const created = processDb;
     processDb = undefined;
+    if (!created) return;
+    const { url, admin } = await created;
     await admin.end();
-    const dropper = new pg.Client({ connectionString: runDatabaseUrl().toString() });
-    await dropper.connect();
-    try {
-      await dropper.query(`drop database if exists ${url.pathname.slice(1)} with (force)`);
-    } finally {
-      await dropper.end();
-    }
+    await onRunDatabase(`drop database if exists ${url.pathname.slice(1)} with (force)`);
   });
 }
 
@@ -79,7 +85,8 @@ async function freshDatabase(file: boolean): Promise<FreshDatabase> {
     const dir = mkdtempSync(join(tmpdir(), 'kmp-test-'));
     return { url: `sqlite:${join(dir, 'test.db')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
   }
-  const { url: base, admin } = await processDatabase();
+  processDb ??= createProcessDatabase();
+  const { url: base, admin } = await processDb;
   const schema = `t_${randomBytes(6).toString('hex')}`;
   await admin.query(`create schema ${schema}`);
   const url = new URL(base);
@@ -89,7 +96,9 @@ async function freshDatabase(file: boolean): Promise<FreshDatabase> {
 
 /**
  * The DATABASE_URL of a fresh, empty database for this test, for server processes the test starts;
- * dropped when the test ends. Start the processes after calling this, so they stop first.
+ * dropped when the test ends. `t.after` hooks run in the order they were added, so the database
+ * goes before processes started later are killed: stop them in the test (as the tests here do);
+ * after a failure, the kill comes a moment later and harms nothing.
  */
 export async function freshDatabaseUrl(t: Pick<TestContext, 'after'>, { file = true } = {}): Promise<string> {
   const fresh = await freshDatabase(file);

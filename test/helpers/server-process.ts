@@ -10,33 +10,12 @@ import { createServer } from 'node:net';
 import type { TestContext } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { CONFIG_KEYS } from '../../src/config.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /** Every variable src/config.ts reads, and the test runner's own: a child sees only those a test passes. */
-const CONFIG_VARIABLES = new Set([
-  'PORT',
-  'HOST',
-  'DATABASE_URL',
-  'DATABASE_POOL_SIZE',
-  'MIGRATE_ON_START',
-  'LOG_LEVEL',
-  'SEED_ON_EMPTY',
-  'RATE_LIMIT_ANONYMOUS_PER_MIN',
-  'RATE_LIMIT_DEVELOPER_PER_MIN',
-  'RATE_LIMIT_SANDBOX_PER_MIN',
-  'REDIS_URL',
-  'REDIS_PREFIX',
-  'TRUST_PROXY',
-  'SHUTDOWN_DELAY_MS',
-  'SHUTDOWN_TIMEOUT_MS',
-  'KEY_ROTATION_GRACE_HOURS',
-  'SMTP_URL',
-  'MAIL_FROM',
-  'OUTBOX_DIR',
-  'PUBLIC_URL',
-  'NODE_TEST_CONTEXT',
-]);
+const CONFIG_VARIABLES = new Set<string>([...CONFIG_KEYS, 'NODE_TEST_CONTEXT']);
 
 export interface Exit {
   code: number | null;
@@ -54,6 +33,12 @@ export interface ServerProcess {
   stderr(): string;
   /** stdout and stderr as they arrived (log lines go to stdout, start-up failures to stderr). */
   output(): string;
+}
+
+/** This environment without any configuration variable, plus the given ones. */
+export function childEnv(config: Record<string, string>): NodeJS.ProcessEnv {
+  const inherited = Object.entries(process.env).filter(([key]) => !CONFIG_VARIABLES.has(key));
+  return { ...Object.fromEntries(inherited), ...config };
 }
 
 /** A port nobody listens on right now: bind port 0, read the port, close. */
@@ -76,17 +61,9 @@ export async function spawnServer(
   config: Record<string, string>,
 ): Promise<ServerProcess> {
   const port = config.PORT ?? String(await freePort());
-  const inherited = Object.entries(process.env).filter(([key]) => !CONFIG_VARIABLES.has(key));
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
     cwd: ROOT,
-    env: {
-      ...Object.fromEntries(inherited),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'silent',
-      SEED_ON_EMPTY: 'false',
-      ...config,
-      PORT: port,
-    },
+    env: childEnv({ HOST: '127.0.0.1', LOG_LEVEL: 'silent', SEED_ON_EMPTY: 'false', ...config, PORT: port }),
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let stdout = '';

@@ -3,13 +3,10 @@
  * PostgreSQL schema of this run (PostgreSQL pass only), checked row by row and through the API.
  */
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, type TestContext, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { sql } from 'kysely';
 import { buildApp } from '../../src/app.js';
 import { testConfig } from '../../src/config.js';
@@ -17,30 +14,14 @@ import { COPIED_TABLES } from '../../src/db/copy-data.js';
 import { createDb, type Db } from '../../src/db/create-db.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { anchorFor, DEFAULT_SEED_OPTIONS, seedDatabase } from '../../src/seed/seed-database.js';
-import { type AdminRun, childEnv } from '../helpers/admin-cli.js';
+import { type CliRun, runCli } from '../helpers/admin-cli.js';
 import { createKey, NOW } from '../helpers/app.js';
 import { freshDatabaseUrl } from '../helpers/database.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const execFileAsync = promisify(execFile);
-
-type Run = AdminRun;
+type Run = CliRun;
 
 /** Runs `node --import tsx src/cli/copy-data.ts ...args` to its end, as an operator would. */
-async function copyData(args: string[]): Promise<Run> {
-  const command = ['--import', 'tsx', 'src/cli/copy-data.ts', ...args];
-  try {
-    const { stdout, stderr } = await execFileAsync(process.execPath, command, {
-      cwd: ROOT,
-      env: childEnv({}),
-      timeout: 60_000,
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const { code, stdout, stderr } = error as { code?: unknown; stdout: string; stderr: string };
-    return { code: typeof code === 'number' ? code : null, stdout, stderr };
-  }
-}
+const copyData = (args: string[]): Promise<Run> => runCli('src/cli/copy-data.ts', args, {}, 60_000);
 
 interface ApiRows {
   jobId: string;
