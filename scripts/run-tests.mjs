@@ -65,9 +65,11 @@ async function withAdmin(action) {
 
 const summary = [];
 let failed = false;
+let ran = 0;
 
 if (wanted.includes('sqlite') && files.sqlite.length > 0) {
   const status = run('sqlite', files.sqlite, {});
+  ran += 1;
   failed ||= status !== 0;
   summary.push(`sqlite: ${files.sqlite.length} file(s) ${status === 0 ? 'passed' : 'FAILED'}`);
 }
@@ -92,6 +94,7 @@ if (wanted.includes('postgres') && files.postgres.length > 0) {
     url.pathname = `/${database}`;
     try {
       const status = run('postgres', files.postgres, { TEST_POSTGRES_URL: url.toString() });
+      ran += 1;
       failed ||= status !== 0;
       summary.push(`postgres: ${files.postgres.length} file(s) ${status === 0 ? 'passed' : 'FAILED'}`);
     } finally {
@@ -105,4 +108,5 @@ if (wanted.includes('postgres') && files.postgres.length > 0) {
 }
 
 process.stdout.write(`\nEngines tested:\n  ${summary.join('\n  ') || 'none (no test file matched)'}\n`);
-process.exit(failed || summary.length === 0 ? 1 : 0);
+// Nothing run is not a pass: e.g. only PostgreSQL files requested, and no PostgreSQL here.
+process.exit(failed || ran === 0 ? 1 : 0);

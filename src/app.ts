@@ -127,6 +127,13 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<Api> {
   registerIdempotency(app, deps.db.kysely, now);
   registerQueryGuard(app);
   registerNulGuard(app);
+  const readiness = deps.readiness ?? new Readiness();
+  // While draining, every response closes its connection: a kept-alive connection that goes idle
+  // after its last response would otherwise hold app.close() until the client hangs up. Added
+  // before any child plugin (docs, forms), which copy the hooks there are when they are made.
+  app.addHook('onSend', async (_request, reply) => {
+    if (readiness.draining) reply.header('connection', 'close');
+  });
 
   const endpoints: Endpoint[] = [];
   app.addHook('onRoute', (route) => {
@@ -144,12 +151,6 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<Api> {
   await registerDocs(app);
 
   const routeDeps: RouteDeps = { base: '/v1', db: deps.db.kysely, now, endpoints, limits };
-  const readiness = deps.readiness ?? new Readiness();
-  // While draining, every response closes its connection: a kept-alive connection that goes idle
-  // after its last response would otherwise hold app.close() until the client hangs up.
-  app.addHook('onSend', async (_request, reply) => {
-    if (readiness.draining) reply.header('connection', 'close');
-  });
   const probes: Record<string, Probe> = { database: () => deps.db.ping() };
   const { ping } = store;
   if (ping) probes.redis = () => ping.call(store);

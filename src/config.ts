@@ -74,6 +74,16 @@ function expectation(schema: FieldSchema): string {
   return schema.description ? `must be ${schema.description}` : 'must be a non-empty text';
 }
 
+/**
+ * A value as an error message may show it: URLs (database, Redis, SMTP) lose their passwords,
+ * also when they are too malformed to parse, since a typo is exactly when this message appears.
+ */
+function shown(key: string, value: string | undefined): string | null {
+  if (value === undefined) return null;
+  if (!key.endsWith('_URL')) return value;
+  return value.replace(/:(?!\/)[^:@]*@/, ':***@').replace(/([?&]password=)[^&#]*/gi, '$1***');
+}
+
 /** Reads and validates the environment once; the only place that touches process.env. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const properties = ConfigSchema.properties as unknown as Record<ConfigKey, FieldSchema & TSchema>;
@@ -90,7 +100,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       if (value === undefined) return required.has(key);
       return !Value.Check(properties[key], value);
     })
-    .map((key) => `${key}=${JSON.stringify(env[key] ?? null)}: ${expectation(properties[key])}`);
+    .map((key) => `${key}=${JSON.stringify(shown(key, env[key]))}: ${expectation(properties[key])}`);
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   return Object.freeze(config as Static<typeof ConfigSchema>);
 }

@@ -31,7 +31,11 @@ async function main(): Promise<void> {
 
   let closing = false;
   const shutdown = async (signal: string) => {
-    if (closing) return;
+    if (closing) {
+      // A second signal while draining: the operator wants it gone now.
+      app.log.warn({ signal }, 'second signal while draining: exiting at once');
+      process.exit(1);
+    }
     closing = true;
     // /readyz answers 503 from now on; the delay gives load balancers time to notice before the
     // listener closes. Then Fastify stops accepting, lets requests in flight finish, and closes.
@@ -42,15 +46,20 @@ async function main(): Promise<void> {
       process.exit(1);
     }, config.SHUTDOWN_DELAY_MS + config.SHUTDOWN_TIMEOUT_MS);
     timer.unref();
-    await sleep(config.SHUTDOWN_DELAY_MS);
-    await app.close();
-    await rateLimitStore.close();
-    await db.close();
+    try {
+      await sleep(config.SHUTDOWN_DELAY_MS);
+      await app.close();
+      await rateLimitStore.close();
+      await db.close();
+    } catch (error) {
+      app.log.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    }
     app.log.info('stopped');
     process.exit(0);
   };
-  process.once('SIGINT', () => void shutdown('SIGINT'));
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
   await app.listen({ port: config.PORT, host: config.HOST });
 }

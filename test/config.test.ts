@@ -19,6 +19,10 @@ const DEFAULTS = {
   RATE_LIMIT_SANDBOX_PER_MIN: 20,
   REDIS_PREFIX: 'kmp:',
   TRUST_PROXY: 'false',
+  DATABASE_POOL_SIZE: 10,
+  MIGRATE_ON_START: true,
+  SHUTDOWN_DELAY_MS: 0,
+  SHUTDOWN_TIMEOUT_MS: 10_000,
   KEY_ROTATION_GRACE_HOURS: 24,
   MAIL_FROM: 'Karlsruhe Marketplace API <api@karlsruhe-marketplace.example>',
   OUTBOX_DIR: './data/outbox',
@@ -113,13 +117,54 @@ describe('loadConfig', () => {
     assert.match(configError({ PORT: '3000.5' }), /PORT="3000\.5"/);
   });
 
-  test('DATABASE_URL other than sqlite: ConfigError naming DATABASE_URL', () => {
+  test('DATABASE_URL other than sqlite or postgres: ConfigError naming DATABASE_URL', () => {
     assert.equal(
       configError({ DATABASE_URL: 'mysql://x' }),
-      'Invalid configuration:\n  DATABASE_URL="mysql://x": must be sqlite:<path> or sqlite::memory:',
+      'Invalid configuration:\n  DATABASE_URL="mysql://x": must be sqlite:<path>, sqlite::memory: or postgres://user:password@host:port/database',
     );
     assert.match(configError({ DATABASE_URL: 'sqlite:' }), /\n {2}DATABASE_URL="sqlite:": /);
-    assert.match(configError({ DATABASE_URL: 'postgres://u@h/db' }), /\n {2}DATABASE_URL="postgres:\/\/u@h\/db": /);
+    assert.match(configError({ DATABASE_URL: 'postgres:/u@h/db' }), /\n {2}DATABASE_URL="postgres:\/u@h\/db": /);
+    for (const url of ['postgres://u@h/db', 'postgresql://u:p@h:5433/db?options=-c%20search_path%3Ds']) {
+      assert.equal(loadConfig({ DATABASE_URL: url }).DATABASE_URL, url);
+    }
+  });
+
+  test('a bad URL is shown without its password', () => {
+    const message = configError({
+      DATABASE_URL: 'postgres:/app:s3cret@db/x',
+      REDIS_URL: 'redis//:hunter2@r',
+      SMTP_URL: 'smtp:/mailer:letmein@mail',
+      PORT: 'x',
+    });
+    for (const secret of ['s3cret', 'hunter2', 'letmein']) assert.doesNotMatch(message, new RegExp(secret));
+    assert.match(message, /DATABASE_URL="postgres:\/app:\*\*\*@db\/x": /);
+    assert.match(message, /REDIS_URL="redis\/\/:\*\*\*@r": /);
+    assert.match(message, /PORT="x": /, 'other values are shown as given');
+    assert.match(
+      configError({ DATABASE_URL: 'postgres:/u@h/db?password=pw1' }),
+      /DATABASE_URL="postgres:\/u@h\/db\?password=\*\*\*"/,
+    );
+  });
+
+  test('pool size, migrations at start-up and shutdown timing', () => {
+    const config = loadConfig({
+      DATABASE_POOL_SIZE: '25',
+      MIGRATE_ON_START: 'false',
+      SHUTDOWN_DELAY_MS: '5000',
+      SHUTDOWN_TIMEOUT_MS: '30000',
+    });
+    assert.deepEqual(
+      [config.DATABASE_POOL_SIZE, config.MIGRATE_ON_START, config.SHUTDOWN_DELAY_MS, config.SHUTDOWN_TIMEOUT_MS],
+      [25, false, 5000, 30000],
+    );
+    assert.match(
+      configError({ DATABASE_POOL_SIZE: '0' }),
+      /DATABASE_POOL_SIZE="0": must be a whole number from 1 to 200/,
+    );
+    assert.match(
+      configError({ SHUTDOWN_TIMEOUT_MS: '10' }),
+      /SHUTDOWN_TIMEOUT_MS="10": must be a whole number from 1000/,
+    );
   });
 
   test('LOG_LEVEL and SEED_ON_EMPTY outside their values: ConfigError naming the variable', () => {

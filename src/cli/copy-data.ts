@@ -7,7 +7,7 @@ import { CopyRefusedError, type CopyReport, copyDatabase } from '../db/copy-data
 import { createDb, type Db, redactDatabaseUrl } from '../db/create-db.js';
 import { progressBar } from './progress.js';
 
-const USAGE = `Usage: npm run copy-data -- --from <database URL> --to <database URL> [--replace]
+const USAGE = `Usage: npm run copy-data -- --from <database URL> --to <database URL> [--replace] [--strip-nul]
 
 Copies every row of one database into another, e.g. an SQLite deployment into PostgreSQL:
   npm run copy-data -- --from sqlite:./data/marketplace.db --to postgres://user@host:5432/marketplace
@@ -15,6 +15,8 @@ Copies every row of one database into another, e.g. an SQLite deployment into Po
   --from URL   the database to read (sqlite:<path> or postgres://...); it is only read
   --to URL     the database to fill; migrated to the latest schema first; must hold no rows
   --replace    delete the rows the target holds first (in the same transaction)
+  --strip-nul  remove NUL characters (U+0000), which PostgreSQL cannot store, from texts;
+               without it such a text stops the copy, naming its table, column and row
   --help       this text
 
 Both URLs are required, so a copy never lands in DATABASE_URL by accident. The copy runs in one
@@ -74,6 +76,7 @@ async function main(): Promise<void> {
       from: { type: 'string' },
       to: { type: 'string' },
       replace: { type: 'boolean', default: false },
+      'strip-nul': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
   });
@@ -94,7 +97,11 @@ async function main(): Promise<void> {
     opened.push(target);
     await reach(source, 'source', from);
     await reach(target, 'target', to);
-    const report = await copyDatabase(source, target, { replace: values.replace, progress: progressBar() });
+    const report = await copyDatabase(source, target, {
+      replace: values.replace,
+      stripNul: values['strip-nul'],
+      progress: progressBar(),
+    });
     process.stdout.write(summary(from, to, report, (Date.now() - started) / 1000));
   } finally {
     await Promise.all(opened.map((db) => db.close()));

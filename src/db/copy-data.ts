@@ -1,5 +1,5 @@
 import { sql, type Transaction } from 'kysely';
-import { insertInChunks, type Queryable } from '../repositories/db.js';
+import { dialectOf, insertInChunks, type Queryable } from '../repositories/db.js';
 import type { Db } from './create-db.js';
 import { migrateToLatest, pendingMigrations } from './migrate.js';
 import type { Database } from './schema.js';
@@ -35,6 +35,8 @@ const BATCH_ROWS = 1_000;
 export interface CopyOptions {
   /** Delete the target's rows first (in the same transaction) instead of refusing a non-empty target. */
   replace?: boolean;
+  /** Remove U+0000 from texts going to PostgreSQL, which cannot hold it, instead of refusing them. */
+  stripNul?: boolean;
   /** Told after each batch: rows of `table` copied so far, of `total`. */
   progress?: (table: TableName, done: number, total: number) => void;
 }
@@ -70,7 +72,7 @@ export async function copyDatabase(source: Db, target: Db, options: CopyOptions 
       await prepareTarget(trx, options.replace ?? false);
       const copied: CopyReport['tables'] = [];
       for (const table of COPIED_TABLES) {
-        copied.push({ table, rows: await copyTable(src, trx, table, options.progress ?? (() => {})) });
+        copied.push({ table, rows: await copyTable(src, trx, table, options) });
       }
       await compareCounts(src, trx);
       return copied;
@@ -152,8 +154,10 @@ async function copyTable(
   src: Queryable,
   trx: Transaction<Database>,
   table: TableName,
-  progress: NonNullable<CopyOptions['progress']>,
+  options: CopyOptions,
 ): Promise<number> {
+  const progress = options.progress ?? (() => {});
+  const nulFree = dialectOf(trx) === 'postgres' ? (rows: Row[]) => withoutNul(table, rows, options.stripNul) : null;
   const total = await countRows(src, table);
   progress(table, 0, total);
   let done = 0;
@@ -164,7 +168,7 @@ async function copyTable(
       const last = rows.at(-1);
       if (!last) break;
       // Read untyped, but rows of the same table at the same migration level: they fit its insert type.
-      await insertInChunks(trx, table, rows as never[]);
+      await insertInChunks(trx, table, (nulFree ? nulFree(rows) : rows) as never[]);
       done += rows.length;
       progress(table, done, total);
       after = TABLES[table].map((column) => last[column]);
@@ -174,6 +178,28 @@ async function copyTable(
     throw new Error(`Copying ${table} failed after ${done} of ${total} rows: ${reason}`, { cause: error });
   }
   return done;
+}
+
+/**
+ * Rows without U+0000 in their texts. Earlier versions stored it on SQLite; PostgreSQL cannot
+ * hold it: without `strip`, the first such text stops the copy with where it is and what to do.
+ */
+function withoutNul(table: TableName, rows: Row[], strip = false): Row[] {
+  return rows.map((row) => {
+    let clean: Row | null = null;
+    for (const [column, value] of Object.entries(row)) {
+      if (typeof value !== 'string' || !value.includes('\u0000')) continue;
+      if (!strip) {
+        const key = TABLES[table].map((c) => String(row[c])).join(', ');
+        throw new CopyRefusedError(
+          `${table}.${column} of the row ${key} holds a NUL character (U+0000), which PostgreSQL cannot store. Run again with --strip-nul to remove such characters while copying.`,
+        );
+      }
+      clean ??= { ...row };
+      clean[column] = value.replaceAll('\u0000', '');
+    }
+    return clean ?? row;
+  });
 }
 
 /** The last word before commit: every table holds as many rows on the target as in the source snapshot. */

@@ -73,15 +73,21 @@ function createPostgres(url: string, options: DbOptions): Db {
     idleTimeoutMillis: 30_000,
     types: { getTypeParser: typeParser as typeof pg.types.getTypeParser },
   });
-  pool.on('error', (error) => options.onPoolError?.(error));
+  // Readiness asks on a connection of its own: a pool busy with requests is loaded, not down, and
+  // must not take every instance out of the load balancer at once.
+  const probe = new pg.Pool({ connectionString: url, max: 1, connectionTimeoutMillis: 2_000 });
+  for (const p of [pool, probe]) p.on('error', (error) => options.onPoolError?.(error));
   const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     kysely,
     dialect: 'postgres',
     ping: async () => {
-      await pool.query('select 1');
+      await probe.query('select 1');
     },
-    close: () => kysely.destroy(),
+    close: async () => {
+      await kysely.destroy();
+      await probe.end();
+    },
   };
 }
 

@@ -45,3 +45,8 @@ export async function lockDataset(trx: Queryable): Promise<void> {
     .execute();
   await trx.updateTable('meta').set({ value: 'held while seeding' }).where('key', '=', 'seed_lock').execute();
 }
+
+/** Ends what lockDataset began, inside the same transaction: no lock row outlives it. */
+export async function unlockDataset(trx: Queryable): Promise<void> {
+  if (dialectOf(trx) === 'sqlite') await trx.deleteFrom('meta').where('key', '=', 'seed_lock').execute();
+}

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { AccountRow, AccountType, KeyRequestRow } from '../db/schema.js';
 import { newId } from '../domain/ids.js';
 import { findOrCreateAccount, type IssuedKey, issueKey, revokeKey } from './access.js';
@@ -125,24 +126,16 @@ export const SUPERSEDED_REASON = 'The key could not be delivered; a newer reques
 export async function undoApproval(db: Queryable, id: string, keyId: string, now: Date): Promise<UndoneApproval> {
   if (!db.isTransaction) return db.transaction().execute((trx) => undoApproval(trx, id, keyId, now));
   await revokeKey(db, keyId, now);
-  const request = await db
-    .updateTable('key_requests')
-    .set({ status: 'pending', decided_at: null, key_id: null })
-    .where('id', '=', id)
-    .where('status', '=', 'approved')
-    .where('key_id', '=', keyId)
-    // At most one pending request per email (a unique index): a newer one may have been filed.
-    .where(({ not, exists, selectFrom, ref }) =>
-      not(
-        exists(
-          selectFrom('key_requests as other')
-            .select('other.id')
-            .whereRef('other.email', '=', ref('key_requests.email'))
-            .where('other.status', '=', 'pending'),
-        ),
-      ),
-    )
-    .executeTakeFirst();
+  // On PostgreSQL a newer request filed at this moment is not yet visible to the check below, and
+  // the unique index refuses the update only when it commits: the savepoint keeps that refusal from
+  // aborting the revocation, and it counts as superseded.
+  await sql`savepoint undo_to_pending`.execute(db);
+  const request = await reopen(db, id, keyId).catch(async (error: unknown) => {
+    if (!isUniqueViolation(error)) throw error;
+    await sql`rollback to savepoint undo_to_pending`.execute(db);
+    return { numUpdatedRows: 0n };
+  });
+  await sql`release savepoint undo_to_pending`.execute(db);
   if (Number(request.numUpdatedRows) > 0) return 'pending';
   const closed = await db
     .updateTable('key_requests')
@@ -152,6 +145,30 @@ export async function undoApproval(db: Queryable, id: string, keyId: string, now
     .where('key_id', '=', keyId)
     .executeTakeFirst();
   return Number(closed.numUpdatedRows) > 0 ? 'superseded' : 'changed';
+}
+
+/** Puts an approved request back to pending unless another request of its email is pending. */
+function reopen(db: Queryable, id: string, keyId: string) {
+  return (
+    db
+      .updateTable('key_requests')
+      .set({ status: 'pending', decided_at: null, key_id: null })
+      .where('id', '=', id)
+      .where('status', '=', 'approved')
+      .where('key_id', '=', keyId)
+      // At most one pending request per email (a unique index): a newer one may have been filed.
+      .where(({ not, exists, selectFrom, ref }) =>
+        not(
+          exists(
+            selectFrom('key_requests as other')
+              .select('other.id')
+              .whereRef('other.email', '=', ref('key_requests.email'))
+              .where('other.status', '=', 'pending'),
+          ),
+        ),
+      )
+      .executeTakeFirstOrThrow()
+  );
 }
 
 /**

@@ -4,7 +4,13 @@ import { berlinDate, berlinWallClock } from '../domain/berlin-time.js';
 import type { Category } from '../domain/categories.js';
 import type { EtaHelper } from '../domain/eta.js';
 import { type RateSample, rateSample } from '../domain/pricing.js';
-import { deleteMarketplaceData, hasMarketplaceData, lockDataset, recordSeed } from '../repositories/dataset.js';
+import {
+  deleteMarketplaceData,
+  hasMarketplaceData,
+  lockDataset,
+  recordSeed,
+  unlockDataset,
+} from '../repositories/dataset.js';
 import type { Queryable } from '../repositories/db.js';
 import { insertHelpers } from '../repositories/helpers.js';
 import { insertJobs } from '../repositories/jobs.js';
@@ -160,8 +166,9 @@ export function seedIfEmpty(
 ): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     await lockDataset(trx);
-    if (await hasMarketplaceData(trx)) return false;
-    await seedRows(trx, options, progress);
-    return true;
+    const empty = !(await hasMarketplaceData(trx));
+    if (empty) await seedRows(trx, options, progress);
+    await unlockDataset(trx);
+    return empty;
   });
 }

@@ -17,6 +17,7 @@ import { anchorFor, DEFAULT_SEED_OPTIONS, seedDatabase } from '../../src/seed/se
 import { type CliRun, runCli } from '../helpers/admin-cli.js';
 import { createKey, NOW } from '../helpers/app.js';
 import { freshDatabaseUrl } from '../helpers/database.js';
+import { insert, jobFixture } from '../helpers/fixtures.js';
 
 type Run = CliRun;
 
@@ -210,6 +211,30 @@ describe('npm run copy-data (SQLite file to PostgreSQL)', () => {
     assert.match(run.stderr, /Nothing was committed/);
     assertNoPassword(run);
     assert.deepEqual(await allRows(target), NO_ROWS);
+  });
+
+  test('a text holding U+0000 (stored by earlier versions on SQLite) stops the copy, unless --strip-nul', async (t) => {
+    const nulDir = mkdtempSync(join(tmpdir(), 'kmp-copy-nul-'));
+    t.after(() => rmSync(nulDir, { recursive: true, force: true }));
+    const nulUrl = `sqlite:${join(nulDir, 'nul.db')}`;
+    const source = open(t, nulUrl);
+    await migrateToLatest(source);
+    await insert(source.kysely, { jobs: [jobFixture({ id: 'job_nul', title: 'Hecke\u0000 schneiden' })] });
+
+    const to = await targetUrl(t);
+    const refused = await copyData(['--from', nulUrl, '--to', to]);
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /jobs\.title of the row job_nul holds a NUL character \(U\+0000\).*--strip-nul/);
+    assert.deepEqual(await allRows(open(t, to)), NO_ROWS);
+
+    const stripped = await copyData(['--from', nulUrl, '--to', to, '--strip-nul']);
+    assert.equal(stripped.code, 0, stripped.stderr);
+    const job = await open(t, to)
+      .kysely.selectFrom('jobs')
+      .select('title')
+      .where('id', '=', 'job_nul')
+      .executeTakeFirst();
+    assert.equal(job?.title, 'Hecke schneiden');
   });
 
   test('refuses a source whose migrations differ from this version, before touching the target', async (t) => {

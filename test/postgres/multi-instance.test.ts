@@ -12,8 +12,8 @@ import { sql } from 'kysely';
 import { createDb, type Db } from '../../src/db/create-db.js';
 import { pendingMigrations } from '../../src/db/migrate.js';
 import { createKey } from '../helpers/app.js';
+import { jobsWithApplicants } from '../helpers/applicants.js';
 import { freshDatabaseUrl, TEST_ENGINE } from '../helpers/database.js';
-import { helperFixture, insert, jobFixture } from '../helpers/fixtures.js';
 import { type ServerProcess, startServer, stopServer } from '../helpers/server-process.js';
 
 const REDIS_URL = 'redis://127.0.0.1:6379';
@@ -35,28 +35,6 @@ async function send(server: ServerProcess, path: string, init: { key?: string; b
 async function redisKeys(redis: Redis, prefix: string): Promise<Record<string, string | null>> {
   const keys = await redis.keys(`${prefix}*`);
   return Object.fromEntries(await Promise.all(keys.map(async (key) => [key, await redis.get(key)] as const)));
-}
-
-/** A job allowing 3 applications and 50 helpers of five accounts (none the owner's), with their keys. */
-async function applicants(db: Db) {
-  const owner = await createKey(db, { email: 'owner@example.org' }, new Date());
-  const accounts = await Promise.all(
-    Array.from({ length: 5 }, (_, i) => createKey(db, { email: `helpers${i}@example.org` }, new Date())),
-  );
-  const job = jobFixture({
-    owner_account_id: owner.accountId,
-    helpers_needed: 1,
-    applications_count: 0,
-    desired_at: null,
-    desired_date: null,
-    deadline: null,
-  });
-  const helpers = Array.from({ length: 50 }, (_, i) => {
-    const account = accounts[i % accounts.length] as (typeof accounts)[number];
-    return { key: account.key, row: helperFixture(['GARDENING'], { account_id: account.accountId }) };
-  });
-  await insert(db.kysely, { jobs: [job], helpers: helpers.map((h) => h.row) });
-  return { jobId: job.id, helpers: helpers.map((h) => ({ key: h.key, helperId: h.row.id })) };
 }
 
 test('two instances on one PostgreSQL schema and one Redis', { timeout: 300_000 }, async (t) => {
@@ -89,8 +67,13 @@ test('two instances on one PostgreSQL schema and one Redis', { timeout: 300_000 
   await t.test('both started at once on the empty schema; the migrations ran once', async () => {
     assert.deepEqual(await pendingMigrations(db), []);
     const { rows } = await sql<{ name: string }>`select name from kysely_migration`.execute(db.kysely);
-    assert.ok(rows.length > 0);
-    assert.equal(new Set(rows.map((row) => row.name)).size, rows.length);
+    assert.deepEqual(rows.map((row) => row.name).sort(), [
+      '0001-initial',
+      '0002-access',
+      '0003-writes',
+      '0004-booking-prices',
+      '0005-geo-index',
+    ]);
   });
 
   await t.test('/readyz on both: the database and Redis answer', async () => {
@@ -149,7 +132,7 @@ test('two instances on one PostgreSQL schema and one Redis', { timeout: 300_000 
   });
 
   await t.test('50 concurrent applications over both for a job allowing 3: exactly 3 succeed', async () => {
-    const { jobId, helpers } = await applicants(db);
+    const { jobId, applicants: helpers } = await jobsWithApplicants(db, 50);
     const outcomes = await Promise.all(
       helpers.map(async ({ key, helperId }, i) => {
         const answer = await send(i % 2 === 0 ? a : b, `/v1/jobs/${jobId}/applications`, {
@@ -178,4 +161,25 @@ test('two instances on one PostgreSQL schema and one Redis', { timeout: 300_000 
     assert.deepEqual(await stopServer(server), { code: 0, signal: null }, server.output());
     assert.equal(server.output(), '', 'nothing was logged at level error');
   }
+});
+
+test('instances started together on an empty database seed it once', { timeout: 300_000 }, async (t) => {
+  const url = await freshDatabaseUrl(t);
+  const config = { DATABASE_URL: url, SEED_ON_EMPTY: 'true', LOG_LEVEL: 'error' };
+  // Seeded ids are deterministic: a second seeding would collide with the first and that server
+  // would fail to start. The emptiness check runs under the dataset lock instead.
+  const servers = await Promise.all([startServer(t, config), startServer(t, config)]);
+  const db = createDb(url);
+  t.after(() => db.close());
+  const seeds = await db.kysely.selectFrom('meta').select('key').execute();
+  assert.deepEqual(
+    seeds.map((row) => row.key),
+    ['seed'],
+    'one seed recorded, no lock row left',
+  );
+  const open = await fetch(`${servers[1]?.baseUrl}/v1/jobs?limit=1`).then(
+    (r) => r.json() as Promise<{ total: number }>,
+  );
+  assert.equal(open.total, 2000, 'the default dataset, once');
+  for (const server of servers) assert.deepEqual(await stopServer(server), { code: 0, signal: null }, server.output());
 });

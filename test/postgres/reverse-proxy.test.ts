@@ -141,6 +141,6 @@ test('three instances behind nginx, configured as the README says', { timeout: 3
   stop = true;
   await load;
   assert.deepEqual(exit, { code: 0, signal: null }, 'the drained instance exits cleanly');
-  assert.ok(statuses.length > 30, `requests flowed during the restart (${statuses.length})`);
+  assert.ok(statuses.length >= 12, `requests flowed during the restart (${statuses.length})`);
   assert.deepEqual(new Set(statuses), new Set([200]), 'no request failed while an instance stopped');
 });

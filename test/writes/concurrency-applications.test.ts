@@ -9,41 +9,12 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { createDb, type Db } from '../../src/db/create-db.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
-import { buildTestApp, createKey } from '../helpers/app.js';
+import { buildTestApp, NOW } from '../helpers/app.js';
+import { jobsWithApplicants } from '../helpers/applicants.js';
 import { freshDatabaseUrl, TEST_ENGINE } from '../helpers/database.js';
-import { helperFixture, insert, jobFixture } from '../helpers/fixtures.js';
 import { type ServerProcess, startServer, stopServer } from '../helpers/server-process.js';
 
 const APPLICANTS = 50;
-
-/**
- * An owner's open job (helpers_needed 1, so max_applicants 3, no deadline) and APPLICANTS helpers
- * spread over five accounts, written straight into the database; returns the keys to apply with.
- */
-async function prepare(db: Db) {
-  const owner = await createKey(db, { email: 'owner@example.org' });
-  const accounts: Awaited<ReturnType<typeof createKey>>[] = [];
-  for (let i = 0; i < 5; i++) accounts.push(await createKey(db, { email: `helpers${i}@example.org` }));
-  const open = {
-    owner_account_id: owner.accountId,
-    helpers_needed: 1,
-    applications_count: 0,
-    desired_at: null,
-    desired_date: null,
-    deadline: null,
-  };
-  const [job, second] = [jobFixture(open), jobFixture(open)];
-  const applicants = Array.from({ length: APPLICANTS }, (_, i) => {
-    const account = accounts[i % accounts.length] as (typeof accounts)[number];
-    return { key: account.key, helper: helperFixture(['GARDENING'], { account_id: account.accountId, verified: 0 }) };
-  });
-  await insert(db.kysely, { jobs: [job, second], helpers: applicants.map((a) => a.helper) });
-  return {
-    jobId: String(job?.id),
-    secondJobId: String(second?.id),
-    applicants: applicants.map((a) => ({ key: a.key, helperId: a.helper.id })),
-  };
-}
 
 type Outcome = { status: number; error?: string };
 
@@ -73,7 +44,7 @@ async function countsIn(db: Db, jobId: string) {
 describe('concurrent applications in one process', () => {
   test(`${APPLICANTS} concurrent applications for a job allowing 3: exactly 3 succeed`, async (t) => {
     const { app, db } = await buildTestApp(t);
-    const { jobId, applicants } = await prepare(db);
+    const { jobId, applicants } = await jobsWithApplicants(db, APPLICANTS, NOW);
     const outcomes = await Promise.all(
       applicants.map(async ({ key, helperId }) => {
         const response = await app.inject({
@@ -91,7 +62,7 @@ describe('concurrent applications in one process', () => {
 
   test('one helper applying 20 times at once: exactly one application', async (t) => {
     const { app, db } = await buildTestApp(t);
-    const { jobId, applicants } = await prepare(db);
+    const { jobId, applicants } = await jobsWithApplicants(db, APPLICANTS, NOW);
     const { key, helperId } = applicants[0] as { key: string; helperId: string };
     const outcomes = await Promise.all(
       Array.from({ length: 20 }, async () => {
@@ -120,7 +91,7 @@ describe(`concurrent applications across two server processes on one ${TEST_ENGI
     const url = await freshDatabaseUrl(t, { file: true });
     const setupDb = createDb(url);
     await migrateToLatest(setupDb);
-    const { jobId, secondJobId, applicants } = await prepare(setupDb);
+    const { jobId, secondJobId, applicants } = await jobsWithApplicants(setupDb, APPLICANTS);
     await setupDb.close();
 
     const config = { DATABASE_URL: url, LOG_LEVEL: 'error', RATE_LIMIT_DEVELOPER_PER_MIN: '100000' };

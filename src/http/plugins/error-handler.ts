@@ -74,7 +74,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
       return sendApiError(
         reply,
         new ApiError(503, 'service_unavailable', 'The database cannot be reached right now.', {
-          suggestion: 'Try again in a few seconds; repeat a POST with the same Idempotency-Key so it is made once.',
+          suggestion: 'Try again in a few seconds.',
           headers: { 'retry-after': '5' },
         }),
       );
