@@ -10,8 +10,9 @@ import { Agent, type ClientRequest, type IncomingMessage, request } from 'node:h
 import { connect } from 'node:net';
 import { type TestContext, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { runCli } from './helpers/admin-cli.js';
 import { freshDatabaseUrl } from './helpers/database.js';
-import { exitWithin, type ServerProcess, startServer } from './helpers/server-process.js';
+import { exitWithin, type ServerProcess, spawnServer, startServer } from './helpers/server-process.js';
 
 const UNLIMITED = { RATE_LIMIT_ANONYMOUS_PER_MIN: '1000000' };
 
@@ -162,4 +163,26 @@ test('SIGTERM with a request that never completes: exit 1 after SHUTDOWN_TIMEOUT
   server.child.kill('SIGTERM');
   assert.deepEqual(await exitWithin(server, 30_000), { code: 1, signal: null });
   assert.match(server.output(), /requests still running at the shutdown timeout/);
+});
+
+test('MIGRATE_ON_START=false on a schema that is behind: no start, until `npm run migrate`', {
+  timeout: 120_000,
+}, async (t) => {
+  const url = await freshDatabaseUrl(t, { file: true });
+  const config = { DATABASE_URL: url, MIGRATE_ON_START: 'false' };
+  const refused = await spawnServer(t, config);
+  assert.deepEqual(await exitWithin(refused, 60_000), { code: 1, signal: null });
+  assert.match(
+    refused.stderr(),
+    /The database schema of sqlite:.* is behind: 0001-initial, .* pending\. Run `npm run migrate`/,
+  );
+
+  const migrated = await runCli('src/cli/migrate.ts', [], { DATABASE_URL: url });
+  assert.equal(migrated.code, 0, migrated.stderr);
+  assert.match(migrated.stdout, /^Applied 5 migration\(s\) to sqlite:.*: 0001-initial, .*0005-geo-index\n$/);
+  const again = await runCli('src/cli/migrate.ts', [], { DATABASE_URL: url });
+  assert.match(again.stdout, /is up to date; nothing to apply/);
+
+  const server = await startServer(t, config);
+  assert.equal((await get(server, '/readyz')).status, 200);
 });

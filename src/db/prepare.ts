@@ -1,5 +1,5 @@
 import { anchorFor, DEFAULT_SEED_OPTIONS, type Progress, seedIfEmpty } from '../seed/seed-database.js';
-import { createDb, type Db, type DbOptions } from './create-db.js';
+import { createDb, type Db, type DbOptions, redactDatabaseUrl } from './create-db.js';
 import { migrateToLatest, pendingMigrations } from './migrate.js';
 
 export interface OpenOptions extends DbOptions {
@@ -23,7 +23,7 @@ export async function openDatabase(url: string, options: OpenOptions): Promise<D
       const pending = await pendingMigrations(db);
       if (pending.length > 0) {
         throw new SchemaBehindError(
-          `The database schema is behind: ${pending.join(', ')} pending. Run \`npm run migrate\` (or start with MIGRATE_ON_START=true).`,
+          `The database schema of ${redactDatabaseUrl(url)} is behind: ${pending.join(', ')} pending. Run \`npm run migrate\` with this DATABASE_URL (or start with MIGRATE_ON_START=true).`,
         );
       }
     } else {
