@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { test } from 'node:test';
 import { Redis } from 'ioredis';
 import { sql } from 'kysely';
-import { createDb, type Db } from '../../src/db/create-db.js';
+import { createDb } from '../../src/db/create-db.js';
 import { pendingMigrations } from '../../src/db/migrate.js';
 import { createKey } from '../helpers/app.js';
 import { jobsWithApplicants } from '../helpers/applicants.js';
