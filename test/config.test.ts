@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { ConfigError, loadConfig, testConfig } from '../src/config.js';
-import { createDb } from '../src/db/create-db.js';
+import { createDb, redactDatabaseUrl } from '../src/db/create-db.js';
 import { type CliRun, runCli } from './helpers/admin-cli.js';
 
 const DEFAULTS = {
@@ -308,4 +308,14 @@ describe('seed CLI', () => {
     for (const run of runs) assert.match(run.stderr, /\n\nUsage: npm run seed -- /);
     assert.equal(existsSync(file), false);
   });
+});
+
+test('redactDatabaseUrl: what commands print of a database URL', () => {
+  assert.equal(redactDatabaseUrl('sqlite:./data/m.db'), 'sqlite:./data/m.db');
+  assert.equal(redactDatabaseUrl('postgres://app@db:5432/m'), 'postgres://app@db:5432/m');
+  assert.equal(
+    redactDatabaseUrl('postgres://app:s3cret@db:5432/m?password=pw&sslmode=require'),
+    'postgres://app:***@db:5432/m?password=***&sslmode=require',
+  );
+  assert.equal(redactDatabaseUrl('postgres://app:s3cret@[bad'), 'postgres://(unparseable URL)');
 });
