@@ -10,6 +10,7 @@ import { registerIdempotency } from './http/plugins/idempotency.js';
 import { registerNotFound } from './http/plugins/not-found.js';
 import { registerNulGuard } from './http/plugins/nul-guard.js';
 import { registerQueryGuard } from './http/plugins/query-guard.js';
+import { registerResponseCache } from './http/plugins/response-cache.js';
 import { type Probe, Readiness } from './http/readiness.js';
 import { accessRoutes } from './http/routes/access.js';
 import { applicationRoutes } from './http/routes/applications.js';
@@ -127,6 +128,12 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<Api> {
   registerIdempotency(app, deps.db.kysely, now);
   registerQueryGuard(app);
   registerNulGuard(app);
+  registerResponseCache(app, {
+    db: deps.db,
+    now,
+    ttlMs: config.RESPONSE_CACHE_MS,
+    maxBytes: config.RESPONSE_CACHE_MB * 2 ** 20,
+  });
   const readiness = deps.readiness ?? new Readiness();
   // While draining, every response closes its connection: a kept-alive connection that goes idle
   // after its last response would otherwise hold app.close() until the client hangs up. Added

@@ -28,6 +28,8 @@ const ConfigSchema = Type.Object({
     description:
       "false, the number of proxy hops in front of the service (1 for one reverse proxy), or the proxies' addresses/CIDRs, comma-separated",
   }),
+  RESPONSE_CACHE_MS: Type.Integer({ minimum: 0, maximum: 60_000, default: 1_000 }),
+  RESPONSE_CACHE_MB: Type.Integer({ minimum: 1, maximum: 1_024, default: 32 }),
   SHUTDOWN_DELAY_MS: Type.Integer({ minimum: 0, maximum: 120_000, default: 0 }),
   SHUTDOWN_TIMEOUT_MS: Type.Integer({ minimum: 1_000, maximum: 600_000, default: 10_000 }),
   KEY_ROTATION_GRACE_HOURS: Type.Integer({ minimum: 0, maximum: 720, default: 24 }),

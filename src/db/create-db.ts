@@ -1,7 +1,17 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import {
+  Kysely,
+  type KyselyPlugin,
+  type PluginTransformQueryArgs,
+  type PluginTransformResultArgs,
+  PostgresDialect,
+  type QueryResult,
+  type RootOperationNode,
+  SqliteDialect,
+  type UnknownRow,
+} from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
 
@@ -12,6 +22,13 @@ export interface Db {
   dialect: DialectName;
   /** Answers when the database does; throws otherwise (readiness). */
   ping(): Promise<void>;
+  /**
+   * Changes whenever the data may have changed: after every write through this Db, and after any
+   * commit by another connection or process (SQLite's data_version; PostgreSQL's snapshot, which
+   * moves with every transaction that writes, on any instance). Taken before a read, it tells
+   * whether that read's answer may be reused (http/plugins/response-cache.ts).
+   */
+  version(): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -29,6 +46,25 @@ export function createDb(url: string, options: DbOptions = {}): Db {
   throw new Error(`Unsupported DATABASE_URL scheme: ${url.split(':')[0]}`);
 }
 
+/** Read-only raw SQL; anything else run through a Db counts as a write. */
+const READ_ONLY_RAW = /^\s*(select|with|explain|pragma)\b/i;
+
+/** Counts the writes that go through one Kysely instance (transactions, raw statements and all). */
+class WriteCounter implements KyselyPlugin {
+  writes = 0;
+
+  transformQuery({ node }: PluginTransformQueryArgs): RootOperationNode {
+    const read =
+      node.kind === 'SelectQueryNode' || (node.kind === 'RawNode' && READ_ONLY_RAW.test(node.sqlFragments[0] ?? ''));
+    if (!read) this.writes += 1;
+    return node;
+  }
+
+  async transformResult({ result }: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    return result;
+  }
+}
+
 function createSqlite(path: string): Db {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const sqlite = new SQLite(path);
@@ -37,13 +73,16 @@ function createSqlite(path: string): Db {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const counter = new WriteCounter();
+  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }), plugins: [counter] });
+  const dataVersion = sqlite.prepare('pragma data_version').pluck();
   return {
     kysely,
     dialect: 'sqlite',
     ping: async () => {
       sqlite.prepare('select 1').get();
     },
+    version: async () => `${counter.writes}:${dataVersion.get()}`,
     close: () => kysely.destroy(),
   };
 }
@@ -77,12 +116,17 @@ function createPostgres(url: string, options: DbOptions): Db {
   // must not take every instance out of the load balancer at once.
   const probe = new pg.Pool({ connectionString: url, max: 1, connectionTimeoutMillis: 2_000 });
   for (const p of [pool, probe]) p.on('error', (error) => options.onPoolError?.(error));
-  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const counter = new WriteCounter();
+  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [counter] });
   return {
     kysely,
     dialect: 'postgres',
     ping: async () => {
       await probe.query('select 1');
+    },
+    version: async () => {
+      const { rows } = await pool.query<{ s: string }>('select pg_current_snapshot()::text as s');
+      return `${counter.writes}:${rows[0]?.s}`;
     },
     close: async () => {
       await kysely.destroy();
