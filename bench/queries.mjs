@@ -18,7 +18,7 @@ const CATEGORIES = [
   'moving',
   'tech_repair',
   'childcare',
-  'pet_care',
+  'petcare',
   'shopping',
   'events',
   'borrowing',

@@ -124,7 +124,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<Api> {
   if (!deps.sandbox) app.addHook('onClose', () => sandbox.db.close());
   const store: RateLimitStore = deps.rateLimitStore ?? new MemoryRateLimitStore();
   if (!deps.rateLimitStore) app.addHook('onClose', () => store.close());
-  registerAccess(app, { db: deps.db.kysely, store, limits, now });
+  registerAccess(app, { db: deps.db.kysely, version: () => deps.db.version(), store, limits, now });
   registerIdempotency(app, deps.db.kysely, now);
   registerQueryGuard(app);
   registerNulGuard(app);

@@ -30,7 +30,7 @@ function randomReads(count: number, seed: number, ids: string[]): string[] {
     return state / 2 ** 31;
   };
   const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)] as T;
-  const categories = ['gardening', 'cleaning', 'moving', 'tech_repair', 'pet_care', 'events', 'other'];
+  const categories = ['gardening', 'cleaning', 'moving', 'tech_repair', 'petcare', 'events', 'other'];
   const lat = () => (48.9 + next() * 0.2).toFixed(4);
   const lng = () => (8.3 + next() * 0.3).toFixed(4);
   const makers = [

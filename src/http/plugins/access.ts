@@ -25,6 +25,8 @@ declare module 'fastify' {
 
 export interface AccessOptions {
   db: Kysely<Database>;
+  /** The database's data version (Db.version): key lookups are reused while it stays the same. */
+  version: () => Promise<string>;
   store: RateLimitStore;
   limits: TierLimits;
   now: () => Date;
@@ -57,16 +59,44 @@ function invalidKey(message: string): ApiError {
   });
 }
 
+/**
+ * Key lookups by hash, reused while the data version stays the same: issuing, rotating or revoking
+ * a key is a write, which moves the version, so a revoked key is refused on its next request.
+ * Bounded: the oldest lookups go first.
+ */
+class KeyLookups {
+  private readonly rows = new Map<string, { version: string; row: KeyWithAccount | undefined }>();
+
+  constructor(private readonly max = 10_000) {}
+
+  async find(db: Kysely<Database>, hash: string, version: string): Promise<KeyWithAccount | undefined> {
+    const known = this.rows.get(hash);
+    if (known?.version === version) return known.row;
+    const row = await findKeyByHash(db, hash);
+    this.rows.delete(hash);
+    if (this.rows.size >= this.max) this.rows.delete(this.rows.keys().next().value as string);
+    this.rows.set(hash, { version, row });
+    return row;
+  }
+}
+
 /** The key of the request, or null without one; anything wrong with a key that was sent is a 401. */
-async function authenticate(db: Kysely<Database>, request: FastifyRequest, now: Date): Promise<KeyWithAccount | null> {
+async function authenticate(
+  options: AccessOptions,
+  lookups: KeyLookups,
+  request: FastifyRequest,
+  now: Date,
+): Promise<KeyWithAccount | null> {
   const header = request.headers['x-api-key'];
   if (header === undefined) return null;
   if (Array.isArray(header)) return Promise.reject(invalidKey('Send exactly one X-API-Key header.'));
   const key = header.trim();
   if (!isWellFormedApiKey(key)) return Promise.reject(invalidKey('The X-API-Key is malformed.'));
   // Looked up by its SHA-256: what the database compares is a hash of 256 random bits, so the
-  // comparison's timing tells an attacker nothing about the key.
-  const row = await findKeyByHash(db, hashApiKey(key));
+  // comparison's timing tells an attacker nothing about the key. The version is taken first, so a
+  // lookup racing a revocation is stored under the older version and not reused.
+  const version = await options.version();
+  const row = await lookups.find(options.db, hashApiKey(key), version);
   if (!row) throw invalidKey('The X-API-Key is not known.');
   const state = keyState(row, now);
   if (state === 'revoked') throw invalidKey('The X-API-Key was revoked.');
@@ -103,6 +133,7 @@ function setBudgetHeaders(
  */
 export function registerAccess(app: FastifyInstance, options: AccessOptions): void {
   app.decorateRequest('access', null as unknown as AccessContext);
+  const lookups = new KeyLookups();
   app.addHook('onRequest', async (request, reply) => {
     if (isExempt(request.routeOptions.url)) return;
     const now = options.now();
@@ -112,7 +143,7 @@ export function registerAccess(app: FastifyInstance, options: AccessOptions): vo
     let key: KeyWithAccount | null = null;
     let keyError: ApiError | null = null;
     try {
-      key = await authenticate(options.db, request, now);
+      key = await authenticate(options, lookups, request, now);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       keyError = error;
