@@ -78,17 +78,3 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   // node-postgres pool and client errors carry no code.
   return typeof message === 'string' && /timeout exceeded when trying to connect|Connection terminated/.test(message);
 }
-
-/**
- * The total of a search from its page rows, which carry it (`count(*) over ()`); a page past the
- * end has no rows to carry it, so only then is it counted on its own.
- */
-export async function totalOf(
-  rows: readonly { total_count: number | string }[],
-  offset: number,
-  count: () => Promise<{ n: number | string } | undefined>,
-): Promise<number> {
-  const first = rows[0];
-  if (first) return Number(first.total_count);
-  return offset === 0 ? 0 : Number((await count())?.n ?? 0);
-}

@@ -6,7 +6,7 @@ import { DEFAULT_CENTER, haversineKm, type LatLng } from '../domain/geo.js';
 import { centsToEur, maxApplicants, priceRange } from '../domain/pricing.js';
 import { effectiveJobStatus } from '../domain/statuses.js';
 import type { Job } from '../http/schemas/job.js';
-import { dialectOf, flag, insertInChunks, parsePhotos, type Queryable, totalOf } from './db.js';
+import { dialectOf, flag, insertInChunks, parsePhotos, type Queryable } from './db.js';
 import { locationFromRow } from './mappers.js';
 import { idNeighbours } from './neighbours.js';
 import { type SearchSort, searchOrder } from './search-order.js';
@@ -71,19 +71,17 @@ export async function searchJobs(db: Queryable, search: JobSearch, now: Date): P
   if (search.date) query = query.where('desired_date', '=', search.date);
   if (search.urgent !== undefined) query = query.where('urgent', '=', search.urgent ? 1 : 0);
 
-  // One pass: the page and, alongside each row, the count of every match (a window over the
-  // filtered rows), so the distance is computed once per row instead of once per query.
+  const countRow = await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
+  const total = Number(countRow?.n ?? 0);
+  if (search.offset >= total) return { data: [], total };
+
   const rows = await query
     .selectAll()
     .select(distance.as('distance_km'))
-    .select(sql<number>`count(*) over ()`.as('total_count'))
     .orderBy(searchOrder(search.sort, { price: 'price_cents', created: 'created_at', id: 'id' }))
     .limit(search.limit)
     .offset(search.offset)
     .execute();
-  const total = await totalOf(rows, search.offset, () =>
-    query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst(),
-  );
   return { data: rows.map((row) => jobRowToJob(row, row.distance_km, now)), total };
 }
 

@@ -6,7 +6,7 @@ import { DEFAULT_CENTER, haversineKm, type LatLng } from '../domain/geo.js';
 import { centsToEur } from '../domain/pricing.js';
 import type { Condition } from '../domain/statuses.js';
 import type { Listing } from '../http/schemas/listing.js';
-import { dialectOf, flag, insertInChunks, parsePhotos, type Queryable, totalOf } from './db.js';
+import { dialectOf, flag, insertInChunks, parsePhotos, type Queryable } from './db.js';
 import { locationFromRow, reliabilityFromRow } from './mappers.js';
 import { idNeighbours } from './neighbours.js';
 import { type SearchSort, searchOrder } from './search-order.js';
@@ -73,18 +73,20 @@ export async function searchListings(
   if (search.instantBooking !== undefined)
     query = query.where('listings.instant_booking', '=', search.instantBooking ? 1 : 0);
 
+  const countRow = await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
+  const total = Number(countRow?.n ?? 0);
+  if (search.offset >= total) return { data: [], total };
+
   const distance = distanceKmSql(
     dialect,
     sql.ref<number>('listings.lat'),
     sql.ref<number>('listings.lng'),
     search.center,
   );
-  // One pass for the page and the count of every match, as in searchJobs.
   const rows = await query
     .selectAll('listings')
     .select(OWNER_RELIABILITY)
     .select(distance.as('distance_km'))
-    .select(sql<number>`count(*) over ()`.as('total_count'))
     .orderBy(
       searchOrder(search.sort, {
         price: 'listings.price_per_day_cents',
@@ -95,9 +97,6 @@ export async function searchListings(
     .limit(search.limit)
     .offset(search.offset)
     .execute();
-  const total = await totalOf(rows, search.offset, () =>
-    query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst(),
-  );
   return { data: rows.map((row) => listingRowToListing(row, row.distance_km)), total };
 }
 
