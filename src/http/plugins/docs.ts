@@ -9,6 +9,8 @@ All endpoints are under \`/v1\`, answer JSON and need no SDK. Every error is an 
 
 Access: no key is needed to read (anonymous: by default 20 requests per minute per address; GET /v1/me and /v1/stats tell the limits in force). A developer key in the \`X-API-Key\` header gives 100 per minute per key by default; request one at \`/developers\`. \`/v1/demo/*\` serves the same endpoints over fake data (sandbox tier, 20 per minute, counted apart). Every response says the budget in \`RateLimit-Policy\`, \`RateLimit\` and \`X-RateLimit-*\` headers; a 429 says when to retry in \`Retry-After\`.
 
+Caching: the public reads (job and listing search and lookup, categories, estimate, availability, stats, and their sandbox twins) answer with an \`ETag\`. Send it back in \`If-None-Match\` to get a \`304 Not Modified\` without a body while the data is unchanged. An answer is reused for at most one second (statuses move on with time) and never after a write, on any instance: every write is visible in the next read.
+
 Decisions where the specification leaves things open are written into the descriptions of the operations and schemas here: job and listing states, the bodies of categories, availability and statistics, the \`hours\` synonym of \`duration_hours\`, the maximum radius of availability (50 km) and the error codes.`;
 
 /** OpenAPI 3.1 generated from the route schemas, served at /v1/openapi.json, rendered at /docs. */
