@@ -2,8 +2,8 @@
 // same duration and concurrency, so the ratios hold on a noisy machine. Writes bench/RESULTS.md.
 //
 //   npm run bench                         default dataset (seeded on first start)
-//   BENCH_DATASET=large npm run bench     also 1,000,000 jobs and 300,000 listings over Baden-Wuerttemberg
 //   BENCH_SECONDS=10 BENCH_CONNECTIONS=10 longer or wider runs
+// (The 1,000,000-job dataset over Baden-Wuerttemberg is not generated yet: see bench/RESULTS.md.)
 //
 // The service runs as `node dist/server.js` (build first: npm run bench does) on a fresh SQLite file,
 // with rate limiting on and a developer key whose limit is set high.
@@ -20,7 +20,7 @@ import { jobSearches, listingSearches } from './queries.mjs';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
-const DATASETS = process.env.BENCH_DATASET === 'large' ? ['default', 'large'] : ['default'];
+const DATASETS = ['default'];
 
 /** Peak resident memory of a process so far, in MB (Linux: VmHWM). */
 function peakRssMb(pid) {
@@ -131,27 +131,6 @@ function table(rows, hello, serialize) {
 
 async function benchDataset(dataset, dir) {
   const databaseUrl = `sqlite:${join(dir, `${dataset}.db`)}`;
-  if (dataset === 'large') {
-    const seed = spawn(
-      process.execPath,
-      [
-        'dist/cli/seed.js',
-        '--jobs',
-        '1000000',
-        '--listings',
-        '300000',
-        '--helpers',
-        '20000',
-        '--completed',
-        '100000',
-        '--region',
-        'bw',
-      ],
-      { cwd: ROOT, stdio: 'inherit', env: { PATH: process.env.PATH, DATABASE_URL: databaseUrl } },
-    );
-    const [code] = await once(seed, 'exit');
-    if (code !== 0) throw new Error(`seeding the large dataset failed (exit ${code})`);
-  }
   const port = 4100;
   const service = await startService(databaseUrl, port);
   try {
@@ -198,12 +177,53 @@ try {
     process.stdout.write(`\n== ${dataset} dataset\n`);
     const rows = await benchDataset(dataset, dir);
     const [hello, serialize] = rows;
-    const text = table(rows, hello.rps, serialize.rps);
+    const text = `${table(rows, hello.rps, serialize.rps)}\n\nTargets:\n\n${targets(rows)}`;
     process.stdout.write(`${text}\n`);
     sections.push({ dataset, rows, text });
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });
+}
+
+/** The issue's targets, each met or missed by how much, with what bounds it where it is missed. */
+function targets(rows) {
+  const [hello, serialize] = rows;
+  const by = (title) => rows.find((r) => r.title === title);
+  const checks = [
+    [
+      'hot job search',
+      'hello',
+      0.5,
+      'A 20-job page is ~20 KB: serializing it alone (the serialize baseline) reaches only about a quarter of hello here; the reused answer is already served at about the serialize rate.',
+    ],
+    [
+      'cold job search',
+      'serialize',
+      0.5,
+      'Every distinct search runs two SQL queries over the open jobs in the radius (count and page), ~1.5 ms on one core; sort=distance computes the haversine for every match (~2.8 ms). Next: an in-memory spatial index of open jobs.',
+    ],
+    ['cold listing search', 'serialize', 0.5, 'As cold job search, over the available listings.'],
+    [
+      'get job by id',
+      'hello',
+      0.5,
+      'Answers are reused; what remains is the per-request pipeline (key check, rate-limit count and five headers, validation, cache lookup by data version).',
+    ],
+    ['categories', 'hello', 0.5, 'As get job by id.'],
+    ['estimate', 'hello', 0.5, 'As get job by id.'],
+    ['availability', 'hello', 0.5, 'As get job by id.'],
+    ['stats', 'hello', 0.5, 'As get job by id; the answer is the largest of these (~10 KB).'],
+  ];
+  const lines = ['| target | measured | met | what bounds it |', '| --- | ---: | :---: | --- |'];
+  for (const [title, base, goal, bound] of checks) {
+    const row = by(title);
+    const ratio = row.rps / (base === 'hello' ? hello.rps : serialize.rps);
+    const met = ratio >= goal;
+    lines.push(
+      `| ${title} ≥ ${goal} × ${base} | ${ratio.toFixed(2)} × ${base} | ${met ? 'yes' : `no (${(goal / ratio).toFixed(1)}× short)`} | ${met ? '' : bound} |`,
+    );
+  }
+  return lines.join('\n');
 }
 
 const cpu = cpus()[0]?.model ?? 'unknown CPU';
@@ -213,6 +233,15 @@ const header = [
   `Run ${new Date().toISOString()} by \`npm run bench\` on ${cpus().length} × ${cpu}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}; ${SECONDS} s per scenario, ${CONNECTIONS} connections, load generator (autocannon) on the same machine.`,
   '',
 ];
-const body = sections.map((s) => `## ${s.dataset} dataset\n\n${s.text}\n`).join('\n');
+const notes = [
+  '',
+  'Not measured yet: the 1,000,000-job / 300,000-listing dataset over Baden-Wuerttemberg (the seed',
+  'places every row around Karlsruhe; an option to spread them over the state is still to come), and',
+  'the same run on PostgreSQL.',
+  'A conditional GET whose If-None-Match matches a reusable answer is a 304 without any query',
+  '(test/http/response-cache.test.ts counts the queries).',
+  '',
+];
+const body = sections.map((s) => `## ${s.dataset} dataset\n\n${s.text}\n`).join('\n') + notes.join('\n');
 writeFileSync(join(ROOT, 'bench/RESULTS.md'), `${header.join('\n')}${body}`);
 process.stdout.write('\nwritten to bench/RESULTS.md\n');

@@ -1,5 +1,5 @@
 import { type Expression, type RawBuilder, sql } from 'kysely';
-import { boundingBox, EARTH_RADIUS_KM, type LatLng } from '../domain/geo.js';
+import { boundingBox, EARTH_RADIUS_KM, type LatLng, planarBand } from '../domain/geo.js';
 import type { DialectName } from './create-db.js';
 
 /**
@@ -30,7 +30,8 @@ export function distanceKmSql(
 
 /**
  * `distance <= radius` for the row's lat/lng columns (qualified names like 'listings.lat' allowed),
- * preceded by a bounding box that an index narrows the rows with before any distance is computed:
+ * decided by a cheap planar test where it can be (domain/geo.ts planarBand) and by the haversine
+ * only near the circle's edge, preceded by a bounding box that an index narrows the rows with:
  * SQLite's b-tree on (lat, lng), PostgreSQL's GiST on point(lng, lat) (migration 0005), whose
  * expression the box test repeats so the planner can use it.
  */
@@ -50,5 +51,11 @@ export function withinRadiusSql(
     dialect === 'postgres'
       ? sql`point(${lng}, ${lat}) <@ box(point(${minLng}, ${minLat}), point(${maxLng}, ${maxLat}))`
       : sql`${lat} between ${minLat} and ${maxLat} and ${lng} between ${minLng} and ${maxLng}`;
-  return sql<boolean>`(${inBox} and ${distanceKmSql(dialect, lat, lng, center)} <= ${radius})`;
+  const exact = sql<boolean>`${distanceKmSql(dialect, lat, lng, center)} <= ${radius}`;
+  const band = planarBand(center, radius, box);
+  if (!band) return sql<boolean>`(${inBox} and ${exact})`;
+  // The haversine only for points the planar test cannot decide (see planarBand).
+  const [cLat, cLng] = [boundFloat(center.lat), boundFloat(center.lng)];
+  const planar = sql`((${lat} - ${cLat}) * (${lat} - ${cLat}) * ${band.kLat} + (${lng} - ${cLng}) * (${lng} - ${cLng}) * ${band.kLng})`;
+  return sql<boolean>`(${inBox} and case when ${planar} <= ${boundFloat(band.inside)} then true when ${planar} > ${boundFloat(band.outside)} then false else ${exact} end)`;
 }

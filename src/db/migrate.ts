@@ -5,6 +5,7 @@ import * as access from './migrations/0002-access.js';
 import * as writes from './migrations/0003-writes.js';
 import * as bookingPrices from './migrations/0004-booking-prices.js';
 import * as geoIndex from './migrations/0005-geo-index.js';
+import * as searchCover from './migrations/0006-search-cover.js';
 
 /** Migrations are listed in code, not read from a folder, so they work the same from src/ and dist/. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -13,6 +14,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0003-writes': writes,
   '0004-booking-prices': bookingPrices,
   '0005-geo-index': geoIndex,
+  '0006-search-cover': searchCover,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -47,3 +47,32 @@ export function round(value: number, digits: number): number {
   const f = 10 ** digits;
   return Math.round(value * f) / f;
 }
+
+/**
+ * A cheap test in front of the exact distance: the planar squared distance
+ * kLat·Δlat² + kLng·Δlng² (degrees) with the longitude scale of the centre's latitude. Within the
+ * box, that scale is off by at most the relative change of cos(latitude) across the box, so a
+ * point at most `inside` is surely within the radius and one beyond `outside` surely not (1 % on
+ * top covers the sphere's curvature, far below it at these radii). Only points between the two
+ * need the haversine. Null where the scale changes too much to help (near the poles).
+ */
+export interface PlanarBand {
+  kLat: number;
+  kLng: number;
+  inside: number;
+  outside: number;
+}
+
+export function planarBand(center: LatLng, radiusKm: number, box: BoundingBox): PlanarBand | null {
+  const cosCenter = Math.cos(toRad(center.lat));
+  const spread = Math.abs(Math.cos(toRad(box.minLat)) - Math.cos(toRad(box.maxLat))) / cosCenter;
+  const margin = 2 * spread + 0.01;
+  if (cosCenter < 0.05 || margin > 0.5 || box.maxLng - box.minLng >= 360) return null;
+  const kmPerDegree = toRad(1) * EARTH_RADIUS_KM;
+  return {
+    kLat: kmPerDegree ** 2,
+    kLng: (kmPerDegree * cosCenter) ** 2,
+    inside: radiusKm ** 2 * (1 - margin),
+    outside: radiusKm ** 2 * (1 + margin),
+  };
+}

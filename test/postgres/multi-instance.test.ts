@@ -73,6 +73,7 @@ test('two instances on one PostgreSQL schema and one Redis', { timeout: 300_000 
       '0003-writes',
       '0004-booking-prices',
       '0005-geo-index',
+      '0006-search-cover',
     ]);
   });
 
