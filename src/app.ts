@@ -3,6 +3,7 @@ import Fastify, { type FastifyRequest } from 'fastify';
 import { type Config, trustProxyOption } from './config.js';
 import type { Db } from './db/create-db.js';
 import type { TierLimits } from './domain/tiers.js';
+import { versionPerRequest } from './http/data-version.js';
 import { registerAccess } from './http/plugins/access.js';
 import { registerDocs } from './http/plugins/docs.js';
 import { frameworkError, registerErrorHandler } from './http/plugins/error-handler.js';
@@ -124,12 +125,13 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<Api> {
   if (!deps.sandbox) app.addHook('onClose', () => sandbox.db.close());
   const store: RateLimitStore = deps.rateLimitStore ?? new MemoryRateLimitStore();
   if (!deps.rateLimitStore) app.addHook('onClose', () => store.close());
-  registerAccess(app, { db: deps.db.kysely, version: () => deps.db.version(), store, limits, now });
+  const version = versionPerRequest(deps.db);
+  registerAccess(app, { db: deps.db.kysely, version, store, limits, now });
   registerIdempotency(app, deps.db.kysely, now);
   registerQueryGuard(app);
   registerNulGuard(app);
   registerResponseCache(app, {
-    db: deps.db,
+    version,
     now,
     ttlMs: config.RESPONSE_CACHE_MS,
     maxBytes: config.RESPONSE_CACHE_MB * 2 ** 20,

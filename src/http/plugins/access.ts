@@ -25,8 +25,8 @@ declare module 'fastify' {
 
 export interface AccessOptions {
   db: Kysely<Database>;
-  /** The database's data version (Db.version): key lookups are reused while it stays the same. */
-  version: () => Promise<string>;
+  /** The database's data version as of the request (Db.version): key lookups are reused while it stays the same. */
+  version: (request: FastifyRequest) => Promise<string>;
   store: RateLimitStore;
   limits: TierLimits;
   now: () => Date;
@@ -95,7 +95,7 @@ async function authenticate(
   // Looked up by its SHA-256: what the database compares is a hash of 256 random bits, so the
   // comparison's timing tells an attacker nothing about the key. The version is taken first, so a
   // lookup racing a revocation is stored under the older version and not reused.
-  const version = await options.version();
+  const version = await options.version(request);
   const row = await lookups.find(options.db, hashApiKey(key), version);
   if (!row) throw invalidKey('The X-API-Key is not known.');
   const state = keyState(row, now);

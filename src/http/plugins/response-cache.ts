@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Db } from '../../db/create-db.js';
 
 /** The public reads whose answer depends only on the URL and the data: never on the caller. */
 const CACHEABLE = new Set(
@@ -26,7 +25,8 @@ interface Entry {
 }
 
 export interface ResponseCacheOptions {
-  db: Db;
+  /** The data version as of the request (Db.version, asked once per request). */
+  version: (request: FastifyRequest) => Promise<string>;
   now: () => Date;
   /** How long an answer may be reused while the data stays the same (time moves statuses on). 0: off. */
   ttlMs: number;
@@ -68,7 +68,7 @@ export function registerResponseCache(app: FastifyInstance, options: ResponseCac
 
   app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
     if (request.method !== 'GET' || !CACHEABLE.has(request.routeOptions.url ?? '')) return;
-    const version = await options.db.version();
+    const version = await options.version(request);
     request.cacheVersion = version;
     const entry = entries.get(request.url);
     if (!entry) return;
