@@ -243,5 +243,5 @@ const notes = [
   '',
 ];
 const body = sections.map((s) => `## ${s.dataset} dataset\n\n${s.text}\n`).join('\n') + notes.join('\n');
-writeFileSync(join(ROOT, 'bench/RESULTS.md'), `${header.join('\n')}${body}`);
+writeFileSync(join(ROOT, 'bench/RESULTS.md'), `${header.join('\n')}\n${body}`);
 process.stdout.write('\nwritten to bench/RESULTS.md\n');
