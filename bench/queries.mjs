@@ -40,8 +40,11 @@ function day(next, anchor) {
   return date.toISOString().slice(0, 10);
 }
 
-/** `count` distinct job searches: category, radius, centre, budget, urgent, date and sort mixed. */
-export function jobSearches(count, seed = 1, anchor = new Date()) {
+/**
+ * `count` distinct searches of `path`: a centre near Karlsruhe, a radius, often a category, the
+ * filters `more` adds, and a sort.
+ */
+function distinctSearches(count, seed, path, more) {
   const next = rng(seed);
   const paths = new Set();
   while (paths.size < count) {
@@ -51,32 +54,28 @@ export function jobSearches(count, seed = 1, anchor = new Date()) {
     q.set('lng', lng);
     q.set('radius', String(1 + Math.floor(next() * 50)));
     if (next() < 0.6) q.set('category', pick(next, CATEGORIES));
-    if (next() < 0.3) q.set('budget_min', String(Math.floor(next() * 60)));
-    if (next() < 0.3) q.set('budget_max', String(60 + Math.floor(next() * 200)));
-    if (next() < 0.2) q.set('urgent', next() < 0.5 ? 'true' : 'false');
-    if (next() < 0.15) q.set('date', day(next, anchor));
+    more(q, next);
     q.set('sort', pick(next, SORTS));
-    paths.add(`/v1/jobs?${q}`);
+    paths.add(`${path}?${q}`);
   }
   return [...paths];
 }
 
-/** `count` distinct listing searches. */
+/** `count` distinct job searches: category, radius, centre, budget, urgent, date and sort mixed. */
+export function jobSearches(count, seed = 1, anchor = new Date()) {
+  return distinctSearches(count, seed, '/v1/jobs', (q, next) => {
+    if (next() < 0.3) q.set('budget_min', String(Math.floor(next() * 60)));
+    if (next() < 0.3) q.set('budget_max', String(60 + Math.floor(next() * 200)));
+    if (next() < 0.2) q.set('urgent', next() < 0.5 ? 'true' : 'false');
+    if (next() < 0.15) q.set('date', day(next, anchor));
+  });
+}
+
+/** `count` distinct listing searches: category, radius, centre, price, condition, instant booking and sort. */
 export function listingSearches(count, seed = 2) {
-  const next = rng(seed);
-  const paths = new Set();
-  while (paths.size < count) {
-    const q = new URLSearchParams();
-    const { lat, lng } = centre(next);
-    q.set('lat', lat);
-    q.set('lng', lng);
-    q.set('radius', String(1 + Math.floor(next() * 50)));
-    if (next() < 0.6) q.set('category', pick(next, CATEGORIES));
+  return distinctSearches(count, seed, '/v1/listings', (q, next) => {
     if (next() < 0.3) q.set('price_max', String(5 + Math.floor(next() * 40)));
     if (next() < 0.3) q.set('condition', pick(next, ['new', 'like_new', 'good', 'fair']));
     if (next() < 0.2) q.set('instant_booking', next() < 0.5 ? 'true' : 'false');
-    q.set('sort', pick(next, SORTS));
-    paths.add(`/v1/listings?${q}`);
-  }
-  return [...paths];
+  });
 }
