@@ -43,6 +43,7 @@ import { ListingSchema } from './http/schemas/listing.js';
 import { type Endpoint, StatsSchema } from './http/schemas/stats.js';
 import { MemoryRateLimitStore, type RateLimitStore } from './rate-limit/store.js';
 import { createSandbox, type Sandbox } from './sandbox/demo-db.js';
+import { SearchIndexes } from './search/search-indexes.js';
 
 export interface AppDeps {
   db: Db;
@@ -56,6 +57,13 @@ export interface AppDeps {
   readiness?: Readiness;
   /** Where log lines go (stdout when not given); tests read them to prove what is never logged. */
   logStream?: NodeJS.WritableStream;
+  /**
+   * The in-memory search indexes. When not given, the app makes its own if SEARCH_INDEX is on; it
+   * fills on the first searches, which use SQL until then.
+   */
+  searchIndexes?: SearchIndexes;
+  /** Build the search index before buildApp returns (server.ts: before listening), so the first searches are fast. */
+  buildSearchIndex?: boolean;
 }
 
 /** Component schemas, shown once in the OpenAPI document and referenced by `$ref`. */
@@ -159,7 +167,29 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<Api> {
   registerNotFound(app, endpoints);
   await registerDocs(app);
 
-  const routeDeps: RouteDeps = { base: '/v1', db: deps.db.kysely, now, endpoints, limits };
+  const indexError = (err: unknown) => app.log.warn({ err }, 'search index build failed; searches use SQL meanwhile');
+  const indexes =
+    deps.searchIndexes ??
+    (config.SEARCH_INDEX
+      ? new SearchIndexes(deps.db, { minGapMs: config.SEARCH_INDEX_REFRESH_MS, onError: indexError })
+      : undefined);
+  if (indexes && !deps.searchIndexes) app.addHook('onClose', async () => indexes.close());
+  if (indexes && deps.buildSearchIndex) {
+    const started = Date.now();
+    const snapshot = await indexes.refresh().catch(indexError);
+    if (snapshot) {
+      const { jobs, listings } = snapshot;
+      app.log.info({ jobs: jobs.size, listings: listings.size, ms: Date.now() - started }, 'search index built');
+    }
+  }
+  const routeDeps: RouteDeps = {
+    base: '/v1',
+    db: deps.db.kysely,
+    now,
+    endpoints,
+    limits,
+    ...(indexes && { searchIndex: async (request) => indexes.at(await version(request)) }),
+  };
   const probes: Record<string, Probe> = { database: () => deps.db.ping() };
   const { ping } = store;
   if (ping) probes.redis = () => ping.call(store);

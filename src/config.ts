@@ -1,5 +1,6 @@
 import { type Static, type TSchema, Type } from 'typebox';
 import { Value } from 'typebox/value';
+import { maskUrlPasswords } from './domain/secrets.js';
 
 const ConfigSchema = Type.Object({
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
@@ -30,6 +31,8 @@ const ConfigSchema = Type.Object({
   }),
   RESPONSE_CACHE_MS: Type.Integer({ minimum: 0, maximum: 60_000, default: 1_000 }),
   RESPONSE_CACHE_MB: Type.Integer({ minimum: 1, maximum: 1_024, default: 32 }),
+  SEARCH_INDEX: Type.Boolean({ default: true }),
+  SEARCH_INDEX_REFRESH_MS: Type.Integer({ minimum: 0, maximum: 3_600_000, default: 1_000 }),
   SHUTDOWN_DELAY_MS: Type.Integer({ minimum: 0, maximum: 120_000, default: 0 }),
   SHUTDOWN_TIMEOUT_MS: Type.Integer({ minimum: 1_000, maximum: 600_000, default: 10_000 }),
   KEY_ROTATION_GRACE_HOURS: Type.Integer({ minimum: 0, maximum: 720, default: 24 }),
@@ -82,8 +85,7 @@ function expectation(schema: FieldSchema): string {
  */
 function shown(key: string, value: string | undefined): string | null {
   if (value === undefined) return null;
-  if (!key.endsWith('_URL')) return value;
-  return value.replace(/:(?!\/)[^:@]*@/, ':***@').replace(/([?&]password=)[^&#]*/gi, '$1***');
+  return key.endsWith('_URL') ? maskUrlPasswords(value) : value;
 }
 
 /** Reads and validates the environment once; the only place that touches process.env. */

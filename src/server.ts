@@ -25,7 +25,7 @@ async function main(): Promise<void> {
     ? await RedisRateLimitStore.connect(config.REDIS_URL, config.REDIS_PREFIX)
     : new MemoryRateLimitStore();
   const readiness = new Readiness();
-  const app = await buildApp(config, { db, rateLimitStore, readiness });
+  const app = await buildApp(config, { db, rateLimitStore, readiness, buildSearchIndex: true });
   reportPoolError = (error) => app.log.warn({ err: error }, 'database connection error');
   for (const error of poolErrors) reportPoolError(error);
 

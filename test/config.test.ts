@@ -6,6 +6,8 @@ import { describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { ConfigError, loadConfig, testConfig } from '../src/config.js';
 import { createDb, redactDatabaseUrl } from '../src/db/create-db.js';
+import { DEFAULT_CENTER, haversineKm, type LatLng, MAX_RADIUS_KM } from '../src/domain/geo.js';
+import { maskUrlPasswords } from '../src/domain/secrets.js';
 import { type CliRun, runCli } from './helpers/admin-cli.js';
 
 const DEFAULTS = {
@@ -23,6 +25,8 @@ const DEFAULTS = {
   MIGRATE_ON_START: true,
   RESPONSE_CACHE_MS: 1_000,
   RESPONSE_CACHE_MB: 32,
+  SEARCH_INDEX: true,
+  SEARCH_INDEX_REFRESH_MS: 1000,
   SHUTDOWN_DELAY_MS: 0,
   SHUTDOWN_TIMEOUT_MS: 10_000,
   KEY_ROTATION_GRACE_HOURS: 24,
@@ -148,6 +152,15 @@ describe('loadConfig', () => {
     );
   });
 
+  test('maskUrlPasswords: the one masking of URL passwords in shown values and command messages', () => {
+    assert.equal(
+      maskUrlPasswords('connect postgres://app:s3cret@db:5432/x?sslmode=require&password=pw failed: ECONNREFUSED'),
+      'connect postgres://app:***@db:5432/x?sslmode=require&password=*** failed: ECONNREFUSED',
+    );
+    assert.equal(maskUrlPasswords('redis//:hunter2@r'), 'redis//:***@r');
+    assert.equal(maskUrlPasswords('no URL: nothing@here to mask'), 'no URL: nothing@here to mask');
+  });
+
   test('pool size, migrations at start-up and shutdown timing', () => {
     const config = loadConfig({
       DATABASE_POOL_SIZE: '25',
@@ -221,7 +234,7 @@ describe('seed CLI', () => {
     assert.match(
       first.stdout,
       new RegExp(
-        `^Seeded ${url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: 50 open jobs, 30 completed jobs, 20 listings, 10 helpers \\(seed 20261120, anchor 2026-11-19T23:00:00\\.000Z\\) in \\d+\\.\\d s\\.\\n$`,
+        `^Seeded ${url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: 50 open jobs, 30 completed jobs, 20 listings, 10 helpers, region karlsruhe \\(seed 20261120, anchor 2026-11-19T23:00:00\\.000Z\\) in \\d+\\.\\d s\\.\\n$`,
       ),
     );
     // Not a terminal: one line per phase and tenth of progress.
@@ -265,6 +278,7 @@ describe('seed CLI', () => {
               helpers: 10,
               completedJobs: 30,
               anchor: '2026-11-19T23:00:00.000Z',
+              region: 'karlsruhe',
             }),
           },
         ],
@@ -284,9 +298,35 @@ describe('seed CLI', () => {
 
     const replaced = await seedCli([...SMALL, '--replace'], url);
     assert.equal(replaced.code, 0, replaced.stderr);
-    assert.match(replaced.stdout, /^Seeded .*: 50 open jobs, 30 completed jobs, 20 listings, 10 helpers /);
+    assert.match(
+      replaced.stdout,
+      /^Seeded .*: 50 open jobs, 30 completed jobs, 20 listings, 10 helpers, region karlsruhe /,
+    );
     // Same seed and anchor: the very same rows, nothing left over from the first run.
     assert.deepEqual(await dumpFile(file), seeded);
+  });
+
+  test('--region bw spreads the rows over Baden-Wuerttemberg, beyond the service area', async (t) => {
+    const dir = mkdtempSync(join(tmpdir(), 'marketplace-seed-cli-'));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const file = join(dir, 'bw.db');
+    const run = await seedCli(
+      ['--region', 'bw', '--jobs', '2000', '--listings', '500', '--anchor', '2026-11-20'],
+      `sqlite:${file}`,
+    );
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /2000 open jobs, .*500 listings, .*region bw/);
+    const rows = await dumpFile(file);
+    const places = [...(rows.jobs as LatLng[]), ...(rows.listings as LatLng[])];
+    const far = places.filter((p) => haversineKm(DEFAULT_CENTER, p) > MAX_RADIUS_KM);
+    // The state's towns hold most people; the service area a sixth or so.
+    assert.ok(far.length > places.length * 0.5, `${far.length} of ${places.length} beyond 50 km`);
+    assert.ok(far.length < places.length * 0.95, `${far.length} of ${places.length} beyond 50 km`);
+    for (const p of places) {
+      assert.ok(p.lat > 47.4 && p.lat < 49.9 && p.lng > 7.4 && p.lng < 10.6, `inside the state: ${p.lat}, ${p.lng}`);
+    }
+    const stuttgart = places.filter((p) => haversineKm({ lat: 48.7758, lng: 9.1829 }, p) < 15).length;
+    assert.ok(stuttgart > places.length * 0.05, `Stuttgart has its share: ${stuttgart}`);
   });
 
   test('bad arguments fail with a clear message and leave the database alone', async (t) => {
@@ -301,6 +341,7 @@ describe('seed CLI', () => {
       [['--anchor', '2026-02-30'], "--anchor must be a date as YYYY-MM-DD; got '2026-02-30'."],
       [['--anchor', '20.11.2026'], "--anchor must be a date as YYYY-MM-DD; got '20.11.2026'."],
       [['--jobs-count', '5'], "Unknown option '--jobs-count'"],
+      [['--region', 'bavaria'], "--region must be one of karlsruhe, bw; got 'bavaria'."],
     ];
     const runs = await Promise.all(cases.map(([args]) => seedCli(args, `sqlite:${file}`)));
     assert.deepEqual(

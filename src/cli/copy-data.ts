@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CopyRefusedError, type CopyReport, copyDatabase } from '../db/copy-data.js';
 import { createDb, type Db, redactDatabaseUrl } from '../db/create-db.js';
+import { maskUrlPasswords } from '../domain/secrets.js';
 import { progressBar } from './progress.js';
 
 const USAGE = `Usage: npm run copy-data -- --from <database URL> --to <database URL> [--replace] [--strip-nul]
@@ -110,7 +111,7 @@ async function main(): Promise<void> {
 
 /** Masks URL passwords in a message, should a driver quote a URL or a password it was given. */
 function withoutPasswords(message: string, args: string[]): string {
-  let masked = message.replace(/(\/\/[^/:@\s]*:)[^@\s]*@/g, '$1***@');
+  let masked = maskUrlPasswords(message);
   for (const arg of args) {
     const match = /\/\/[^/:@\s]*:([^@\s]+)@/.exec(arg);
     const password = match?.[1];

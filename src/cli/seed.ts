@@ -4,10 +4,11 @@ import { redactDatabaseUrl } from '../db/create-db.js';
 import { openDatabase } from '../db/prepare.js';
 import { berlinWallClock, isCalendarDate } from '../domain/berlin-time.js';
 import { hasMarketplaceData } from '../repositories/dataset.js';
+import { REGIONS } from '../seed/regions.js';
 import { anchorFor, DEFAULT_SEED_OPTIONS, seedDatabase } from '../seed/seed-database.js';
 import { progressBar } from './progress.js';
 
-const USAGE = `Usage: npm run seed -- [--jobs N] [--listings M] [--helpers K] [--completed C] [--seed S] [--anchor YYYY-MM-DD] [--replace]
+const USAGE = `Usage: npm run seed -- [--jobs N] [--listings M] [--helpers K] [--completed C] [--seed S] [--anchor YYYY-MM-DD] [--region karlsruhe|bw] [--replace]
 
 Builds a deterministic dataset in DATABASE_URL (default sqlite:./data/marketplace.db):
   --jobs N        open jobs (default ${DEFAULT_SEED_OPTIONS.jobs}; about 8 % assigned and expired ones come on top)
@@ -16,6 +17,8 @@ Builds a deterministic dataset in DATABASE_URL (default sqlite:./data/marketplac
   --completed C   completed jobs that estimates learn from (default ${DEFAULT_SEED_OPTIONS.completedJobs})
   --seed S        random seed (default ${DEFAULT_SEED_OPTIONS.seed}); same seed and anchor, same data
   --anchor DATE   the day the data is built around (default today in Europe/Berlin)
+  --region R      karlsruhe (default): around the service area; bw: spread over Baden-Wuerttemberg
+                  (the benchmark's large dataset: --region bw --jobs 1000000 --listings 300000)
   --replace       delete the marketplace data already in the database first`;
 
 function count(name: string, value: string | undefined, fallback: number, max: number): number {
@@ -35,6 +38,7 @@ async function main(): Promise<void> {
       completed: { type: 'string' },
       seed: { type: 'string' },
       anchor: { type: 'string' },
+      region: { type: 'string', default: 'karlsruhe' },
       replace: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
@@ -45,6 +49,8 @@ async function main(): Promise<void> {
   }
   if (values.anchor !== undefined && !isCalendarDate(values.anchor))
     throw new Error(`--anchor must be a date as YYYY-MM-DD; got '${values.anchor}'.`);
+  const region = REGIONS.find((r) => r === values.region);
+  if (!region) throw new Error(`--region must be one of ${REGIONS.join(', ')}; got '${values.region}'.`);
   const options = {
     seed: count('seed', values.seed, DEFAULT_SEED_OPTIONS.seed, 2 ** 31 - 1),
     jobs: count('jobs', values.jobs, DEFAULT_SEED_OPTIONS.jobs, 5_000_000),
@@ -52,6 +58,7 @@ async function main(): Promise<void> {
     helpers: count('helpers', values.helpers, DEFAULT_SEED_OPTIONS.helpers, 200_000),
     completedJobs: count('completed', values.completed, DEFAULT_SEED_OPTIONS.completedJobs, 2_000_000),
     anchor: values.anchor ? berlinWallClock(values.anchor, 0) : anchorFor(new Date()),
+    region,
   };
 
   const config = loadConfig();
@@ -63,7 +70,7 @@ async function main(): Promise<void> {
     const started = Date.now();
     await seedDatabase(db.kysely, options, progressBar(), { replace: values.replace });
     process.stdout.write(
-      `Seeded ${redactDatabaseUrl(config.DATABASE_URL)}: ${options.jobs} open jobs, ${options.completedJobs} completed jobs, ${options.listings} listings, ${options.helpers} helpers (seed ${options.seed}, anchor ${options.anchor.toISOString()}) in ${((Date.now() - started) / 1000).toFixed(1)} s.\n`,
+      `Seeded ${redactDatabaseUrl(config.DATABASE_URL)}: ${options.jobs} open jobs, ${options.completedJobs} completed jobs, ${options.listings} listings, ${options.helpers} helpers, region ${options.region} (seed ${options.seed}, anchor ${options.anchor.toISOString()}) in ${((Date.now() - started) / 1000).toFixed(1)} s.\n`,
     );
   } finally {
     await db.close();

@@ -9,6 +9,7 @@ import {
   PostgresDialect,
   type QueryResult,
   type RootOperationNode,
+  type SqliteDatabase,
   SqliteDialect,
   type UnknownRow,
 } from 'kysely';
@@ -65,6 +66,31 @@ class WriteCounter implements KyselyPlugin {
   }
 }
 
+/** Prepared statements kept per connection: enough for every query shape the service sends. */
+const STATEMENT_CACHE = 500;
+
+/**
+ * The connection as Kysely's SQLite dialect sees it, with its statements reused: Kysely prepares
+ * every query anew, and preparing costs as much as running a small query. A statement still
+ * being read from (busy) is never handed out twice.
+ */
+function reusingStatements(sqlite: SQLite.Database): SqliteDatabase {
+  const statements = new Map<string, SQLite.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(text: string) {
+      // The first prepared go first beyond the bound: the shapes are few, and reordering a Map on
+      // every hit costs V8 rehashes (see http/plugins/response-cache.ts).
+      const cached = statements.get(text);
+      if (cached && !cached.busy) return cached;
+      const statement = sqlite.prepare(text);
+      statements.set(text, statement);
+      if (statements.size > STATEMENT_CACHE) statements.delete(statements.keys().next().value as string);
+      return statement;
+    },
+  };
+}
+
 function createSqlite(path: string): Db {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const sqlite = new SQLite(path);
@@ -74,7 +100,10 @@ function createSqlite(path: string): Db {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const counter = new WriteCounter();
-  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }), plugins: [counter] });
+  const kysely = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: reusingStatements(sqlite) }),
+    plugins: [counter],
+  });
   const dataVersion = sqlite.prepare('pragma data_version').pluck();
   return {
     kysely,

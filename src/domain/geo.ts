@@ -61,6 +61,8 @@ export interface PlanarBand {
   kLng: number;
   inside: number;
   outside: number;
+  /** Relative bound on planar ÷ true squared distance − 1 for any point in the box. */
+  margin: number;
 }
 
 export function planarBand(center: LatLng, radiusKm: number, box: BoundingBox): PlanarBand | null {
@@ -74,5 +76,6 @@ export function planarBand(center: LatLng, radiusKm: number, box: BoundingBox): 
     kLng: (kmPerDegree * cosCenter) ** 2,
     inside: radiusKm ** 2 * (1 - margin),
     outside: radiusKm ** 2 * (1 + margin),
+    margin,
   };
 }

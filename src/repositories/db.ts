@@ -19,6 +19,23 @@ export function parsePhotos(json: string): string[] {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
 }
 
+/**
+ * An index's page as API objects, in the index's order, each with the distance the index computed.
+ * A row deleted since the index was built is left out.
+ */
+export function pageOf<R, T>(
+  page: { ids: readonly string[]; distances: readonly number[] },
+  rows: ReadonlyMap<string, R>,
+  toApi: (row: R, distanceKm: number) => T,
+): T[] {
+  const out: T[] = [];
+  page.ids.forEach((id, i) => {
+    const row = rows.get(id);
+    if (row) out.push(toApi(row, page.distances[i] as number));
+  });
+  return out;
+}
+
 /** Awaits every promise of an object at once: `{a: Promise<A>, b: Promise<B>}` -> `{a: A, b: B}`. */
 export async function allOf<T extends Record<string, Promise<unknown>>>(
   promises: T,

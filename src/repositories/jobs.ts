@@ -6,7 +6,8 @@ import { DEFAULT_CENTER, haversineKm, type LatLng } from '../domain/geo.js';
 import { centsToEur, maxApplicants, priceRange } from '../domain/pricing.js';
 import { effectiveJobStatus } from '../domain/statuses.js';
 import type { Job } from '../http/schemas/job.js';
-import { dialectOf, flag, insertInChunks, parsePhotos, type Queryable } from './db.js';
+import type { JobIndex } from '../search/job-index.js';
+import { dialectOf, flag, insertInChunks, pageOf, parsePhotos, type Queryable } from './db.js';
 import { locationFromRow } from './mappers.js';
 import { idNeighbours } from './neighbours.js';
 import { type SearchSort, searchOrder } from './search-order.js';
@@ -59,7 +60,23 @@ export function openJobSql(now: Date): RawBuilder<boolean> {
   return sql<boolean>`(status = 'open' and (deadline is null or deadline > ${now.toISOString()}))`;
 }
 
-export async function searchJobs(db: Queryable, search: JobSearch, now: Date): Promise<{ data: Job[]; total: number }> {
+/**
+ * One page of open jobs and the exact total: from the in-memory index when one is given (it must
+ * be current: search/search-indexes.ts), else as SQL. Both give the same answer (tested).
+ */
+export async function searchJobs(
+  db: Queryable,
+  search: JobSearch,
+  now: Date,
+  index?: JobIndex,
+): Promise<{ data: Job[]; total: number }> {
+  if (index) {
+    const page = index.search(search, now);
+    const rows = await index.rows.get(page.ids, (ids) =>
+      db.selectFrom('jobs').selectAll().where('id', 'in', ids).execute(),
+    );
+    return { data: pageOf(page, rows, (row, km) => jobRowToJob(row, km, now)), total: page.total };
+  }
   const distance = distanceKmSql(dialectOf(db), sql.ref<number>('lat'), sql.ref<number>('lng'), search.center);
   let query = db
     .selectFrom('jobs')

@@ -6,7 +6,8 @@ import { DEFAULT_CENTER, haversineKm, type LatLng } from '../domain/geo.js';
 import { centsToEur } from '../domain/pricing.js';
 import type { Condition } from '../domain/statuses.js';
 import type { Listing } from '../http/schemas/listing.js';
-import { dialectOf, flag, insertInChunks, parsePhotos, type Queryable } from './db.js';
+import type { ListingIndex } from '../search/listing-index.js';
+import { dialectOf, flag, insertInChunks, pageOf, parsePhotos, type Queryable } from './db.js';
 import { locationFromRow, reliabilityFromRow } from './mappers.js';
 import { idNeighbours } from './neighbours.js';
 import { type SearchSort, searchOrder } from './search-order.js';
@@ -23,9 +24,10 @@ export interface ListingSearch {
   offset: number;
 }
 
-type ListingWithOwner = ListingRow & ReliabilityColumns;
+/** A listing row with its owner's reliability, as searches read it. */
+export type ListingSearchRow = ListingRow & ReliabilityColumns;
 
-export function listingRowToListing(row: ListingWithOwner, distanceKm: number): Listing {
+export function listingRowToListing(row: ListingSearchRow, distanceKm: number): Listing {
   return {
     id: row.id,
     title: row.title,
@@ -58,10 +60,19 @@ function listingsWithOwners(db: Queryable) {
   return db.selectFrom('listings').innerJoin('owners', 'owners.id', 'listings.owner_id');
 }
 
+/** One page of available listings and the exact total: from the index when one is given, else as SQL. */
 export async function searchListings(
   db: Queryable,
   search: ListingSearch,
+  index?: ListingIndex,
 ): Promise<{ data: Listing[]; total: number }> {
+  if (index) {
+    const page = index.search(search);
+    const rows = await index.rows.get(page.ids, (ids) =>
+      listingsWithOwners(db).selectAll('listings').select(OWNER_RELIABILITY).where('listings.id', 'in', ids).execute(),
+    );
+    return { data: pageOf(page, rows, listingRowToListing), total: page.total };
+  }
   const dialect = dialectOf(db);
   let query = listingsWithOwners(db)
     .where('listings.status', '=', 'available')

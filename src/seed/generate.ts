@@ -27,7 +27,7 @@ import type { Rng } from './rng.js';
 export type HelperSeed = NewHelper & { categories: Category[] };
 
 export function makeHelper(rng: Rng, anchor: Date, marking: Marking): HelperSeed {
-  const { location } = placedAt(rng);
+  const { location } = placedAt(rng, marking);
   const categories = rng.sample(
     CATEGORIES.filter((c) => c !== 'BORROWING'),
     rng.weighted([
@@ -101,7 +101,7 @@ export interface JobContext {
 export function makeJob(rng: Rng, ctx: JobContext, status: JobStatus): NewJob {
   const category = rng.pick(CATEGORIES);
   const template: JobTemplate = rng.pick(JOB_CATALOG[category]);
-  const { place, location } = placedAt(rng);
+  const { place, location } = placedAt(rng, ctx.marking);
   const id = idOf(rng, ctx.marking, 'job');
   const hours = Math.max(0.5, Math.round(rng.between(...template.hours) * 2) / 2);
   const helpers = rng.int(...template.helpers);

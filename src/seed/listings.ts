@@ -36,7 +36,7 @@ const CONDITION_WEIGHTS: readonly (readonly [Condition, number])[] = [
 export function makeListing(rng: Rng, anchor: Date, ownerId: string, marking: Marking): NewListing {
   const category = rng.pick(CATEGORIES);
   const template = rng.pick(ITEM_CATALOG[category]);
-  const { place, location } = placedAt(rng);
+  const { place, location } = placedAt(rng, marking);
   const id = idOf(rng, marking, 'lst');
   const day = Math.max(0.5, Math.round(rng.between(...template.dayEur) * 2) / 2);
   const week = template.weekly && rng.chance(0.85) ? Math.round(day * rng.between(4, 5.5)) : null;

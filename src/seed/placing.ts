@@ -2,6 +2,7 @@ import type { ReliabilityColumns } from '../db/schema.js';
 import { DEFAULT_CENTER, haversineKm, type LatLng, MAX_RADIUS_KM, round } from '../domain/geo.js';
 import { PLACES, type Place, placeName } from '../domain/places.js';
 import { reliabilityScore } from '../domain/reliability.js';
+import { type Region, StatePlacer } from './regions.js';
 import type { Rng } from './rng.js';
 
 /** Building blocks every generated row uses: ids, places, texts, photos, reliability. */
@@ -11,12 +12,17 @@ const PHOTO_HOST = 'https://cdn.karlsruhe-marketplace.example/photos';
 
 const placeWeights = PLACES.map((p) => [p, p.population] as const);
 
-/** How generated rows are marked: the real dataset plainly, the sandbox's with an id prefix and a visible "Demo". */
+/**
+ * How generated rows are marked (the real dataset plainly, the sandbox's with an id prefix and a
+ * visible "Demo") and where they are placed.
+ */
 export interface Marking {
   /** Put before every id (`demo_` gives `demo_job_…`). */
   idPrefix: string;
   /** Titles start with "[Demo] " and display names with "Demo ". */
   demo: boolean;
+  /** Around Karlsruhe (the default) or over the whole state (regions.ts). */
+  region?: Region;
 }
 
 export const idOf = (rng: Rng, marking: Marking, kind: string) => `${marking.idPrefix}${kind}_${rng.hex16()}`;
@@ -34,7 +40,13 @@ export function scatteredLocation(rng: Rng, place: Place): LatLng {
   }
 }
 
-export function placedAt(rng: Rng) {
+let statePlacer: StatePlacer | undefined;
+
+export function placedAt(rng: Rng, marking: Marking) {
+  if (marking.region === 'bw') {
+    statePlacer ??= new StatePlacer();
+    return statePlacer.place(rng);
+  }
   const place = rng.weighted(placeWeights);
   return {
     place,

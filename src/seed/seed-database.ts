@@ -18,6 +18,7 @@ import { insertListings, insertOwners } from '../repositories/listings.js';
 import { type JobContext, makeHelper, makeJob } from './generate.js';
 import { makeListing, makeOwner } from './listings.js';
 import type { Marking } from './placing.js';
+import type { Region } from './regions.js';
 import { Rng } from './rng.js';
 
 export interface SeedOptions {
@@ -34,6 +35,8 @@ export interface SeedOptions {
   idPrefix?: string;
   /** Marks the data as fake where people see it: titles start with "[Demo] ", display names with "Demo ". */
   demo?: boolean;
+  /** Around Karlsruhe (default) or over Baden-Wuerttemberg (the benchmark's large dataset). */
+  region?: Region;
 }
 
 export const DEFAULT_SEED_OPTIONS = {
@@ -81,7 +84,11 @@ function rateSamples(rates: ReadonlyMap<Category, number[]>): Map<Category, Rate
 
 async function seedRows(db: Queryable, options: SeedOptions, progress: Progress): Promise<void> {
   const { anchor } = options;
-  const marking: Marking = { idPrefix: options.idPrefix ?? '', demo: options.demo ?? false };
+  const marking: Marking = {
+    idPrefix: options.idPrefix ?? '',
+    demo: options.demo ?? false,
+    region: options.region ?? 'karlsruhe',
+  };
   const stream = (n: number) => new Rng(options.seed * 31 + n);
 
   const helperRng = stream(1);

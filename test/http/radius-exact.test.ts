@@ -10,14 +10,11 @@ import { searchJobs } from '../../src/repositories/jobs.js';
 import { NOW } from '../helpers/app.js';
 import { createTestDb } from '../helpers/database.js';
 import { insert, jobFixture } from '../helpers/fixtures.js';
+import { seeded } from '../helpers/random.js';
 
 test('search totals equal an exact count of the points within the radius', async (t) => {
   const db = await createTestDb(t);
-  let state = 42;
-  const next = () => {
-    state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
-    return state / 2 ** 31;
-  };
+  const { next } = seeded(42);
   // Points around Karlsruhe and around a place far north, where longitude degrees are short.
   const areas = [
     { lat: 49.0, lng: 8.4 },

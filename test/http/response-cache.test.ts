@@ -9,12 +9,13 @@ import { describe, test } from 'node:test';
 import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs } from 'kysely';
 import { buildApp } from '../../src/app.js';
 import { testConfig } from '../../src/config.js';
-import { createDb } from '../../src/db/create-db.js';
+import { createDb, type Db } from '../../src/db/create-db.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { seedDatabase } from '../../src/seed/seed-database.js';
 import { buildTestApp, createKey, NOW } from '../helpers/app.js';
 import { freshDatabaseUrl } from '../helpers/database.js';
 import { AT, insert, jobFixture } from '../helpers/fixtures.js';
+import { seeded } from '../helpers/random.js';
 
 const UNLIMITED = {
   RATE_LIMIT_ANONYMOUS_PER_MIN: '1000000',
@@ -24,12 +25,7 @@ const UNLIMITED = {
 
 /** A deterministic stream of read URLs over every cached endpoint, with random filters. */
 function randomReads(count: number, seed: number, ids: string[]): string[] {
-  let state = seed;
-  const next = () => {
-    state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
-    return state / 2 ** 31;
-  };
-  const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)] as T;
+  const { next, pick } = seeded(seed);
   const categories = ['gardening', 'cleaning', 'moving', 'tech_repair', 'petcare', 'events', 'other'];
   const lat = () => (48.9 + next() * 0.2).toFixed(4);
   const lng = () => (8.3 + next() * 0.3).toFixed(4);
@@ -47,6 +43,20 @@ function randomReads(count: number, seed: number, ids: string[]): string[] {
     () => `/v1/demo/jobs?category=${pick(categories)}`,
   ];
   return Array.from({ length: count }, () => pick(makers)());
+}
+
+/**
+ * Runs `steps` until the data version stayed the same throughout (on PostgreSQL other databases'
+ * writes, such as parallel test files, move it too), at most five times; the last run counts.
+ */
+async function underOneVersion<T>(db: Db, steps: (attempt: number) => Promise<T>): Promise<T> {
+  let result: T | undefined;
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const before = await db.version();
+    result = await steps(attempt);
+    if ((await db.version()) === before) break;
+  }
+  return result as T;
 }
 
 /** Counts the SELECTs run through a Kysely instance: an observer on the real database. */
@@ -126,26 +136,87 @@ describe('the response cache', () => {
     const { db } = await buildTestApp(t);
     await insert(db.kysely, { jobs: [jobFixture({ deadline: null })] });
     const counter = new SelectCounter();
-    const app = await buildApp(testConfig(UNLIMITED), {
+    // No search index: its background build would count queries too.
+    const app = await buildApp(testConfig({ ...UNLIMITED, SEARCH_INDEX: 'false' }), {
       db: { ...db, kysely: db.kysely.withPlugin(counter) },
       now: () => NOW,
     });
     t.after(() => app.close());
-    const first = await app.inject({ url: '/v1/jobs?category=gardening' });
-    assert.equal(first.statusCode, 200);
-    const etag = String(first.headers.etag);
-    const ran = counter.selects;
-    assert.ok(ran > 0, 'the first answer ran the search');
+    const seen = await underOneVersion(db, async (attempt) => {
+      const url = `/v1/jobs?category=gardening&limit=${20 - attempt}`;
+      const start = counter.selects;
+      const first = await app.inject({ url });
+      const ran = counter.selects;
+      const etag = String(first.headers.etag);
+      const conditional = await app.inject({ url, headers: { 'if-none-match': etag } });
+      const afterConditional = counter.selects;
+      // Answered once, only its tag is kept; asked again, it is computed once more and kept.
+      const second = await app.inject({ url, headers: { 'if-none-match': 'W/"other"' } });
+      const afterSecond = counter.selects;
+      const third = await app.inject({ url });
+      return {
+        start,
+        first,
+        ran,
+        etag,
+        conditional,
+        afterConditional,
+        second,
+        afterSecond,
+        third,
+        end: counter.selects,
+      };
+    });
+    assert.equal(seen.first.statusCode, 200);
+    assert.ok(seen.ran > seen.start, 'the first answer ran the search');
+    assert.equal(seen.conditional.statusCode, 304);
+    assert.equal(seen.conditional.body, '');
+    assert.equal(seen.conditional.headers.etag, seen.etag);
+    assert.equal(seen.afterConditional, seen.ran, 'no query for the 304');
+    assert.ok(seen.conditional.headers.ratelimit, 'still counted against the budget');
+    assert.equal(seen.second.statusCode, 200);
+    assert.equal(seen.second.body, seen.first.body);
+    assert.ok(
+      seen.afterSecond > seen.afterConditional,
+      'the second ask computed the answer (one-off answers keep no body)',
+    );
+    assert.equal(seen.third.body, seen.first.body);
+    assert.equal(seen.end, seen.afterSecond, 'the third ask is served from the cache');
+  });
 
-    const conditional = await app.inject({ url: '/v1/jobs?category=gardening', headers: { 'if-none-match': etag } });
-    assert.equal(conditional.statusCode, 304);
-    assert.equal(conditional.body, '');
-    assert.equal(conditional.headers.etag, etag);
-    assert.equal(counter.selects, ran, 'no query for the 304');
-    assert.ok(conditional.headers.ratelimit, 'still counted against the budget');
+  test('the same read asked many times at once runs its queries once', async (t) => {
+    const { db } = await buildTestApp(t);
+    await seedDatabase(db.kysely, { seed: 3, jobs: 200, listings: 100, helpers: 30, completedJobs: 100, anchor: NOW });
+    const counter = new SelectCounter();
+    const app = await buildApp(testConfig({ ...UNLIMITED, SEARCH_INDEX: 'false', RESPONSE_CACHE_MS: '60000' }), {
+      db: { ...db, kysely: db.kysely.withPlugin(counter) },
+      now: () => NOW,
+    });
+    t.after(() => app.close());
+    const once = await app.inject({ url: '/v1/stats?x=1' });
+    assert.equal(once.statusCode, 400, 'an unknown parameter is refused before any cache');
+    const single = counter.selects;
+    await app.inject({ url: '/v1/categories?lang=en' });
+    const perAnswer = counter.selects - single;
+    assert.ok(perAnswer > 3, `one /v1/categories answer runs several queries (${perAnswer})`);
 
-    const stale = await app.inject({ url: '/v1/jobs?category=gardening', headers: { 'if-none-match': 'W/"other"' } });
-    assert.equal(stale.statusCode, 200);
-    assert.equal(stale.body, first.body);
+    const burst = await underOneVersion(db, async (attempt) => {
+      const before = counter.selects;
+      const url = `/v1/categories?lang=${attempt % 2 === 0 ? 'de' : 'en'}&_=${attempt}`;
+      const responses = await Promise.all(
+        Array.from({ length: 20 }, () => app.inject({ url: url.replace(/&_=\d+$/, '') })),
+      );
+      return { responses, ran: counter.selects - before };
+    });
+    assert.deepEqual(new Set(burst.responses.map((r) => r.statusCode)), new Set([200]));
+    assert.equal(new Set(burst.responses.map((r) => r.body)).size, 1, 'all got the same answer');
+    assert.equal(burst.ran, perAnswer, 'twenty requests at once, one answer computed');
+
+    // An answer that is not a 200 is not reused: the waiting requests go on to their own.
+    const missing = await Promise.all(Array.from({ length: 5 }, () => app.inject({ url: '/v1/jobs/job_nope' })));
+    assert.deepEqual(
+      missing.map((r) => r.statusCode),
+      [404, 404, 404, 404, 404],
+    );
   });
 });

@@ -17,7 +17,7 @@ function checkBudget(query: JobSearchQuery): void {
   }
 }
 
-export function jobRoutes(app: Api, { base, db, now }: RouteDeps): void {
+export function jobRoutes(app: Api, { base, db, now, searchIndex }: RouteDeps): void {
   app.get(
     `${base}/jobs`,
     {
@@ -50,6 +50,7 @@ export function jobRoutes(app: Api, { base, db, now }: RouteDeps): void {
           offset,
         },
         now(),
+        (await searchIndex?.(request))?.jobs,
       );
       return { data, total, limit, offset, has_more: offset + limit < total };
     },

@@ -5,7 +5,7 @@ import { DEFAULT_PAGE_SIZE, NoQuery, RefTo } from '../schemas/common.js';
 import { ListingIdParams, ListingPage, ListingSchema, ListingSearchQuery } from '../schemas/listing.js';
 import { type Api, documented, errorResponses, idPrefixOf, ok, type RouteDeps, searchArea } from './route-kit.js';
 
-export function listingRoutes(app: Api, { base, db }: RouteDeps): void {
+export function listingRoutes(app: Api, { base, db, searchIndex }: RouteDeps): void {
   app.get(
     `${base}/listings`,
     {
@@ -23,16 +23,20 @@ export function listingRoutes(app: Api, { base, db }: RouteDeps): void {
       const query = request.query;
       const limit = query.limit ?? DEFAULT_PAGE_SIZE;
       const offset = query.offset ?? 0;
-      const { data, total } = await searchListings(db, {
-        ...searchArea(query),
-        category: query.category,
-        priceMaxCents: query.price_max === undefined ? undefined : eurToCents(query.price_max, 'down'),
-        condition: query.condition,
-        instantBooking: query.instant_booking,
-        sort: query.sort ?? 'newest',
-        limit,
-        offset,
-      });
+      const { data, total } = await searchListings(
+        db,
+        {
+          ...searchArea(query),
+          category: query.category,
+          priceMaxCents: query.price_max === undefined ? undefined : eurToCents(query.price_max, 'down'),
+          condition: query.condition,
+          instantBooking: query.instant_booking,
+          sort: query.sort ?? 'newest',
+          limit,
+          offset,
+        },
+        (await searchIndex?.(request))?.listings,
+      );
       return { data, total, has_more: offset + limit < total };
     },
   );

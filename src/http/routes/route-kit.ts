@@ -2,6 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type {
   FastifyBaseLogger,
   FastifyInstance,
+  FastifyRequest,
   RawReplyDefaultExpression,
   RawRequestDefaultExpression,
   RawServerDefault,
@@ -11,6 +12,7 @@ import type { Database } from '../../db/schema.js';
 import { DEFAULT_CENTER, type LatLng, MAX_RADIUS_KM } from '../../domain/geo.js';
 import { DEMO_ID_PREFIX } from '../../domain/ids.js';
 import type { TierLimits } from '../../domain/tiers.js';
+import type { IndexSnapshot } from '../../search/search-indexes.js';
 import type { Endpoint } from '../schemas/stats.js';
 
 /** The Fastify instance routes are written against: TypeBox schemas give the handler types. */
@@ -37,6 +39,8 @@ export interface RouteDeps {
   endpoints: readonly Endpoint[];
   /** Requests per minute of each tier, as configured. */
   limits: TierLimits;
+  /** The in-memory search index, when it is current for the request's data version (else SQL answers). */
+  searchIndex?: (request: FastifyRequest) => Promise<IndexSnapshot | undefined>;
 }
 
 /** The id prefix of the data served under `base`. */

@@ -15,7 +15,7 @@ export function sandboxRoutes(app: Api, deps: RouteDeps, sandbox: Sandbox): void
   app.addHook('onRequest', async (request) => {
     if (request.routeOptions.url?.startsWith(`${SANDBOX_BASE}/`)) await sandbox.refresh();
   });
-  const demo: RouteDeps = { ...deps, base: SANDBOX_BASE, db: sandbox.db.kysely };
+  const demo: RouteDeps = { ...deps, base: SANDBOX_BASE, db: sandbox.db.kysely, searchIndex: undefined };
   jobRoutes(app, demo);
   listingRoutes(app, demo);
   categoryRoutes(app, demo);

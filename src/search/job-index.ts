@@ -1,0 +1,127 @@
+import type { JobRow } from '../db/schema.js';
+import { CATEGORIES } from '../domain/categories.js';
+import type { Queryable } from '../repositories/db.js';
+import type { JobSearch } from '../repositories/jobs.js';
+import { cents, codeOf, dateCode, isoMs, LOAD_CHUNK } from './columns.js';
+import type { IndexedPage } from './page.js';
+import { loadPoints, type PointIndex, PointTable, RUN } from './point-index.js';
+import { RadiusTest } from './radius-test.js';
+
+/**
+ * Every job with status 'open' as typed columns over a PointIndex: the filters and orders of
+ * repositories/jobs.ts searchJobs, evaluated in memory. Whether a job is still open at `now`
+ * (deadline ahead) is decided per search, as the SQL does.
+ */
+export class JobIndex extends PointTable<JobRow> {
+  private constructor(
+    points: PointIndex,
+    category: Uint8Array,
+    price: Int32Array,
+    created: Float64Array,
+    /** Milliseconds; +Infinity for no deadline. */
+    private readonly deadline: Float64Array,
+    /** YYYYMMDD; 0 for no desired date. */
+    private readonly desired: Int32Array,
+    private readonly urgent: Uint8Array,
+  ) {
+    super(points, category, price, created);
+  }
+
+  /** Reads the open jobs; throws NotMirrorable when a stored value cannot be compared as SQL does. */
+  static async load(db: Queryable): Promise<JobIndex> {
+    const counted = await db
+      .selectFrom('jobs')
+      .where('status', '=', 'open')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirst();
+    const { points, category, column } = await loadPoints({
+      expected: Number(counted?.n ?? 0),
+      idPrefix: 'job_',
+      types: {
+        price: Int32Array,
+        created: Float64Array,
+        deadline: Float64Array,
+        desired: Int32Array,
+        urgent: Uint8Array,
+      },
+      // Every job in primary-key order, the status tested here: with the status in the WHERE,
+      // SQLite would read the status index and sort the open jobs again for every chunk.
+      page: (after) =>
+        db
+          .selectFrom('jobs')
+          .select([
+            'id',
+            'status',
+            'lat',
+            'lng',
+            'category',
+            'price_cents',
+            'created_at',
+            'deadline',
+            'desired_date',
+            'urgent',
+          ])
+          .where('id', '>', after)
+          .orderBy('id')
+          .limit(LOAD_CHUNK)
+          .execute(),
+      values: (row) =>
+        row.status !== 'open'
+          ? null
+          : {
+              lat: row.lat,
+              lng: row.lng,
+              category: codeOf(CATEGORIES, row.category),
+              price: cents(row.price_cents),
+              created: isoMs(row.created_at),
+              deadline: row.deadline === null ? Number.POSITIVE_INFINITY : isoMs(row.deadline),
+              desired: row.desired_date === null ? 0 : dateCode(row.desired_date),
+              urgent: row.urgent,
+            },
+    });
+    return new JobIndex(
+      points,
+      category,
+      column('price') as Int32Array,
+      column('created') as Float64Array,
+      column('deadline') as Float64Array,
+      column('desired') as Int32Array,
+      column('urgent') as Uint8Array,
+    );
+  }
+
+  search(search: JobSearch, now: Date): IndexedPage {
+    const test = new RadiusTest(search.center, search.radiusKm);
+    const nowMs = now.getTime();
+    const category = search.category === undefined ? -1 : CATEGORIES.indexOf(search.category);
+    const [min, max] = [search.budgetMinCents ?? -Infinity, search.budgetMaxCents ?? Infinity];
+    const desired = search.date === undefined ? -1 : dateCode(search.date);
+    const urgent = search.urgent === undefined ? -1 : search.urgent ? 1 : 0;
+    const { matches } = this.scratch;
+    const { lat, lng } = this.points;
+    const { deadline: deadlines, category: categories, price: prices, desired: dates, urgent: urgents } = this;
+    const runs = this.points.runs(test, category);
+    let total = 0;
+    for (let r = 0; r < runs.length; r += RUN) {
+      const end = (runs[r + 1] as number) | 0;
+      const inside = runs[r + 2] === 1;
+      const [kLng, bandIn, bandOut] = [runs[r + 3] as number, runs[r + 4] as number, runs[r + 5] as number];
+      const banded = !Number.isNaN(kLng);
+      // Integer loop bounds: the runs array holds doubles (NaN bands), and a double index is slow.
+      for (let s = (runs[r] as number) | 0; s < end; s++) {
+        if (!inside) {
+          const [la, ln] = [lat[s] as number, lng[s] as number];
+          if (banded ? !test.containsInRow(la, ln, kLng, bandIn, bandOut) : !test.contains(la, ln)) continue;
+        }
+        if (category >= 0 && categories[s] !== category) continue;
+        if ((deadlines[s] as number) <= nowMs) continue;
+        const price = prices[s] as number;
+        if (price < min || price > max) continue;
+        if (desired >= 0 && dates[s] !== desired) continue;
+        if (urgent >= 0 && urgents[s] !== urgent) continue;
+        matches[total++] = s;
+      }
+    }
+    return this.page(test, total, search);
+  }
+}

@@ -1,0 +1,109 @@
+import { CATEGORIES } from '../domain/categories.js';
+import { CONDITIONS } from '../domain/statuses.js';
+import type { Queryable } from '../repositories/db.js';
+import type { ListingSearch, ListingSearchRow } from '../repositories/listings.js';
+import { cents, codeOf, isoMs, LOAD_CHUNK } from './columns.js';
+import type { IndexedPage } from './page.js';
+import { loadPoints, type PointIndex, PointTable, RUN } from './point-index.js';
+import { RadiusTest } from './radius-test.js';
+
+/**
+ * Every available listing (with its owner, as the search joins them) as typed columns over a
+ * PointIndex: the filters and orders of repositories/listings.ts searchListings, in memory.
+ */
+export class ListingIndex extends PointTable<ListingSearchRow> {
+  private constructor(
+    points: PointIndex,
+    category: Uint8Array,
+    price: Int32Array,
+    private readonly condition: Uint8Array,
+    private readonly instant: Uint8Array,
+    created: Float64Array,
+  ) {
+    super(points, category, price, created);
+  }
+
+  /** Reads the available listings; throws NotMirrorable when a stored value cannot be compared as SQL does. */
+  static async load(db: Queryable): Promise<ListingIndex> {
+    const withOwners = db.selectFrom('listings').innerJoin('owners', 'owners.id', 'listings.owner_id');
+    const counted = await withOwners
+      .where('listings.status', '=', 'available')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirst();
+    const { points, category, column } = await loadPoints({
+      expected: Number(counted?.n ?? 0),
+      idPrefix: 'lst_',
+      types: { price: Int32Array, condition: Uint8Array, instant: Uint8Array, created: Float64Array },
+      // In primary-key order, the status tested here (see JobIndex.load).
+      page: (after) =>
+        withOwners
+          .select([
+            'listings.id',
+            'listings.status',
+            'listings.lat',
+            'listings.lng',
+            'listings.category',
+            'listings.price_per_day_cents',
+            'listings.condition',
+            'listings.instant_booking',
+            'listings.created_at',
+          ])
+          .where('listings.id', '>', after)
+          .orderBy('listings.id')
+          .limit(LOAD_CHUNK)
+          .execute(),
+      values: (row) =>
+        row.status !== 'available'
+          ? null
+          : {
+              lat: row.lat,
+              lng: row.lng,
+              category: codeOf(CATEGORIES, row.category),
+              price: cents(row.price_per_day_cents),
+              condition: codeOf(CONDITIONS, row.condition),
+              instant: row.instant_booking,
+              created: isoMs(row.created_at),
+            },
+    });
+    return new ListingIndex(
+      points,
+      category,
+      column('price') as Int32Array,
+      column('condition') as Uint8Array,
+      column('instant') as Uint8Array,
+      column('created') as Float64Array,
+    );
+  }
+
+  search(search: ListingSearch): IndexedPage {
+    const test = new RadiusTest(search.center, search.radiusKm);
+    const category = search.category === undefined ? -1 : CATEGORIES.indexOf(search.category);
+    const max = search.priceMaxCents ?? Infinity;
+    const condition = search.condition === undefined ? -1 : CONDITIONS.indexOf(search.condition);
+    const instant = search.instantBooking === undefined ? -1 : search.instantBooking ? 1 : 0;
+    const { matches } = this.scratch;
+    const { lat, lng } = this.points;
+    const { category: categories, price: prices, condition: conditions, instant: instants } = this;
+    const runs = this.points.runs(test, category);
+    let total = 0;
+    for (let r = 0; r < runs.length; r += RUN) {
+      const end = (runs[r + 1] as number) | 0;
+      const inside = runs[r + 2] === 1;
+      const [kLng, bandIn, bandOut] = [runs[r + 3] as number, runs[r + 4] as number, runs[r + 5] as number];
+      const banded = !Number.isNaN(kLng);
+      // Integer loop bounds: the runs array holds doubles (NaN bands), and a double index is slow.
+      for (let s = (runs[r] as number) | 0; s < end; s++) {
+        if (!inside) {
+          const [la, ln] = [lat[s] as number, lng[s] as number];
+          if (banded ? !test.containsInRow(la, ln, kLng, bandIn, bandOut) : !test.contains(la, ln)) continue;
+        }
+        if (category >= 0 && categories[s] !== category) continue;
+        if ((prices[s] as number) > max) continue;
+        if (condition >= 0 && conditions[s] !== condition) continue;
+        if (instant >= 0 && instants[s] !== instant) continue;
+        matches[total++] = s;
+      }
+    }
+    return this.page(test, total, search);
+  }
+}

@@ -1,0 +1,237 @@
+import { CATEGORIES } from '../domain/categories.js';
+import type { SearchSort } from '../repositories/search-order.js';
+import { type Column, Columns, type ColumnType, forEachRow, IdColumn } from './columns.js';
+import { SearchScratch } from './page.js';
+import type { RadiusTest } from './radius-test.js';
+import { RowCache } from './row-cache.js';
+
+/**
+ * Cell size by number of points: small cells keep the points a search reads near its circle, large
+ * ones keep the number of cells (each costs a step) small where points are few.
+ */
+export function cellDegFor(points: number): number {
+  return points <= 20_000 ? 0.2 : points <= 200_000 ? 0.05 : 0.02;
+}
+
+/** Rows an index snapshot keeps for the pages it shows (a row with its texts is 2-4 KB of heap). */
+export const ROW_CACHE = 2_000;
+
+/** Numbers per run in PointIndex.runs. */
+export const RUN = 6;
+
+/**
+ * The spatial half of the in-memory search index: points bucketed in a grid of square cells and
+ * stored cell by cell (cells in key order, a key per latitude row and longitude column), so the
+ * cells of one latitude row that a search box touches are one contiguous run of slots.
+ * `rank` is each point's position in id order (the SQL tie-break). Which points lie within a
+ * radius is RadiusTest's to decide (radius-test.ts).
+ */
+export class PointIndex {
+  readonly size: number;
+  readonly lat: Float64Array;
+  readonly lng: Float64Array;
+  /**
+   * Position in id order of the point stored at each slot; as the columns it was built from were
+   * in id order, slot i holds their row rank[i].
+   */
+  readonly rank: Uint32Array;
+  /**
+   * Groups of points (a cell and a partition, e.g. a category, as cell × parts + part), ascending,
+   * and the first slot of each (one more: the end). A search for one partition reads its groups
+   * only; a search for all reads each cell's groups as one run.
+   */
+  private readonly groupKeys: Float64Array;
+  private readonly groupStart: Uint32Array;
+  private readonly cellDeg: number;
+  private readonly lngCells: number;
+
+  /**
+   * `lat`/`lng` (and `part`, a partition code below `parts` per point) in id order; callers reorder
+   * their own columns with `permute`.
+   */
+  constructor(
+    readonly ids: IdColumn,
+    lat: Float64Array,
+    lng: Float64Array,
+    part: Uint8Array = new Uint8Array(lat.length),
+    private readonly parts = 1,
+    cellDeg = cellDegFor(lat.length),
+  ) {
+    const n = lat.length;
+    // Group, then rank, as one number per point (group × 2^k + rank, exact below 2^53 for up to
+    // 2^22 points), so the sort is the typed array's own: no comparator, no boxed copies.
+    if (n > 2 ** 22) throw new RangeError(`${n} points: the index keys stay exact up to 2^22`);
+    this.size = n;
+    this.cellDeg = cellDeg;
+    this.lngCells = Math.ceil(360 / this.cellDeg) + 1;
+    const shift = 2 ** Math.ceil(Math.log2(Math.max(2, n)));
+    const keys = new Float64Array(n);
+    for (let i = 0; i < n; i++) {
+      const cell = this.latCell(lat[i] as number) * this.lngCells + this.lngCell(lng[i] as number);
+      keys[i] = (cell * parts + (part[i] as number)) * shift + i;
+    }
+    keys.sort();
+    const order = new Uint32Array(n);
+    for (let i = 0; i < n; i++) order[i] = (keys[i] as number) % shift;
+    this.rank = order;
+    this.lat = this.permute(lat);
+    this.lng = this.permute(lng);
+    const starts: number[] = [];
+    const groupKeys: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const key = Math.floor((keys[i] as number) / shift);
+      if (key !== groupKeys.at(-1)) {
+        starts.push(i);
+        groupKeys.push(key);
+      }
+    }
+    starts.push(n);
+    this.groupStart = Uint32Array.from(starts);
+    this.groupKeys = Float64Array.from(groupKeys);
+  }
+
+  /** A column given in id order, reordered slot by slot like the points. */
+  permute<A extends Float64Array | Int32Array | Uint8Array>(column: A): A {
+    const out = new (column.constructor as new (length: number) => A)(this.size);
+    for (let i = 0; i < this.size; i++) out[i] = column[this.rank[i] as number] as number;
+    return out;
+  }
+
+  private latCell(lat: number): number {
+    return Math.floor((lat + 90) / this.cellDeg);
+  }
+
+  private lngCell(lng: number): number {
+    return Math.floor((lng + 180) / this.cellDeg);
+  }
+
+  /** The first group whose key is at least `key`. */
+  private firstGroupFrom(key: number): number {
+    let [low, high] = [0, this.groupKeys.length];
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if ((this.groupKeys[mid] as number) < key) low = mid + 1;
+      else high = mid;
+    }
+    return low;
+  }
+
+  /**
+   * The slots a radius search reads, as runs of RUN numbers: start, end, inside, and the row's band
+   * (RadiusTest.rowBand) or NaN. `inside` = 1 when the whole run is surely within the radius
+   * (RadiusTest.containsRect); otherwise each point still needs containsInRow (with the row's
+   * band) or contains (without). Per latitude row, neighbouring cells alike are merged.
+   */
+  runs(test: RadiusTest, part = -1): number[] {
+    const out: number[] = [];
+    const parts = this.parts;
+    const { cellDeg, lngCells } = this;
+    const [latFrom, latTo] = [this.latCell(test.minLat), this.latCell(test.maxLat)];
+    const lngFrom = Math.max(0, this.lngCell(test.minLng));
+    const lngTo = Math.min(lngCells - 1, this.lngCell(test.maxLng));
+    for (let la = latFrom; la <= latTo; la++) {
+      const rowLat = la * cellDeg - 90;
+      const [kLng, bandIn, bandOut] = test.rowBand(rowLat - 1e-9, rowLat + cellDeg + 1e-9) ?? [
+        Number.NaN,
+        Number.NaN,
+        Number.NaN,
+      ];
+      const rowStart = out.length;
+      let [cellOf, inside] = [-1, 0];
+      for (let group = this.firstGroupFrom((la * lngCells + lngFrom) * parts); group < this.groupKeys.length; group++) {
+        const key = this.groupKeys[group] as number;
+        const cell = Math.floor(key / parts);
+        const ln = cell - la * lngCells;
+        if (ln > lngTo) break;
+        if (part >= 0 && key - cell * parts !== part) continue;
+        if (cell !== cellOf) {
+          // The cell's extent, padded by a hair against rounding in latCell/lngCell.
+          const cellLng = ln * cellDeg - 180;
+          const within = test.containsRect(
+            rowLat - 1e-9,
+            rowLat + cellDeg + 1e-9,
+            cellLng - 1e-9,
+            cellLng + cellDeg + 1e-9,
+          );
+          [cellOf, inside] = [cell, within ? 1 : 0];
+        }
+        const [start, end] = [this.groupStart[group] as number, this.groupStart[group + 1] as number];
+        const last = out.length - RUN;
+        if (last >= rowStart && out[last + 1] === start && out[last + 2] === inside) out[last + 1] = end;
+        else out.push(start, end, inside, kLng, bandIn, bandOut);
+      }
+    }
+    return out;
+  }
+}
+
+/** What an index reads: rows in id order, each kept as column values or skipped (null). */
+export interface PointLoad<K extends string, R extends { id: string }> {
+  /** Rows expected (counted first), so the columns are allocated once. */
+  expected: number;
+  /** The prefix of the ids the table's rows have (IdColumn packs the rest). */
+  idPrefix: string;
+  /** Typed columns besides lat, lng and category (a code of CATEGORIES). */
+  types: Record<K, ColumnType>;
+  /** The next rows with an id above `after`, in id order (columns.ts forEachRow). */
+  page: (after: string) => Promise<R[]>;
+  values: (row: R) => (Record<NoInfer<K>, number> & { lat: number; lng: number; category: number }) | null;
+}
+
+/**
+ * Reads a table into a PointIndex partitioned by category (a search for one category reads that
+ * category's points only) and its other columns in slot order.
+ */
+export async function loadPoints<K extends string, R extends { id: string }>(
+  load: PointLoad<K, R>,
+): Promise<{ points: PointIndex; category: Uint8Array; column: (name: K) => Column }> {
+  const ids = new IdColumn(load.idPrefix, load.expected);
+  const columns = new Columns<K | 'lat' | 'lng' | 'category'>(
+    { ...load.types, lat: Float64Array, lng: Float64Array, category: Uint8Array },
+    load.expected,
+  );
+  await forEachRow(load.page, (row) => {
+    const values = load.values(row);
+    if (!values) return;
+    ids.push(row.id);
+    columns.push(values);
+  });
+  const category = columns.take('category') as Uint8Array;
+  const points = new PointIndex(
+    ids,
+    columns.take('lat') as Float64Array,
+    columns.take('lng') as Float64Array,
+    category,
+    CATEGORIES.length,
+  );
+  return { points, category: points.permute(category), column: (name) => points.permute(columns.take(name)) };
+}
+
+/**
+ * What the job and listing indexes share: the points, the columns every search orders or
+ * partitions by, the per-search buffers and the rows pages showed. Each keeps its own scan loop:
+ * the filters are inlined there, as a callback per point would cost more than the test itself.
+ */
+export abstract class PointTable<Row extends { id: string }> {
+  protected readonly scratch: SearchScratch;
+  /** Rows of this snapshot that pages showed (see RowCache). */
+  readonly rows = new RowCache<Row>(ROW_CACHE);
+
+  protected constructor(
+    protected readonly points: PointIndex,
+    protected readonly category: Uint8Array,
+    protected readonly price: Int32Array,
+    protected readonly created: Float64Array,
+  ) {
+    this.scratch = new SearchScratch(points.size);
+  }
+
+  get size(): number {
+    return this.points.size;
+  }
+
+  /** The page of `total` matches (in scratch.matches) in the search's order. */
+  protected page(test: RadiusTest, total: number, search: { sort: SearchSort; offset: number; limit: number }) {
+    return this.scratch.page(this.points, test, total, search, { created: this.created, price: this.price });
+  }
+}
