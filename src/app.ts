@@ -1,17 +1,25 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyRequest } from 'fastify';
+import Fastify, { LogController } from 'fastify';
 import { type Config, trustProxyOption } from './config.js';
 import type { Db } from './db/create-db.js';
 import type { TierLimits } from './domain/tiers.js';
 import { versionPerRequest } from './http/data-version.js';
+import { Metrics } from './http/metrics.js';
 import { registerAccess } from './http/plugins/access.js';
 import { registerDocs } from './http/plugins/docs.js';
-import { frameworkError, registerErrorHandler } from './http/plugins/error-handler.js';
+import {
+  clientErrorHandler,
+  frameworkError,
+  MAX_HEADER_BYTES,
+  registerErrorHandler,
+} from './http/plugins/error-handler.js';
 import { registerIdempotency } from './http/plugins/idempotency.js';
 import { registerNotFound } from './http/plugins/not-found.js';
 import { registerNulGuard } from './http/plugins/nul-guard.js';
+import { registerObservability, requestIdOf } from './http/plugins/observability.js';
 import { registerQueryGuard } from './http/plugins/query-guard.js';
 import { registerResponseCache } from './http/plugins/response-cache.js';
+import { registerSecurityHeaders } from './http/plugins/security-headers.js';
 import { type Probe, Readiness } from './http/readiness.js';
 import { accessRoutes } from './http/routes/access.js';
 import { applicationRoutes } from './http/routes/applications.js';
@@ -26,6 +34,7 @@ import { jobWriteRoutes } from './http/routes/job-writes.js';
 import { jobRoutes } from './http/routes/jobs.js';
 import { listingWriteRoutes } from './http/routes/listing-writes.js';
 import { listingRoutes } from './http/routes/listings.js';
+import { metricsRoutes } from './http/routes/metrics.js';
 import type { Api, RouteDeps } from './http/routes/route-kit.js';
 import { sandboxRoutes } from './http/routes/sandbox.js';
 import { statsRoutes } from './http/routes/stats.js';
@@ -85,15 +94,27 @@ const COMPONENTS = [
   ApiErrorSchema,
 ];
 
-/** What a request log line says about the request: enough to trace it, headers included (redacted). */
-function requestForLog(request: FastifyRequest) {
-  return {
-    method: request.method,
-    url: request.url,
-    remoteAddress: request.ip,
-    headers: { 'user-agent': request.headers['user-agent'], 'x-api-key': request.headers['x-api-key'] },
-  };
-}
+/**
+ * Paths whose values never reach a log line, wherever a log call puts them: credentials, and
+ * personal data (emails of key requests and accounts).
+ */
+const REDACTED_PATHS = [
+  'req.headers["x-api-key"]',
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'headers["x-api-key"]',
+  'headers.authorization',
+  'headers.cookie',
+  'key',
+  'token',
+  'password',
+  'email',
+  '*.key',
+  '*.token',
+  '*.password',
+  '*.email',
+  '*.api_key',
+];
 
 /** Builds the whole HTTP application; never listens (server.ts and tests decide how it is reached). */
 export async function buildApp(config: Config, deps: AppDeps): Promise<Api> {
@@ -103,16 +124,28 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<Api> {
         ? false
         : {
             level: config.LOG_LEVEL,
-            // Secrets never reach a log line, whatever a serializer includes.
-            redact: {
-              paths: ['req.headers["x-api-key"]', 'req.headers.authorization', 'req.headers.cookie'],
-              censor: '[redacted]',
-            },
-            serializers: { req: requestForLog },
+            // Secrets never reach a log line, whatever a log call includes.
+            redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
             ...(deps.logStream ? { stream: deps.logStream } : {}),
           },
+    // One line per request, written when its response is sent (plugins/observability.ts), with
+    // the request id under request_id; Fastify's own two lines per request are off.
+    logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'request_id' }),
+    requestIdHeader: false,
+    genReqId: requestIdOf,
     trustProxy: trustProxyOption(config.TRUST_PROXY),
     bodyLimit: 64 * 1024,
+    // Slow clients cannot hold the server: the whole request (headers and body) must arrive within
+    // REQUEST_TIMEOUT_MS and its headers within HEADERS_TIMEOUT_MS, checked every second; otherwise
+    // 408 and the connection is closed (clientErrorHandler). Headers and the request line together
+    // are capped at 16 KiB (431).
+    requestTimeout: config.REQUEST_TIMEOUT_MS,
+    http: {
+      headersTimeout: config.HEADERS_TIMEOUT_MS,
+      connectionsCheckingInterval: 1_000,
+      maxHeaderSize: MAX_HEADER_BYTES,
+    },
+    clientErrorHandler,
     // As long as a request line may be (Node caps headers at 16 KiB), so an over-long id reaches
     // schema validation and gets a 400 that says why instead of a 404.
     routerOptions: { maxParamLength: 16_384 },
@@ -120,8 +153,13 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<Api> {
     ajv: { customOptions: { removeAdditional: false, allErrors: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  app.server.maxConnections = config.MAX_CONNECTIONS;
   for (const schema of COMPONENTS) app.addSchema(schema);
   registerErrorHandler(app);
+  const metrics = new Metrics({ pool: () => deps.db.pool(), processMetrics: config.METRICS_TOKEN !== undefined });
+  // First: every answer, also a refusal by a later hook, carries the request id and the security headers.
+  registerObservability(app, metrics);
+  registerSecurityHeaders(app, { corsOrigins: config.CORS_ORIGINS, publicUrl: config.PUBLIC_URL });
 
   const now = deps.now ?? (() => new Date());
   const limits: TierLimits = {
@@ -134,7 +172,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<Api> {
   const store: RateLimitStore = deps.rateLimitStore ?? new MemoryRateLimitStore();
   if (!deps.rateLimitStore) app.addHook('onClose', () => store.close());
   const version = versionPerRequest(deps.db);
-  registerAccess(app, { db: deps.db.kysely, version, store, limits, now });
+  registerAccess(app, { db: deps.db.kysely, version, store, limits, now, onRefused: (tier) => metrics.refused(tier) });
   registerIdempotency(app, deps.db.kysely, now);
   registerQueryGuard(app);
   registerNulGuard(app);
@@ -194,6 +232,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<Api> {
   const { ping } = store;
   if (ping) probes.redis = () => ping.call(store);
   healthRoutes(app, readiness, probes);
+  metricsRoutes(app, metrics, config.METRICS_TOKEN);
   jobRoutes(app, routeDeps);
   listingRoutes(app, routeDeps);
   categoryRoutes(app, routeDeps);

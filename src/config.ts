@@ -33,6 +33,17 @@ const ConfigSchema = Type.Object({
   RESPONSE_CACHE_MB: Type.Integer({ minimum: 1, maximum: 1_024, default: 32 }),
   SEARCH_INDEX: Type.Boolean({ default: true }),
   SEARCH_INDEX_REFRESH_MS: Type.Integer({ minimum: 0, maximum: 3_600_000, default: 1_000 }),
+  REQUEST_TIMEOUT_MS: Type.Integer({ minimum: 1_000, maximum: 600_000, default: 30_000 }),
+  HEADERS_TIMEOUT_MS: Type.Integer({ minimum: 1_000, maximum: 120_000, default: 10_000 }),
+  MAX_CONNECTIONS: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 4_096 }),
+  METRICS_TOKEN: Type.Optional(
+    Type.String({ pattern: '^[\\x21-\\x7e]{32,256}$', description: '32 to 256 visible ASCII characters' }),
+  ),
+  CORS_ORIGINS: Type.String({
+    pattern: '^(\\*|https?://[^,/\\s]+(,https?://[^,/\\s]+)*)$',
+    default: '*',
+    description: '* or a comma-separated list of origins such as https://app.example.org',
+  }),
   SHUTDOWN_DELAY_MS: Type.Integer({ minimum: 0, maximum: 120_000, default: 0 }),
   SHUTDOWN_TIMEOUT_MS: Type.Integer({ minimum: 1_000, maximum: 600_000, default: 10_000 }),
   KEY_ROTATION_GRACE_HOURS: Type.Integer({ minimum: 0, maximum: 720, default: 24 }),
@@ -81,10 +92,12 @@ function expectation(schema: FieldSchema): string {
 
 /**
  * A value as an error message may show it: URLs (database, Redis, SMTP) lose their passwords,
- * also when they are too malformed to parse, since a typo is exactly when this message appears.
+ * also when they are too malformed to parse, since a typo is exactly when this message appears;
+ * tokens are not shown at all.
  */
 function shown(key: string, value: string | undefined): string | null {
   if (value === undefined) return null;
+  if (key.endsWith('_TOKEN')) return `(${value.length} characters, not shown)`;
   return key.endsWith('_URL') ? maskUrlPasswords(value) : value;
 }
 

@@ -31,6 +31,19 @@ export interface Db {
    */
   version(): Promise<string>;
   close(): Promise<void>;
+  /** Connections now (metrics): SQLite has one, always open. */
+  pool(): PoolStats;
+}
+
+export interface PoolStats {
+  /** Open connections. */
+  total: number;
+  /** Open connections no query holds. */
+  idle: number;
+  /** Queries waiting for a connection. */
+  waiting: number;
+  /** The most connections this Db opens. */
+  max: number;
 }
 
 export interface DbOptions {
@@ -113,6 +126,8 @@ function createSqlite(path: string): Db {
     },
     version: async () => `${counter.writes}:${dataVersion.get()}`,
     close: () => kysely.destroy(),
+    // One connection; statements run synchronously, so between requests it is always idle.
+    pool: () => ({ total: 1, idle: 1, waiting: 0, max: 1 }),
   };
 }
 
@@ -133,9 +148,10 @@ function typeParser(oid: number, format?: string): (value: string) => unknown {
 }
 
 function createPostgres(url: string, options: DbOptions): Db {
+  const poolSize = options.poolSize ?? 10;
   const pool = new pg.Pool({
     connectionString: url,
-    max: options.poolSize ?? 10,
+    max: poolSize,
     // A request waits at most this long for a free connection, then fails (503) instead of queueing forever.
     connectionTimeoutMillis: 5_000,
     idleTimeoutMillis: 30_000,
@@ -161,6 +177,7 @@ function createPostgres(url: string, options: DbOptions): Db {
       await kysely.destroy();
       await probe.end();
     },
+    pool: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: poolSize }),
   };
 }
 

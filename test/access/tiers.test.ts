@@ -136,7 +136,7 @@ describe('keys never appear in logs', () => {
     await app.inject({ url: '/v1/me', headers: withKey(unknown) });
     await app.inject({ method: 'POST', url: '/v1/me', headers: withKey(key) });
     const log = lines.join('');
-    assert.ok(lines.length >= 8, 'requests were logged');
+    assert.ok(lines.length >= 4, 'requests were logged');
     assert.ok(!log.includes(key), 'a valid key was logged');
     assert.ok(!log.includes(unknown), 'an unknown key was logged');
     assert.ok(!log.includes(key.slice(4, 20)), 'part of a key was logged');

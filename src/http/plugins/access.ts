@@ -30,11 +30,19 @@ export interface AccessOptions {
   store: RateLimitStore;
   limits: TierLimits;
   now: () => Date;
+  /** Told about each request refused with 429 (metrics). */
+  onRefused?: (tier: Tier) => void;
 }
 
-/** Routes outside every budget: liveness and readiness for load balancers, and the docs page with its assets. */
+/** Routes outside every budget: liveness and readiness for load balancers, metrics (token-protected), and the docs page with its assets. */
 function isExempt(route: string | undefined): boolean {
-  return route === '/healthz' || route === '/readyz' || route === '/docs' || (route?.startsWith('/docs/') ?? false);
+  return (
+    route === '/healthz' ||
+    route === '/readyz' ||
+    route === '/metrics' ||
+    route === '/docs' ||
+    (route?.startsWith('/docs/') ?? false)
+  );
 }
 
 /**
@@ -166,6 +174,7 @@ export function registerAccess(app: FastifyInstance, options: AccessOptions): vo
     setBudgetHeaders(reply, tier, limit, remaining, resetSeconds, now);
     request.access = { tier, key, limit, remaining, resetSeconds };
     if (hit.count > limit) {
+      options.onRefused?.(tier);
       throw new ApiError(
         429,
         'rate_limit_exceeded',

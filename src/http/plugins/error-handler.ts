@@ -1,3 +1,5 @@
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable } from '../../repositories/db.js';
 import { ApiError } from '../errors.js';
@@ -48,6 +50,41 @@ export function frameworkError(error: FastifyError, _request: FastifyRequest, re
       suggestion: 'Try again in a moment; if it keeps happening, report it with the time of the request.',
     }),
   );
+}
+
+/** The most bytes of request line and headers together (Node's default; 431 beyond). */
+export const MAX_HEADER_BYTES = 16 * 1024;
+
+/**
+ * Errors of a connection before any request is formed (Node's 'clientError'): a request line or
+ * headers over MAX_HEADER_BYTES (431), headers or a body not arriving in time (408), bytes that are
+ * no HTTP (400). Answered as ApiErrors straight on the socket, which is then closed.
+ */
+export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
+  // A reset connection has nobody to answer.
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  let answer: ApiError;
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    answer = new ApiError(408, 'request_timeout', 'The request did not arrive in time.', {
+      suggestion: 'Send the whole request at once; headers and body have a time limit.',
+    });
+  } else if (error.code === 'HPE_HEADER_OVERFLOW') {
+    answer = new ApiError(431, 'headers_too_large', `The request line and headers exceed ${MAX_HEADER_BYTES} bytes.`, {
+      suggestion: 'Shorten the URL (use fewer or shorter query parameters) and send fewer or smaller headers.',
+    });
+  } else {
+    answer = new ApiError(400, 'malformed_request', 'The request is not valid HTTP/1.1.', {
+      suggestion: 'Send a well-formed HTTP request.',
+    });
+  }
+  if (socket.writable) {
+    const body = JSON.stringify(answer.toBody());
+    socket.write(
+      `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
 }
 
 export function sendApiError(reply: FastifyReply, error: ApiError): FastifyReply {

@@ -1,0 +1,51 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { FastifyInstance } from 'fastify';
+import type { Metrics } from '../metrics.js';
+
+/** An X-Request-Id a client or proxy sent is kept when it is this tame; otherwise a UUID is made. */
+const GIVEN_REQUEST_ID = /^[A-Za-z0-9._:@/+=-]{1,128}$/;
+
+/** Fastify's genReqId: the caller's X-Request-Id (so a proxy's id joins both logs) or a new UUID. */
+export function requestIdOf(request: IncomingMessage): string {
+  const given = request.headers['x-request-id'];
+  return typeof given === 'string' && GIVEN_REQUEST_ID.test(given) ? given : randomUUID();
+}
+
+/** Query parameters whose values never reach a log line, whatever route they were sent to. */
+const SECRET_QUERY = /([?&][^=&]*(?:key|token|secret|password|passwd|auth|email|mail)[^=&]*=)[^&]*/gi;
+
+/** The URL as a log line shows it: values of secret-looking query parameters are replaced. */
+export function urlForLog(url: string): string {
+  return url.includes('?') ? url.replace(SECRET_QUERY, '$1[redacted]') : url;
+}
+
+/**
+ * Every response carries X-Request-Id (also 401, 404 and 429, so the hook comes before access
+ * checks), and every request writes exactly one log line when its response is sent: method,
+ * matched route, URL (secrets redacted), status, duration, tier and client address. Requests are
+ * counted in the metrics as well.
+ */
+export function registerObservability(app: FastifyInstance, metrics: Metrics | undefined): void {
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    const status = reply.statusCode;
+    const ms = reply.elapsedTime;
+    const route = request.routeOptions.url;
+    metrics?.observe(request.method, route, status, ms / 1000);
+    const line = {
+      method: request.method,
+      route: route ?? null,
+      url: urlForLog(request.url),
+      status,
+      duration_ms: Math.round(ms * 1000) / 1000,
+      tier: request.access?.tier ?? null,
+      ip: request.ip,
+      user_agent: request.headers['user-agent'] ?? null,
+    };
+    if (status >= 500) request.log.error(line, 'request');
+    else request.log.info(line, 'request');
+  });
+}
