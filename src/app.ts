@@ -13,7 +13,7 @@ import {
   MAX_HEADER_BYTES,
   registerErrorHandler,
 } from './http/plugins/error-handler.js';
-import { registerIdempotency } from './http/plugins/idempotency.js';
+import { committingWithClaims, registerIdempotency } from './http/plugins/idempotency.js';
 import { registerNotFound } from './http/plugins/not-found.js';
 import { registerNulGuard } from './http/plugins/nul-guard.js';
 import { registerObservability, requestIdOf } from './http/plugins/observability.js';
@@ -222,7 +222,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<Api> {
   }
   const routeDeps: RouteDeps = {
     base: '/v1',
-    db: deps.db.kysely,
+    // Handlers write through it: a request's write transaction also commits its idempotency key.
+    db: committingWithClaims(deps.db.kysely),
     now,
     endpoints,
     limits,

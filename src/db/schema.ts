@@ -183,10 +183,13 @@ export interface IdempotencyKeysTable {
   account_id: string;
   key: string;
   request_hash: string;
-  state: 'running' | 'done';
+  /** running: claimed; committed: its write transaction committed, response not stored yet; done: response stored. */
+  state: 'running' | 'committed' | 'done';
   response_status: number | null;
   response_body: string | null;
   created_at: string;
+  /** The attempt holding the key (random per claim); null on keys stored before migration 0007. */
+  claim_token: string | null;
 }
 
 export interface MetaTable {

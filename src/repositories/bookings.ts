@@ -1,5 +1,5 @@
-import { sql } from 'kysely';
-import type { BookingRow, BookingStatus } from '../db/schema.js';
+import { type Kysely, sql } from 'kysely';
+import type { BookingRow, BookingStatus, Database } from '../db/schema.js';
 import { bookingPrice, daysInclusive, HOLDING_STATUSES } from '../domain/booking-price.js';
 import { newId } from '../domain/ids.js';
 import { centsToEur } from '../domain/pricing.js';
@@ -128,20 +128,27 @@ export function findBookingWithOwner(db: Queryable, id: string): Promise<Booking
     .executeTakeFirst();
 }
 
-/** Moves a booking from one of `from` to `to` in one conditional write; false when it was not in `from`. */
+/**
+ * Moves a booking from one of `from` to `to` in one conditional write (a transaction, as every write
+ * of a request is: plugins/idempotency.ts); false when it was not in `from`.
+ */
 export async function setBookingStatus(
-  db: Queryable,
+  db: Kysely<Database>,
   id: string,
   from: readonly BookingStatus[],
   to: BookingStatus,
   now: Date,
 ): Promise<boolean> {
   const result = await db
-    .updateTable('bookings')
-    .set({ status: to, updated_at: now.toISOString() })
-    .where('id', '=', id)
-    .where('status', 'in', from)
-    .executeTakeFirst();
+    .transaction()
+    .execute((trx) =>
+      trx
+        .updateTable('bookings')
+        .set({ status: to, updated_at: now.toISOString() })
+        .where('id', '=', id)
+        .where('status', 'in', from)
+        .executeTakeFirst(),
+    );
   return Number(result.numUpdatedRows) > 0;
 }
 

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Selectable } from 'kysely';
 import type { IdempotencyKeysTable } from '../db/schema.js';
 import { isUniqueViolation, type Queryable } from './db.js';
@@ -8,57 +9,129 @@ export type IdempotencyRecord = Selectable<IdempotencyKeysTable>;
 export const IDEMPOTENCY_RETENTION_HOURS = 48;
 
 /**
+ * How long a claim may stay 'running' before a retry may take the key over. Nothing is lost by a
+ * takeover, however long the first attempt still runs: each attempt's write transaction marks the
+ * key 'committed' only while it holds the claim (markCommitted), so exactly one attempt's write
+ * commits. A longer lease only makes the retry after a crash wait longer.
+ */
+export const IDEMPOTENCY_LEASE_MS = 15_000;
+
+/** One attempt's hold on a key. */
+export interface Claim {
+  accountId: string;
+  key: string;
+  token: string;
+}
+
+export type ClaimOutcome =
+  | { claimed: true; claim: Claim; takeover: boolean }
+  | { claimed: false; existing: IdempotencyRecord };
+
+/**
  * Claims a key for a request: the row is inserted as running, or the row already there is returned
- * (the primary key decides between concurrent retries). Old keys are purged on the way.
+ * (the primary key decides between concurrent retries). A 'running' claim older than the lease,
+ * for the same request, is taken over: its attempt died (a crash) before its write committed.
+ * Old keys are purged on the way.
  */
 export async function claimIdempotencyKey(
   db: Queryable,
-  claim: { accountId: string; key: string; requestHash: string },
+  request: { accountId: string; key: string; requestHash: string },
   now: Date,
-): Promise<{ claimed: true } | { claimed: false; existing: IdempotencyRecord }> {
+): Promise<ClaimOutcome> {
   const cutoff = new Date(now.getTime() - IDEMPOTENCY_RETENTION_HOURS * 3_600_000).toISOString();
   await db.deleteFrom('idempotency_keys').where('created_at', '<', cutoff).execute();
+  const claim: Claim = { accountId: request.accountId, key: request.key, token: randomUUID() };
   try {
     await db
       .insertInto('idempotency_keys')
       .values({
         account_id: claim.accountId,
         key: claim.key,
-        request_hash: claim.requestHash,
+        request_hash: request.requestHash,
         state: 'running',
         response_status: null,
         response_body: null,
         created_at: now.toISOString(),
+        claim_token: claim.token,
       })
       .execute();
-    return { claimed: true };
+    return { claimed: true, claim, takeover: false };
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
-    const existing = await db
-      .selectFrom('idempotency_keys')
-      .selectAll()
+  }
+  const existing = await db
+    .selectFrom('idempotency_keys')
+    .selectAll()
+    .where('account_id', '=', claim.accountId)
+    .where('key', '=', claim.key)
+    .executeTakeFirstOrThrow();
+  const stale = Date.parse(existing.created_at) <= now.getTime() - IDEMPOTENCY_LEASE_MS;
+  if (existing.state === 'running' && stale && existing.request_hash === request.requestHash) {
+    // Conditional on the token read: of two retries taking over at once, one wins.
+    const taken = await db
+      .updateTable('idempotency_keys')
+      .set({ claim_token: claim.token, created_at: now.toISOString() })
       .where('account_id', '=', claim.accountId)
       .where('key', '=', claim.key)
-      .executeTakeFirstOrThrow();
-    return { claimed: false, existing };
+      .where('state', '=', 'running')
+      .where((eb) =>
+        existing.claim_token === null ? eb('claim_token', 'is', null) : eb('claim_token', '=', existing.claim_token),
+      )
+      .executeTakeFirst();
+    if (Number(taken.numUpdatedRows) === 1) return { claimed: true, claim, takeover: true };
+  }
+  return { claimed: false, existing };
+}
+
+/** Thrown inside a write transaction whose claim was taken over: the write is rolled back. */
+export class ClaimLostError extends Error {
+  constructor() {
+    super('The idempotency key was taken over by a retry; this attempt must not write.');
   }
 }
 
+/**
+ * Marks, inside a request's write transaction, that its write took effect: the key then survives a
+ * crash between the commit and the stored response as 'committed' (the work is never done twice).
+ * Throws ClaimLostError when a retry took the key over, which rolls the transaction back.
+ */
+export async function markCommitted(trx: Queryable, claim: Claim): Promise<void> {
+  const result = await trx
+    .updateTable('idempotency_keys')
+    .set({ state: 'committed' })
+    .where('account_id', '=', claim.accountId)
+    .where('key', '=', claim.key)
+    .where('claim_token', '=', claim.token)
+    .where('state', 'in', ['running', 'committed'])
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) !== 1) throw new ClaimLostError();
+}
+
+/** Stores the response of the attempt holding the key. */
 export async function completeIdempotencyKey(
   db: Queryable,
-  accountId: string,
-  key: string,
+  claim: Claim,
   response: { status: number; body: string },
 ): Promise<void> {
   await db
     .updateTable('idempotency_keys')
     .set({ state: 'done', response_status: response.status, response_body: response.body })
-    .where('account_id', '=', accountId)
-    .where('key', '=', key)
+    .where('account_id', '=', claim.accountId)
+    .where('key', '=', claim.key)
+    .where('claim_token', '=', claim.token)
     .execute();
 }
 
-/** Frees a key whose request failed on the server's side, so that a retry does the work. */
-export async function releaseIdempotencyKey(db: Queryable, accountId: string, key: string): Promise<void> {
-  await db.deleteFrom('idempotency_keys').where('account_id', '=', accountId).where('key', '=', key).execute();
+/**
+ * Frees a key whose request failed on the server's side before its write committed, so that a
+ * retry does the work. A committed key stays: its work is done, and must not be done again.
+ */
+export async function releaseIdempotencyKey(db: Queryable, claim: Claim): Promise<void> {
+  await db
+    .deleteFrom('idempotency_keys')
+    .where('account_id', '=', claim.accountId)
+    .where('key', '=', claim.key)
+    .where('claim_token', '=', claim.token)
+    .where('state', '=', 'running')
+    .execute();
 }

@@ -1,6 +1,6 @@
-import { type RawBuilder, sql } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { withinRadiusSql } from '../db/distance.js';
-import type { JobRow, JobsTable, NewJob } from '../db/schema.js';
+import type { Database, JobRow, JobsTable, NewJob } from '../db/schema.js';
 import { smartEtaMinutes } from '../domain/eta.js';
 import { MAX_RADIUS_KM } from '../domain/geo.js';
 import { newId } from '../domain/ids.js';
@@ -57,24 +57,34 @@ export async function derivedJobFields(
   };
 }
 
-/** Inserts a job posted by an account; returns its id. */
-export async function insertOwnJob(db: Queryable, accountId: string, values: JobValues, now: Date): Promise<string> {
+/**
+ * Inserts a job posted by an account; returns its id. The insert is a transaction of its own, as
+ * every write of a request is, so that an idempotency key commits with it (plugins/idempotency.ts).
+ */
+export async function insertOwnJob(
+  db: Kysely<Database>,
+  accountId: string,
+  values: JobValues,
+  now: Date,
+): Promise<string> {
   const id = newId('job');
   const derived = await derivedJobFields(db, values);
-  await db
-    .insertInto('jobs')
-    .values({
-      ...values,
-      ...derived,
-      id,
-      status: 'open',
-      applications_count: 0,
-      completed_at: null,
-      owner_account_id: accountId,
-      created_at: now.toISOString(),
-      updated_at: now.toISOString(),
-    })
-    .execute();
+  await db.transaction().execute((trx) =>
+    trx
+      .insertInto('jobs')
+      .values({
+        ...values,
+        ...derived,
+        id,
+        status: 'open',
+        applications_count: 0,
+        completed_at: null,
+        owner_account_id: accountId,
+        created_at: now.toISOString(),
+        updated_at: now.toISOString(),
+      })
+      .execute(),
+  );
   return id;
 }
 

@@ -1,5 +1,5 @@
-import { sql } from 'kysely';
-import type { AccountRow, ListingRow, ListingsTable, NewListing } from '../db/schema.js';
+import { type Kysely, sql } from 'kysely';
+import type { AccountRow, Database, ListingRow, ListingsTable, NewListing } from '../db/schema.js';
 import { newId } from '../domain/ids.js';
 import { reliabilityScore } from '../domain/reliability.js';
 import type { ListingStatus } from '../domain/statuses.js';
@@ -106,9 +106,12 @@ export function updateOwnListing(
   });
 }
 
-/** Moves an own listing from one of `from` to `to` in one conditional write; false when it was not in `from`. */
+/**
+ * Moves an own listing from one of `from` to `to` in one conditional write (a transaction, as every
+ * write of a request is: plugins/idempotency.ts); false when it was not in `from`.
+ */
 export async function setOwnListingStatus(
-  db: Queryable,
+  db: Kysely<Database>,
   id: string,
   accountId: string,
   from: readonly ListingStatus[],
@@ -116,11 +119,15 @@ export async function setOwnListingStatus(
   now: Date,
 ): Promise<boolean> {
   const result = await db
-    .updateTable('listings')
-    .set({ status: to, updated_at: now.toISOString() })
-    .where('id', '=', id)
-    .where('owner_id', 'in', ownersOf(db, accountId))
-    .where('status', 'in', from)
-    .executeTakeFirst();
+    .transaction()
+    .execute((trx) =>
+      trx
+        .updateTable('listings')
+        .set({ status: to, updated_at: now.toISOString() })
+        .where('id', '=', id)
+        .where('owner_id', 'in', ownersOf(trx, accountId))
+        .where('status', 'in', from)
+        .executeTakeFirst(),
+    );
   return Number(result.numUpdatedRows) > 0;
 }

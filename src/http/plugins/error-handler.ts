@@ -2,6 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable } from '../../repositories/db.js';
+import { ClaimLostError } from '../../repositories/idempotency.js';
 import { ApiError } from '../errors.js';
 import { validationToApiError } from '../validation.js';
 
@@ -95,6 +96,17 @@ export function sendApiError(reply: FastifyReply, error: ApiError): FastifyReply
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof ApiError) return sendApiError(reply, error);
+    if (error instanceof ClaimLostError) {
+      // A retry took the key over while this attempt ran; the retry's answer is the one that counts.
+      return sendApiError(
+        reply,
+        new ApiError(409, 'idempotency_in_progress', 'A retry with this Idempotency-Key took over this request.', {
+          param: 'Idempotency-Key',
+          suggestion: 'Retry in a moment with the same key and body to receive its response.',
+          headers: { 'retry-after': '1' },
+        }),
+      );
+    }
     if (error.validation) {
       const context = error.validationContext ?? 'querystring';
       const schemas = request.routeOptions.schema as Record<string, unknown> | undefined;

@@ -1,19 +1,62 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
-import type { Kysely } from 'kysely';
+import type { FastifyInstance, RouteHandlerMethod } from 'fastify';
+import type { Kysely, Transaction, TransactionBuilder } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import {
+  type Claim,
   claimIdempotencyKey,
   completeIdempotencyKey,
+  IDEMPOTENCY_LEASE_MS,
   IDEMPOTENCY_RETENTION_HOURS,
+  markCommitted,
   releaseIdempotencyKey,
 } from '../../repositories/idempotency.js';
 import { ApiError } from '../errors.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    idempotency: { accountId: string; key: string } | null;
+    idempotency: Claim | null;
   }
+}
+
+/** The claim of the request whose handler is running, for the write transactions it starts. */
+const handlerClaim = new AsyncLocalStorage<Claim>();
+
+/**
+ * The database handlers write through: every transaction started while a handler holding an
+ * idempotency claim runs also marks the key 'committed', in that same transaction. So the key
+ * and the write commit together or not at all, whatever happens to the process after.
+ */
+export function committingWithClaims(db: Kysely<Database>): Kysely<Database> {
+  const wrap = (builder: TransactionBuilder<Database>): TransactionBuilder<Database> =>
+    new Proxy(builder, {
+      get(target, property) {
+        if (property === 'execute') {
+          return <T>(callback: (trx: Transaction<Database>) => Promise<T>) =>
+            target.execute(async (trx) => {
+              const result = await callback(trx);
+              const claim = handlerClaim.getStore();
+              if (claim) await markCommitted(trx, claim);
+              return result;
+            });
+        }
+        const value = Reflect.get(target, property, target);
+        if (typeof value !== 'function') return value;
+        // Builder methods return new builders (setIsolationLevel ...): wrapped as well.
+        return (...args: unknown[]) => {
+          const next = value.apply(target, args);
+          return next && typeof next === 'object' && 'execute' in next ? wrap(next) : next;
+        };
+      },
+    });
+  return new Proxy(db, {
+    get(target, property) {
+      if (property === 'transaction') return () => wrap(target.transaction());
+      const value = Reflect.get(target, property, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
 }
 
 const HEADER = 'idempotency-key';
@@ -36,10 +79,26 @@ function badKey(): ApiError {
  * and body gets the first response again (with `Idempotent-Replayed: true`) without doing the work
  * twice; the same key with another body is a 422; a retry while the first is still running is a 409.
  * Keys are scoped to the account and kept for IDEMPOTENCY_RETENTION_HOURS. Responses of 5xx are not
- * kept, so a retry after a server failure does the work.
+ * kept, so a retry after a server failure does the work, unless the write had committed.
+ *
+ * Crashes: the write transaction marks the key 'committed' (committingWithClaims), so after the
+ * process dies a retry finds either a 'running' key whose write never committed (taken over once
+ * the lease has passed, and the work done then) or a 'committed' one whose response was lost
+ * (409 idempotency_response_lost: look the result up). The work is never done twice.
  */
 export function registerIdempotency(app: FastifyInstance, db: Kysely<Database>, now: () => Date): void {
   app.decorateRequest('idempotency', null);
+
+  // Each handler runs with its request's claim in reach of the transactions it starts.
+  app.addHook('onRoute', (route) => {
+    const handler = route.handler as RouteHandlerMethod;
+    route.handler = function withClaim(request, reply) {
+      const claim = request.idempotency;
+      return claim
+        ? handlerClaim.run(claim, () => handler.call(this, request, reply))
+        : handler.call(this, request, reply);
+    };
+  });
 
   app.addHook('preHandler', async (request, reply) => {
     if (request.method !== 'POST') return;
@@ -51,19 +110,34 @@ export function registerIdempotency(app: FastifyInstance, db: Kysely<Database>, 
     const requestHash = createHash('sha256')
       .update(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`)
       .digest('hex');
-    const claim = await claimIdempotencyKey(db, { accountId: account.id, key: header, requestHash }, now());
-    if (claim.claimed) {
-      request.idempotency = { accountId: account.id, key: header };
+    const at = now();
+    const outcome = await claimIdempotencyKey(db, { accountId: account.id, key: header, requestHash }, at);
+    if (outcome.claimed) {
+      request.idempotency = outcome.claim;
+      if (outcome.takeover) request.log.warn('idempotency key taken over after its first attempt stopped');
       return;
     }
-    const { existing } = claim;
+    const { existing } = outcome;
     if (existing.request_hash !== requestHash) {
       throw new ApiError(422, 'idempotency_key_reused', 'This Idempotency-Key was used for a different request.', {
         param: 'Idempotency-Key',
         suggestion: `Use a new key for a new operation; a key stays bound to its first request for ${IDEMPOTENCY_RETENTION_HOURS} hours.`,
       });
     }
-    if (existing.state === 'running') {
+    const stale = Date.parse(existing.created_at) <= at.getTime() - IDEMPOTENCY_LEASE_MS;
+    if (existing.state === 'committed' && stale) {
+      throw new ApiError(
+        409,
+        'idempotency_response_lost',
+        'The request with this Idempotency-Key took effect, but the server stopped before its response was sent.',
+        {
+          param: 'Idempotency-Key',
+          suggestion:
+            'Do not send it again under a new key: look the result up instead (GET the resource, or list yours).',
+        },
+      );
+    }
+    if (existing.state !== 'done') {
       throw new ApiError(
         409,
         'idempotency_in_progress',
@@ -86,12 +160,8 @@ export function registerIdempotency(app: FastifyInstance, db: Kysely<Database>, 
     const claim = request.idempotency;
     if (!claim) return payload;
     request.idempotency = null;
-    if (reply.statusCode >= 500) await releaseIdempotencyKey(db, claim.accountId, claim.key);
-    else
-      await completeIdempotencyKey(db, claim.accountId, claim.key, {
-        status: reply.statusCode,
-        body: String(payload ?? ''),
-      });
+    if (reply.statusCode >= 500) await releaseIdempotencyKey(db, claim);
+    else await completeIdempotencyKey(db, claim, { status: reply.statusCode, body: String(payload ?? '') });
     return payload;
   });
 }

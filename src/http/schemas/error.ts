@@ -21,6 +21,7 @@ export const ERROR_CODES = [
   'booking_conflict',
   'idempotency_key_reused',
   'idempotency_in_progress',
+  'idempotency_response_lost',
   'invalid_location',
   'route_not_found',
   'method_not_allowed',
