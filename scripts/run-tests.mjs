@@ -22,7 +22,6 @@ const BOTH_ENGINES = [
   'test/property.test.ts',
   'test/key-lifecycle.test.ts',
   'test/hardening/crash.test.ts',
-  'test/hardening/outages.test.ts',
 ];
 const POSTGRES_ONLY = 'test/postgres/';
 const ADMIN_URL = process.env.TEST_POSTGRES_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';

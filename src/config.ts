@@ -11,6 +11,7 @@ const ConfigSchema = Type.Object({
     description: 'sqlite:<path>, sqlite::memory: or postgres://user:password@host:port/database',
   }),
   DATABASE_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
+  DATABASE_QUERY_TIMEOUT_MS: Type.Integer({ minimum: 500, maximum: 600_000, default: 15_000 }),
   MIGRATE_ON_START: Type.Boolean({ default: true }),
   LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info' }),
   SEED_ON_EMPTY: Type.Boolean({ default: true }),

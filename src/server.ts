@@ -18,6 +18,7 @@ async function main(): Promise<void> {
     seedIfEmpty: config.SEED_ON_EMPTY,
     migrate: config.MIGRATE_ON_START,
     poolSize: config.DATABASE_POOL_SIZE,
+    queryTimeoutMs: config.DATABASE_QUERY_TIMEOUT_MS,
     onPoolError: (error) => reportPoolError(error),
   });
   // Several instances share one budget through Redis; one instance counts in memory.

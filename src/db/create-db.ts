@@ -49,6 +49,13 @@ export interface PoolStats {
 export interface DbOptions {
   /** PostgreSQL connections per instance (ignored by SQLite, which has one). */
   poolSize?: number;
+  /**
+   * PostgreSQL: a query not answered within this time fails (and its request gets a 503), so a
+   * database that stops answering without closing connections (a network partition) holds no
+   * request for ever. None when not given (the command-line tools, whose migrations may run long);
+   * SQLite runs in process and needs none.
+   */
+  queryTimeoutMs?: number;
   /** Told about connection errors of idle pooled clients, which would otherwise crash the process. */
   onPoolError?: (error: Error) => void;
 }
@@ -155,6 +162,9 @@ function createPostgres(url: string, options: DbOptions): Db {
     // A request waits at most this long for a free connection, then fails (503) instead of queueing forever.
     connectionTimeoutMillis: 5_000,
     idleTimeoutMillis: 30_000,
+    ...(options.queryTimeoutMs !== undefined && { query_timeout: options.queryTimeoutMs }),
+    // TCP keep-alive finds connections a partition silently broke.
+    keepAlive: true,
     types: { getTypeParser: typeParser as typeof pg.types.getTypeParser },
   });
   // Readiness asks on a connection of its own: a pool busy with requests is loaded, not down, and

@@ -84,6 +84,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   422: 'This Idempotency-Key was used for a different request.',
   429: 'Rate limit exceeded: Retry-After says when to try again.',
   500: 'Unexpected server error; no details are shown.',
+  503: 'The database, or Redis where rate limits are counted, cannot be reached right now: nothing was done. Retry-After says when to try again; the service recovers by itself when they return.',
 };
 
 /** The budget every rate-limited response carries (see the ApiKeyAuth scheme). */
@@ -111,12 +112,12 @@ export function ok<T extends object>(schema: T, description: string): T & { desc
 /** Response entries for error statuses, all with the one ApiError schema. */
 export function errorResponses(...statuses: number[]): Record<number, { $ref: string; description: string }> {
   return Object.fromEntries(
-    [...statuses, 401, 429, 500].map((status) => [
+    [...statuses, 401, 429, 500, 503].map((status) => [
       status,
       {
         $ref: 'ApiError',
         description: ERROR_DESCRIPTIONS[status] ?? 'Error.',
-        headers: status === 429 ? { ...BUDGET_HEADERS, ...RETRY_AFTER } : BUDGET_HEADERS,
+        headers: status === 429 ? { ...BUDGET_HEADERS, ...RETRY_AFTER } : status === 503 ? RETRY_AFTER : BUDGET_HEADERS,
       },
     ]),
   );
