@@ -20,6 +20,7 @@ const BOTH_ENGINES = [
   'test/writes/',
   'test/access/',
   'test/property.test.ts',
+  'test/property-writes.test.ts',
   'test/key-lifecycle.test.ts',
   'test/hardening/crash.test.ts',
 ];

@@ -14,6 +14,7 @@ import {
   registerErrorHandler,
 } from './http/plugins/error-handler.js';
 import { committingWithClaims, registerIdempotency } from './http/plugins/idempotency.js';
+import { registerJsonBody } from './http/plugins/json-body.js';
 import { registerNotFound } from './http/plugins/not-found.js';
 import { registerNulGuard } from './http/plugins/nul-guard.js';
 import { registerObservability, requestIdOf } from './http/plugins/observability.js';
@@ -156,6 +157,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<Api> {
   app.server.maxConnections = config.MAX_CONNECTIONS;
   for (const schema of COMPONENTS) app.addSchema(schema);
   registerErrorHandler(app);
+  registerJsonBody(app);
   const metrics = new Metrics({ pool: () => deps.db.pool(), processMetrics: config.METRICS_TOKEN !== undefined });
   // First: every answer, also a refusal by a later hook, carries the request id and the security headers.
   registerObservability(app, metrics);
@@ -227,6 +229,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<Api> {
     now,
     endpoints,
     limits,
+    quotas: { applications: config.APPLICATIONS_PER_ACCOUNT_PER_HOUR, bookings: config.BOOKINGS_PER_ACCOUNT_PER_HOUR },
     ...(indexes && { searchIndex: async (request) => indexes.at(await version(request)) }),
   };
   const probes: Record<string, Probe> = { database: () => deps.db.ping() };

@@ -6,7 +6,7 @@ import * as writes from './migrations/0003-writes.js';
 import * as bookingPrices from './migrations/0004-booking-prices.js';
 import * as geoIndex from './migrations/0005-geo-index.js';
 import * as searchCover from './migrations/0006-search-cover.js';
-import * as idempotencyClaims from './migrations/0007-idempotency-claims.js';
+import * as hardening from './migrations/0007-hardening.js';
 
 /** Migrations are listed in code, not read from a folder, so they work the same from src/ and dist/. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -16,7 +16,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0004-booking-prices': bookingPrices,
   '0005-geo-index': geoIndex,
   '0006-search-cover': searchCover,
-  '0007-idempotency-claims': idempotencyClaims,
+  '0007-hardening': hardening,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

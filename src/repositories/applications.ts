@@ -5,6 +5,7 @@ import { maxApplicants } from '../domain/pricing.js';
 import { effectiveJobStatus, type JobStatus } from '../domain/statuses.js';
 import { APPLICATION_MACHINE, nextState } from '../domain/transitions.js';
 import type { Application } from '../http/schemas/applications.js';
+import { claimQuota } from './account-quotas.js';
 import { isUniqueViolation, type Queryable } from './db.js';
 import { rejectPending } from './job-writes.js';
 import { openJobSql } from './jobs.js';
@@ -34,12 +35,15 @@ const acceptedCountSql = sql<number>`(select count(*) from applications as a whe
  * deadline ahead, a place left, not the applicant's own job), and the unique (job, helper)
  * constraint refuses a second application, rolling the increment back. As the first statement
  * writes, the transaction holds SQLite's write lock from its start and waits (busy_timeout) for
- * another process's, instead of failing to upgrade a read.
+ * another process's, instead of failing to upgrade a read. The account's hourly quota is claimed in
+ * the same transaction (a refusal rolls the place back).
  */
 export async function applyToJob(
   db: Queryable,
   input: { jobId: string; helperId: string; accountId: string; message: string | null },
   now: Date,
+  /** Applications the account may send per hour; beyond it QuotaExceeded (account-quotas.ts). */
+  quota: number,
 ): Promise<ApplyOutcome> {
   const earlier = await db
     .selectFrom('applications')
@@ -59,6 +63,7 @@ export async function applyToJob(
         .where((eb) => eb.or([eb('owner_account_id', 'is', null), eb('owner_account_id', '!=', input.accountId)]))
         .executeTakeFirst();
       if (Number(placed.numUpdatedRows) === 0) return whyNoPlace(trx, input.jobId, input.accountId, now);
+      await claimQuota(trx, 'applications', input.accountId, quota, now);
       const row: ApplicationRow = {
         id: newId('app'),
         job_id: input.jobId,

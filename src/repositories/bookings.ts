@@ -5,6 +5,7 @@ import { newId } from '../domain/ids.js';
 import { centsToEur } from '../domain/pricing.js';
 import type { ListingStatus } from '../domain/statuses.js';
 import type { Booking, ListingAvailability } from '../http/schemas/bookings.js';
+import { claimQuota } from './account-quotas.js';
 import type { Queryable } from './db.js';
 
 export function bookingRowToBooking(row: BookingRow): Booking {
@@ -53,7 +54,13 @@ export type BookingAttempt =
  * SQLITE_BUSY on a read lock that would have to be upgraded; the wait for the lock is the busy
  * timeout's.
  */
-export function createBooking(db: Queryable, request: BookingRequest, now: Date): Promise<BookingAttempt> {
+export function createBooking(
+  db: Queryable,
+  request: BookingRequest,
+  now: Date,
+  /** Bookings the account may request per hour; beyond it QuotaExceeded (account-quotas.ts). */
+  quota: number,
+): Promise<BookingAttempt> {
   return db.transaction().execute(async (trx): Promise<BookingAttempt> => {
     const locked = await trx
       .updateTable('listings')
@@ -88,6 +95,7 @@ export function createBooking(db: Queryable, request: BookingRequest, now: Date)
       .orderBy('start_date')
       .executeTakeFirst();
     if (clash) return { problem: 'conflict', with: clash as BookedRange };
+    await claimQuota(trx, 'bookings', request.renterAccountId, quota, now);
 
     const days = daysInclusive(request.startDate, request.endDate);
     const price = bookingPrice(days, listing.price_per_day_cents, listing.price_per_week_cents);

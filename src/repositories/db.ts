@@ -93,5 +93,8 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     if (code === 'SQLITE_BUSY') return true;
   }
   // node-postgres pool and client errors carry no code.
-  return typeof message === 'string' && /timeout exceeded when trying to connect|Connection terminated|Query read timeout/.test(message);
+  return (
+    typeof message === 'string' &&
+    /timeout exceeded when trying to connect|Connection terminated|Query read timeout/.test(message)
+  );
 }

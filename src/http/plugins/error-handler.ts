@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { QuotaExceeded } from '../../repositories/account-quotas.js';
 import { isDatabaseUnavailable } from '../../repositories/db.js';
 import { ClaimLostError } from '../../repositories/idempotency.js';
 import { ApiError } from '../errors.js';
@@ -96,6 +97,21 @@ export function sendApiError(reply: FastifyReply, error: ApiError): FastifyReply
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof ApiError) return sendApiError(reply, error);
+    if (error instanceof QuotaExceeded) {
+      const what = error.flow === 'applications' ? 'applications' : 'booking requests';
+      return sendApiError(
+        reply,
+        new ApiError(
+          429,
+          'account_limit_reached',
+          `This account sent ${error.limit} ${what} in the last hour, as many as it may.`,
+          {
+            suggestion: `Wait ${error.retryAfterSeconds} s (Retry-After). The limit guards against automated mass ${what}; write to the operator if your use needs more.`,
+            headers: { 'retry-after': String(error.retryAfterSeconds) },
+          },
+        ),
+      );
+    }
     if (error instanceof ClaimLostError) {
       // A retry took the key over while this attempt ran; the retry's answer is the one that counts.
       return sendApiError(

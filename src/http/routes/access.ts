@@ -56,7 +56,7 @@ export function accessRoutes(app: Api, { db, now }: RouteDeps): void {
         body: KeyRequestBody,
         response: {
           202: ok(KeyRequestAccepted, 'The request is filed and waits for review.'),
-          ...errorResponses(400, 409, 413, 415),
+          ...errorResponses(400, 409, 413, 415, 422),
         },
       },
       // JSON only: Fastify would also read text/plain, a type any web page may post to another site.

@@ -83,7 +83,7 @@ function decideError(
   }
 }
 
-export function applicationRoutes(app: Api, { db, now }: RouteDeps): void {
+export function applicationRoutes(app: Api, { db, now, quotas }: RouteDeps): void {
   app.post(
     '/v1/jobs/:id/applications',
     {
@@ -91,7 +91,7 @@ export function applicationRoutes(app: Api, { db, now }: RouteDeps): void {
       schema: {
         operationId: 'applyToJob',
         summary: 'Apply to a job as a helper',
-        description: `Applies to an open job as a helper the calling account registered (POST /v1/helpers; another account's helper answers 404). Rules, decided by the database so that they hold under concurrent requests: the job must be open (else 409 invalid_state_transition naming its state); a helper applies to a job once (409 already_applied); at most max_applicants = helpers_needed × 3 applications (409 limit_reached); an account cannot apply to its own job (400).\n\n${LIFE_CYCLE}`,
+        description: `Applies to an open job as a helper the calling account registered (POST /v1/helpers; another account's helper answers 404). Rules, decided by the database so that they hold under concurrent requests: the job must be open (else 409 invalid_state_transition naming its state); a helper applies to a job once (409 already_applied); at most max_applicants = helpers_needed × 3 applications (409 limit_reached); an account cannot apply to its own job (400). An account sends at most ${quotas.applications} applications per hour (APPLICATIONS_PER_ACCOUNT_PER_HOUR; counted over all its helpers, refused ones not counted): beyond that 429 account_limit_reached with Retry-After, a guard against automated mass applications.\n\n${LIFE_CYCLE}`,
         tags: ['Applications'],
         security: WRITE_SECURITY,
         params: JobActionParams,
@@ -114,7 +114,7 @@ export function applicationRoutes(app: Api, { db, now }: RouteDeps): void {
       }
       const jobId = request.params.id;
       const input = { jobId, helperId, accountId: account.id, message: message ?? null };
-      const outcome = await applyToJob(db, input, now());
+      const outcome = await applyToJob(db, input, now(), quotas.applications);
       if (!outcome.ok) throw applyError(outcome, jobId, helperId);
       return reply.code(201).send(outcome.application);
     },

@@ -168,14 +168,14 @@ function forbidden(action: string, role: Role, status: BookingStatus): ApiError 
   );
 }
 
-export function bookingRoutes(app: Api, { base, db, now }: RouteDeps): void {
+export function bookingRoutes(app: Api, { base, db, now, quotas }: RouteDeps): void {
   app.post(
     `${base}/listings/:id/bookings`,
     {
       schema: {
         operationId: 'createBooking',
         summary: 'Book a listing',
-        description: `Books the listing for the calling account (a developer key is needed).\n\n${RULES}\n\n${LIFE_CYCLE}`,
+        description: `Books the listing for the calling account (a developer key is needed).\n\n${RULES} An account requests at most ${quotas.bookings} bookings per hour (BOOKINGS_PER_ACCOUNT_PER_HOUR; refused and conflicting requests not counted): beyond that 429 account_limit_reached with Retry-After, a guard against automated mass bookings that would block items.\n\n${LIFE_CYCLE}`,
         tags: ['Bookings'],
         security: WRITE_SECURITY,
         params: ListingIdParams,
@@ -197,6 +197,7 @@ export function bookingRoutes(app: Api, { base, db, now }: RouteDeps): void {
         db,
         { listingId: id, renterAccountId: account.id, startDate, endDate },
         now(),
+        quotas.bookings,
       );
       if (!('booked' in attempt)) throw bookingRefused(attempt, id, base);
       return reply.code(201).send(bookingRowToBooking(attempt.booked));

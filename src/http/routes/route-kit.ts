@@ -12,6 +12,7 @@ import type { Database } from '../../db/schema.js';
 import { DEFAULT_CENTER, type LatLng, MAX_RADIUS_KM } from '../../domain/geo.js';
 import { DEMO_ID_PREFIX } from '../../domain/ids.js';
 import type { TierLimits } from '../../domain/tiers.js';
+import type { AccountQuotas } from '../../repositories/account-quotas.js';
 import type { IndexSnapshot } from '../../search/search-indexes.js';
 import type { Endpoint } from '../schemas/stats.js';
 
@@ -39,6 +40,8 @@ export interface RouteDeps {
   endpoints: readonly Endpoint[];
   /** Requests per minute of each tier, as configured. */
   limits: TierLimits;
+  /** Applications and bookings each account may start per hour, as configured. */
+  quotas: AccountQuotas;
   /** The in-memory search index, when it is current for the request's data version (else SQL answers). */
   searchIndex?: (request: FastifyRequest) => Promise<IndexSnapshot | undefined>;
 }

@@ -12,6 +12,7 @@ export const ERROR_CODES = [
   'not_found',
   'invalid_api_key',
   'rate_limit_exceeded',
+  'account_limit_reached',
   'duplicate_request',
   'authentication_required',
   'forbidden',

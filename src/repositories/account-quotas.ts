@@ -1,0 +1,62 @@
+import { sql } from 'kysely';
+import { dialectOf, type Queryable } from './db.js';
+
+/** The business flows limited per account (OWASP API6: sensitive business flows). */
+export type QuotaFlow = 'applications' | 'bookings';
+
+/** How many of a flow one account may start per hour (APPLICATIONS_/BOOKINGS_PER_ACCOUNT_PER_HOUR). */
+export type AccountQuotas = Record<QuotaFlow, number>;
+
+export const QUOTA_WINDOW_MS = 3_600_000;
+
+/** Thrown inside a write transaction when the account's quota is spent: everything rolls back. */
+export class QuotaExceeded extends Error {
+  constructor(
+    readonly flow: QuotaFlow,
+    readonly limit: number,
+    /** Seconds until the oldest counted request leaves the window. */
+    readonly retryAfterSeconds: number,
+  ) {
+    super(`${flow} quota of ${limit} per hour spent`);
+  }
+}
+
+/**
+ * Inside the write transaction that would add one more: throws QuotaExceeded when the account
+ * already started `limit` of this flow within the last hour. PostgreSQL: a transaction-scoped
+ * advisory lock per account and flow makes concurrent requests of one account count one after the
+ * other (SQLite runs its write transactions one at a time anyway), so the limit is exact.
+ */
+export async function claimQuota(
+  trx: Queryable,
+  flow: QuotaFlow,
+  accountId: string,
+  limit: number,
+  now: Date,
+): Promise<void> {
+  if (dialectOf(trx) === 'postgres') {
+    await sql`select pg_advisory_xact_lock(hashtext(${`quota:${flow}:${accountId}`}))`.execute(trx);
+  }
+  const since = new Date(now.getTime() - QUOTA_WINDOW_MS).toISOString();
+  const recent =
+    flow === 'applications'
+      ? await trx
+          .selectFrom('applications')
+          .select('created_at')
+          .where('account_id', '=', accountId)
+          .where('created_at', '>', since)
+          .orderBy('created_at')
+          .limit(limit)
+          .execute()
+      : await trx
+          .selectFrom('bookings')
+          .select('created_at')
+          .where('renter_account_id', '=', accountId)
+          .where('created_at', '>', since)
+          .orderBy('created_at')
+          .limit(limit)
+          .execute();
+  if (recent.length < limit) return;
+  const oldest = Date.parse(recent[0]?.created_at ?? now.toISOString());
+  throw new QuotaExceeded(flow, limit, Math.max(1, Math.ceil((oldest + QUOTA_WINDOW_MS - now.getTime()) / 1000)));
+}
