@@ -84,6 +84,7 @@ const OPERATIONS: OperationSpec[] = [
   ...SANDBOX_OPERATIONS,
   { operationId: 'getHealth', path: '/healthz', query: NoQuery, errors: [400] },
   { operationId: 'getReadiness', path: '/readyz', query: NoQuery, errors: [400, 503] },
+  { operationId: 'getMetrics', path: '/metrics', query: NoQuery, errors: [400, 401, 404] },
   { operationId: 'getMe', path: '/v1/me', query: NoQuery, errors: [400, 401, 429] },
 ];
 
@@ -245,7 +246,9 @@ describe('GET /v1/openapi.json', () => {
     assert.deepEqual(undocumented, [], 'operations that answer these statuses but do not document them');
     for (const { operationId, path } of OPERATIONS) {
       const { responses } = operationOf(doc, path);
-      assert.ok(responses['200']?.content?.['application/json']?.schema, `${operationId}: 200 with a JSON schema`);
+      // Prometheus reads text; every other success is JSON.
+      const type = operationId === 'getMetrics' ? 'text/plain' : 'application/json';
+      assert.ok(responses['200']?.content?.[type]?.schema, `${operationId}: 200 with a ${type} schema`);
       for (const [status, response] of Object.entries(responses)) {
         if (Number(status) < 400) continue;
         assert.ok(response.description, `${operationId} ${status}: description`);
