@@ -18,6 +18,7 @@ import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
 import { seedDatabase } from '../src/seed/seed-database.js';
 import { buildTestApp, createKey } from './helpers/app.js';
+import { helperBody, JOB_BODY, LISTING_BODY } from './helpers/bodies.js';
 import { checkerFor, type FuzzRequest, type OpenApiDocument } from './helpers/contract.js';
 
 const RUNS = Number(process.env.FUZZ_WRITE_RUNS ?? 2500);
@@ -401,28 +402,9 @@ test('no write breaks the HTTP contract (property-based, bodies from the OpenAPI
     assert.equal(response.statusCode, 201, response.body);
     return (response.json() as { id: string }).id;
   };
-  const helper = await call(a.key, '/v1/helpers', {
-    display_name: 'Fuzz A.',
-    categories: ['GARDENING'],
-    location: { plz: '76227' },
-    hourly_rate_eur: 18,
-  });
-  const job = await call(b.key, '/v1/jobs', {
-    title: 'Hecke schneiden',
-    description: 'Zwanzig Meter Thuja.',
-    category: 'GARDENING',
-    price_eur: 60,
-    location: { plz: '76227' },
-  });
-  const listing = await call(b.key, '/v1/listings', {
-    title: 'Bierzeltgarnitur',
-    description: 'Tisch und Bänke.',
-    category: 'EVENTS',
-    price_per_day_eur: 8,
-    deposit_eur: 20,
-    condition: 'good',
-    location: { plz: '76227' },
-  });
+  const helper = await call(a.key, '/v1/helpers', helperBody('Fuzz A.'));
+  const job = await call(b.key, '/v1/jobs', JOB_BODY);
+  const listing = await call(b.key, '/v1/listings', LISTING_BODY);
   const application = await call(a.key, `/v1/jobs/${job}/applications`, { helper_id: helper });
   const booking = await call(a.key, `/v1/listings/${listing}/bookings`, {
     start_date: '2026-12-01',

@@ -15,6 +15,7 @@ import { describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Db } from '../../src/db/create-db.js';
 import { buildTestApp, createKey } from '../helpers/app.js';
+import { helperBody, JOB_BODY, LISTING_BODY } from '../helpers/bodies.js';
 import type { OpenApiDocument } from '../helpers/contract.js';
 
 /** Readable by anyone: public marketplace data. */
@@ -22,28 +23,9 @@ const PUBLIC_READS = new Set(['getJob', 'getListing', 'getHelper', 'getListingAv
 /** Any account may act on any public job or listing: these check the ids in the body instead. */
 const PUBLIC_ACTIONS = new Set(['applyToJob', 'createBooking']);
 
-const JOB = {
-  title: 'Hecke schneiden',
-  description: 'Zwanzig Meter Thuja.',
-  category: 'GARDENING',
-  price_eur: 60,
-  location: { plz: '76227' },
-};
-const LISTING = {
-  title: 'Bierzeltgarnitur',
-  description: 'Tisch und Bänke.',
-  category: 'EVENTS',
-  price_per_day_eur: 8,
-  deposit_eur: 20,
-  condition: 'good',
-  location: { plz: '76227' },
-};
-const helper = (name: string) => ({
-  display_name: name,
-  categories: ['GARDENING'],
-  location: { lat: 49.0123, lng: 8.4321 },
-  hourly_rate_eur: 18,
-});
+const JOB = JOB_BODY;
+const LISTING = LISTING_BODY;
+const helper = helperBody;
 
 /** Valid bodies, so that only the ids decide the answer. */
 const BODIES: Record<string, object> = {

@@ -18,6 +18,7 @@ import { createDb, type Db } from '../../src/db/create-db.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { IDEMPOTENCY_LEASE_MS } from '../../src/repositories/idempotency.js';
 import { createKey } from '../helpers/app.js';
+import { helperBody, JOB_BODY, LISTING_BODY } from '../helpers/bodies.js';
 import { freshDatabaseUrl, TEST_ENGINE } from '../helpers/database.js';
 import { seeded } from '../helpers/random.js';
 import { type ServerProcess, startServer, stopServer } from '../helpers/server-process.js';
@@ -26,28 +27,9 @@ const ROUNDS = Number(process.env.CRASH_ROUNDS ?? 3);
 const WORKERS = 12;
 const ACCOUNTS = 6;
 
-const JOB = {
-  description: 'Zehn Kartons in den dritten Stock, kein Aufzug.',
-  category: 'MOVING',
-  price_eur: 40,
-  location: { plz: '76131' },
-};
-const LISTING = {
-  description: 'Ein Tisch und zwei Bänke für acht Personen.',
-  category: 'EVENTS',
-  price_per_day_eur: 8,
-  price_per_week_eur: 35,
-  deposit_eur: 50,
-  condition: 'good',
-  location: { plz: '76227' },
-  instant_booking: true,
-};
-const HELPER = {
-  display_name: 'Crash T.',
-  categories: ['MOVING'],
-  location: { plz: '76227' },
-  hourly_rate_eur: 18,
-};
+const JOB = JOB_BODY;
+const LISTING = { ...LISTING_BODY, instant_booking: true };
+const HELPER = helperBody('Crash T.');
 
 interface Sent {
   method: 'POST' | 'PATCH';

@@ -13,17 +13,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createDb } from '../../src/db/create-db.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { createKey } from '../helpers/app.js';
+import { JOB_BODY } from '../helpers/bodies.js';
 import { freshDatabaseUrl } from '../helpers/database.js';
 import { startServer, stopServer } from '../helpers/server-process.js';
 import { tcpProxy } from '../helpers/tcp-proxy.js';
 
-const JOB = {
-  title: 'Umzugskartons tragen',
-  description: 'Zehn Kartons in den dritten Stock, kein Aufzug.',
-  category: 'MOVING',
-  price_eur: 40,
-  location: { plz: '76131' },
-};
+const JOB = JOB_BODY;
 
 test('PostgreSQL outage: 503 ApiErrors while it is gone, recovery by itself', { timeout: 180_000 }, async (t) => {
   const url = await freshDatabaseUrl(t);

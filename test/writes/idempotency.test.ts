@@ -8,6 +8,7 @@ import {
   markCommitted,
 } from '../../src/repositories/idempotency.js';
 import { buildTestApp, createKey, NOW } from '../helpers/app.js';
+import { JOB_BODY } from '../helpers/bodies.js';
 
 /** An app with two test-only POST routes: one that counts its runs, one that waits to be released. */
 async function appWithProbes(t: Parameters<typeof buildTestApp>[0]) {
@@ -149,13 +150,7 @@ describe('Idempotency-Key on POST', () => {
 });
 
 describe('Idempotency-Key across a crash', () => {
-  const JOB = {
-    title: 'Umzugskartons tragen',
-    description: 'Zehn Kartons in den dritten Stock, kein Aufzug.',
-    category: 'MOVING',
-    price_eur: 40,
-    location: { plz: '76131' },
-  };
+  const JOB = JOB_BODY;
   /** The hash the plugin binds a key to (method, URL and the body as validated), read off a probe by another account. */
   async function hashOfJob(
     app: Awaited<ReturnType<typeof buildTestApp>>['app'],
