@@ -4,6 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
+import { Writable } from 'node:stream';
 import { describe, type TestContext, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { buildTestApp, createKey } from '../helpers/app.js';
@@ -122,6 +123,36 @@ describe('oversized requests', () => {
     const { status, body } = apiErrorOf(exchange.received);
     assert.equal(status, 400);
     assert.equal(body.error, 'malformed_request');
+  });
+});
+
+describe('requests cut off before they formed', () => {
+  test('each writes one log line with its status and the reason', async (t) => {
+    const lines: string[] = [];
+    const logStream = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(...String(chunk).split('\n').filter(Boolean));
+        done();
+      },
+    });
+    const { app } = await buildTestApp(
+      t,
+      undefined,
+      { LOG_LEVEL: 'info', HEADERS_TIMEOUT_MS: String(HEADERS_TIMEOUT_MS) },
+      { logStream },
+    );
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = app.server.address() as { port: number };
+    await fetch(`http://127.0.0.1:${port}/v1/categories`, { headers: { 'x-filler': 'x'.repeat(17_000) } });
+    await rawConnection(port, (socket) => void socket.write('GET / HTTP/1.1\r\nHost: x\r\n'));
+    const cut = lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.msg === 'request');
+    assert.deepEqual(
+      cut.map((l) => [l.status, l.error, l.ip]),
+      [
+        [431, 'headers_too_large', '127.0.0.1'],
+        [408, 'request_timeout', '127.0.0.1'],
+      ],
+    );
   });
 });
 

@@ -62,7 +62,7 @@ export const MAX_HEADER_BYTES = 16 * 1024;
  * headers over MAX_HEADER_BYTES (431), headers or a body not arriving in time (408), bytes that are
  * no HTTP (400). Answered as ApiErrors straight on the socket, which is then closed.
  */
-export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
+export function clientErrorHandler(this: FastifyInstance, error: Error & { code?: string }, socket: Socket): void {
   // A reset connection has nobody to answer.
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   let answer: ApiError;
@@ -79,6 +79,11 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
       suggestion: 'Send a well-formed HTTP request.',
     });
   }
+  // The one line of a request that never became one (no route, no id): who, and why it was cut.
+  this.log.info(
+    { method: null, route: null, status: answer.status, error: answer.code, ip: socket.remoteAddress ?? null },
+    'request',
+  );
   if (socket.writable) {
     const body = JSON.stringify(answer.toBody());
     socket.write(
