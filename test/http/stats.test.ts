@@ -83,6 +83,7 @@ describe('GET /v1/stats', () => {
       [
         'GET /healthz getHealth',
         'GET /readyz getReadiness',
+        'GET /metrics getMetrics',
         'GET /v1/jobs searchJobs',
         'GET /v1/jobs/{id} getJob',
         'GET /v1/listings searchListings',

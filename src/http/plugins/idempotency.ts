@@ -50,11 +50,18 @@ export function committingWithClaims(db: Kysely<Database>): Kysely<Database> {
         };
       },
     });
+  // Kysely's methods read private fields, so they are called on the instance itself; each bound
+  // once, not on every query.
+  const bound = new Map<PropertyKey, unknown>([['transaction', () => wrap(db.transaction())]]);
   return new Proxy(db, {
     get(target, property) {
-      if (property === 'transaction') return () => wrap(target.transaction());
+      const known = bound.get(property);
+      if (known !== undefined) return known;
       const value = Reflect.get(target, property, target);
-      return typeof value === 'function' ? value.bind(target) : value;
+      if (typeof value !== 'function') return value;
+      const method = value.bind(target);
+      bound.set(property, method);
+      return method;
     },
   });
 }
