@@ -110,6 +110,17 @@ export function checkerFor(
     assert.ok(status < 300 || status >= 400, `${what}: unexpected redirect to ${response.headers.location}`);
 
     const contentType = String(response.headers['content-type'] ?? '');
+    // A success documented in another media type (llms.txt, the API catalog, metrics) has that type.
+    const documentedTypes = Object.keys(
+      contract.operation(route, request.method)?.op.responses[String(status)]?.content ?? {},
+    );
+    if (status < 300 && documentedTypes.length > 0 && !documentedTypes.includes('application/json')) {
+      assert.ok(
+        documentedTypes.some((type) => contentType.startsWith(type)),
+        `${what}: content-type '${contentType}', documented ${documentedTypes.join(', ')}`,
+      );
+      return;
+    }
     assert.match(contentType, /^application\/json\b/, `${what}: content-type '${contentType}' is not JSON`);
     if (request.method === 'HEAD') {
       assert.equal(response.body, '', `${what}: a HEAD answer has no body`);

@@ -85,6 +85,8 @@ const OPERATIONS: OperationSpec[] = [
   { operationId: 'getHealth', path: '/healthz', query: NoQuery, errors: [400] },
   { operationId: 'getReadiness', path: '/readyz', query: NoQuery, errors: [400, 503] },
   { operationId: 'getMetrics', path: '/metrics', query: NoQuery, errors: [400, 401, 404] },
+  { operationId: 'getLlmsTxt', path: '/llms.txt', query: NoQuery, errors: [400] },
+  { operationId: 'getApiCatalog', path: '/.well-known/api-catalog', query: NoQuery, errors: [400] },
   { operationId: 'getMe', path: '/v1/me', query: NoQuery, errors: [400, 401, 429] },
 ];
 
@@ -120,6 +122,13 @@ function operationOf(doc: OpenApiDocument, path: string): Operation {
   assert.ok(operation, `GET ${path} is not in the document`);
   return operation;
 }
+
+/** The successes that are not application/json, by operation. */
+const NOT_JSON: Record<string, string> = {
+  getMetrics: 'text/plain',
+  getLlmsTxt: 'text/markdown',
+  getApiCatalog: 'application/linkset+json',
+};
 
 describe('GET /v1/openapi.json', () => {
   test('answers an OpenAPI 3.1.0 document of API version 1.1.0', async (t) => {
@@ -246,8 +255,8 @@ describe('GET /v1/openapi.json', () => {
     assert.deepEqual(undocumented, [], 'operations that answer these statuses but do not document them');
     for (const { operationId, path } of OPERATIONS) {
       const { responses } = operationOf(doc, path);
-      // Prometheus reads text; every other success is JSON.
-      const type = operationId === 'getMetrics' ? 'text/plain' : 'application/json';
+      // Prometheus reads text, llms.txt is Markdown, the catalog a linkset; every other success is JSON.
+      const type = NOT_JSON[operationId] ?? 'application/json';
       assert.ok(responses['200']?.content?.[type]?.schema, `${operationId}: 200 with a ${type} schema`);
       for (const [status, response] of Object.entries(responses)) {
         if (Number(status) < 400) continue;

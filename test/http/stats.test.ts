@@ -84,6 +84,8 @@ describe('GET /v1/stats', () => {
         'GET /healthz getHealth',
         'GET /readyz getReadiness',
         'GET /metrics getMetrics',
+        'GET /llms.txt getLlmsTxt',
+        'GET /.well-known/api-catalog getApiCatalog',
         'GET /v1/jobs searchJobs',
         'GET /v1/jobs/{id} getJob',
         'GET /v1/listings searchListings',

@@ -34,12 +34,14 @@ export interface AccessOptions {
   onRefused?: (tier: Tier) => void;
 }
 
-/** Routes outside every budget: liveness and readiness for load balancers, metrics (token-protected), and the docs page with its assets. */
+/** Routes outside every budget: liveness and readiness for load balancers, metrics (token-protected), discovery (llms.txt, the API catalog) and the docs page with its assets. */
 function isExempt(route: string | undefined): boolean {
   return (
     route === '/healthz' ||
     route === '/readyz' ||
     route === '/metrics' ||
+    route === '/llms.txt' ||
+    route === '/.well-known/api-catalog' ||
     route === '/docs' ||
     (route?.startsWith('/docs/') ?? false)
   );

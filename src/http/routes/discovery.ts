@@ -1,0 +1,119 @@
+import { NoQuery } from '../schemas/common.js';
+import type { Api } from './route-kit.js';
+
+/** RFC 9727's media type for an API catalog: a linkset (RFC 9264) with its profile. */
+export const API_CATALOG_TYPE = 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"';
+
+export interface DiscoveryFacts {
+  /** The public base URL (PUBLIC_URL, else http://HOST:PORT): never taken from a request's Host header. */
+  baseUrl: string;
+  limits: { anonymous: number; developer: number; sandbox: number };
+}
+
+/** /llms.txt, after the llms.txt proposal (llmstxt.org): what the API is and where to read on, in Markdown. */
+export function llmsTxt({ baseUrl, limits }: DiscoveryFacts): string {
+  return `# Karlsruhe Marketplace API
+
+> A JSON REST API (under /v1) for a local marketplace around Karlsruhe, Germany: jobs for helpers (gardening, cleaning, moving, tech repair, childcare, pet care, shopping, events, borrowing, other) and items lent or rented by the day or week with a deposit. Reads need no key; writes need a free developer key. No SDK is required: plain HTTPS and JSON.
+
+- Authentication: send a developer key as \`X-API-Key: kmp_...\`. Without a key a request is anonymous (read only, ${limits.anonymous} requests per minute per address); with a key, developer (read and write, ${limits.developer} per minute). \`/v1/demo/*\` serves fake data (the sandbox tier, ${limits.sandbox} per minute). A key is requested with \`POST /v1/developer/key-requests\` (or the form at ${baseUrl}/developers) and reviewed within 24 hours.
+- Every response carries its budget (\`RateLimit\`, \`RateLimit-Policy\`, \`X-RateLimit-*\`); a 429 carries \`Retry-After\`.
+- Every error is an ApiError: \`{"error", "message", "param", "suggestion", "alternatives", "alternatives_count"}\`; \`error\` is a stable code, \`suggestion\` says what to do instead.
+- Writes (POST) take an \`Idempotency-Key\` header: a retry with the same key and body replays the first answer and never does the work twice.
+- Searches default to the centre of Karlsruhe (lat 49.0069, lng 8.4037) and a 50 km radius; coordinates are WGS84 degrees, money is in euros, days are Europe/Berlin calendar days.
+
+## Docs
+
+- [OpenAPI document](${baseUrl}/v1/openapi.json): every operation, parameter, response and error, OpenAPI 3.1
+- [API reference](${baseUrl}/docs): the same, readable in a browser
+- [API catalog](${baseUrl}/.well-known/api-catalog): RFC 9727 linkset pointing at the OpenAPI document
+
+## Key endpoints
+
+- [Search jobs](${baseUrl}/v1/jobs): GET, filters category, lat, lng, radius, budget_min, budget_max, urgent, date, sort, limit, offset
+- [One job](${baseUrl}/v1/jobs/{id}): GET
+- [Search listings](${baseUrl}/v1/listings): GET, items to borrow or rent, with price per day and week and the deposit
+- [Categories](${baseUrl}/v1/categories): GET, with live price ranges; lang=de or en
+- [Price estimate](${baseUrl}/v1/estimate): GET, category and duration_hours, learned from completed jobs
+- [Available helpers](${baseUrl}/v1/helpers/availability): GET, verified helpers near a point
+- [Listing availability](${baseUrl}/v1/listings/{id}/availability): GET, the days taken
+- [Statistics](${baseUrl}/v1/stats): GET, live figures, coverage and capabilities
+- [Who am I](${baseUrl}/v1/me): GET, the tier and budget of the calling key
+- [Post a job](${baseUrl}/v1/jobs): POST with a developer key
+- [Apply to a job](${baseUrl}/v1/jobs/{id}/applications): POST with a developer key and one of the account's helper profiles
+- [Book a listing](${baseUrl}/v1/listings/{id}/bookings): POST with a developer key, start_date and end_date
+
+## Optional
+
+- [Sandbox](${baseUrl}/v1/demo/jobs): every read endpoint over fake data, under /v1/demo
+- [Readiness](${baseUrl}/readyz): 200 when this instance should get traffic
+`;
+}
+
+/** /.well-known/api-catalog (RFC 9727): one API, described by its OpenAPI document. */
+export function apiCatalog({ baseUrl }: DiscoveryFacts) {
+  return {
+    linkset: [
+      {
+        anchor: `${baseUrl}/v1`,
+        'service-desc': [{ href: `${baseUrl}/v1/openapi.json`, type: 'application/vnd.oai.openapi+json;version=3.1' }],
+        'service-doc': [{ href: `${baseUrl}/docs`, type: 'text/html' }],
+        'service-meta': [{ href: `${baseUrl}/llms.txt`, type: 'text/markdown' }],
+        status: [{ href: `${baseUrl}/readyz`, type: 'application/json' }],
+      },
+    ],
+  };
+}
+
+/**
+ * Discovery for agents and tools: GET /llms.txt and GET /.well-known/api-catalog. Built once from
+ * the configuration (links use PUBLIC_URL, never the Host header, so no one can make them point
+ * elsewhere); outside every rate limit, like the docs.
+ */
+export function discoveryRoutes(app: Api, facts: DiscoveryFacts): void {
+  const text = llmsTxt(facts);
+  const catalog = JSON.stringify(apiCatalog(facts));
+  app.get(
+    '/llms.txt',
+    {
+      schema: {
+        operationId: 'getLlmsTxt',
+        summary: 'llms.txt: the API for language models',
+        description:
+          'What the API is, how to authenticate, its limits and errors, and links to the OpenAPI document and the key endpoints, in Markdown after the llms.txt proposal (https://llmstxt.org). Outside every rate limit.',
+        tags: ['Platform'],
+        querystring: NoQuery,
+        response: {
+          200: { description: 'The llms.txt file.', content: { 'text/markdown': { schema: { type: 'string' } } } },
+          400: { $ref: 'ApiError', description: 'A query parameter was given; this endpoint takes none.' },
+          500: { $ref: 'ApiError', description: 'Unexpected server error.' },
+        },
+      },
+    },
+    async (_request, reply) =>
+      reply.header('cache-control', 'public, max-age=3600').type('text/markdown; charset=utf-8').send(text),
+  );
+  app.get(
+    '/.well-known/api-catalog',
+    {
+      schema: {
+        operationId: 'getApiCatalog',
+        summary: 'API catalog (RFC 9727)',
+        description:
+          'A linkset (RFC 9264) naming this API and its OpenAPI document (service-desc), the reference (service-doc), llms.txt (service-meta) and readiness (status). Outside every rate limit.',
+        tags: ['Platform'],
+        querystring: NoQuery,
+        response: {
+          200: {
+            description: 'The catalog, as application/linkset+json with the RFC 9727 profile.',
+            content: { 'application/linkset+json': { schema: { type: 'object' } } },
+          },
+          400: { $ref: 'ApiError', description: 'A query parameter was given; this endpoint takes none.' },
+          500: { $ref: 'ApiError', description: 'Unexpected server error.' },
+        },
+      },
+    },
+    async (_request, reply) =>
+      reply.header('cache-control', 'public, max-age=3600').type(API_CATALOG_TYPE).send(catalog),
+  );
+}
