@@ -16,6 +16,11 @@ export const IDEMPOTENCY_RETENTION_HOURS = 48;
  */
 export const IDEMPOTENCY_LEASE_MS = 15_000;
 
+/** Whether a key's claim is older than the lease: its attempt may be gone (a crash). */
+export function pastLease(record: Pick<IdempotencyRecord, 'created_at'>, now: Date): boolean {
+  return Date.parse(record.created_at) <= now.getTime() - IDEMPOTENCY_LEASE_MS;
+}
+
 /** One attempt's hold on a key. */
 export interface Claim {
   accountId: string;
@@ -65,8 +70,7 @@ export async function claimIdempotencyKey(
     .where('account_id', '=', claim.accountId)
     .where('key', '=', claim.key)
     .executeTakeFirstOrThrow();
-  const stale = Date.parse(existing.created_at) <= now.getTime() - IDEMPOTENCY_LEASE_MS;
-  if (existing.state === 'running' && stale && existing.request_hash === request.requestHash) {
+  if (existing.state === 'running' && pastLease(existing, now) && existing.request_hash === request.requestHash) {
     // Conditional on the token read: of two retries taking over at once, one wins.
     const taken = await db
       .updateTable('idempotency_keys')

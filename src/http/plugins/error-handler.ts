@@ -6,6 +6,7 @@ import { isDatabaseUnavailable } from '../../repositories/db.js';
 import { ClaimLostError } from '../../repositories/idempotency.js';
 import { ApiError } from '../errors.js';
 import { validationToApiError } from '../validation.js';
+import { inProgress } from './idempotency.js';
 
 /** Fastify's own client errors, by code, as ApiErrors. */
 function fastifyClientError(error: FastifyError): ApiError | null {
@@ -117,16 +118,9 @@ export function registerErrorHandler(app: FastifyInstance): void {
         ),
       );
     }
+    // A retry took the key over while this attempt ran; the retry's answer is the one that counts.
     if (error instanceof ClaimLostError) {
-      // A retry took the key over while this attempt ran; the retry's answer is the one that counts.
-      return sendApiError(
-        reply,
-        new ApiError(409, 'idempotency_in_progress', 'A retry with this Idempotency-Key took over this request.', {
-          param: 'Idempotency-Key',
-          suggestion: 'Retry in a moment with the same key and body to receive its response.',
-          headers: { 'retry-after': '1' },
-        }),
-      );
+      return sendApiError(reply, inProgress('A retry with this Idempotency-Key took over this request.'));
     }
     if (error.validation) {
       const context = error.validationContext ?? 'querystring';

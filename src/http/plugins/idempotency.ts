@@ -7,9 +7,9 @@ import {
   type Claim,
   claimIdempotencyKey,
   completeIdempotencyKey,
-  IDEMPOTENCY_LEASE_MS,
   IDEMPOTENCY_RETENTION_HOURS,
   markCommitted,
+  pastLease,
   releaseIdempotencyKey,
 } from '../../repositories/idempotency.js';
 import { ApiError } from '../errors.js';
@@ -66,6 +66,15 @@ export function committingWithClaims(db: Kysely<Database>): Kysely<Database> {
   });
 }
 
+/** 409 for a key another attempt holds: retry shortly for its answer. */
+export function inProgress(message: string): ApiError {
+  return new ApiError(409, 'idempotency_in_progress', message, {
+    param: 'Idempotency-Key',
+    suggestion: 'Retry in a moment with the same key and body to receive its response.',
+    headers: { 'retry-after': '1' },
+  });
+}
+
 const HEADER = 'idempotency-key';
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
@@ -96,8 +105,10 @@ function badKey(): ApiError {
 export function registerIdempotency(app: FastifyInstance, db: Kysely<Database>, now: () => Date): void {
   app.decorateRequest('idempotency', null);
 
-  // Each handler runs with its request's claim in reach of the transactions it starts.
+  // Each POST handler (only POSTs take keys) runs with its request's claim in reach of the
+  // transactions it starts.
   app.addHook('onRoute', (route) => {
+    if (!(Array.isArray(route.method) ? route.method : [route.method]).includes('POST')) return;
     const handler = route.handler as RouteHandlerMethod;
     route.handler = function withClaim(request, reply) {
       const claim = request.idempotency;
@@ -131,8 +142,7 @@ export function registerIdempotency(app: FastifyInstance, db: Kysely<Database>, 
         suggestion: `Use a new key for a new operation; a key stays bound to its first request for ${IDEMPOTENCY_RETENTION_HOURS} hours.`,
       });
     }
-    const stale = Date.parse(existing.created_at) <= at.getTime() - IDEMPOTENCY_LEASE_MS;
-    if (existing.state === 'committed' && stale) {
+    if (existing.state === 'committed' && pastLease(existing, at)) {
       throw new ApiError(
         409,
         'idempotency_response_lost',
@@ -144,18 +154,7 @@ export function registerIdempotency(app: FastifyInstance, db: Kysely<Database>, 
         },
       );
     }
-    if (existing.state !== 'done') {
-      throw new ApiError(
-        409,
-        'idempotency_in_progress',
-        'A request with this Idempotency-Key is still being processed.',
-        {
-          param: 'Idempotency-Key',
-          suggestion: 'Retry in a moment with the same key and body to receive its response.',
-          headers: { 'retry-after': '1' },
-        },
-      );
-    }
+    if (existing.state !== 'done') throw inProgress('A request with this Idempotency-Key is still being processed.');
     return reply
       .code(existing.response_status ?? 200)
       .header('idempotent-replayed', 'true')
