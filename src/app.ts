@@ -1,6 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController } from 'fastify';
-import { type Config, trustProxyOption } from './config.js';
+import { type Config, publicBaseUrl, trustProxyOption } from './config.js';
 import type { Db } from './db/create-db.js';
 import type { TierLimits } from './domain/tiers.js';
 import { versionPerRequest } from './http/data-version.js';
@@ -52,7 +52,6 @@ import { HelperProfileSchema } from './http/schemas/helper-profiles.js';
 import { JobSchema } from './http/schemas/job.js';
 import { ListingSchema } from './http/schemas/listing.js';
 import { type Endpoint, StatsSchema } from './http/schemas/stats.js';
-import { publicBaseUrl } from './mail/key-email.js';
 import { MemoryRateLimitStore, type RateLimitStore } from './rate-limit/store.js';
 import { createSandbox, type Sandbox } from './sandbox/demo-db.js';
 import { SearchIndexes } from './search/search-indexes.js';

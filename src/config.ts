@@ -136,6 +136,16 @@ export function trustProxyOption(value: string): false | string | ((address: str
   return (_address, hop) => hop < hops;
 }
 
+/**
+ * The address people reach the API at: PUBLIC_URL, or the listening address when it is unset
+ * (a wildcard listen address names no host, so the loopback one stands in).
+ */
+export function publicBaseUrl(config: Pick<Config, 'PUBLIC_URL' | 'HOST' | 'PORT'>): string {
+  if (config.PUBLIC_URL) return config.PUBLIC_URL;
+  const host = config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST === '::' ? '[::1]' : config.HOST;
+  return `http://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${config.PORT}`;
+}
+
 /** A configuration for tests and tools: defaults plus overrides, validated the same way. */
 export function testConfig(overrides: Partial<Record<ConfigKey, string>> = {}): Config {
   return loadConfig({ DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'silent', ...overrides });

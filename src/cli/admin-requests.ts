@@ -1,7 +1,8 @@
+import { publicBaseUrl } from '../config.js';
 import type { KeyRequestRow } from '../db/schema.js';
 import { maskedKey } from '../domain/api-keys.js';
 import { KEY_REVIEW_HOURS } from '../domain/tiers.js';
-import { keyEmail, publicBaseUrl, rejectionEmail } from '../mail/key-email.js';
+import { keyEmail, rejectionEmail } from '../mail/key-email.js';
 import { type Delivery, describeDelivery, outboxKeyWarning } from '../mail/mailer.js';
 import {
   approveRequest,

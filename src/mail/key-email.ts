@@ -1,15 +1,4 @@
-import type { Config } from '../config.js';
 import type { MailMessage } from './mailer.js';
-
-/**
- * The address people reach the API at: PUBLIC_URL, or the listening address when it is unset
- * (a wildcard listen address names no host, so the loopback one stands in).
- */
-export function publicBaseUrl(config: Pick<Config, 'PUBLIC_URL' | 'HOST' | 'PORT'>): string {
-  if (config.PUBLIC_URL) return config.PUBLIC_URL;
-  const host = config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST === '::' ? '[::1]' : config.HOST;
-  return `http://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${config.PORT}`;
-}
 
 /*
  * Anyone can file a key request for any address, so these emails carry nothing the requester

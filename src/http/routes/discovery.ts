@@ -1,5 +1,6 @@
+import type { TierLimits } from '../../domain/tiers.js';
 import { NoQuery } from '../schemas/common.js';
-import type { Api } from './route-kit.js';
+import { type Api, PLATFORM_ERRORS } from './route-kit.js';
 
 /** RFC 9727's media type for an API catalog: a linkset (RFC 9264) with its profile. */
 export const API_CATALOG_TYPE = 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"';
@@ -7,7 +8,7 @@ export const API_CATALOG_TYPE = 'application/linkset+json; profile="https://www.
 export interface DiscoveryFacts {
   /** The public base URL (PUBLIC_URL, else http://HOST:PORT): never taken from a request's Host header. */
   baseUrl: string;
-  limits: { anonymous: number; developer: number; sandbox: number };
+  limits: TierLimits;
 }
 
 /** /llms.txt, after the llms.txt proposal (llmstxt.org): what the API is and where to read on, in Markdown. */
@@ -85,8 +86,7 @@ export function discoveryRoutes(app: Api, facts: DiscoveryFacts): void {
         querystring: NoQuery,
         response: {
           200: { description: 'The llms.txt file.', content: { 'text/markdown': { schema: { type: 'string' } } } },
-          400: { $ref: 'ApiError', description: 'A query parameter was given; this endpoint takes none.' },
-          500: { $ref: 'ApiError', description: 'Unexpected server error.' },
+          ...PLATFORM_ERRORS,
         },
       },
     },
@@ -108,8 +108,7 @@ export function discoveryRoutes(app: Api, facts: DiscoveryFacts): void {
             description: 'The catalog, as application/linkset+json with the RFC 9727 profile.',
             content: { 'application/linkset+json': { schema: { type: 'object' } } },
           },
-          400: { $ref: 'ApiError', description: 'A query parameter was given; this endpoint takes none.' },
-          500: { $ref: 'ApiError', description: 'Unexpected server error.' },
+          ...PLATFORM_ERRORS,
         },
       },
     },

@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import { ApiError } from '../errors.js';
 import { type Probe, type Readiness, runProbes } from '../readiness.js';
 import { NoQuery } from '../schemas/common.js';
-import type { Api } from './route-kit.js';
+import { type Api, PLATFORM_ERRORS } from './route-kit.js';
 
 const CheckOutcome = Type.Union([Type.Literal('ok'), Type.Literal('timeout'), Type.Literal('unreachable')]);
 
@@ -22,8 +22,7 @@ export function healthRoutes(app: Api, readiness: Readiness, probes: Readonly<Re
             description: 'The process is up (outside every rate limit).',
           },
           // Outside every budget and never authenticated: no 401 or 429 here.
-          400: { $ref: 'ApiError', description: 'A query parameter was given; this endpoint takes none.' },
-          500: { $ref: 'ApiError', description: 'Unexpected server error.' },
+          ...PLATFORM_ERRORS,
         },
       },
     },
@@ -60,8 +59,7 @@ export function healthRoutes(app: Api, readiness: Readiness, probes: Readonly<Re
             ),
             description: 'Ready for traffic.',
           },
-          400: { $ref: 'ApiError', description: 'A query parameter was given; this endpoint takes none.' },
-          500: { $ref: 'ApiError', description: 'Unexpected server error.' },
+          ...PLATFORM_ERRORS,
           503: {
             $ref: 'ApiError',
             description:

@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { ApiError } from '../errors.js';
 import type { Metrics } from '../metrics.js';
 import { NoQuery } from '../schemas/common.js';
-import type { Api } from './route-kit.js';
+import { type Api, PLATFORM_ERRORS } from './route-kit.js';
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
 
@@ -32,10 +32,9 @@ export function metricsRoutes(app: Api, metrics: Metrics, token: string | undefi
             description: 'The metrics (text/plain; version=0.0.4).',
             content: { 'text/plain': { schema: { type: 'string' } } },
           },
-          400: { $ref: 'ApiError', description: 'A query parameter was given; this endpoint takes none.' },
+          ...PLATFORM_ERRORS,
           401: { $ref: 'ApiError', description: 'Authorization is missing or not the configured token.' },
           404: { $ref: 'ApiError', description: 'Metrics are off on this instance (no METRICS_TOKEN).' },
-          500: { $ref: 'ApiError', description: 'Unexpected server error.' },
         },
       },
     },

@@ -90,6 +90,15 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   503: 'The database, or Redis where rate limits are counted, cannot be reached right now: nothing was done. Retry-After says when to try again; the service recovers by itself when they return.',
 };
 
+/**
+ * The errors of the platform routes outside every budget (health, readiness, metrics, discovery):
+ * they take no parameters and answer no 401 or 429.
+ */
+export const PLATFORM_ERRORS = {
+  400: { $ref: 'ApiError', description: 'A query parameter was given; this endpoint takes none.' },
+  500: { $ref: 'ApiError', description: 'Unexpected server error.' },
+} as const;
+
 /** The budget every rate-limited response carries (see the ApiKeyAuth scheme). */
 const BUDGET_HEADERS = {
   'RateLimit-Policy': {
