@@ -9,6 +9,12 @@ export type AccountQuotas = Record<QuotaFlow, number>;
 
 export const QUOTA_WINDOW_MS = 3_600_000;
 
+/** Where each flow's requests are counted: the rows it creates, by the account that made them. */
+const COUNTED = {
+  applications: { table: 'applications', column: 'account_id' },
+  bookings: { table: 'bookings', column: 'renter_account_id' },
+} as const;
+
 /** Thrown inside a write transaction when the account's quota is spent: everything rolls back. */
 export class QuotaExceeded extends Error {
   constructor(
@@ -38,24 +44,11 @@ export async function claimQuota(
     await sql`select pg_advisory_xact_lock(hashtext(${`quota:${flow}:${accountId}`}))`.execute(trx);
   }
   const since = new Date(now.getTime() - QUOTA_WINDOW_MS).toISOString();
-  const recent =
-    flow === 'applications'
-      ? await trx
-          .selectFrom('applications')
-          .select('created_at')
-          .where('account_id', '=', accountId)
-          .where('created_at', '>', since)
-          .orderBy('created_at')
-          .limit(limit)
-          .execute()
-      : await trx
-          .selectFrom('bookings')
-          .select('created_at')
-          .where('renter_account_id', '=', accountId)
-          .where('created_at', '>', since)
-          .orderBy('created_at')
-          .limit(limit)
-          .execute();
+  const { table, column } = COUNTED[flow];
+  const { rows: recent } = await sql<{ created_at: string }>`
+    select created_at from ${sql.table(table)}
+    where ${sql.ref(column)} = ${accountId} and created_at > ${since}
+    order by created_at limit ${limit}`.execute(trx);
   if (recent.length < limit) return;
   const oldest = Date.parse(recent[0]?.created_at ?? now.toISOString());
   throw new QuotaExceeded(flow, limit, Math.max(1, Math.ceil((oldest + QUOTA_WINDOW_MS - now.getTime()) / 1000)));

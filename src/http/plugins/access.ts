@@ -35,16 +35,10 @@ export interface AccessOptions {
 }
 
 /** Routes outside every budget: liveness and readiness for load balancers, metrics (token-protected), discovery (llms.txt, the API catalog) and the docs page with its assets. */
+const EXEMPT_ROUTES = new Set(['/healthz', '/readyz', '/metrics', '/llms.txt', '/.well-known/api-catalog', '/docs']);
+
 function isExempt(route: string | undefined): boolean {
-  return (
-    route === '/healthz' ||
-    route === '/readyz' ||
-    route === '/metrics' ||
-    route === '/llms.txt' ||
-    route === '/.well-known/api-catalog' ||
-    route === '/docs' ||
-    (route?.startsWith('/docs/') ?? false)
-  );
+  return route !== undefined && (EXEMPT_ROUTES.has(route) || route.startsWith('/docs/'));
 }
 
 /**
