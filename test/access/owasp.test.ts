@@ -14,7 +14,7 @@ import { createServer } from 'node:http';
 import { describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Db } from '../../src/db/create-db.js';
-import { buildTestApp, createKey } from '../helpers/app.js';
+import { buildTestApp, createdId, createKey } from '../helpers/app.js';
 import { helperBody, JOB_BODY, LISTING_BODY } from '../helpers/bodies.js';
 import type { OpenApiDocument } from '../helpers/contract.js';
 
@@ -39,11 +39,7 @@ async function world(t: Parameters<typeof buildTestApp>[0]) {
   const owner = await createKey(db, { email: 'owner.private@example.org' });
   const party = await createKey(db, { email: 'party.private@example.org' });
   const stranger = await createKey(db, { email: 'stranger@example.org' });
-  const post = async (key: string, url: string, payload: object) => {
-    const response = await app.inject({ method: 'POST', url, headers: { 'x-api-key': key }, payload });
-    assert.equal(response.statusCode, 201, `${url}: ${response.body}`);
-    return (response.json() as { id: string }).id;
-  };
+  const post = (key: string, url: string, payload: object) => createdId(app, key, url, payload);
   const ownerHelper = await post(owner.key, '/v1/helpers', helper('Owner O.'));
   const partyHelper = await post(party.key, '/v1/helpers', helper('Party P.'));
   const strangerHelper = await post(stranger.key, '/v1/helpers', helper('Stranger S.'));

@@ -272,9 +272,8 @@ test(`SIGKILL under write load (${TEST_ENGINE}): nothing acknowledged is lost`, 
     const response = await fetch(`${server.baseUrl}${path}`, { headers: { 'x-api-key': key } });
     return { status: response.status, body: (await response.json()) as Record<string, unknown> };
   };
-  const keyOf = (accountKey: string) => accountKey;
   for (const job of ledger.jobs) {
-    const { status, body } = await get(`/v1/jobs/${job.id}`, keyOf((accounts[job.owner] as Account).key));
+    const { status, body } = await get(`/v1/jobs/${job.id}`, (accounts[job.owner] as Account).key);
     assert.equal(status, 200, `acknowledged job ${job.id} is gone`);
     const sent = ledger.titles.get(job.id) ?? [];
     const lastAcked = sent.map((s) => s.acked).lastIndexOf(true);

@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import type { TestContext } from 'node:test';
 import { type AppDeps, buildApp } from '../../src/app.js';
 import { testConfig } from '../../src/config.js';
@@ -46,6 +47,13 @@ export async function buildTestApp(
     await dispose();
   });
   return { app, db };
+}
+
+/** POSTs `payload` with a developer key, asserts a 201 and returns the new object's id. */
+export async function createdId(app: Api, key: string, url: string, payload: object): Promise<string> {
+  const response = await app.inject({ method: 'POST', url, headers: { 'x-api-key': key }, payload });
+  assert.equal(response.statusCode, 201, `${url}: ${response.body}`);
+  return (response.json() as { id: string }).id;
 }
 
 /** GET through the app in-process; returns status, headers and the parsed JSON body. */
