@@ -22,6 +22,9 @@ const TABLES: { [T in keyof Database]: readonly (keyof Database[T] & string)[] }
   applications: ['id'],
   bookings: ['id'],
   idempotency_keys: ['account_id', 'key'],
+  events: ['id'],
+  webhooks: ['id'],
+  webhook_deliveries: ['id'],
 };
 
 export type TableName = keyof Database;
@@ -75,6 +78,12 @@ export async function copyDatabase(source: Db, target: Db, options: CopyOptions 
         copied.push({ table, rows: await copyTable(src, trx, table, options) });
       }
       await compareCounts(src, trx);
+      // Copied ids were given, not drawn: the next event id must come after the last one copied.
+      if (target.dialect === 'postgres') {
+        await sql`select setval(pg_get_serial_sequence('events', 'id'), coalesce((select max(id) from events), 0) + 1, false)`.execute(
+          trx,
+        );
+      }
       return copied;
     }),
   );

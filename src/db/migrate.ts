@@ -7,6 +7,7 @@ import * as bookingPrices from './migrations/0004-booking-prices.js';
 import * as geoIndex from './migrations/0005-geo-index.js';
 import * as searchCover from './migrations/0006-search-cover.js';
 import * as hardening from './migrations/0007-hardening.js';
+import * as events from './migrations/0008-events.js';
 
 /** Migrations are listed in code, not read from a folder, so they work the same from src/ and dist/. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -17,6 +18,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0005-geo-index': geoIndex,
   '0006-search-cover': searchCover,
   '0007-hardening': hardening,
+  '0008-events': events,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -1,4 +1,4 @@
-import type { Insertable, Selectable } from 'kysely';
+import type { Generated, Insertable, Selectable } from 'kysely';
 import type { Category } from '../domain/categories.js';
 import type { Condition, JobStatus, ListingStatus, TimePreference } from '../domain/statuses.js';
 
@@ -192,6 +192,67 @@ export interface IdempotencyKeysTable {
   claim_token: string | null;
 }
 
+export type EventType =
+  | 'job.created'
+  | 'job.updated'
+  | 'job.status_changed'
+  | 'listing.created'
+  | 'listing.updated'
+  | 'listing.status_changed'
+  | 'application.created'
+  | 'booking.created'
+  | 'booking.status_changed';
+
+/** The outbox: one row per change, numbered in commit order (migration 0008). */
+export interface EventsTable {
+  id: Generated<number>;
+  type: EventType;
+  /** The job, listing, application or booking the event is about. */
+  subject_id: string;
+  /** What the search filters match: the job's or listing's category and place (null when it has none). */
+  category: string | null;
+  lat: number | null;
+  lng: number | null;
+  /** null: public; else a JSON array of the account ids the event concerns (only they see it). */
+  audience: string | null;
+  /** The subject as the API showed it when the event happened (JSON). */
+  payload: string;
+  created_at: string;
+}
+
+export interface WebhooksTable {
+  id: string;
+  account_id: string;
+  url: string;
+  /** The subscribed event types, each framed by commas: ",job.created,listing.created,". */
+  events: string;
+  filter_category: string | null;
+  filter_lat: number | null;
+  filter_lng: number | null;
+  filter_radius_km: number | null;
+  /** The signing secret (whsec_...): kept as is, the server signs with it. */
+  secret: string;
+  created_at: string;
+}
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  webhook_id: string;
+  event_id: number;
+  status: DeliveryStatus;
+  attempts: number;
+  next_attempt_at: string | null;
+  locked_until: string | null;
+  last_attempt_at: string | null;
+  response_status: number | null;
+  last_error: string | null;
+  delivered_at: string | null;
+  redelivery_of: string | null;
+  created_at: string;
+}
+
 export interface MetaTable {
   key: string;
   value: string;
@@ -210,6 +271,9 @@ export interface Database {
   applications: ApplicationsTable;
   bookings: BookingsTable;
   idempotency_keys: IdempotencyKeysTable;
+  events: EventsTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
 }
 
 export type JobRow = Selectable<JobsTable>;
@@ -225,3 +289,6 @@ export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type KeyRequestRow = Selectable<KeyRequestsTable>;
 export type ApplicationRow = Selectable<ApplicationsTable>;
 export type BookingRow = Selectable<BookingsTable>;
+export type EventRow = Selectable<EventsTable>;
+export type WebhookRow = Selectable<WebhooksTable>;
+export type DeliveryRow = Selectable<WebhookDeliveriesTable>;

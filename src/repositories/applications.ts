@@ -4,6 +4,7 @@ import { newId } from '../domain/ids.js';
 import { maxApplicants } from '../domain/pricing.js';
 import { effectiveJobStatus, type JobStatus } from '../domain/statuses.js';
 import { APPLICATION_MACHINE, nextState } from '../domain/transitions.js';
+import { recordEvent, recordJobEvent } from '../events/outbox.js';
 import type { Application } from '../http/schemas/applications.js';
 import { claimQuota } from './account-quotas.js';
 import { isUniqueViolation, type Queryable } from './db.js';
@@ -75,7 +76,20 @@ export async function applyToJob(
         decided_at: null,
       };
       await trx.insertInto('applications').values(row).execute();
-      return { ok: true, application: applicationRowToApplication(row) };
+      const application = applicationRowToApplication(row);
+      const job = await trx
+        .selectFrom('jobs')
+        .select(['category', 'lat', 'lng', 'owner_account_id'])
+        .where('id', '=', input.jobId)
+        .executeTakeFirstOrThrow();
+      // Private: only the job's owner and the applicant see it.
+      const audience = [job.owner_account_id, input.accountId];
+      await recordEvent(
+        trx,
+        { type: 'application.created', subjectId: row.id, place: job, audience, data: application },
+        now,
+      );
+      return { ok: true, application };
     });
   } catch (error) {
     if (isUniqueViolation(error)) return { ok: false, problem: 'already_applied' };
@@ -168,7 +182,10 @@ export async function decideApplication(
         .where('status', '=', 'open')
         .where(sql<boolean>`${acceptedCountSql} >= helpers_needed`)
         .executeTakeFirst();
-      if (Number(assigned.numUpdatedRows) > 0) await rejectPending(trx, input.jobId, now);
+      if (Number(assigned.numUpdatedRows) > 0) {
+        await rejectPending(trx, input.jobId, now);
+        await recordJobEvent(trx, 'job.status_changed', input.jobId, now);
+      }
     }
     const row = await trx
       .selectFrom('applications')

@@ -4,6 +4,7 @@ import { bookingPrice, daysInclusive, HOLDING_STATUSES } from '../domain/booking
 import { newId } from '../domain/ids.js';
 import { centsToEur } from '../domain/pricing.js';
 import type { ListingStatus } from '../domain/statuses.js';
+import { recordEvent } from '../events/outbox.js';
 import type { Booking, ListingAvailability } from '../http/schemas/bookings.js';
 import { claimQuota } from './account-quotas.js';
 import type { Queryable } from './db.js';
@@ -77,6 +78,9 @@ export function createBooking(
         'listings.price_per_week_cents',
         'listings.deposit_cents',
         'listings.instant_booking',
+        'listings.category',
+        'listings.lat',
+        'listings.lng',
         'owners.account_id',
       ])
       .where('listings.id', '=', request.listingId)
@@ -118,6 +122,10 @@ export function createBooking(
       updated_at: at,
     };
     await trx.insertInto('bookings').values(row).execute();
+    // Private: only the listing's owner and the renter see it.
+    const audience = [listing.account_id, request.renterAccountId];
+    const data = bookingRowToBooking(row);
+    await recordEvent(trx, { type: 'booking.created', subjectId: row.id, place: listing, audience, data }, now);
     return { booked: row };
   });
 }
@@ -147,17 +155,27 @@ export async function setBookingStatus(
   to: BookingStatus,
   now: Date,
 ): Promise<boolean> {
-  const result = await db
-    .transaction()
-    .execute((trx) =>
-      trx
-        .updateTable('bookings')
-        .set({ status: to, updated_at: now.toISOString() })
-        .where('id', '=', id)
-        .where('status', 'in', from)
-        .executeTakeFirst(),
-    );
-  return Number(result.numUpdatedRows) > 0;
+  return db.transaction().execute(async (trx) => {
+    const result = await trx
+      .updateTable('bookings')
+      .set({ status: to, updated_at: now.toISOString() })
+      .where('id', '=', id)
+      .where('status', 'in', from)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 0) return false;
+    const booking = await findBookingWithOwner(trx, id);
+    if (!booking) throw new Error(`booking ${id} is gone inside the transaction that changed it`);
+    const { owner_account_id, ...row } = booking;
+    const place = await trx
+      .selectFrom('listings')
+      .select(['category', 'lat', 'lng'])
+      .where('id', '=', row.listing_id)
+      .executeTakeFirstOrThrow();
+    const audience = [owner_account_id, row.renter_account_id];
+    const data = bookingRowToBooking(row);
+    await recordEvent(trx, { type: 'booking.status_changed', subjectId: id, place, audience, data }, now);
+    return true;
+  });
 }
 
 /** Days held by the listing's bookings that end `today` or later, earliest first. */

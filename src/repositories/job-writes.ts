@@ -7,6 +7,7 @@ import { newId } from '../domain/ids.js';
 import { type PricingConfidence, pricingConfidence, sampleInEuros } from '../domain/pricing.js';
 import { effectiveJobStatus, type JobStatus } from '../domain/statuses.js';
 import { JOB_MACHINE, nextState } from '../domain/transitions.js';
+import { recordJobEvent } from '../events/outbox.js';
 import { completedRateSample } from './aggregates.js';
 import { dialectOf, type Queryable } from './db.js';
 import { openJobSql } from './jobs.js';
@@ -69,8 +70,8 @@ export async function insertOwnJob(
 ): Promise<string> {
   const id = newId('job');
   const derived = await derivedJobFields(db, values);
-  await db.transaction().execute((trx) =>
-    trx
+  await db.transaction().execute(async (trx) => {
+    await trx
       .insertInto('jobs')
       .values({
         ...values,
@@ -83,8 +84,9 @@ export async function insertOwnJob(
         created_at: now.toISOString(),
         updated_at: now.toISOString(),
       })
-      .execute(),
-  );
+      .execute();
+    await recordJobEvent(trx, 'job.created', id, now);
+  });
   return id;
 }
 
@@ -124,6 +126,7 @@ export async function updateOwnJob(
       .set({ ...changes, ...derived })
       .where('id', '=', id)
       .execute();
+    await recordJobEvent(trx, 'job.updated', id, now);
     return { ...row, ...changes, ...derived };
   });
 }
@@ -170,6 +173,7 @@ export async function transitionOwnJob(
       return row && { done: false, status: effectiveJobStatus(row.status, row.deadline, now) };
     }
     if (to === 'cancelled') await rejectPending(trx, id, now);
+    await recordJobEvent(trx, 'job.status_changed', id, now);
     return { done: true };
   });
 }

@@ -3,6 +3,7 @@ import type { AccountRow, Database, ListingRow, ListingsTable, NewListing } from
 import { newId } from '../domain/ids.js';
 import { reliabilityScore } from '../domain/reliability.js';
 import type { ListingStatus } from '../domain/statuses.js';
+import { recordListingEvent } from '../events/outbox.js';
 import type { Queryable } from './db.js';
 
 /** What an owner shows of a person's name: the first name and the initial of the last ("Ada L."). */
@@ -60,6 +61,7 @@ export function createListing(db: Queryable, account: AccountRow, values: Listin
       .insertInto('listings')
       .values({ ...values, id, owner_id: ownerId, status: 'available', created_at: at, updated_at: at })
       .execute();
+    await recordListingEvent(trx, 'listing.created', id, now);
     return id;
   });
 }
@@ -102,6 +104,7 @@ export function updateOwnListing(
       .set({ ...change(current), updated_at: now.toISOString() })
       .where('id', '=', id)
       .execute();
+    await recordListingEvent(trx, 'listing.updated', id, now);
     return { updated: true as const };
   });
 }
@@ -118,16 +121,16 @@ export async function setOwnListingStatus(
   to: ListingStatus,
   now: Date,
 ): Promise<boolean> {
-  const result = await db
-    .transaction()
-    .execute((trx) =>
-      trx
-        .updateTable('listings')
-        .set({ status: to, updated_at: now.toISOString() })
-        .where('id', '=', id)
-        .where('owner_id', 'in', ownersOf(trx, accountId))
-        .where('status', 'in', from)
-        .executeTakeFirst(),
-    );
-  return Number(result.numUpdatedRows) > 0;
+  return db.transaction().execute(async (trx) => {
+    const result = await trx
+      .updateTable('listings')
+      .set({ status: to, updated_at: now.toISOString() })
+      .where('id', '=', id)
+      .where('owner_id', 'in', ownersOf(trx, accountId))
+      .where('status', 'in', from)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 0) return false;
+    await recordListingEvent(trx, 'listing.status_changed', id, now);
+    return true;
+  });
 }

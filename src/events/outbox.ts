@@ -1,0 +1,156 @@
+import { sql } from 'kysely';
+import type { EventRow, EventType } from '../db/schema.js';
+import { haversineKm, MAX_RADIUS_KM } from '../domain/geo.js';
+import { newId } from '../domain/ids.js';
+import { dialectOf, type Queryable } from '../repositories/db.js';
+import { findJob } from '../repositories/jobs.js';
+import { findListing } from '../repositories/listings.js';
+
+/** Every event type, in the order the documentation lists them. */
+export const EVENT_TYPES: readonly EventType[] = [
+  'job.created',
+  'job.updated',
+  'job.status_changed',
+  'listing.created',
+  'listing.updated',
+  'listing.status_changed',
+  'application.created',
+  'booking.created',
+  'booking.status_changed',
+];
+
+/** Events about public jobs and listings: anyone may see them (the SSE stream shows only these). */
+export const PUBLIC_EVENT_TYPES: readonly EventType[] = EVENT_TYPES.filter(
+  (type) => type.startsWith('job.') || type.startsWith('listing.'),
+);
+
+/** What an event is matched against: the search filters category, lat, lng and radius. */
+export interface EventFilter {
+  category?: string | null | undefined;
+  lat?: number | null | undefined;
+  lng?: number | null | undefined;
+  /** Kilometres around lat/lng; 50 (the service area) when not given. */
+  radius?: number | null | undefined;
+}
+
+type Place = Pick<EventRow, 'category' | 'lat' | 'lng'>;
+
+/** Whether an event's subject passes a filter: its category, and its place within the radius. */
+export function passes(filter: EventFilter, place: Place): boolean {
+  if (filter.category != null && place.category !== filter.category) return false;
+  if (filter.lat == null || filter.lng == null) return true;
+  if (place.lat === null || place.lng === null) return false;
+  return (
+    haversineKm({ lat: filter.lat, lng: filter.lng }, { lat: place.lat, lng: place.lng }) <=
+    (filter.radius ?? MAX_RADIUS_KM)
+  );
+}
+
+/** An arbitrary constant naming the PostgreSQL advisory lock that orders event ids by commit. */
+const EVENT_ORDER_LOCK = 0x6b6d_7008;
+
+export interface NewEvent {
+  type: EventType;
+  subjectId: string;
+  place: { category: string; lat: number; lng: number } | null;
+  /** null: public; else the accounts the event concerns (null entries are dropped). */
+  audience: readonly (string | null)[] | null;
+  data: unknown;
+}
+
+/**
+ * Adds an event to the outbox inside the write's own transaction, with a pending delivery for each
+ * webhook it matches: the event and its deliveries commit with the write or not at all.
+ *
+ * Readers page through events by id ("after the last one I saw"), so ids must become visible in
+ * order. SQLite has one writer at a time; on PostgreSQL a transaction-scoped advisory lock, taken
+ * before the id is drawn and held to commit, makes the writers of events draw and commit one after
+ * another, so no smaller id can appear after a reader has passed it.
+ */
+export async function recordEvent(trx: Queryable, event: NewEvent, now: Date): Promise<void> {
+  if (dialectOf(trx) === 'postgres') await sql`select pg_advisory_xact_lock(${sql.lit(EVENT_ORDER_LOCK)})`.execute(trx);
+  const audience = event.audience && [...new Set(event.audience.filter((id): id is string => id !== null))];
+  const at = now.toISOString();
+  const row = {
+    type: event.type,
+    subject_id: event.subjectId,
+    category: event.place?.category ?? null,
+    lat: event.place?.lat ?? null,
+    lng: event.place?.lng ?? null,
+    audience: audience && JSON.stringify(audience),
+    payload: JSON.stringify(event.data),
+    created_at: at,
+  };
+  const { id } = await trx.insertInto('events').values(row).returning('id').executeTakeFirstOrThrow();
+  let hooks = trx
+    .selectFrom('webhooks')
+    .select(['id', 'filter_category', 'filter_lat', 'filter_lng', 'filter_radius_km'])
+    .where('events', 'like', `%,${event.type},%`);
+  if (audience) {
+    if (audience.length === 0) return;
+    hooks = hooks.where('account_id', 'in', audience);
+  }
+  if (row.category !== null) {
+    const category = row.category;
+    hooks = hooks.where((eb) => eb.or([eb('filter_category', 'is', null), eb('filter_category', '=', category)]));
+  }
+  const matching = (await hooks.execute()).filter((hook) =>
+    passes(
+      { category: hook.filter_category, lat: hook.filter_lat, lng: hook.filter_lng, radius: hook.filter_radius_km },
+      row,
+    ),
+  );
+  if (matching.length === 0) return;
+  await trx
+    .insertInto('webhook_deliveries')
+    .values(matching.map((hook) => pendingDelivery(hook.id, Number(id), at)))
+    .execute();
+}
+
+/** A delivery of an event to a webhook, due at once. */
+export function pendingDelivery(webhookId: string, eventId: number, at: string, redeliveryOf: string | null = null) {
+  return {
+    id: newId('whd'),
+    webhook_id: webhookId,
+    event_id: eventId,
+    status: 'pending' as const,
+    attempts: 0,
+    next_attempt_at: at,
+    locked_until: null,
+    last_attempt_at: null,
+    response_status: null,
+    last_error: null,
+    delivered_at: null,
+    redelivery_of: redeliveryOf,
+    created_at: at,
+  };
+}
+
+/** The event of a job change: the job as GET /v1/jobs/{id} shows it now, in the write's transaction. */
+export async function recordJobEvent(trx: Queryable, type: EventType, jobId: string, now: Date): Promise<void> {
+  const job = await findJob(trx, jobId, now);
+  if (!job) throw new Error(`job ${jobId} is gone inside the transaction that changed it`);
+  const place = { category: job.category, lat: job.location.lat, lng: job.location.lng };
+  await recordEvent(trx, { type, subjectId: jobId, place, audience: null, data: job }, now);
+}
+
+/** The event of a listing change: the listing as GET /v1/listings/{id} shows it now. */
+export async function recordListingEvent(trx: Queryable, type: EventType, listingId: string, now: Date): Promise<void> {
+  const listing = await findListing(trx, listingId);
+  if (!listing) throw new Error(`listing ${listingId} is gone inside the transaction that changed it`);
+  const place = { category: listing.category, lat: listing.location.lat, lng: listing.location.lng };
+  await recordEvent(trx, { type, subjectId: listingId, place, audience: null, data: listing }, now);
+}
+
+/**
+ * The JSON of an event as webhooks and the stream send it: the same bytes every time (a receiver
+ * may deduplicate on id). `data.object` is the subject as the API showed it when the event happened.
+ */
+export function eventJson(event: Pick<EventRow, 'id' | 'type' | 'created_at' | 'payload'>): string {
+  return `{"id":"${eventIdOf(event.id)}","type":"${event.type}","created_at":"${event.created_at}","data":{"object":${event.payload}}}`;
+}
+
+/** The public id of an event: evt_ and its number in the outbox. */
+export function eventIdOf(id: number): string {
+  return `evt_${id}`;
+}
