@@ -61,6 +61,17 @@ const ConfigSchema = Type.Object({
       description: 'the public base URL, e.g. https://api.example.org (no trailing slash)',
     }),
   ),
+  // Events (issue 8): the outbox is read this often by the SSE streams and the webhook worker.
+  EVENTS_POLL_MS: Type.Integer({ minimum: 20, maximum: 60_000, default: 500 }),
+  STREAM_HEARTBEAT_MS: Type.Integer({ minimum: 100, maximum: 300_000, default: 15_000 }),
+  STREAM_MAX_SECONDS: Type.Integer({ minimum: 1, maximum: 86_400, default: 3_600 }),
+  STREAMS_PER_CALLER: Type.Integer({ minimum: 1, maximum: 1_000, default: 5 }),
+  WEBHOOKS_PER_ACCOUNT: Type.Integer({ minimum: 1, maximum: 1_000, default: 10 }),
+  WEBHOOK_DELIVERY: Type.Boolean({ default: true }),
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: Type.Boolean({ default: false }),
+  WEBHOOK_RETRY_BASE_MS: Type.Integer({ minimum: 10, maximum: 3_600_000, default: 30_000 }),
+  WEBHOOK_MAX_ATTEMPTS: Type.Integer({ minimum: 1, maximum: 50, default: 13 }),
+  WEBHOOK_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60_000, default: 10_000 }),
 });
 
 export type Config = Readonly<Static<typeof ConfigSchema>>;
