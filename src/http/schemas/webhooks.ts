@@ -1,0 +1,139 @@
+import { type Static, Type } from 'typebox';
+import { EVENT_TYPES } from '../../events/outbox.js';
+import { CategoryParam, DEFAULT_PAGE_SIZE, MAX_OFFSET, MAX_PAGE_SIZE, Nullable, RefTo, StringEnum } from './common.js';
+
+export const EventTypeSchema = StringEnum(EVENT_TYPES, {
+  description:
+    'job.* and listing.* are public (any webhook may subscribe); application.created goes to the job owner and the applicant, booking.* to the listing owner and the renter.',
+});
+
+const Filters = Type.Object(
+  {
+    category: Type.Optional(CategoryParam),
+    lat: Type.Optional(Type.Number({ minimum: -90, maximum: 90, description: 'Latitude of the area centre.' })),
+    lng: Type.Optional(Type.Number({ minimum: -180, maximum: 180, description: 'Longitude of the area centre.' })),
+    radius: Type.Optional(
+      Type.Number({ exclusiveMinimum: 0, maximum: 50, description: 'Kilometres around lat/lng; 50 when not given.' }),
+    ),
+  },
+  {
+    additionalProperties: false,
+    description:
+      'Only events whose job or listing is of this category and within radius km of lat/lng (the search filters; lat and lng come together). Empty: every event of the subscribed types.',
+  },
+);
+
+export const WebhookSchema = Type.Object(
+  {
+    id: Type.String({ description: 'Webhook id (wh_...).' }),
+    url: Type.String({ description: 'Where deliveries are POSTed.' }),
+    events: Type.Array(EventTypeSchema, { description: 'The subscribed event types.' }),
+    filters: Type.Object(
+      {
+        category: Nullable(Type.String()),
+        lat: Nullable(Type.Number()),
+        lng: Nullable(Type.Number()),
+        radius: Nullable(Type.Number()),
+      },
+      { additionalProperties: false, description: 'The filters; null where none is set.' },
+    ),
+    created_at: Type.String({ format: 'date-time' }),
+  },
+  { $id: 'Webhook', additionalProperties: false },
+);
+export type Webhook = Static<typeof WebhookSchema>;
+
+export const WebhookWithSecret = Type.Object(
+  {
+    ...WebhookSchema.properties,
+    secret: Type.String({
+      description:
+        'The signing secret (whsec_...): shown in this answer only. Keep it on the receiving server; it verifies the Marketplace-Signature header of each delivery.',
+    }),
+  },
+  { additionalProperties: false },
+);
+
+export const WebhookCreateBody = Type.Object(
+  {
+    url: Type.String({
+      minLength: 1,
+      maxLength: 2048,
+      description:
+        'An http(s) URL on the public internet (loopback, private, link-local and reserved addresses are refused unless the operator allows them). No credentials in the URL.',
+    }),
+    events: Type.Array(EventTypeSchema, { minItems: 1, maxItems: EVENT_TYPES.length, uniqueItems: true }),
+    filters: Type.Optional(Filters),
+  },
+  { additionalProperties: false },
+);
+export type WebhookCreateBody = Static<typeof WebhookCreateBody>;
+
+export const WebhookList = Type.Object({ data: Type.Array(RefTo(WebhookSchema)) }, { additionalProperties: false });
+
+export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
+
+export const DeliverySchema = Type.Object(
+  {
+    id: Type.String({ description: 'Delivery id (whd_...); sent to the receiver as Marketplace-Delivery-Id.' }),
+    event_id: Type.String({
+      description: 'The event (evt_...); the same in every delivery of it, the id a receiver deduplicates on.',
+    }),
+    event_type: EventTypeSchema,
+    status: StringEnum(DELIVERY_STATUSES, {
+      description:
+        'pending: will be tried at next_attempt_at; delivered: the receiver answered 2xx; failed: every attempt failed.',
+    }),
+    attempts: Type.Integer({ minimum: 0 }),
+    next_attempt_at: Nullable(Type.String({ format: 'date-time' })),
+    last_attempt_at: Nullable(Type.String({ format: 'date-time' })),
+    response_status: Nullable(Type.Integer({ description: 'The HTTP status of the last answer; null without one.' })),
+    last_error: Nullable(Type.String({ description: 'Why the last attempt failed; null when it did not.' })),
+    delivered_at: Nullable(Type.String({ format: 'date-time' })),
+    redelivery_of: Nullable(Type.String({ description: 'The delivery this one repeats (POST .../redeliver).' })),
+    created_at: Type.String({ format: 'date-time' }),
+  },
+  { $id: 'WebhookDelivery', additionalProperties: false },
+);
+export type Delivery = Static<typeof DeliverySchema>;
+
+export const DeliveryPage = Type.Object(
+  {
+    data: Type.Array(RefTo(DeliverySchema)),
+    total: Type.Integer({ minimum: 0 }),
+    limit: Type.Integer(),
+    offset: Type.Integer(),
+    has_more: Type.Boolean(),
+  },
+  { additionalProperties: false },
+);
+
+export const DeliveryQuery = Type.Object(
+  {
+    status: Type.Optional(StringEnum(DELIVERY_STATUSES, { description: 'Only deliveries in this state.' })),
+    limit: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: MAX_PAGE_SIZE,
+        default: DEFAULT_PAGE_SIZE,
+        description: 'Results per page.',
+      }),
+    ),
+    offset: Type.Optional(
+      Type.Integer({ minimum: 0, maximum: MAX_OFFSET, default: 0, description: 'Results to skip (newest first).' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const WebhookId = Type.String({ minLength: 1, maxLength: 64, description: 'Webhook id, e.g. wh_4f9c2a7b1d3e5f60.' });
+
+export const WebhookIdParams = Type.Object({ id: WebhookId }, { additionalProperties: false });
+
+export const DeliveryParams = Type.Object(
+  {
+    id: WebhookId,
+    delivery_id: Type.String({ minLength: 1, maxLength: 64, description: 'Delivery id, e.g. whd_0a1b2c3d4e5f6a7b.' }),
+  },
+  { additionalProperties: false },
+);

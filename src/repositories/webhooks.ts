@@ -1,0 +1,242 @@
+import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
+import type { DeliveryRow, EventRow, EventType, WebhookRow } from '../db/schema.js';
+import { newId } from '../domain/ids.js';
+import { pendingDelivery } from '../events/outbox.js';
+import { dialectOf, type Queryable } from './db.js';
+
+export interface WebhookInput {
+  url: string;
+  events: readonly EventType[];
+  category: string | null;
+  lat: number | null;
+  lng: number | null;
+  radiusKm: number | null;
+}
+
+/** A new signing secret: whsec_ and 32 random bytes, base64url. */
+function newSecret(): string {
+  return `whsec_${randomBytes(32).toString('base64url')}`;
+}
+
+/**
+ * Adds a webhook of the account unless it has `max` already (counted in the same transaction; on
+ * PostgreSQL under an advisory lock per account, so two at once cannot both take the last place).
+ */
+export async function createWebhook(
+  db: Queryable,
+  accountId: string,
+  input: WebhookInput,
+  max: number,
+  now: Date,
+): Promise<WebhookRow | { limit: number }> {
+  return db.transaction().execute(async (trx) => {
+    if (dialectOf(trx) === 'postgres') {
+      await sql`select pg_advisory_xact_lock(hashtext(${`webhooks:${accountId}`}))`.execute(trx);
+    }
+    const { n } = await trx
+      .selectFrom('webhooks')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('account_id', '=', accountId)
+      .executeTakeFirstOrThrow();
+    if (Number(n) >= max) return { limit: max };
+    const row: WebhookRow = {
+      id: newId('wh'),
+      account_id: accountId,
+      url: input.url,
+      events: `,${input.events.join(',')},`,
+      filter_category: input.category,
+      filter_lat: input.lat,
+      filter_lng: input.lng,
+      filter_radius_km: input.radiusKm,
+      secret: newSecret(),
+      created_at: now.toISOString(),
+    };
+    await trx.insertInto('webhooks').values(row).execute();
+    return row;
+  });
+}
+
+/** The account's webhooks, oldest first. */
+export function listWebhooks(db: Queryable, accountId: string): Promise<WebhookRow[]> {
+  return db
+    .selectFrom('webhooks')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+/** The webhook if the account owns it. */
+export function ownWebhook(db: Queryable, id: string, accountId: string): Promise<WebhookRow | undefined> {
+  return db
+    .selectFrom('webhooks')
+    .selectAll()
+    .where('id', '=', id)
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
+}
+
+/** Deletes an own webhook with its deliveries (nothing more is sent); false when it is not the account's. */
+export function deleteOwnWebhook(db: Queryable, id: string, accountId: string): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const hook = await ownWebhook(trx, id, accountId);
+    if (!hook) return false;
+    await trx.deleteFrom('webhook_deliveries').where('webhook_id', '=', id).execute();
+    await trx.deleteFrom('webhooks').where('id', '=', id).execute();
+    return true;
+  });
+}
+
+export type DeliveryWithEvent = DeliveryRow & Pick<EventRow, 'type'>;
+
+/** A page of a webhook's deliveries, newest first, optionally of one status. */
+export async function listDeliveries(
+  db: Queryable,
+  webhookId: string,
+  status: DeliveryRow['status'] | undefined,
+  limit: number,
+  offset: number,
+): Promise<{ rows: DeliveryWithEvent[]; total: number }> {
+  let base = db.selectFrom('webhook_deliveries').where('webhook_id', '=', webhookId);
+  if (status) base = base.where('status', '=', status);
+  const [rows, count] = await Promise.all([
+    base
+      .innerJoin('events', 'events.id', 'webhook_deliveries.event_id')
+      .selectAll('webhook_deliveries')
+      .select('events.type')
+      .orderBy('webhook_deliveries.created_at', 'desc')
+      .orderBy('webhook_deliveries.id', 'desc')
+      .limit(limit)
+      .offset(offset)
+      .execute(),
+    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.n) };
+}
+
+/**
+ * Sends a delivery's event again: a new delivery, due at once, with attempts of its own (the
+ * receiver sees the same event id and body, signed anew). Undefined when the webhook has no such delivery.
+ */
+export function redeliver(
+  db: Queryable,
+  webhookId: string,
+  deliveryId: string,
+  now: Date,
+): Promise<DeliveryWithEvent | undefined> {
+  return db.transaction().execute(async (trx) => {
+    const original = await trx
+      .selectFrom('webhook_deliveries')
+      .innerJoin('events', 'events.id', 'webhook_deliveries.event_id')
+      .select(['webhook_deliveries.event_id', 'events.type'])
+      .where('webhook_deliveries.id', '=', deliveryId)
+      .where('webhook_deliveries.webhook_id', '=', webhookId)
+      .executeTakeFirst();
+    if (!original) return undefined;
+    const row = pendingDelivery(webhookId, Number(original.event_id), now.toISOString(), deliveryId);
+    await trx.insertInto('webhook_deliveries').values(row).execute();
+    return { ...row, type: original.type };
+  });
+}
+
+export interface DueDelivery {
+  id: string;
+  attempts: number;
+  url: string;
+  secret: string;
+  event: Pick<EventRow, 'id' | 'type' | 'created_at' | 'payload'>;
+}
+
+/**
+ * Takes up to `limit` deliveries that are due and not held by another worker, holding them until
+ * `lockedUntil`: one worker per delivery across processes (PostgreSQL skips rows another
+ * transaction is taking; SQLite has one writer at a time). A worker that dies lets its hold expire.
+ */
+export async function claimDueDeliveries(
+  db: Queryable,
+  now: Date,
+  lockedUntil: Date,
+  limit: number,
+): Promise<DueDelivery[]> {
+  const at = now.toISOString();
+  return db.transaction().execute(async (trx) => {
+    let due = trx
+      .selectFrom('webhook_deliveries')
+      .select('id')
+      .where('status', '=', 'pending')
+      .where('next_attempt_at', '<=', at)
+      .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', at)]))
+      .orderBy('next_attempt_at')
+      .limit(limit);
+    if (dialectOf(trx) === 'postgres') due = due.forUpdate().skipLocked();
+    const ids = (await due.execute()).map((row) => row.id);
+    if (ids.length === 0) return [];
+    await trx
+      .updateTable('webhook_deliveries')
+      .set({ locked_until: lockedUntil.toISOString() })
+      .where('id', 'in', ids)
+      .execute();
+    const rows = await trx
+      .selectFrom('webhook_deliveries')
+      .innerJoin('webhooks', 'webhooks.id', 'webhook_deliveries.webhook_id')
+      .innerJoin('events', 'events.id', 'webhook_deliveries.event_id')
+      .select([
+        'webhook_deliveries.id',
+        'webhook_deliveries.attempts',
+        'webhooks.url',
+        'webhooks.secret',
+        'events.id as event_id',
+        'events.type',
+        'events.created_at',
+        'events.payload',
+      ])
+      .where('webhook_deliveries.id', 'in', ids)
+      .execute();
+    return rows.map((row) => ({
+      id: row.id,
+      attempts: row.attempts,
+      url: row.url,
+      secret: row.secret,
+      event: { id: Number(row.event_id), type: row.type, created_at: row.created_at, payload: row.payload },
+    }));
+  });
+}
+
+export interface AttemptResult {
+  /** The HTTP status the receiver answered, or null when there was no answer. */
+  status: number | null;
+  error: string | null;
+}
+
+/**
+ * Records an attempt: a 2xx delivers; otherwise the delivery waits until `retryAt`, or fails for
+ * good when `retryAt` is null (attempts used up).
+ */
+export async function recordAttempt(
+  db: Queryable,
+  id: string,
+  result: AttemptResult,
+  now: Date,
+  retryAt: Date | null,
+): Promise<void> {
+  const delivered = result.status !== null && result.status >= 200 && result.status < 300;
+  const at = now.toISOString();
+  await db.transaction().execute((trx) =>
+    trx
+      .updateTable('webhook_deliveries')
+      .set((eb) => ({
+        attempts: eb('attempts', '+', 1),
+        last_attempt_at: at,
+        response_status: result.status,
+        last_error: delivered ? null : (result.error ?? `HTTP ${result.status}`).slice(0, 500),
+        locked_until: null,
+        status: delivered ? 'delivered' : retryAt ? 'pending' : 'failed',
+        next_attempt_at: delivered || !retryAt ? null : retryAt.toISOString(),
+        delivered_at: delivered ? at : null,
+      }))
+      .where('id', '=', id)
+      .execute(),
+  );
+}
