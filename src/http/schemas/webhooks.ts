@@ -57,6 +57,7 @@ export const WebhookWithSecret = Type.Object(
 export const WebhookCreateBody = Type.Object(
   {
     url: Type.String({
+      format: 'uri',
       minLength: 1,
       maxLength: 2048,
       description:
