@@ -111,9 +111,15 @@ export async function webhookUrlProblem(text: string, allowPrivate: boolean): Pr
   }
   let addresses: LookupAddress[];
   try {
-    addresses = await new Promise((resolve, reject) =>
-      dnsLookup(host, { all: true }, (error, found) => (error ? reject(error) : resolve(found))),
-    );
+    addresses = await new Promise((resolve, reject) => {
+      // A resolver that does not answer must not hold the request: 3 s, then "does not resolve".
+      const timer = setTimeout(() => reject(new Error('DNS timeout')), 3_000);
+      dnsLookup(host, { all: true }, (error, found) => {
+        clearTimeout(timer);
+        if (error) reject(error);
+        else resolve(found);
+      });
+    });
   } catch {
     return {
       problem: `url's host ${host} does not resolve.`,
