@@ -63,6 +63,7 @@ const ConfigSchema = Type.Object({
   ),
   // Events (issue 8): the outbox is read this often by the SSE streams and the webhook worker.
   EVENTS_POLL_MS: Type.Integer({ minimum: 20, maximum: 60_000, default: 500 }),
+  EVENTS_RETENTION_DAYS: Type.Integer({ minimum: 1, maximum: 3_650, default: 30 }),
   STREAM_HEARTBEAT_MS: Type.Integer({ minimum: 100, maximum: 300_000, default: 15_000 }),
   STREAM_MAX_SECONDS: Type.Integer({ minimum: 1, maximum: 86_400, default: 3_600 }),
   STREAMS_PER_CALLER: Type.Integer({ minimum: 1, maximum: 1_000, default: 5 }),

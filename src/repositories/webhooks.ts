@@ -240,3 +240,30 @@ export async function recordAttempt(
       .execute(),
   );
 }
+
+/**
+ * Forgets events and finished deliveries older than `before` (EVENTS_RETENTION_DAYS); an event
+ * with a delivery still pending stays. Returns the events deleted.
+ */
+export async function pruneEvents(db: Queryable, before: Date): Promise<number> {
+  const cutoff = before.toISOString();
+  return db.transaction().execute(async (trx) => {
+    await trx
+      .deleteFrom('webhook_deliveries')
+      .where('created_at', '<', cutoff)
+      .where('status', '!=', 'pending')
+      .execute();
+    const deleted = await trx
+      .deleteFrom('events')
+      .where('created_at', '<', cutoff)
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('webhook_deliveries').select('id').whereRef('webhook_deliveries.event_id', '=', 'events.id'),
+          ),
+        ),
+      )
+      .executeTakeFirst();
+    return Number(deleted.numDeletedRows);
+  });
+}

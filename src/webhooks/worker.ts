@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { eventIdOf, eventJson } from '../events/outbox.js';
-import { claimDueDeliveries, type DueDelivery, recordAttempt } from '../repositories/webhooks.js';
+import { claimDueDeliveries, type DueDelivery, pruneEvents, recordAttempt } from '../repositories/webhooks.js';
 import { SIGNATURE_HEADER, sendDelivery, signatureOf } from './delivery.js';
 
 export interface WorkerOptions {
@@ -15,7 +15,11 @@ export interface WorkerOptions {
   allowPrivate: boolean;
   log: FastifyBaseLogger;
   userAgent: string;
+  /** Events (and finished deliveries) older than this many days are deleted, once an hour. */
+  retentionDays: number;
 }
+
+const PRUNE_EVERY_MS = 3_600_000;
 
 /** Deliveries one worker sends at once. */
 const BATCH = 16;
@@ -39,6 +43,7 @@ export function retryDelayMs(attempts: number, retryBaseMs: number, random = Mat
 export class WebhookWorker {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
+  private prunedAt = 0;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -73,6 +78,12 @@ export class WebhookWorker {
     const { now, timeoutMs } = this.options;
     const at = now();
     const holdUntil = new Date(at.getTime() + timeoutMs + 30_000);
+    if (at.getTime() - this.prunedAt >= PRUNE_EVERY_MS) {
+      this.prunedAt = at.getTime();
+      const before = new Date(at.getTime() - this.options.retentionDays * 86_400_000);
+      const deleted = await pruneEvents(this.db, before);
+      if (deleted > 0) this.options.log.info({ deleted, before: before.toISOString() }, 'old events deleted');
+    }
     const due = await claimDueDeliveries(this.db, at, holdUntil, BATCH);
     await Promise.all(due.map((delivery) => this.attempt(delivery)));
   }

@@ -12,12 +12,14 @@ import { type TestContext, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createDb } from '../../src/db/create-db.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
+import { pendingDelivery } from '../../src/events/outbox.js';
+import { pruneEvents } from '../../src/repositories/webhooks.js';
 import { sendDelivery, signatureOf, verifySignature } from '../../src/webhooks/delivery.js';
 import { isPrivateAddress } from '../../src/webhooks/url-guard.js';
 import { retryDelayMs } from '../../src/webhooks/worker.js';
 import { buildTestApp, createKey } from '../helpers/app.js';
 import { helperBody, JOB_BODY } from '../helpers/bodies.js';
-import { freshDatabaseUrl, TEST_ENGINE } from '../helpers/database.js';
+import { createTestDb, freshDatabaseUrl, TEST_ENGINE } from '../helpers/database.js';
 import { freePort, type ServerProcess, startServer, stopServer } from '../helpers/server-process.js';
 
 interface Received {
@@ -454,4 +456,62 @@ test('signatures and backoff: Stripe-style HMAC with a timestamp, retries for mo
   const total = waits.reduce((sum, ms) => sum + ms, 0);
   assert.ok(total >= 24 * 3_600_000, `${total / 3_600_000} h`);
   assert.ok(retryDelayMs(40, 30_000, 1) <= 24 * 3_600_000 * 1.1, 'a wait is at most a day (+jitter)');
+});
+
+test(`old events and finished deliveries are pruned; pending ones are kept (${TEST_ENGINE})`, async (t) => {
+  const db = await createTestDb(t);
+  const { accountId } = await createKey(db, { email: 'prune@example.org' });
+  const event = (created_at: string) =>
+    db.kysely
+      .insertInto('events')
+      .values({
+        type: 'job.created',
+        subject_id: 'job_x',
+        category: null,
+        lat: null,
+        lng: null,
+        audience: null,
+        payload: '{}',
+        created_at,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+  const old = [
+    await event('2026-01-01T00:00:00.000Z'),
+    await event('2026-01-02T00:00:00.000Z'),
+    await event('2026-01-03T00:00:00.000Z'),
+  ];
+  const recent = await event('2026-11-20T00:00:00.000Z');
+  await db.kysely
+    .insertInto('webhooks')
+    .values({
+      id: 'wh_1',
+      account_id: accountId,
+      url: 'https://93.184.215.14/',
+      events: ',job.created,',
+      filter_category: null,
+      filter_lat: null,
+      filter_lng: null,
+      filter_radius_km: null,
+      secret: 'whsec_x',
+      created_at: '2026-01-01T00:00:00.000Z',
+    })
+    .execute();
+  const pendingOld = { ...pendingDelivery('wh_1', Number(old[1]?.id), '2026-01-02T00:00:00.000Z'), id: 'whd_pending' };
+  const deliveredOld = {
+    ...pendingDelivery('wh_1', Number(old[2]?.id), '2026-01-03T00:00:00.000Z'),
+    id: 'whd_done',
+    status: 'delivered' as const,
+  };
+  await db.kysely.insertInto('webhook_deliveries').values([pendingOld, deliveredOld]).execute();
+
+  assert.equal(await pruneEvents(db.kysely, new Date('2026-10-21T00:00:00.000Z')), 2);
+  const ids = (await db.kysely.selectFrom('events').select('id').orderBy('id').execute()).map((row) => Number(row.id));
+  assert.deepEqual(
+    ids,
+    [Number(old[1]?.id), Number(recent.id)],
+    'the one with a pending delivery and the recent one stay',
+  );
+  const deliveries = (await db.kysely.selectFrom('webhook_deliveries').select('id').execute()).map((row) => row.id);
+  assert.deepEqual(deliveries, ['whd_pending']);
 });
