@@ -528,9 +528,20 @@ function requestArbitrary(doc: OpenApiDocument, realIds: Record<string, readonly
   const elsewhere = fc
     .record({ method: methodArb, path: unknownPath(prefixes), query: queryFor([]) })
     .map((r) => ({ method: r.method, url: r.path + r.query }));
+  // An event stream never ends by itself, and inject waits for the end: GETs of stream paths are
+  // left to test/http/events-stream.test.ts (other methods still run).
+  const streams = Object.entries(doc.paths)
+    .filter(([, item]) =>
+      Object.values(item).some((op) =>
+        Object.values(op.responses ?? {}).some((r) => 'content' in r && r.content && 'text/event-stream' in r.content),
+      ),
+    )
+    .map(([path]) => path);
+  const opensStream = (request: FuzzRequest) =>
+    request.method === 'GET' && streams.includes(request.url.split('?')[0]?.replace(/\/+$/, '') ?? '');
   return fc
     .oneof({ weight: 5, arbitrary: fc.oneof(...operations) }, { weight: 1, arbitrary: elsewhere })
-    .filter((request) => injectable(request.url));
+    .filter((request) => injectable(request.url) && !opensStream(request));
 }
 
 /**
@@ -574,7 +585,9 @@ const REGRESSIONS: FuzzRequest[] = [
 ];
 
 async function build(t: TestContext) {
-  const { app, db } = await buildTestApp(t);
+  // A stream that a case opens despite the filter below (a spelling of its path the filter does
+  // not know) ends after a second instead of holding the run.
+  const { app, db } = await buildTestApp(t, undefined, { STREAM_MAX_SECONDS: '1' });
   await seedDatabase(db.kysely, {
     seed: 7,
     jobs: 60,

@@ -179,7 +179,7 @@ test('MIGRATE_ON_START=false on a schema that is behind: no start, until `npm ru
 
   const migrated = await runCli('src/cli/migrate.ts', [], { DATABASE_URL: url });
   assert.equal(migrated.code, 0, migrated.stderr);
-  assert.match(migrated.stdout, /^Applied 7 migration\(s\) to sqlite:.*: 0001-initial, .*0007-hardening\n$/);
+  assert.match(migrated.stdout, /^Applied 8 migration\(s\) to sqlite:.*: 0001-initial, .*0008-events\n$/);
   const again = await runCli('src/cli/migrate.ts', [], { DATABASE_URL: url });
   assert.match(again.stdout, /is up to date; nothing to apply/);
 

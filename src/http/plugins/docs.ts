@@ -55,6 +55,11 @@ export async function registerDocs(app: FastifyInstance): Promise<void> {
         { name: 'Bookings', description: 'Borrowing an item: request, confirm, pick up, return.' },
         { name: 'Access', description: 'Tiers, keys and rate limits: who am I, and requesting a developer key.' },
         {
+          name: 'Events',
+          description:
+            'Changes to public jobs and listings as they happen: a Server-Sent Events stream, resumable with Last-Event-ID.',
+        },
+        {
           name: 'Sandbox',
           description: 'Every read endpoint under /v1/demo over a fixed, fake dataset; no key needed.',
         },
