@@ -19,6 +19,7 @@ const BOTH_ENGINES = [
   'test/http/',
   'test/writes/',
   'test/access/',
+  'test/mcp/',
   'test/property.test.ts',
   'test/property-writes.test.ts',
   'test/key-lifecycle.test.ts',

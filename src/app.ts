@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController } from 'fastify';
 import { type Config, publicBaseUrl, trustProxyOption } from './config.js';
 import type { Db } from './db/create-db.js';
-import type { TierLimits } from './domain/tiers.js';
+import { API_VERSION, type TierLimits } from './domain/tiers.js';
 import { versionPerRequest } from './http/data-version.js';
 import { Metrics } from './http/metrics.js';
 import { registerAccess } from './http/plugins/access.js';
@@ -30,6 +30,7 @@ import { categoryRoutes } from './http/routes/categories.js';
 import { developerPageRoutes } from './http/routes/developers.js';
 import { discoveryRoutes } from './http/routes/discovery.js';
 import { estimateRoutes } from './http/routes/estimate.js';
+import { eventRoutes } from './http/routes/events.js';
 import { healthRoutes } from './http/routes/health.js';
 import { helperProfileRoutes } from './http/routes/helper-profiles.js';
 import { jobWriteRoutes } from './http/routes/job-writes.js';
@@ -40,6 +41,7 @@ import { metricsRoutes } from './http/routes/metrics.js';
 import type { Api, RouteDeps } from './http/routes/route-kit.js';
 import { sandboxRoutes } from './http/routes/sandbox.js';
 import { statsRoutes } from './http/routes/stats.js';
+import { webhookRoutes } from './http/routes/webhooks.js';
 import { MeSchema } from './http/schemas/access.js';
 import { ApplicationSchema } from './http/schemas/applications.js';
 import { AvailabilitySchema, PublicHelperSchema } from './http/schemas/availability.js';
@@ -52,9 +54,12 @@ import { HelperProfileSchema } from './http/schemas/helper-profiles.js';
 import { JobSchema } from './http/schemas/job.js';
 import { ListingSchema } from './http/schemas/listing.js';
 import { type Endpoint, StatsSchema } from './http/schemas/stats.js';
+import { DeliverySchema, WebhookSchema } from './http/schemas/webhooks.js';
+import { mcpRoutes } from './mcp/http-route.js';
 import { MemoryRateLimitStore, type RateLimitStore } from './rate-limit/store.js';
 import { createSandbox, type Sandbox } from './sandbox/demo-db.js';
 import { SearchIndexes } from './search/search-indexes.js';
+import { WebhookWorker } from './webhooks/worker.js';
 
 export interface AppDeps {
   db: Db;
@@ -93,6 +98,8 @@ const COMPONENTS = [
   ApplicationSchema,
   StatsSchema,
   MeSchema,
+  WebhookSchema,
+  DeliverySchema,
   ApiErrorSchema,
 ];
 
@@ -252,6 +259,31 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<Api> {
   helperProfileRoutes(app, routeDeps);
   listingWriteRoutes(app, routeDeps);
   bookingRoutes(app, routeDeps);
+  webhookRoutes(app, routeDeps, {
+    perAccount: config.WEBHOOKS_PER_ACCOUNT,
+    allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
+    retryBaseMs: config.WEBHOOK_RETRY_BASE_MS,
+    maxAttempts: config.WEBHOOK_MAX_ATTEMPTS,
+    timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+  });
+  if (config.WEBHOOK_DELIVERY) {
+    // Sends the outbox's deliveries; stopped (waiting for those in flight) when the app closes.
+    const worker = new WebhookWorker(deps.db.kysely, {
+      now,
+      pollMs: config.EVENTS_POLL_MS,
+      retryBaseMs: config.WEBHOOK_RETRY_BASE_MS,
+      maxAttempts: config.WEBHOOK_MAX_ATTEMPTS,
+      timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+      allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
+      log: app.log,
+      userAgent: `KarlsruheMarketplace-Webhooks/${API_VERSION}`,
+      retentionDays: config.EVENTS_RETENTION_DAYS,
+    });
+    app.addHook('onReady', async () => worker.start());
+    app.addHook('onClose', () => worker.stop());
+  }
+  eventRoutes(app, routeDeps, config);
+  mcpRoutes(app, routeDeps, config);
   // A plugin of its own: only /developers parses form bodies, the JSON endpoints answer them 415.
   await app.register(developerPageRoutes, routeDeps);
   return app;

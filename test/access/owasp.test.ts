@@ -22,6 +22,11 @@ import type { OpenApiDocument } from '../helpers/contract.js';
 const PUBLIC_READS = new Set(['getJob', 'getListing', 'getHelper', 'getListingAvailability']);
 /** Any account may act on any public job or listing: these check the ids in the body instead. */
 const PUBLIC_ACTIONS = new Set(['applyToJob', 'createBooking']);
+/**
+ * POSTs open to anonymous callers: requesting a key, and the MCP endpoint, whose write tools need a
+ * key inside it (checked below: a tool error, the REST write never made).
+ */
+const OPEN_TO_ANONYMOUS = new Set(['requestDeveloperKey', 'mcp']);
 
 const JOB = JOB_BODY;
 const LISTING = LISTING_BODY;
@@ -40,6 +45,11 @@ async function world(t: Parameters<typeof buildTestApp>[0]) {
   const party = await createKey(db, { email: 'party.private@example.org' });
   const stranger = await createKey(db, { email: 'stranger@example.org' });
   const post = (key: string, url: string, payload: object) => createdId(app, key, url, payload);
+  // A webhook of the owner with a delivery (written with the job's event): ids a stranger may not touch.
+  const webhook = await post(owner.key, '/v1/webhooks', {
+    url: 'https://93.184.215.14/hooks',
+    events: ['job.created', 'application.created'],
+  });
   const ownerHelper = await post(owner.key, '/v1/helpers', helper('Owner O.'));
   const partyHelper = await post(party.key, '/v1/helpers', helper('Party P.'));
   const strangerHelper = await post(stranger.key, '/v1/helpers', helper('Stranger S.'));
@@ -51,18 +61,44 @@ async function world(t: Parameters<typeof buildTestApp>[0]) {
     end_date: '2026-12-03',
   });
   const doc = (await app.inject({ url: '/v1/openapi.json' })).json() as OpenApiDocument;
+  const delivery = await db.kysely
+    .selectFrom('webhook_deliveries')
+    .select('id')
+    .where('webhook_id', '=', webhook)
+    .executeTakeFirstOrThrow();
   return {
     app,
     db,
     doc,
     keys: { owner, party, stranger },
-    ids: { job, listing, application, booking, ownerHelper, partyHelper, strangerHelper },
+    ids: {
+      job,
+      listing,
+      application,
+      booking,
+      ownerHelper,
+      partyHelper,
+      strangerHelper,
+      webhook,
+      delivery: delivery.id,
+    },
   };
 }
 
 /** Every row of the tables a write could touch, to prove a refused request changed nothing. */
 async function snapshot(db: Db): Promise<string> {
-  const tables = ['jobs', 'listings', 'bookings', 'applications', 'helpers', 'helper_categories', 'owners'] as const;
+  const tables = [
+    'jobs',
+    'listings',
+    'bookings',
+    'applications',
+    'helpers',
+    'helper_categories',
+    'owners',
+    'webhooks',
+    'webhook_deliveries',
+    'events',
+  ] as const;
   const rows: unknown[] = [];
   for (const table of tables) rows.push(await db.kysely.selectFrom(table).selectAll().execute());
   return JSON.stringify(rows);
@@ -76,6 +112,7 @@ describe('API1: object-level authorization on every id', () => {
       listings: ids.listing,
       bookings: ids.booking,
       helpers: ids.ownerHelper,
+      webhooks: ids.webhook,
     };
     const checked: string[] = [];
     const unclassified: string[] = [];
@@ -86,7 +123,8 @@ describe('API1: object-level authorization on every id', () => {
         if (PUBLIC_ACTIONS.has(operationId)) continue; // checked below, by the ids in the body
         const url = path
           .replace('{id}', idFor[path.split('/')[2] ?? ''] ?? 'x')
-          .replace('{application_id}', ids.application);
+          .replace('{application_id}', ids.application)
+          .replace('{delivery_id}', ids.delivery);
         const before = await snapshot(db);
         const response = await app.inject({
           method: verb.toUpperCase() as 'GET',
@@ -142,15 +180,41 @@ describe('API1: object-level authorization on every id', () => {
   });
 
   test('anonymous callers get 401 for every operation that is not a public read', async (t) => {
-    const { app, doc, ids } = await world(t);
+    const { app, db, doc, ids } = await world(t);
     for (const [path, item] of Object.entries(doc.paths)) {
       for (const [verb, op] of Object.entries(item)) {
-        if (verb === 'get' || op.operationId === 'requestDeveloperKey') continue;
+        if (verb === 'get' || OPEN_TO_ANONYMOUS.has(op.operationId)) continue;
         const url = path.replace('{id}', ids.job).replace('{application_id}', ids.application);
         const response = await app.inject({ method: verb.toUpperCase() as 'POST', url, payload: {} });
         assert.equal(response.statusCode, 401, `${op.operationId} anonymously`);
       }
     }
+    // Through MCP, anonymously: the write tools are errors that say a key is needed, and write nothing.
+    const before = await snapshot(db);
+    const tools = [
+      ['create_job', JOB],
+      ['apply_to_job', { id: ids.job, helper_id: ids.strangerHelper }],
+      ['book_listing', { id: ids.listing, start_date: '2026-12-20', end_date: '2026-12-21' }],
+    ] as const;
+    for (const [name, args] of tools) {
+      const response = await app.inject({
+        method: 'POST',
+        url: '/mcp',
+        headers: { accept: 'application/json, text/event-stream' },
+        payload: {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: { name, arguments: { ...args, idempotency_key: `anonymous-${name}` } },
+        },
+      });
+      assert.equal(response.statusCode, 200, name);
+      const { result } = response.json();
+      assert.equal(result.isError, true, name);
+      assert.equal(result.structuredContent.status, 401, name);
+      assert.equal(result.structuredContent.error, 'authentication_required', name);
+    }
+    assert.equal(await snapshot(db), before, 'anonymous MCP write tools changed data');
   });
 });
 
@@ -263,8 +327,8 @@ describe('API7: server-side request forgery', () => {
     assert.equal(fetched, 0, 'the server fetched a URL a client sent');
   });
 
-  test('no operation takes a URL the server would call (webhooks will come with their own SSRF guard)', (t) => {
-    return world(t).then(({ doc }) => {
+  test('only createWebhook takes a URL the server would call, and it refuses internal addresses', (t) => {
+    return world(t).then(async ({ app, doc, keys }) => {
       const urlInputs: string[] = [];
       const visit = (schema: unknown, where: string) => {
         if (!schema || typeof schema !== 'object') return;
@@ -285,7 +349,22 @@ describe('API7: server-side request forgery', () => {
           visit(body?.content['application/json']?.schema, `${verb.toUpperCase()} ${path}`);
         }
       }
-      assert.deepEqual(urlInputs, [], 'a URL input needs an SSRF review (docs/SECURITY.md, API7)');
+      assert.deepEqual(
+        urlInputs,
+        ['POST /v1/webhooks.url'],
+        'a URL input needs an SSRF review (docs/SECURITY.md, API7)',
+      );
+      // The reviewed one: internal addresses are refused (more in test/http/webhooks.test.ts).
+      for (const url of ['http://169.254.169.254/latest/meta-data/', 'http://127.0.0.1:6379/', 'http://[::1]/']) {
+        const response = await app.inject({
+          method: 'POST',
+          url: '/v1/webhooks',
+          headers: { 'x-api-key': keys.stranger.key },
+          payload: { url, events: ['job.created'] },
+        });
+        assert.equal(response.statusCode, 400, url);
+        assert.equal(response.json().error, 'webhook_url_not_allowed', url);
+      }
     });
   });
 });

@@ -22,6 +22,8 @@ const UNLIMITED = {
   RATE_LIMIT_SANDBOX_PER_MIN: '1000000',
   APPLICATIONS_PER_ACCOUNT_PER_HOUR: '1000000',
   BOOKINGS_PER_ACCOUNT_PER_HOUR: '1000000',
+  // In-process apps send no webhooks (tests of delivery run a real server process and receiver).
+  WEBHOOK_DELIVERY: 'false',
 };
 
 /**

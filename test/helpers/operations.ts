@@ -26,5 +26,29 @@ export const WRITE_OPERATIONS = [
   'POST /v1/bookings/{id}/return returnBooking',
 ] as const;
 
+/**
+ * Webhooks (developer key; ids of the account's own webhooks and deliveries) and the public event
+ * stream (issue 8), in registration order, after the writes.
+ */
+export const EVENT_OPERATIONS = [
+  'POST /v1/webhooks createWebhook',
+  'GET /v1/webhooks listWebhooks',
+  'GET /v1/webhooks/{id} getWebhook',
+  'DELETE /v1/webhooks/{id} deleteWebhook',
+  'GET /v1/webhooks/{id}/deliveries listWebhookDeliveries',
+  'POST /v1/webhooks/{id}/deliveries/{delivery_id}/redeliver redeliverWebhookDelivery',
+  'GET /v1/events/stream streamEvents',
+] as const;
+
+/**
+ * The MCP server over Streamable HTTP (src/mcp/http-route.ts): a POST, but not a REST write. It
+ * is open to anonymous callers (read tools; writes need a key inside, as tool errors), takes a
+ * JSON-RPC message rather than a resource, and names no ids in its path.
+ */
+export const AGENT_OPERATIONS = ['POST /mcp mcp'] as const;
+
 /** "METHOD path" of each write operation. */
 export const WRITE_ROUTES = WRITE_OPERATIONS.map((o) => o.split(' ').slice(0, 2).join(' '));
+
+/** "METHOD path" of each webhook and event operation. */
+export const EVENT_ROUTES = EVENT_OPERATIONS.map((o) => o.split(' ').slice(0, 2).join(' '));

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { buildTestApp, getJson } from '../helpers/app.js';
-import { WRITE_ROUTES } from '../helpers/operations.js';
+import { EVENT_ROUTES, WRITE_ROUTES } from '../helpers/operations.js';
 
 describe('errors outside the endpoints are ApiErrors too', () => {
   test('an unknown route is a JSON 404 listing the endpoints', async (t) => {
@@ -26,8 +26,9 @@ describe('errors outside the endpoints are ApiErrors too', () => {
         'GET /v1/me',
         'POST /v1/developer/key-requests',
         ...WRITE_ROUTES,
+        ...EVENT_ROUTES,
       ],
-      alternatives_count: 10 + WRITE_ROUTES.length,
+      alternatives_count: 10 + WRITE_ROUTES.length + EVENT_ROUTES.length,
     });
   });
 

@@ -10,7 +10,7 @@ import { EstimateQuery, EstimateSchema } from '../../src/http/schemas/estimate.j
 import { JobIdParams, JobSchema, JobSearchQuery } from '../../src/http/schemas/job.js';
 import { ListingIdParams, ListingSchema, ListingSearchQuery } from '../../src/http/schemas/listing.js';
 import { buildTestApp } from '../helpers/app.js';
-import { WRITE_OPERATIONS } from '../helpers/operations.js';
+import { AGENT_OPERATIONS, EVENT_OPERATIONS, WRITE_OPERATIONS } from '../helpers/operations.js';
 
 /** What these tests read of a TypeBox object schema or of a component schema. */
 interface ObjectSchema {
@@ -149,6 +149,8 @@ describe('GET /v1/openapi.json', () => {
         ...OPERATIONS.map((o) => `GET ${o.path} ${o.operationId}`),
         'POST /v1/developer/key-requests requestDeveloperKey',
         ...WRITE_OPERATIONS,
+        ...EVENT_OPERATIONS,
+        ...AGENT_OPERATIONS,
       ].sort(),
     );
   });

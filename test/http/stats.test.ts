@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { buildTestApp, getJson, NOW } from '../helpers/app.js';
 import { helperFixture, insert, jobFixture, listingFixture, ownerFixture } from '../helpers/fixtures.js';
-import { WRITE_OPERATIONS } from '../helpers/operations.js';
+import { AGENT_OPERATIONS, EVENT_OPERATIONS, WRITE_OPERATIONS } from '../helpers/operations.js';
 
 describe('GET /v1/stats', () => {
   test('live figures from the data, coverage and capabilities (with the configured limits)', async (t) => {
@@ -105,6 +105,8 @@ describe('GET /v1/stats', () => {
         'GET /v1/me getMe',
         'POST /v1/developer/key-requests requestDeveloperKey',
         ...WRITE_OPERATIONS,
+        ...EVENT_OPERATIONS,
+        ...AGENT_OPERATIONS,
       ],
     );
     assert.deepEqual(caps.tiers, [

@@ -1,3 +1,4 @@
+import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
@@ -20,6 +21,53 @@ export interface AccessContext {
 declare module 'fastify' {
   interface FastifyRequest {
     access: AccessContext;
+  }
+  interface FastifyInstance {
+    /** Marks requests a route makes to this app on behalf of its caller (see InnerCalls). */
+    innerCalls: InnerCalls;
+  }
+}
+
+/** The budget an outer request counted against, which its inner calls report again. */
+type Budget = Pick<AccessContext, 'tier' | 'limit' | 'remaining' | 'resetSeconds'>;
+
+/** The header that marks an inner call: `<app secret>.<call id>`. Never sent to a client. */
+export const INNER_CALL_HEADER = 'x-kmp-inner-call';
+
+/**
+ * Requests a route makes to this app on behalf of its caller, through app.inject (the MCP
+ * endpoint's tool calls): they are authenticated like any request, but not counted a second time;
+ * they answer with the budget of the request that made them. The marker cannot be forged: it holds
+ * a secret of 256 random bits made when the app is built, which never leaves the process, and a
+ * call id that is valid once, only while the outer request waits for it. A marker that does not
+ * match exactly is ignored (the request is counted as usual) and removed either way.
+ */
+export class InnerCalls {
+  private readonly secret = randomBytes(32).toString('base64url');
+  private readonly calls = new Map<string, Budget>();
+
+  /** The headers that mark one call made for `outer`, and how to forget the call if it is never made. */
+  open(outer: AccessContext): { headers: Record<string, string>; close: () => void } {
+    const id = randomUUID();
+    const { tier, limit, remaining, resetSeconds } = outer;
+    this.calls.set(id, { tier, limit, remaining, resetSeconds });
+    return { headers: { [INNER_CALL_HEADER]: `${this.secret}.${id}` }, close: () => this.calls.delete(id) };
+  }
+
+  /** The outer budget when `request` is a genuine inner call (used up by this), else undefined. */
+  take(request: FastifyRequest): Budget | undefined {
+    const marker = request.headers[INNER_CALL_HEADER];
+    if (marker === undefined) return undefined;
+    delete request.headers[INNER_CALL_HEADER];
+    if (typeof marker !== 'string') return undefined;
+    const dot = marker.indexOf('.');
+    const given = Buffer.from(marker.slice(0, Math.max(0, dot)));
+    const secret = Buffer.from(this.secret);
+    if (given.length !== secret.length || !timingSafeEqual(given, secret)) return undefined;
+    const id = marker.slice(dot + 1);
+    const budget = this.calls.get(id);
+    this.calls.delete(id);
+    return budget;
   }
 }
 
@@ -137,8 +185,11 @@ function setBudgetHeaders(
  */
 export function registerAccess(app: FastifyInstance, options: AccessOptions): void {
   app.decorateRequest('access', null as unknown as AccessContext);
+  const innerCalls = new InnerCalls();
+  app.decorate('innerCalls', innerCalls);
   const lookups = new KeyLookups();
   app.addHook('onRequest', async (request, reply) => {
+    const inner = innerCalls.take(request);
     if (isExempt(request.routeOptions.url)) return;
     const now = options.now();
     // The matched route, not the raw URL: /v1/%64emo/stats is the sandbox too.
@@ -154,6 +205,13 @@ export function registerAccess(app: FastifyInstance, options: AccessOptions): vo
     }
     // A bad key still costs its sender: it is counted against the address's anonymous budget.
     const tier: Tier = sandbox ? 'sandbox' : key ? 'developer' : 'anonymous';
+    if (inner?.tier === tier) {
+      // Counted once already, as the request that made it; it shows that request's budget.
+      setBudgetHeaders(reply, tier, inner.limit, inner.remaining, inner.resetSeconds, now);
+      request.access = { tier, key, limit: inner.limit, remaining: inner.remaining, resetSeconds: inner.resetSeconds };
+      if (keyError) throw keyError;
+      return;
+    }
     const limit = options.limits[tier];
     let hit: { count: number; resetMs: number };
     try {

@@ -16,7 +16,8 @@ const EXPOSED = [
 ].join(', ');
 
 const ALLOWED_METHODS = 'GET, HEAD, POST, PATCH, DELETE';
-const ALLOWED_HEADERS = 'X-API-Key, Content-Type, Idempotency-Key, If-None-Match, X-Request-Id, Last-Event-ID';
+const ALLOWED_HEADERS =
+  'X-API-Key, Content-Type, Idempotency-Key, If-None-Match, X-Request-Id, Last-Event-ID, Mcp-Protocol-Version';
 /** How long a browser may reuse a preflight answer, in seconds. */
 const PREFLIGHT_MAX_AGE = '600';
 

@@ -224,7 +224,7 @@ export function webhookRoutes(app: Api, { db, now }: RouteDeps, settings: Webhoo
         querystring: NoQuery,
         response: {
           204: Type.Null({ description: 'Deleted; no body.' }),
-          ...errorResponses(400, 404),
+          ...errorResponses(400, 404, 413, 415),
         },
       },
     },

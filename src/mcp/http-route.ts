@@ -1,0 +1,244 @@
+/**
+ * POST /mcp: the MCP server over Streamable HTTP, stateless (no sessions, one JSON answer per
+ * request). Each request gets a fresh Server and transport; the tools it runs call the REST routes
+ * of this same app through app.inject with the caller's X-API-Key and address, so tiers, validation
+ * and ownership are those of REST. The request itself counts once against the caller's budget (the
+ * access plugin, as for any route); the REST calls it makes are marked as inner calls
+ * (InnerCalls in plugins/access.ts) and not counted again. GET and DELETE /mcp answer 405 with
+ * Allow: POST (the not-found plugin), as the spec allows a server without streams or sessions.
+ */
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { JSONRPCMessageSchema, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import type { FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { type Config, publicBaseUrl } from '../config.js';
+import { ApiError } from '../http/errors.js';
+import { type Api, errorResponses, ok, type RouteDeps } from '../http/routes/route-kit.js';
+import { NoQuery } from '../http/schemas/common.js';
+import { createMcpServer } from './server.js';
+import { type ApiResponse, type Executor, TOOLS } from './tools.js';
+
+export const MCP_PATH = '/mcp';
+
+/** As plugins/security-headers.ts sets it on JSON answers in onSend, which a hijacked reply skips. */
+const JSON_CSP = "default-src 'none'; frame-ancestors 'none'";
+
+/** Request headers passed on to the REST calls a tool makes (besides the tool's own). */
+const FORWARDED = ['x-api-key', 'user-agent'] as const;
+
+/**
+ * Which Origin headers may use /mcp (the spec asks servers to check it against DNS rebinding):
+ * none sent (not a browser) is fine; otherwise the origins CORS_ORIGINS lets read the REST API,
+ * and the API's own PUBLIC_URL. With CORS_ORIGINS=* (the default) every origin may, as it may read
+ * every REST answer: the API uses no cookies or other ambient credentials, so a page, rebound or
+ * not, reaches nothing through /mcp that it could not read through REST with CORS.
+ */
+function originPolicy(config: Pick<Config, 'CORS_ORIGINS' | 'PUBLIC_URL' | 'HOST' | 'PORT'>) {
+  if (config.CORS_ORIGINS === '*') return (_origin: string) => true;
+  const allowed = new Set([...config.CORS_ORIGINS.split(','), new URL(publicBaseUrl(config)).origin]);
+  return (origin: string) => allowed.has(origin);
+}
+
+function bodyError(message: string, suggestion: string): ApiError {
+  return new ApiError(400, 'invalid_body', message, { suggestion });
+}
+
+/** Before schema validation: a batch gets its own answer, not "body must be object". */
+function refuseBatch(body: unknown): void {
+  if (Array.isArray(body)) {
+    throw bodyError(
+      'JSON-RPC batches (a JSON array) are not accepted: the MCP specification removed batching (2025-06-18).',
+      'Send one JSON-RPC message per POST /mcp request.',
+    );
+  }
+}
+
+/** The body is one JSON-RPC message, or a 400 that says what to send. */
+function checkMessage(body: unknown): void {
+  if (!JSONRPCMessageSchema.safeParse(body).success) {
+    throw bodyError(
+      'The body is not a JSON-RPC 2.0 message.',
+      'Send one JSON-RPC message, e.g. {"jsonrpc":"2.0","id":1,"method":"tools/list"}, with Content-Type: application/json.',
+    );
+  }
+}
+
+function checkHeaders(request: FastifyRequest): void {
+  const accept = String(request.headers.accept ?? '');
+  if (!accept.includes('application/json') || !accept.includes('text/event-stream')) {
+    throw new ApiError(
+      406,
+      'invalid_parameter',
+      'The Accept header must list application/json and text/event-stream.',
+      {
+        param: 'Accept',
+        suggestion: 'Send Accept: application/json, text/event-stream, as the MCP Streamable HTTP transport requires.',
+      },
+    );
+  }
+  const version = request.headers['mcp-protocol-version'];
+  if (version !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(String(version))) {
+    throw new ApiError(400, 'invalid_parameter', `MCP protocol version '${String(version)}' is not supported.`, {
+      param: 'MCP-Protocol-Version',
+      suggestion: 'Send a supported version, or none before initialization.',
+      alternatives: [...SUPPORTED_PROTOCOL_VERSIONS],
+    });
+  }
+  if (request.headers['idempotency-key'] !== undefined) {
+    throw new ApiError(400, 'invalid_parameter', 'POST /mcp takes no Idempotency-Key header.', {
+      param: 'Idempotency-Key',
+      suggestion:
+        'Pass idempotency_key in the arguments of a write tool; it is sent with the REST call the tool makes.',
+    });
+  }
+}
+
+/** Runs a tool's REST request through this app, as the caller of /mcp (its key, its address, its request id). */
+function injectExecutor(app: Api, request: FastifyRequest): Executor {
+  const forwarded: Record<string, string> = { 'x-request-id': request.id };
+  for (const name of FORWARDED) {
+    const value = request.headers[name];
+    if (typeof value === 'string') forwarded[name] = value;
+  }
+  return async (call): Promise<ApiResponse> => {
+    const marker = app.innerCalls.open(request.access);
+    try {
+      const response = await app.inject({
+        method: call.method,
+        url: call.path,
+        query: call.query,
+        headers: { ...forwarded, ...call.headers, ...marker.headers },
+        remoteAddress: request.ip,
+        ...(call.body !== undefined && { payload: call.body as object }),
+      });
+      let body: unknown;
+      try {
+        body = response.body === '' ? undefined : JSON.parse(response.body);
+      } catch {
+        body = undefined;
+      }
+      const headers = Object.fromEntries(
+        Object.entries(response.headers).map(([name, value]) => [
+          name,
+          value === undefined ? undefined : String(value),
+        ]),
+      );
+      return { status: response.statusCode, headers, body };
+    } finally {
+      marker.close();
+    }
+  };
+}
+
+function description(limits: RouteDeps['limits']): string {
+  const reads = TOOLS.filter((t) => !t.write).map((t) => `\`${t.name}\` (${t.method} ${t.path})`);
+  const writes = TOOLS.filter((t) => t.write).map((t) => `\`${t.name}\` (${t.method} ${t.path})`);
+  return `The [Model Context Protocol](https://modelcontextprotocol.io) server of this API, for AI agents, over the Streamable HTTP transport in stateless mode: one JSON-RPC message per POST (no batches, no sessions, no SSE streams; GET and DELETE answer 405), answered with one JSON-RPC message as application/json (a notification or response with 202 and no body). Send \`Accept: application/json, text/event-stream\`. The same server runs over stdio with \`npx karlsruhe-marketplace-api mcp\`.
+
+Tools: ${reads.join(', ')} for everyone; with a developer key (X-API-Key) also ${writes.join(', ')}, each with a required \`idempotency_key\` argument sent as Idempotency-Key. Each tool calls the REST operation it names with the caller's key and address, and its result is the REST answer's JSON (\`structuredContent\` and one text item); an error answer is a result with \`isError: true\` holding the ApiError, its HTTP \`status\` and \`retry_after\` on 429.
+
+Rate limits: each POST /mcp counts once against the caller's budget, as any REST request (anonymous ${limits.anonymous}, developer ${limits.developer} requests per minute); the REST call a tool makes is not counted again. Browsers: an Origin header must be one CORS_ORIGINS allows (any with the default *), else 403.
+
+Example: \`curl -X POST /mcp -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' -d '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_jobs","arguments":{"category":"GARDENING","limit":5}}}'\``;
+}
+
+const JsonRpcMessage = Type.Object(
+  {
+    jsonrpc: Type.Literal('2.0'),
+    // Untyped on purpose: validation would coerce 3 to "3" (or "3" to 3); the answer must echo the id as sent.
+    id: Type.Optional(Type.Unknown({ description: 'Request id, a string or an integer; none for notifications.' })),
+    method: Type.Optional(Type.String({ description: 'e.g. initialize, tools/list, tools/call.' })),
+    params: Type.Optional(Type.Object({}, { additionalProperties: true })),
+  },
+  {
+    additionalProperties: true,
+    description: 'One JSON-RPC 2.0 message (request, notification or response) of the Model Context Protocol.',
+    examples: [
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'search_jobs', arguments: { category: 'GARDENING', limit: 5 } },
+      },
+    ],
+  },
+);
+
+const JsonRpcAnswer = Type.Object(
+  { jsonrpc: Type.Literal('2.0') },
+  { additionalProperties: true, description: 'The JSON-RPC 2.0 response: `result`, or `error` for a protocol error.' },
+);
+
+export function mcpRoutes(app: Api, deps: Pick<RouteDeps, 'limits'>, config: Config): void {
+  const originAllowed = originPolicy(config);
+  app.post(
+    MCP_PATH,
+    {
+      // After the access plugin counted the request; before the body is validated or anything is done.
+      preValidation: async (request) => {
+        const origin = request.headers.origin;
+        if (origin !== undefined && !originAllowed(origin)) {
+          throw new ApiError(403, 'forbidden', `Requests from the origin '${origin.slice(0, 200)}' may not use /mcp.`, {
+            param: 'Origin',
+            suggestion:
+              'Call /mcp from an origin CORS_ORIGINS lists, or from outside a browser (without an Origin header).',
+          });
+        }
+        checkHeaders(request);
+        refuseBatch(request.body);
+      },
+      schema: {
+        operationId: 'mcp',
+        summary: 'MCP server for AI agents (Streamable HTTP)',
+        description: description(deps.limits),
+        tags: ['Agents'],
+        querystring: NoQuery,
+        body: JsonRpcMessage,
+        response: {
+          200: ok(JsonRpcAnswer, 'The JSON-RPC response to the request.'),
+          202: { description: 'A notification or response was accepted; no body.', type: 'null' },
+          ...errorResponses(400, 403, 406, 413, 415),
+        },
+      },
+    },
+    async (request, reply) => {
+      checkMessage(request.body);
+
+      const server = createMcpServer({
+        developer: request.access.tier === 'developer',
+        execute: injectExecutor(app, request),
+      });
+      server.onerror = (error) => request.log.warn({ err: error }, 'mcp server error');
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      await server.connect(transport);
+      // Hijacked, the reply no longer sends what the hooks set on it: the request id, the security
+      // and CORS headers and the budget go onto the raw response, with what onSend would add.
+      // (onResponse still runs on 'finish': the request still gets its log line and metrics.)
+      const raw = reply.raw;
+      for (const [name, value] of Object.entries(reply.getHeaders())) {
+        if (value !== undefined) raw.setHeader(name, value);
+      }
+      raw.setHeader('content-security-policy', JSON_CSP);
+      raw.setHeader('cache-control', 'no-store');
+      reply.hijack();
+      raw.on('close', () => {
+        void transport.close();
+        void server.close();
+      });
+      try {
+        await transport.handleRequest(request.raw, raw, request.body);
+      } catch (error) {
+        request.log.error({ err: error }, 'mcp request failed');
+        if (!raw.headersSent) {
+          const failure = new ApiError(500, 'internal_error', 'The MCP request failed unexpectedly.', {
+            suggestion: 'Try again; if it keeps failing, report it with the X-Request-Id.',
+          });
+          raw.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
+          raw.end(JSON.stringify(failure.toBody()));
+        } else if (!raw.writableEnded) {
+          raw.end();
+        }
+      }
+    },
+  );
+}

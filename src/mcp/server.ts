@@ -1,0 +1,51 @@
+/**
+ * The MCP server of the marketplace (low-level SDK Server: the tools' input schemas are the routes'
+ * JSON Schemas as they are). Both transports build it: stdio.ts once per process, the /mcp route
+ * once per HTTP request.
+ */
+import { readFileSync } from 'node:fs';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { CATEGORIES } from '../domain/categories.js';
+import { callTool, type Executor, listTools, toolNamed } from './tools.js';
+
+export const SERVER_NAME = 'karlsruhe-marketplace';
+
+/** The package's version (package.json sits two levels up from src/mcp and from dist/mcp alike). */
+export const SERVER_VERSION: string = (
+  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
+
+export const INSTRUCTIONS = `Karlsruhe Marketplace: a local services marketplace and item-lending platform for Karlsruhe, Germany and the towns within 50 km. People post jobs for helpers (categories ${CATEGORIES.join(', ')}) and lend or rent out items by the day or week with a deposit.
+
+Every tool calls the REST API (/v1, see /v1/openapi.json) and returns its JSON answer unchanged; the tool description names the REST operation.
+- Read tools (search_jobs, get_job, search_listings, get_listing, list_categories, estimate_price, check_availability, get_stats) work without a key: anonymous tier, a small per-address rate limit per minute.
+- Write tools (create_job, apply_to_job, book_listing) appear only with a developer key (X-API-Key; a larger per-key rate limit). Each needs an idempotency_key: a fresh UUID per operation, the same one when you retry it, so a retry never does the work twice.
+- Ids are prefixed: job_ (jobs), lst_ (listings), hlp_ (helpers), app_ (applications), bkg_ (bookings). Searches centre on lat/lng (default 49.0069, 8.4037, Karlsruhe) within radius km (at most 50); prices are in EUR; dates are Europe/Berlin calendar days (YYYY-MM-DD) or RFC 3339 date-times.
+- Errors come back as tool results with isError: the API's ApiError (error code, message, param naming the offending argument, suggestion, alternatives to try) and the HTTP status. On status 429 (rate limit) wait retry_after seconds before the next call. Fix the named param as suggested rather than retrying unchanged.
+- Start with list_categories or get_stats to learn the category values, places and limits.`;
+
+export interface McpServerOptions {
+  /** Whether the caller holds a developer key: only then are the write tools listed and run. */
+  developer: boolean;
+  /** Makes the REST requests of tool calls. */
+  execute: Executor;
+}
+
+/** A server with the marketplace's tools, ready to be connected to a transport. */
+export function createMcpServer(options: McpServerOptions): Server {
+  const server = new Server(
+    { name: SERVER_NAME, title: 'Karlsruhe Marketplace API', version: SERVER_VERSION },
+    { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS },
+  );
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listTools(options.developer) }));
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const spec = toolNamed(request.params.name);
+    if (!spec) {
+      const known = listTools(options.developer).map((tool) => tool.name);
+      throw new McpError(ErrorCode.InvalidParams, `Unknown tool '${request.params.name}'; tools: ${known.join(', ')}.`);
+    }
+    return callTool(spec, request.params.arguments ?? {}, options);
+  });
+  return server;
+}
