@@ -39,6 +39,17 @@ const DEFAULTS = {
   KEY_ROTATION_GRACE_HOURS: 24,
   MAIL_FROM: 'Karlsruhe Marketplace API <api@karlsruhe-marketplace.example>',
   OUTBOX_DIR: './data/outbox',
+  EVENTS_POLL_MS: 500,
+  EVENTS_RETENTION_DAYS: 30,
+  STREAM_HEARTBEAT_MS: 15_000,
+  STREAM_MAX_SECONDS: 3_600,
+  STREAMS_PER_CALLER: 5,
+  WEBHOOKS_PER_ACCOUNT: 10,
+  WEBHOOK_DELIVERY: true,
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: false,
+  WEBHOOK_RETRY_BASE_MS: 30_000,
+  WEBHOOK_MAX_ATTEMPTS: 13,
+  WEBHOOK_TIMEOUT_MS: 10_000,
 };
 
 /** Asserts that loadConfig(env) throws a ConfigError and returns its message. */

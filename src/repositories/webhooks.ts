@@ -267,3 +267,10 @@ export async function pruneEvents(db: Queryable, before: Date): Promise<number> 
     return Number(deleted.numDeletedRows);
   });
 }
+
+/** Lets go of a delivery taken but not attempted to the end (the worker stopped): due again at once, attempts unchanged. */
+export async function releaseDelivery(db: Queryable, id: string): Promise<void> {
+  await db
+    .transaction()
+    .execute((trx) => trx.updateTable('webhook_deliveries').set({ locked_until: null }).where('id', '=', id).execute());
+}

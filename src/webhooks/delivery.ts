@@ -37,6 +37,8 @@ export function verifySignature(
 
 export interface SendOptions {
   timeoutMs: number;
+  /** Aborts the exchange (the worker stopping); the result is then an error. */
+  signal?: AbortSignal;
   /** Deliver to loopback and private addresses too (WEBHOOK_ALLOW_PRIVATE_NETWORKS). */
   allowPrivate: boolean;
 }
@@ -105,6 +107,7 @@ export function sendDelivery(
       request.destroy(new Error(`no answer within ${options.timeoutMs} ms`));
     }, options.timeoutMs);
     request.on('error', (error) => finish({ status: null, error: error.message }));
+    options.signal?.addEventListener('abort', () => request.destroy(new Error('the sender stopped')), { once: true });
     request.end(body);
   });
 }

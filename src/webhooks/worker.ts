@@ -2,7 +2,13 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { eventIdOf, eventJson } from '../events/outbox.js';
-import { claimDueDeliveries, type DueDelivery, pruneEvents, recordAttempt } from '../repositories/webhooks.js';
+import {
+  claimDueDeliveries,
+  type DueDelivery,
+  pruneEvents,
+  recordAttempt,
+  releaseDelivery,
+} from '../repositories/webhooks.js';
 import { SIGNATURE_HEADER, sendDelivery, signatureOf } from './delivery.js';
 
 export interface WorkerOptions {
@@ -44,6 +50,8 @@ export class WebhookWorker {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
   private prunedAt = 0;
+  /** Aborted by stop(): sends in flight end at once instead of holding a shutdown up to timeoutMs. */
+  private readonly stopping = new AbortController();
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -56,16 +64,21 @@ export class WebhookWorker {
     this.timer.unref();
   }
 
-  /** Stops polling and waits for the deliveries being sent (each ends within timeoutMs). */
+  /**
+   * Stops polling and cuts the deliveries being sent: each is let go unrecorded (due again at once
+   * for the next worker or the next start; the receiver may see it twice, as at-least-once allows).
+   */
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    this.stopping.abort();
     await this.running;
   }
 
   /** One round: send what is due now. Overlapping rounds are skipped. */
   tick(): Promise<void> {
     if (this.running) return this.running;
+    if (this.stopping.signal.aborted) return Promise.resolve();
     this.running = this.round()
       .catch((error) => this.options.log.warn({ err: error }, 'webhook delivery round failed; retried next round'))
       .finally(() => {
@@ -102,8 +115,12 @@ export class WebhookWorker {
         'marketplace-event-type': delivery.event.type,
         'marketplace-delivery-id': delivery.id,
       },
-      { timeoutMs, allowPrivate },
+      { timeoutMs, allowPrivate, signal: this.stopping.signal },
     );
+    if (result.status === null && this.stopping.signal.aborted) {
+      await releaseDelivery(this.db, delivery.id);
+      return;
+    }
     const attempts = delivery.attempts + 1;
     const ok = result.status !== null && result.status >= 200 && result.status < 300;
     const retryAt =

@@ -7,9 +7,11 @@ import assert from 'node:assert/strict';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createServer as createNetServer, type Socket } from 'node:net';
 import { type TestContext, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { buildApp } from '../../src/app.js';
+import { testConfig } from '../../src/config.js';
 import { createDb } from '../../src/db/create-db.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { pendingDelivery } from '../../src/events/outbox.js';
@@ -17,7 +19,7 @@ import { pruneEvents } from '../../src/repositories/webhooks.js';
 import { sendDelivery, signatureOf, verifySignature } from '../../src/webhooks/delivery.js';
 import { isPrivateAddress } from '../../src/webhooks/url-guard.js';
 import { retryDelayMs } from '../../src/webhooks/worker.js';
-import { buildTestApp, createKey } from '../helpers/app.js';
+import { buildTestApp, createKey, NOW } from '../helpers/app.js';
 import { helperBody, JOB_BODY } from '../helpers/bodies.js';
 import { createTestDb, freshDatabaseUrl, TEST_ENGINE } from '../helpers/database.js';
 import { freePort, type ServerProcess, startServer, stopServer } from '../helpers/server-process.js';
@@ -514,4 +516,52 @@ test(`old events and finished deliveries are pruned; pending ones are kept (${TE
   );
   const deliveries = (await db.kysely.selectFrom('webhook_deliveries').select('id').execute()).map((row) => row.id);
   assert.deepEqual(deliveries, ['whd_pending']);
+});
+
+test(`stopping the app cuts a delivery in flight and lets it go, unrecorded, for the next start (${TEST_ENGINE})`, async (t) => {
+  // A receiver that accepts the connection and never answers.
+  let connected = 0;
+  const sockets: Socket[] = [];
+  const silent = createNetServer((socket) => {
+    connected++;
+    sockets.push(socket);
+    socket.on('error', () => {});
+  });
+  silent.listen(0, '127.0.0.1');
+  await once(silent, 'listening');
+  t.after(() => {
+    for (const socket of sockets) socket.destroy();
+    silent.close();
+  });
+  // Built here, not with buildTestApp: this test closes the app itself, and only once.
+  const db = await createTestDb(t);
+  const app = await buildApp(
+    testConfig({
+      WEBHOOK_DELIVERY: 'true',
+      WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+      WEBHOOK_TIMEOUT_MS: '60000',
+      EVENTS_POLL_MS: '20',
+      LOG_LEVEL: 'silent',
+    }),
+    { db, now: () => NOW },
+  );
+  const { key } = await createKey(db, { email: 'stop@example.org' });
+  const port = (silent.address() as AddressInfo).port;
+  const headers = { 'x-api-key': key };
+  const hook = await app.inject({
+    method: 'POST',
+    url: '/v1/webhooks',
+    headers,
+    payload: { url: `http://127.0.0.1:${port}/`, events: ['job.created'] },
+  });
+  assert.equal(hook.statusCode, 201, hook.body);
+  assert.equal((await app.inject({ method: 'POST', url: '/v1/jobs', headers, payload: JOB_BODY })).statusCode, 201);
+  await until('the delivery connects', () => connected > 0 || undefined);
+  const started = Date.now();
+  await app.close();
+  assert.ok(Date.now() - started < 10_000, 'the close did not wait for the 60 s delivery timeout');
+  const row = await db.kysely.selectFrom('webhook_deliveries').selectAll().executeTakeFirstOrThrow();
+  assert.equal(row.status, 'pending');
+  assert.equal(row.attempts, 0, 'a cut attempt is not counted');
+  assert.equal(row.locked_until, null, 'let go: due again at once');
 });
