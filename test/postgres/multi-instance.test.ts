@@ -75,6 +75,7 @@ test('two instances on one PostgreSQL schema and one Redis', { timeout: 300_000 
       '0005-geo-index',
       '0006-search-cover',
       '0007-hardening',
+      '0008-events',
     ]);
   });
 
