@@ -2,6 +2,8 @@ import { sql } from 'kysely';
 import type { EventRow, EventType } from '../db/schema.js';
 import { haversineKm, MAX_RADIUS_KM } from '../domain/geo.js';
 import { newId } from '../domain/ids.js';
+import type { Job } from '../http/schemas/job.js';
+import type { Listing } from '../http/schemas/listing.js';
 import { dialectOf, type Queryable } from '../repositories/db.js';
 import { findJob } from '../repositories/jobs.js';
 import { findListing } from '../repositories/listings.js';
@@ -126,20 +128,42 @@ export function pendingDelivery(webhookId: string, eventId: number, at: string, 
   };
 }
 
-/** The event of a job change: the job as GET /v1/jobs/{id} shows it now, in the write's transaction. */
-export async function recordJobEvent(trx: Queryable, type: EventType, jobId: string, now: Date): Promise<void> {
-  const job = await findJob(trx, jobId, now);
-  if (!job) throw new Error(`job ${jobId} is gone inside the transaction that changed it`);
-  const place = { category: job.category, lat: job.location.lat, lng: job.location.lng };
-  await recordEvent(trx, { type, subjectId: jobId, place, audience: null, data: job }, now);
+/** A public subject: a job or a listing as the API shows it. */
+interface Placed {
+  category: string;
+  location: { lat: number; lng: number };
 }
 
-/** The event of a listing change: the listing as GET /v1/listings/{id} shows it now. */
-export async function recordListingEvent(trx: Queryable, type: EventType, listingId: string, now: Date): Promise<void> {
-  const listing = await findListing(trx, listingId);
-  if (!listing) throw new Error(`listing ${listingId} is gone inside the transaction that changed it`);
-  const place = { category: listing.category, lat: listing.location.lat, lng: listing.location.lng };
-  await recordEvent(trx, { type, subjectId: listingId, place, audience: null, data: listing }, now);
+/**
+ * The event of a public subject's change, with the subject as the API shows it now, read inside
+ * the write's transaction; returns that subject, which the write answers (no second read).
+ */
+async function recordPublicEvent<T extends Placed>(
+  trx: Queryable,
+  type: EventType,
+  id: string,
+  subject: T | undefined,
+  now: Date,
+): Promise<T> {
+  if (!subject) throw new Error(`${id} is gone inside the transaction that changed it`);
+  const place = { category: subject.category, lat: subject.location.lat, lng: subject.location.lng };
+  await recordEvent(trx, { type, subjectId: id, place, audience: null, data: subject }, now);
+  return subject;
+}
+
+/** The event of a job change; returns the job as GET /v1/jobs/{id} shows it. */
+export async function recordJobEvent(trx: Queryable, type: EventType, jobId: string, now: Date): Promise<Job> {
+  return recordPublicEvent(trx, type, jobId, await findJob(trx, jobId, now), now);
+}
+
+/** The event of a listing change; returns the listing as GET /v1/listings/{id} shows it. */
+export async function recordListingEvent(
+  trx: Queryable,
+  type: EventType,
+  listingId: string,
+  now: Date,
+): Promise<Listing> {
+  return recordPublicEvent(trx, type, listingId, await findListing(trx, listingId), now);
 }
 
 /**

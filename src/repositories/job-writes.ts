@@ -8,6 +8,7 @@ import { type PricingConfidence, pricingConfidence, sampleInEuros } from '../dom
 import { effectiveJobStatus, type JobStatus } from '../domain/statuses.js';
 import { JOB_MACHINE, nextState } from '../domain/transitions.js';
 import { recordJobEvent } from '../events/outbox.js';
+import type { Job } from '../http/schemas/job.js';
 import { completedRateSample } from './aggregates.js';
 import { dialectOf, type Queryable } from './db.js';
 import { openJobSql } from './jobs.js';
@@ -59,18 +60,19 @@ export async function derivedJobFields(
 }
 
 /**
- * Inserts a job posted by an account; returns its id. The insert is a transaction of its own, as
- * every write of a request is, so that an idempotency key commits with it (plugins/idempotency.ts).
+ * Inserts a job posted by an account; returns it as GET /v1/jobs/{id} shows it (the snapshot its
+ * job.created event holds). The insert is a transaction of its own, as every write of a request
+ * is, so that an idempotency key and the event commit with it (plugins/idempotency.ts).
  */
 export async function insertOwnJob(
   db: Kysely<Database>,
   accountId: string,
   values: JobValues,
   now: Date,
-): Promise<string> {
+): Promise<Job> {
   const id = newId('job');
   const derived = await derivedJobFields(db, values);
-  await db.transaction().execute(async (trx) => {
+  return db.transaction().execute(async (trx) => {
     await trx
       .insertInto('jobs')
       .values({
@@ -85,9 +87,8 @@ export async function insertOwnJob(
         updated_at: now.toISOString(),
       })
       .execute();
-    await recordJobEvent(trx, 'job.created', id, now);
+    return recordJobEvent(trx, 'job.created', id, now);
   });
-  return id;
 }
 
 /**
@@ -95,7 +96,8 @@ export async function insertOwnJob(
  * updated_at), so the transaction holds the write lock before it reads: concurrent changes and
  * applications wait for it instead of acting on what it is about to change. `change` sees the
  * current row and the number of accepted applications and returns the columns to set; what it
- * throws rolls everything back. Derived fields are computed again. Undefined: no such job of the account.
+ * throws rolls everything back. Derived fields are computed again. Returns the job as changed (as
+ * GET /v1/jobs/{id} shows it); undefined: no such job of the account.
  */
 export async function updateOwnJob(
   db: Queryable,
@@ -103,7 +105,7 @@ export async function updateOwnJob(
   accountId: string,
   now: Date,
   change: (row: JobRow, accepted: number) => Partial<JobValues>,
-): Promise<JobRow | undefined> {
+): Promise<Job | undefined> {
   return db.transaction().execute(async (trx) => {
     const row = await trx
       .updateTable('jobs')
@@ -126,8 +128,7 @@ export async function updateOwnJob(
       .set({ ...changes, ...derived })
       .where('id', '=', id)
       .execute();
-    await recordJobEvent(trx, 'job.updated', id, now);
-    return { ...row, ...changes, ...derived };
+    return recordJobEvent(trx, 'job.updated', id, now);
   });
 }
 
@@ -138,7 +139,7 @@ function inStates(states: readonly string[], now: Date): RawBuilder<boolean> {
 }
 
 export type JobAction = 'cancel' | 'complete';
-export type TransitionOutcome = { done: true } | { done: false; status: JobStatus } | undefined;
+export type TransitionOutcome = { done: true; job: Job } | { done: false; status: JobStatus } | undefined;
 
 /**
  * Moves a job of the account along JOB_MACHINE with one conditional update, so of two concurrent
@@ -173,8 +174,7 @@ export async function transitionOwnJob(
       return row && { done: false, status: effectiveJobStatus(row.status, row.deadline, now) };
     }
     if (to === 'cancelled') await rejectPending(trx, id, now);
-    await recordJobEvent(trx, 'job.status_changed', id, now);
-    return { done: true };
+    return { done: true, job: await recordJobEvent(trx, 'job.status_changed', id, now) };
   });
 }
 

@@ -4,6 +4,7 @@ import { newId } from '../domain/ids.js';
 import { reliabilityScore } from '../domain/reliability.js';
 import type { ListingStatus } from '../domain/statuses.js';
 import { recordListingEvent } from '../events/outbox.js';
+import type { Listing } from '../http/schemas/listing.js';
 import type { Queryable } from './db.js';
 
 /** What an owner shows of a person's name: the first name and the initial of the last ("Ada L."). */
@@ -51,8 +52,11 @@ export async function ownerIdOfAccount(db: Queryable, account: AccountRow, now: 
 
 export type ListingValues = Omit<NewListing, 'id' | 'owner_id' | 'status' | 'created_at' | 'updated_at'>;
 
-/** Inserts a listing of the account (an available one) and its owner row if needed; returns its id. */
-export function createListing(db: Queryable, account: AccountRow, values: ListingValues, now: Date): Promise<string> {
+/**
+ * Inserts a listing of the account (an available one) and its owner row if needed; returns it as
+ * GET /v1/listings/{id} shows it (the snapshot its listing.created event holds).
+ */
+export function createListing(db: Queryable, account: AccountRow, values: ListingValues, now: Date): Promise<Listing> {
   return db.transaction().execute(async (trx) => {
     const ownerId = await ownerIdOfAccount(trx, account, now);
     const id = newId('lst');
@@ -61,8 +65,7 @@ export function createListing(db: Queryable, account: AccountRow, values: Listin
       .insertInto('listings')
       .values({ ...values, id, owner_id: ownerId, status: 'available', created_at: at, updated_at: at })
       .execute();
-    await recordListingEvent(trx, 'listing.created', id, now);
-    return id;
+    return recordListingEvent(trx, 'listing.created', id, now);
   });
 }
 
@@ -94,7 +97,7 @@ export function updateOwnListing(
   accountId: string,
   change: (current: ListingRow) => ListingChange,
   now: Date,
-): Promise<{ updated: true } | { updated: false; current: ListingRow | undefined }> {
+): Promise<{ updated: true; listing: Listing } | { updated: false; current: ListingRow | undefined }> {
   return db.transaction().execute(async (trx) => {
     await trx.updateTable('listings').set({ updated_at: sql`updated_at` }).where('id', '=', id).execute();
     const current = await ownListing(trx, id, accountId);
@@ -104,14 +107,14 @@ export function updateOwnListing(
       .set({ ...change(current), updated_at: now.toISOString() })
       .where('id', '=', id)
       .execute();
-    await recordListingEvent(trx, 'listing.updated', id, now);
-    return { updated: true as const };
+    return { updated: true as const, listing: await recordListingEvent(trx, 'listing.updated', id, now) };
   });
 }
 
 /**
  * Moves an own listing from one of `from` to `to` in one conditional write (a transaction, as every
- * write of a request is: plugins/idempotency.ts); false when it was not in `from`.
+ * write of a request is: plugins/idempotency.ts); returns the listing as changed, or null when it
+ * was not in `from`.
  */
 export async function setOwnListingStatus(
   db: Kysely<Database>,
@@ -120,7 +123,7 @@ export async function setOwnListingStatus(
   from: readonly ListingStatus[],
   to: ListingStatus,
   now: Date,
-): Promise<boolean> {
+): Promise<Listing | null> {
   return db.transaction().execute(async (trx) => {
     const result = await trx
       .updateTable('listings')
@@ -129,8 +132,7 @@ export async function setOwnListingStatus(
       .where('owner_id', 'in', ownersOf(trx, accountId))
       .where('status', 'in', from)
       .executeTakeFirst();
-    if (Number(result.numUpdatedRows) === 0) return false;
-    await recordListingEvent(trx, 'listing.status_changed', id, now);
-    return true;
+    if (Number(result.numUpdatedRows) === 0) return null;
+    return recordListingEvent(trx, 'listing.status_changed', id, now);
   });
 }

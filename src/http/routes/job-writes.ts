@@ -11,7 +11,6 @@ import {
   transitionOwnJob,
   updateOwnJob,
 } from '../../repositories/job-writes.js';
-import { findJob } from '../../repositories/jobs.js';
 import { badRequest } from '../errors.js';
 import { NoQuery, RefTo } from '../schemas/common.js';
 import { JobSchema } from '../schemas/job.js';
@@ -125,12 +124,6 @@ function checkHelpersNeeded(next: number | undefined, row: JobRow, accepted: num
   );
 }
 
-async function shownJob(db: RouteDeps['db'], id: string, now: Date) {
-  const job = await findJob(db, id, now);
-  if (!job) throw new Error(`job ${id} is gone right after it was written`);
-  return job;
-}
-
 const JOB_ERRORS = errorResponses(400, 404, 409, 413, 415, 422);
 
 export function jobWriteRoutes(app: Api, { db, now }: RouteDeps): void {
@@ -155,8 +148,7 @@ export function jobWriteRoutes(app: Api, { db, now }: RouteDeps): void {
       const columns = jobColumns(request.body);
       checkSchedule(columns, null, account, at);
       // The create schema requires the other fields and fills in the defaults.
-      const id = await insertOwnJob(db, account.id, columns as JobValues, at);
-      return reply.code(201).send(await shownJob(db, id, at));
+      return reply.code(201).send(await insertOwnJob(db, account.id, columns as JobValues, at));
     },
   );
 
@@ -188,7 +180,7 @@ export function jobWriteRoutes(app: Api, { db, now }: RouteDeps): void {
         return columns;
       });
       if (!updated) throw notFound('job', request.params.id, 'GET /v1/jobs');
-      return shownJob(db, updated.id, at);
+      return updated;
     },
   );
 
@@ -227,7 +219,7 @@ export function jobWriteRoutes(app: Api, { db, now }: RouteDeps): void {
         const outcome = await transitionOwnJob(db, request.params.id, account.id, action, at);
         if (!outcome) throw notFound('job', request.params.id, 'GET /v1/jobs');
         if (!outcome.done) throw illegalTransition('job', outcome.status, action, JOB_MACHINE);
-        return shownJob(db, request.params.id, at);
+        return outcome.job;
       },
     );
   }

@@ -9,7 +9,6 @@ import {
   setOwnListingStatus,
   updateOwnListing,
 } from '../../repositories/listing-writes.js';
-import { findListing } from '../../repositories/listings.js';
 import { badRequest } from '../errors.js';
 import { RefTo } from '../schemas/common.js';
 import { ListingIdParams, ListingSchema } from '../schemas/listing.js';
@@ -112,12 +111,6 @@ const LISTING_ACTIONS: Record<string, { summary: string; description: string }> 
 const LIFE_CYCLE = `Listing life cycle (only the owner, the account that created the listing, changes it; for anyone else it answers 404):\n\n${transitionsTable(LISTING_MACHINE)}\n\nAn action not allowed from the current state answers 409 invalid_state_transition naming the state, with the allowed actions in alternatives. Existing bookings stand when a listing is paused or archived; the owner declines or cancels them.`;
 
 export function listingWriteRoutes(app: Api, { base, db, now }: RouteDeps): void {
-  const loaded = async (id: string) => {
-    const listing = await findListing(db, id);
-    if (!listing) throw notFound('listing', id, `GET ${base}/listings`);
-    return listing;
-  };
-
   app.post(
     `${base}/listings`,
     {
@@ -141,8 +134,7 @@ export function listingWriteRoutes(app: Api, { base, db, now }: RouteDeps): void
       const account = requireAccount(request);
       const values = columnsOf(request.body) as ListingValues;
       checkWeeklyPrice(values.price_per_day_cents, values.price_per_week_cents ?? null, 'price_per_week_eur');
-      const id = await createListing(db, account, values, now());
-      return reply.code(201).send(await loaded(id));
+      return reply.code(201).send(await createListing(db, account, values, now()));
     },
   );
 
@@ -186,7 +178,7 @@ export function listingWriteRoutes(app: Api, { base, db, now }: RouteDeps): void
       );
       if (!result.updated && !result.current) throw notFound('listing', id, `GET ${base}/listings`);
       if (!result.updated) throw illegalTransition('listing', 'archived', 'update', LISTING_MACHINE);
-      return loaded(id);
+      return result.listing;
     },
   );
 
@@ -213,7 +205,8 @@ export function listingWriteRoutes(app: Api, { base, db, now }: RouteDeps): void
       async (request) => {
         const account = requireAccount(request);
         const { id } = request.params;
-        if (await setOwnListingStatus(db, id, account.id, from, to, now())) return loaded(id);
+        const changed = await setOwnListingStatus(db, id, account.id, from, to, now());
+        if (changed) return changed;
         const current = await ownListing(db, id, account.id);
         if (!current) throw notFound('listing', id, `GET ${base}/listings`);
         throw illegalTransition('listing', current.status, action, LISTING_MACHINE);
