@@ -146,7 +146,8 @@ export function findBookingWithOwner(db: Queryable, id: string): Promise<Booking
 
 /**
  * Moves a booking from one of `from` to `to` in one conditional write (a transaction, as every write
- * of a request is: plugins/idempotency.ts); false when it was not in `from`.
+ * of a request is: plugins/idempotency.ts), with its booking.status_changed event; returns the
+ * booking as changed, or null when it was not in `from`.
  */
 export async function setBookingStatus(
   db: Kysely<Database>,
@@ -154,7 +155,7 @@ export async function setBookingStatus(
   from: readonly BookingStatus[],
   to: BookingStatus,
   now: Date,
-): Promise<boolean> {
+): Promise<Booking | null> {
   return db.transaction().execute(async (trx) => {
     const result = await trx
       .updateTable('bookings')
@@ -162,19 +163,21 @@ export async function setBookingStatus(
       .where('id', '=', id)
       .where('status', 'in', from)
       .executeTakeFirst();
-    if (Number(result.numUpdatedRows) === 0) return false;
-    const booking = await findBookingWithOwner(trx, id);
-    if (!booking) throw new Error(`booking ${id} is gone inside the transaction that changed it`);
-    const { owner_account_id, ...row } = booking;
-    const place = await trx
-      .selectFrom('listings')
-      .select(['category', 'lat', 'lng'])
-      .where('id', '=', row.listing_id)
+    if (Number(result.numUpdatedRows) === 0) return null;
+    // The booking, its owner (who sees the event besides the renter) and its listing's place, in one read.
+    const { owner_account_id, category, lat, lng, ...row } = await trx
+      .selectFrom('bookings')
+      .innerJoin('listings', 'listings.id', 'bookings.listing_id')
+      .innerJoin('owners', 'owners.id', 'listings.owner_id')
+      .selectAll('bookings')
+      .select(['owners.account_id as owner_account_id', 'listings.category', 'listings.lat', 'listings.lng'])
+      .where('bookings.id', '=', id)
       .executeTakeFirstOrThrow();
+    const booking = bookingRowToBooking(row);
     const audience = [owner_account_id, row.renter_account_id];
-    const data = bookingRowToBooking(row);
-    await recordEvent(trx, { type: 'booking.status_changed', subjectId: id, place, audience, data }, now);
-    return true;
+    const place = { category, lat, lng };
+    await recordEvent(trx, { type: 'booking.status_changed', subjectId: id, place, audience, data: booking }, now);
+    return booking;
   });
 }
 

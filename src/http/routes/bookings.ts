@@ -279,13 +279,10 @@ export function bookingRoutes(app: Api, { base, db, now, quotas }: RouteDeps): v
         const role = booking && roleOf(booking, account.id);
         if (!booking || !role) throw bookingNotFound(id);
         if (!docs.who.includes(role)) throw forbidden(action, role, booking.status);
-        if (!(await setBookingStatus(db, id, from, to, now()))) {
-          const fresh = await findBookingWithOwner(db, id);
-          throw illegalTransition('booking', fresh?.status ?? booking.status, action, BOOKING_MACHINE);
-        }
-        const changed = await findBookingWithOwner(db, id);
-        if (!changed) throw bookingNotFound(id);
-        return bookingRowToBooking(changed);
+        const changed = await setBookingStatus(db, id, from, to, now());
+        if (changed) return changed;
+        const fresh = await findBookingWithOwner(db, id);
+        throw illegalTransition('booking', fresh?.status ?? booking.status, action, BOOKING_MACHINE);
       },
     );
   }
