@@ -13,15 +13,13 @@ import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { type Config, publicBaseUrl } from '../config.js';
 import { ApiError } from '../http/errors.js';
+import { JSON_CSP } from '../http/plugins/security-headers.js';
 import { type Api, errorResponses, ok, type RouteDeps } from '../http/routes/route-kit.js';
 import { NoQuery } from '../http/schemas/common.js';
 import { createMcpServer } from './server.js';
 import { type ApiResponse, type Executor, TOOLS } from './tools.js';
 
 export const MCP_PATH = '/mcp';
-
-/** As plugins/security-headers.ts sets it on JSON answers in onSend, which a hijacked reply skips. */
-const JSON_CSP = "default-src 'none'; frame-ancestors 'none'";
 
 /** Request headers passed on to the REST calls a tool makes (besides the tool's own). */
 const FORWARDED = ['x-api-key', 'user-agent'] as const;

@@ -3,18 +3,13 @@
  * JSON Schemas as they are). Both transports build it: stdio.ts once per process, the /mcp route
  * once per HTTP request.
  */
-import { readFileSync } from 'node:fs';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { CATEGORIES } from '../domain/categories.js';
+import { API_VERSION } from '../domain/tiers.js';
 import { callTool, type Executor, listTools, toolNamed } from './tools.js';
 
 export const SERVER_NAME = 'karlsruhe-marketplace';
-
-/** The package's version (package.json sits two levels up from src/mcp and from dist/mcp alike). */
-export const SERVER_VERSION: string = (
-  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
-).version;
 
 export const INSTRUCTIONS = `Karlsruhe Marketplace: a local services marketplace and item-lending platform for Karlsruhe, Germany and the towns within 50 km. People post jobs for helpers (categories ${CATEGORIES.join(', ')}) and lend or rent out items by the day or week with a deposit.
 
@@ -35,7 +30,7 @@ export interface McpServerOptions {
 /** A server with the marketplace's tools, ready to be connected to a transport. */
 export function createMcpServer(options: McpServerOptions): Server {
   const server = new Server(
-    { name: SERVER_NAME, title: 'Karlsruhe Marketplace API', version: SERVER_VERSION },
+    { name: SERVER_NAME, title: 'Karlsruhe Marketplace API', version: API_VERSION },
     { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS },
   );
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listTools(options.developer) }));

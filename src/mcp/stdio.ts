@@ -6,7 +6,8 @@
  * protocol; diagnostics go to stderr.
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { createMcpServer, SERVER_NAME, SERVER_VERSION } from './server.js';
+import { API_VERSION } from '../domain/tiers.js';
+import { createMcpServer, SERVER_NAME } from './server.js';
 import type { ApiRequest, ApiResponse, Executor } from './tools.js';
 
 const DEFAULT_API_URL = 'http://127.0.0.1:3000';
@@ -22,7 +23,7 @@ function httpExecutor(baseUrl: string, apiKey: string | undefined): Executor {
     }
     const headers: Record<string, string> = {
       accept: 'application/json',
-      'user-agent': `${SERVER_NAME}-mcp/${SERVER_VERSION}`,
+      'user-agent': `${SERVER_NAME}-mcp/${API_VERSION}`,
       ...request.headers,
     };
     if (apiKey) headers['x-api-key'] = apiKey;
@@ -75,7 +76,7 @@ async function main(): Promise<void> {
   server.onerror = (error) => process.stderr.write(`mcp: ${error.message}\n`);
   await server.connect(new StdioServerTransport());
   process.stderr.write(
-    `${SERVER_NAME} MCP server ${SERVER_VERSION} on stdio, API ${baseUrl}, ${apiKey ? 'developer key: read and write tools' : 'no key: read tools'}\n`,
+    `${SERVER_NAME} MCP server ${API_VERSION} on stdio, API ${baseUrl}, ${apiKey ? 'developer key: read and write tools' : 'no key: read tools'}\n`,
   );
 }
 

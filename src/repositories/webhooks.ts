@@ -210,19 +210,19 @@ export interface AttemptResult {
   error: string | null;
 }
 
-/**
- * Records an attempt: a 2xx delivers; otherwise the delivery waits until `retryAt`, or fails for
- * good when `retryAt` is null (attempts used up).
- */
+/** What comes after an attempt: delivered, tried again at a moment, or failed for good. */
+export type NextStep = 'delivered' | 'failed' | Date;
+
+/** Records an attempt and what comes after it (decided by the worker). */
 export async function recordAttempt(
   db: Queryable,
   id: string,
   result: AttemptResult,
   now: Date,
-  retryAt: Date | null,
+  next: NextStep,
 ): Promise<void> {
-  const delivered = result.status !== null && result.status >= 200 && result.status < 300;
   const at = now.toISOString();
+  const delivered = next === 'delivered';
   await db.transaction().execute((trx) =>
     trx
       .updateTable('webhook_deliveries')
@@ -232,8 +232,8 @@ export async function recordAttempt(
         response_status: result.status,
         last_error: delivered ? null : (result.error ?? `HTTP ${result.status}`).slice(0, 500),
         locked_until: null,
-        status: delivered ? 'delivered' : retryAt ? 'pending' : 'failed',
-        next_attempt_at: delivered || !retryAt ? null : retryAt.toISOString(),
+        status: next instanceof Date ? 'pending' : next,
+        next_attempt_at: next instanceof Date ? next.toISOString() : null,
         delivered_at: delivered ? at : null,
       }))
       .where('id', '=', id)

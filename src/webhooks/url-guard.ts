@@ -61,6 +61,11 @@ export function isPrivateAddress(address: string): boolean {
   return BLOCKED.check(address, 'ipv6');
 }
 
+/** The first address of a lookup that is private or reserved, if any. */
+function firstInternal(addresses: readonly LookupAddress[]): LookupAddress | undefined {
+  return addresses.find((entry) => isPrivateAddress(entry.address));
+}
+
 export type UrlProblem = { problem: string; suggestion: string };
 
 const PRIVATE_SUGGESTION =
@@ -126,7 +131,7 @@ export async function webhookUrlProblem(text: string, allowPrivate: boolean): Pr
       suggestion: 'Check the host name; it must resolve to a public address.',
     };
   }
-  const internal = addresses.find((entry) => isPrivateAddress(entry.address));
+  const internal = firstInternal(addresses);
   return internal
     ? {
         problem: `url's host ${host} resolves to ${internal.address}, a private or reserved address.`,
@@ -152,7 +157,7 @@ type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | Lo
 export function guardedLookup(hostname: string, options: object, callback: LookupCallback): void {
   dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
     if (error) return callback(error, []);
-    const internal = addresses.find((entry) => isPrivateAddress(entry.address));
+    const internal = firstInternal(addresses);
     if (internal) return callback(new BlockedAddressError(hostname, internal.address), []);
     const all = (options as { all?: boolean }).all;
     if (all) return callback(null, addresses);

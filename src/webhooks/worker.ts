@@ -5,6 +5,7 @@ import { eventIdOf, eventJson } from '../events/outbox.js';
 import {
   claimDueDeliveries,
   type DueDelivery,
+  type NextStep,
   pruneEvents,
   recordAttempt,
   releaseDelivery,
@@ -123,8 +124,11 @@ export class WebhookWorker {
     }
     const attempts = delivery.attempts + 1;
     const ok = result.status !== null && result.status >= 200 && result.status < 300;
-    const retryAt =
-      ok || attempts >= maxAttempts ? null : new Date(now().getTime() + retryDelayMs(attempts, retryBaseMs));
-    await recordAttempt(this.db, delivery.id, result, now(), retryAt);
+    const next: NextStep = ok
+      ? 'delivered'
+      : attempts >= maxAttempts
+        ? 'failed'
+        : new Date(now().getTime() + retryDelayMs(attempts, retryBaseMs));
+    await recordAttempt(this.db, delivery.id, result, now(), next);
   }
 }

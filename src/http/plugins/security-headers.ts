@@ -22,7 +22,7 @@ const ALLOWED_HEADERS =
 const PREFLIGHT_MAX_AGE = '600';
 
 /** JSON answers render nothing, load nothing and may not be framed. */
-const JSON_CSP = "default-src 'none'; frame-ancestors 'none'";
+export const JSON_CSP = "default-src 'none'; frame-ancestors 'none'";
 
 export interface SecurityOptions {
   /** CORS_ORIGINS: '*' or a comma-separated list of origins. */

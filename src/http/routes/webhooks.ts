@@ -11,6 +11,7 @@ import {
   redeliver,
 } from '../../repositories/webhooks.js';
 import { webhookUrlProblem } from '../../webhooks/url-guard.js';
+import { retryDelayMs } from '../../webhooks/worker.js';
 import { ApiError, badRequest } from '../errors.js';
 import { NoQuery, RefTo } from '../schemas/common.js';
 import { IdempotencyHeaders } from '../schemas/listing-writes.js';
@@ -73,9 +74,10 @@ function webhookNotFound(id: string): ApiError {
   });
 }
 
-/** The whole time deliveries of an event are tried, for the documentation. */
+/** The whole time deliveries of an event are tried (the worker's waits without jitter), for the documentation. */
 function retryWindow({ retryBaseMs, maxAttempts }: WebhookSettings): string {
-  const totalMs = retryBaseMs * (2 ** (maxAttempts - 1) - 1);
+  let totalMs = 0;
+  for (let failed = 1; failed < maxAttempts; failed++) totalMs += retryDelayMs(failed, retryBaseMs, 0.5);
   const hours = totalMs / 3_600_000;
   return hours >= 1 ? `about ${Math.round(hours)} hours` : `about ${Math.round(totalMs / 60_000)} minutes`;
 }
