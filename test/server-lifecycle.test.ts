@@ -12,7 +12,7 @@ import { type TestContext, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { runCli } from './helpers/admin-cli.js';
 import { freshDatabaseUrl } from './helpers/database.js';
-import { exitWithin, type ServerProcess, spawnServer, startServer } from './helpers/server-process.js';
+import { exitWithin, type ServerProcess, spawnServer, startServer, until } from './helpers/server-process.js';
 
 const UNLIMITED = { RATE_LIMIT_ANONYMOUS_PER_MIN: '1000000' };
 
@@ -36,15 +36,6 @@ async function refusesConnections(server: ServerProcess): Promise<boolean> {
     return (error as NodeJS.ErrnoException).code === 'ECONNREFUSED';
   } finally {
     socket.destroy();
-  }
-}
-
-/** Polls `condition` every 20 ms until it holds; fails after `ms`. */
-async function until(condition: () => Promise<boolean>, what: string, ms = 20_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await condition())) {
-    if (Date.now() > deadline) assert.fail(`not within ${ms} ms: ${what}`);
-    await sleep(20);
   }
 }
 
@@ -107,7 +98,7 @@ test('SIGTERM with SHUTDOWN_DELAY_MS: not ready at once, still serving during th
   const server = await serve(t, { SHUTDOWN_DELAY_MS: '3000' });
   assert.equal((await get(server, '/readyz')).status, 200);
   server.child.kill('SIGTERM');
-  await until(async () => (await get(server, '/readyz')).status === 503, '/readyz answers 503');
+  await until('/readyz answers 503', async () => (await get(server, '/readyz')).status === 503, 20_000);
   const readyz = await get(server, '/readyz');
   const jobs = await get(server, '/v1/jobs');
   assert.equal(readyz.headers.get('retry-after'), '5');
@@ -140,7 +131,7 @@ test('SIGTERM: requests in flight finish, new connections are refused, exit 0', 
   );
   server.child.kill('SIGTERM');
   // The listener is closed while the POST still waits for half of its body.
-  await until(() => refusesConnections(server), 'new connections are refused');
+  await until('new connections are refused', () => refusesConnections(server), 20_000);
   const posted = await post.finish();
   assert.equal(posted.status, 202, posted.body);
   assert.equal(JSON.parse(posted.body).status, 'pending');

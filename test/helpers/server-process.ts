@@ -136,3 +136,18 @@ export async function stopServer(server: ServerProcess, ms = 30_000): Promise<Ex
   if (server.running()) server.child.kill('SIGTERM');
   return exitWithin(server, ms);
 }
+
+/** Polls `probe` every 20 ms until it gives a value (not undefined or false) and returns it; fails after `ms`. */
+export async function until<T>(
+  what: string,
+  probe: () => T | undefined | false | Promise<T | undefined | false>,
+  ms = 15_000,
+): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) assert.fail(`not within ${ms} ms: ${what}`);
+    await sleep(20);
+  }
+}

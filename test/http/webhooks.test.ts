@@ -22,7 +22,7 @@ import { retryDelayMs } from '../../src/webhooks/worker.js';
 import { buildTestApp, createKey, NOW } from '../helpers/app.js';
 import { helperBody, JOB_BODY } from '../helpers/bodies.js';
 import { createTestDb, freshDatabaseUrl, TEST_ENGINE } from '../helpers/database.js';
-import { freePort, type ServerProcess, startServer, stopServer } from '../helpers/server-process.js';
+import { freePort, type ServerProcess, startServer, stopServer, until } from '../helpers/server-process.js';
 
 interface Received {
   headers: IncomingHttpHeaders;
@@ -73,16 +73,6 @@ async function receiver(port = 0) {
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
-}
-
-async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, ms = 15_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
-    await sleep(25);
-  }
 }
 
 async function call(base: string, method: string, path: string, key?: string, body?: unknown) {
