@@ -9,7 +9,6 @@ import { once } from 'node:events';
 import { Agent, type ClientRequest, type IncomingMessage, request } from 'node:http';
 import { connect } from 'node:net';
 import { type TestContext, test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { runCli } from './helpers/admin-cli.js';
 import { freshDatabaseUrl } from './helpers/database.js';
 import { exitWithin, type ServerProcess, spawnServer, startServer, until } from './helpers/server-process.js';
