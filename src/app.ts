@@ -38,6 +38,7 @@ import { jobRoutes } from './http/routes/jobs.js';
 import { listingWriteRoutes } from './http/routes/listing-writes.js';
 import { listingRoutes } from './http/routes/listings.js';
 import { metricsRoutes } from './http/routes/metrics.js';
+import { placeRoutes } from './http/routes/places.js';
 import type { Api, RouteDeps } from './http/routes/route-kit.js';
 import { sandboxRoutes } from './http/routes/sandbox.js';
 import { statsRoutes } from './http/routes/stats.js';
@@ -53,6 +54,7 @@ import { EstimateSchema } from './http/schemas/estimate.js';
 import { HelperProfileSchema } from './http/schemas/helper-profiles.js';
 import { JobSchema } from './http/schemas/job.js';
 import { ListingSchema } from './http/schemas/listing.js';
+import { ExactLocationSchema } from './http/schemas/places.js';
 import { type Endpoint, StatsSchema } from './http/schemas/stats.js';
 import { DeliverySchema, WebhookSchema } from './http/schemas/webhooks.js';
 import { mcpRoutes } from './mcp/http-route.js';
@@ -86,6 +88,7 @@ export interface AppDeps {
 const COMPONENTS = [
   CategorySchema,
   LocationSchema,
+  ExactLocationSchema,
   ReliabilityScoreSchema,
   JobSchema,
   ListingSchema,
@@ -259,6 +262,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<Api> {
   helperProfileRoutes(app, routeDeps);
   listingWriteRoutes(app, routeDeps);
   bookingRoutes(app, routeDeps);
+  placeRoutes(app, routeDeps);
   webhookRoutes(app, routeDeps, {
     perAccount: config.WEBHOOKS_PER_ACCOUNT,
     allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS,

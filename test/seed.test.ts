@@ -143,14 +143,20 @@ describe('seedDatabase with DEFAULT_SEED_OPTIONS', () => {
     assert.equal(jobs.filter((j) => j.status === 'completed').length, DEFAULT_SEED_OPTIONS.completedJobs);
   });
 
-  test('every job, listing and helper lies within 50 km of Karlsruhe, near a place from the CSV', () => {
+  test('every job, listing and helper lies within 50 km of Karlsruhe, near a place from the CSV, shown 200-500 m off', () => {
     const places = new Map(PLACES.map((p) => [`${p.city}|${p.plz}|${p.district ?? ''}`, p]));
     const misplaced: string[] = [];
     for (const row of [...jobs, ...listings, ...helpers]) {
       const place = places.get(`${row.city}|${row.plz}|${row.district ?? ''}`);
-      if (haversineKm(KARLSRUHE, row) > 50) misplaced.push(`${row.id}: ${haversineKm(KARLSRUHE, row)} km from centre`);
+      const exact = { lat: row.exact_lat, lng: row.exact_lng };
+      if (haversineKm(KARLSRUHE, exact) > 50)
+        misplaced.push(`${row.id}: ${haversineKm(KARLSRUHE, exact)} km from centre`);
       if (!place) misplaced.push(`${row.id}: unknown place ${row.city} ${row.plz} ${row.district}`);
-      else if (haversineKm(place, row) > 10) misplaced.push(`${row.id}: ${haversineKm(place, row)} km from its place`);
+      else if (haversineKm(place, exact) > 10)
+        misplaced.push(`${row.id}: ${haversineKm(place, exact)} km from its place`);
+      // The shown point (lat/lng) lies 200 to 500 m from the place (4 decimals: a few metres more or less).
+      const shownM = haversineKm(exact, row) * 1000;
+      if (shownM < 190 || shownM > 510) misplaced.push(`${row.id}: shown ${shownM.toFixed(0)} m from its place`);
     }
     assert.deepEqual(misplaced, []);
     // The seed spreads rows over the region: most places have some.
@@ -280,7 +286,7 @@ describe('seedDatabase with DEFAULT_SEED_OPTIONS', () => {
         id: j.id,
         stored: j.smart_eta_minutes,
         recomputed: smartEtaMinutes(
-          { lat: j.lat, lng: j.lng, remote_task: j.remote_task === 1 },
+          { lat: j.exact_lat, lng: j.exact_lng, remote_task: j.remote_task === 1 },
           byCategory.get(j.category) ?? [],
           50,
         ),

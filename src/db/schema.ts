@@ -8,13 +8,20 @@ import type { Condition, JobStatus, ListingStatus, TimePreference } from '../dom
  */
 type Flag = 0 | 1;
 
-/** Columns shared by every row that has a place. */
+/**
+ * Columns shared by every row that has a place. lat/lng is the point public answers show and
+ * compute with, a few hundred metres from the place (domain/approximate-place.ts); exact_lat and
+ * exact_lng is the place itself, read only for the owner and the other party of an accepted
+ * application or a confirmed booking.
+ */
 interface PlaceColumns {
   city: string;
   plz: string;
   district: string | null;
   lat: number;
   lng: number;
+  exact_lat: number;
+  exact_lng: number;
 }
 
 /** The ReliabilityScore of a helper or a listing owner (spec 2.4). */
@@ -110,6 +117,8 @@ export interface AccountsTable {
   organisation: string | null;
   account_type: AccountType;
   created_at: string;
+  /** Keys the offset of the account's shown places (domain/approximate-place.ts); never shown. */
+  place_salt: string;
 }
 
 /** Only a SHA-256 of a key is stored (and its last four characters for display). */

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { type Static, Type } from 'typebox';
 import type { AccountRow } from '../db/schema.js';
+import { type PlacePoint, placePoint } from '../domain/approximate-place.js';
 import { type ResolvedLocation, resolveLocation } from '../domain/places.js';
 import { allowedActions, type Machine, nextState } from '../domain/transitions.js';
 import { ApiError } from './errors.js';
@@ -64,10 +65,17 @@ export const LocationInput = Type.Union(
 );
 export type LocationInput = Static<typeof LocationInput>;
 
-/** The stored location of a body's `location`, or a 400 that says what to send instead. */
-export function locationOf(input: LocationInput, field = 'location'): ResolvedLocation {
+/**
+ * The stored location of a body's `location` (the place, and the point shown for it keyed by the
+ * writing account's salt), or a 400 that says what to send instead.
+ */
+export function locationOf(
+  input: LocationInput,
+  account: Pick<AccountRow, 'place_salt'>,
+  field = 'location',
+): ResolvedLocation & PlacePoint {
   const resolved = resolveLocation(input);
-  if (!('problem' in resolved)) return resolved;
+  if (!('problem' in resolved)) return { ...resolved, ...placePoint(resolved, account.place_salt) };
   if (resolved.problem === 'unknown_plz') {
     throw new ApiError(400, 'invalid_location', `${field}.plz is not a postal code of the service area.`, {
       param: `${field}.plz`,

@@ -1,5 +1,6 @@
 import type { AccountRow, AccountType, ApiKeyRow } from '../db/schema.js';
 import { generateApiKey, hashApiKey } from '../domain/api-keys.js';
+import { newPlaceSalt } from '../domain/approximate-place.js';
 import { newId } from '../domain/ids.js';
 import type { Queryable } from './db.js';
 
@@ -30,6 +31,7 @@ export async function findOrCreateAccount(db: Queryable, account: NewAccount, no
     organisation: account.organisation,
     account_type: account.account_type,
     created_at: now.toISOString(),
+    place_salt: newPlaceSalt(),
   };
   const inserted = await db
     .insertInto('accounts')
@@ -79,11 +81,20 @@ export async function findKeyByHash(db: Queryable, keyHash: string): Promise<Key
       'accounts.organisation as account_organisation',
       'accounts.account_type as account_account_type',
       'accounts.created_at as account_created_at',
+      'accounts.place_salt as account_place_salt',
     ])
     .where('api_keys.key_hash', '=', keyHash)
     .executeTakeFirst();
   if (!row) return undefined;
-  const { account_name, account_email, account_organisation, account_account_type, account_created_at, ...key } = row;
+  const {
+    account_name,
+    account_email,
+    account_organisation,
+    account_account_type,
+    account_created_at,
+    account_place_salt,
+    ...key
+  } = row;
   return {
     ...key,
     account: {
@@ -93,6 +104,7 @@ export async function findKeyByHash(db: Queryable, keyHash: string): Promise<Key
       organisation: account_organisation,
       account_type: account_account_type,
       created_at: account_created_at,
+      place_salt: account_place_salt,
     },
   };
 }

@@ -21,6 +21,8 @@ export type HelperValues = Pick<
   | 'district'
   | 'lat'
   | 'lng'
+  | 'exact_lat'
+  | 'exact_lng'
 >;
 
 /** A record with nothing in it yet: no jobs, ratings or cancellations, not verified. */

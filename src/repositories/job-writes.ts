@@ -29,19 +29,21 @@ export type JobValues = Omit<
 
 type Derivable = Pick<
   JobsTable,
-  'category' | 'lat' | 'lng' | 'remote_task' | 'price_cents' | 'duration_hours' | 'helpers_needed'
+  'category' | 'exact_lat' | 'exact_lng' | 'remote_task' | 'price_cents' | 'duration_hours' | 'helpers_needed'
 >;
 
 /**
  * smart_eta_minutes and pricing_confidence of a job as it is written now: from the verified,
  * available helpers of the category within 50 km, and the completed jobs of the category (the data
- * /v1/helpers/availability and /v1/estimate read).
+ * /v1/helpers/availability and /v1/estimate read). The travel is to the job's place itself (a whole
+ * minute is a third of a kilometre, far coarser than the shown point's offset).
  */
 export async function derivedJobFields(
   db: Queryable,
   job: Derivable,
 ): Promise<{ smart_eta_minutes: number | null; pricing_confidence: PricingConfidence | null }> {
   const remote = job.remote_task === 1;
+  const place = { lat: job.exact_lat, lng: job.exact_lng };
   let helpers = db
     .selectFrom('helpers')
     .innerJoin('helper_categories', 'helper_categories.helper_id', 'helpers.id')
@@ -50,11 +52,11 @@ export async function derivedJobFields(
     .where('helpers.verified', '=', 1)
     .where('helpers.available', '=', 1);
   if (!remote)
-    helpers = helpers.where(withinRadiusSql(dialectOf(db), 'helpers.lat', 'helpers.lng', job, MAX_RADIUS_KM));
+    helpers = helpers.where(withinRadiusSql(dialectOf(db), 'helpers.lat', 'helpers.lng', place, MAX_RADIUS_KM));
   const [etaHelpers, sample] = await Promise.all([helpers.execute(), completedRateSample(db, job.category)]);
   const ratePerHelperHour = job.price_cents / 100 / (job.duration_hours * job.helpers_needed);
   return {
-    smart_eta_minutes: smartEtaMinutes({ lat: job.lat, lng: job.lng, remote_task: remote }, etaHelpers, MAX_RADIUS_KM),
+    smart_eta_minutes: smartEtaMinutes({ ...place, remote_task: remote }, etaHelpers, MAX_RADIUS_KM),
     pricing_confidence: pricingConfidence(ratePerHelperHour, sample && sampleInEuros(sample)),
   };
 }

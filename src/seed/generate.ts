@@ -3,7 +3,6 @@ import { berlinDate, berlinWallClock, isWeekend, nextDate } from '../domain/berl
 import { CATEGORIES, CATEGORY_INFO, type Category } from '../domain/categories.js';
 import { type EtaHelper, smartEtaMinutes } from '../domain/eta.js';
 import { MAX_RADIUS_KM } from '../domain/geo.js';
-import type { Place } from '../domain/places.js';
 import { placeName } from '../domain/places.js';
 import { FALLBACK_HOURLY_EUR, pricingConfidence, type RateSample } from '../domain/pricing.js';
 import type { JobStatus, TimePreference } from '../domain/statuses.js';
@@ -42,7 +41,7 @@ export function makeHelper(rng: Rng, anchor: Date, marking: Marking): HelperSeed
   return {
     id: idOf(rng, marking, 'hlp'),
     display_name: named(marking, displayName(rng)),
-    bio: `Ich helfe in ${placeName(location as Place)} und Umgebung: ${names}. Zuverlässig und pünktlich.`,
+    bio: `Ich helfe in ${placeName(location)} und Umgebung: ${names}. Zuverlässig und pünktlich.`,
     hourly_rate_cents: Math.round(rng.between(low, high) * 2) * 50,
     available: rng.chance(0.7) ? 1 : 0,
     created_at: new Date(anchor.getTime() - rng.between(10, 1200) * DAY_MS).toISOString(),
@@ -143,7 +142,7 @@ export function makeJob(rng: Rng, ctx: JobContext, status: JobStatus): NewJob {
     helpers_needed: helpers,
     applications_count: Math.min(max, applications),
     smart_eta_minutes: smartEtaMinutes(
-      { ...location, remote_task: remote },
+      { lat: location.exact_lat, lng: location.exact_lng, remote_task: remote },
       ctx.etaHelpers.get(category) ?? [],
       MAX_RADIUS_KM,
     ),

@@ -1,8 +1,9 @@
 import type { ReliabilityColumns } from '../db/schema.js';
+import { offsetPoint } from '../domain/approximate-place.js';
 import { DEFAULT_CENTER, haversineKm, type LatLng, MAX_RADIUS_KM, round } from '../domain/geo.js';
 import { PLACES, type Place, placeName } from '../domain/places.js';
 import { reliabilityScore } from '../domain/reliability.js';
-import { type Region, StatePlacer } from './regions.js';
+import { type Placed, type Region, StatePlacer } from './regions.js';
 import type { Rng } from './rng.js';
 
 /** Building blocks every generated row uses: ids, places, texts, photos, reliability. */
@@ -42,16 +43,23 @@ export function scatteredLocation(rng: Rng, place: Place): LatLng {
 
 let statePlacer: StatePlacer | undefined;
 
+/**
+ * Where a generated row is: its place (exact_lat/exact_lng) and the point public answers show, a
+ * few hundred metres off in a direction drawn here (accounts key theirs; seeded rows have none).
+ */
 export function placedAt(rng: Rng, marking: Marking) {
+  let placed: Placed;
   if (marking.region === 'bw') {
     statePlacer ??= new StatePlacer();
-    return statePlacer.place(rng);
+    placed = statePlacer.place(rng);
+  } else {
+    const place = rng.weighted(placeWeights);
+    const { city, plz, district } = place;
+    placed = { place, location: { city, plz, district, ...scatteredLocation(rng, place) } };
   }
-  const place = rng.weighted(placeWeights);
-  return {
-    place,
-    location: { city: place.city, plz: place.plz, district: place.district, ...scatteredLocation(rng, place) },
-  };
+  const exact = placed.location;
+  const shown = offsetPoint(exact, rng.next(), rng.next());
+  return { place: placed.place, location: { ...exact, ...shown, exact_lat: exact.lat, exact_lng: exact.lng } };
 }
 
 export function fill(text: string, place: Place): string {

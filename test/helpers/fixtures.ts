@@ -13,11 +13,21 @@ export const AT = {
   pforzheim: { city: 'Pforzheim', district: null, plz: '75175', lat: 48.8913, lng: 8.6992 },
 } as const;
 
+/**
+ * Fixture rows are inserted as they are: the coordinates given are the shown point (the one every
+ * public answer uses), and the stored exact place is the same unless a test sets exact_lat/lng.
+ */
+function withExact<T extends { lat: number; lng: number; exact_lat?: number; exact_lng?: number }>(
+  row: T,
+): T & { exact_lat: number; exact_lng: number } {
+  return { ...row, exact_lat: row.exact_lat ?? row.lat, exact_lng: row.exact_lng ?? row.lng };
+}
+
 let counter = 0;
 const nextId = (prefix: string) => `${prefix}_${(++counter).toString(16).padStart(16, '0')}`;
 
 export function jobFixture(overrides: Partial<NewJob> = {}): NewJob {
-  return {
+  return withExact({
     id: nextId('job'),
     title: 'Hecke schneiden in Durlach',
     description: 'Thujahecke, 20 m lang. Werkzeug ist vorhanden.',
@@ -42,7 +52,7 @@ export function jobFixture(overrides: Partial<NewJob> = {}): NewJob {
     pricing_confidence: 'medium',
     completed_at: null,
     ...overrides,
-  };
+  });
 }
 
 export function ownerFixture(overrides: Partial<NewOwner> = {}): NewOwner {
@@ -62,7 +72,7 @@ export function ownerFixture(overrides: Partial<NewOwner> = {}): NewOwner {
 }
 
 export function listingFixture(ownerId: string, overrides: Partial<NewListing> = {}): NewListing {
-  return {
+  return withExact({
     id: nextId('lst'),
     owner_id: ownerId,
     title: 'Bohrmaschine Bosch PSB 750 zu verleihen',
@@ -78,14 +88,14 @@ export function listingFixture(ownerId: string, overrides: Partial<NewListing> =
     photos: '[]',
     created_at: '2026-11-01T10:00:00.000Z',
     ...overrides,
-  };
+  });
 }
 
 export function helperFixture(
   categories: Category[],
   overrides: Partial<NewHelper> = {},
 ): NewHelper & { categories: Category[] } {
-  return {
+  return withExact({
     id: nextId('hlp'),
     display_name: 'Jonas W.',
     bio: 'Ich helfe gern.',
@@ -102,7 +112,7 @@ export function helperFixture(
     created_at: '2025-05-01T08:00:00.000Z',
     ...overrides,
     categories,
-  };
+  });
 }
 
 export async function insert(

@@ -24,6 +24,9 @@ export const WRITE_OPERATIONS = [
   'POST /v1/bookings/{id}/cancel cancelBooking',
   'POST /v1/bookings/{id}/pick-up pickUpBooking',
   'POST /v1/bookings/{id}/return returnBooking',
+  'GET /v1/jobs/{id}/location getJobLocation',
+  'GET /v1/listings/{id}/location getListingLocation',
+  'GET /v1/helpers/{id}/location getHelperLocation',
 ] as const;
 
 /**

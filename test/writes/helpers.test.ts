@@ -3,6 +3,7 @@ import { describe, type TestContext, test } from 'node:test';
 import type { Api } from '../../src/http/routes/route-kit.js';
 import { buildTestApp, createKey } from '../helpers/app.js';
 import { helperFixture, insert } from '../helpers/fixtures.js';
+import { shownLocation } from '../helpers/places.js';
 
 function clientFor(app: Api, key: string | null) {
   const send = async (method: 'GET' | 'POST' | 'PATCH', url: string, body?: unknown) => {
@@ -59,7 +60,7 @@ describe('POST /v1/helpers', () => {
       display_name: 'Jonas W.',
       categories: ['GARDENING', 'MOVING'],
       hourly_rate_eur: 18.5,
-      location: { city: 'Karlsruhe', district: 'Durlach', plz: '76227', distance_km: 5 },
+      location: { city: 'Karlsruhe', district: 'Durlach', plz: '76227', distance_km: body.location.distance_km },
       reliability: FRESH,
       availability: { weekdays: ['mon', 'wed', 'sat'], from: '08:00', to: '18:30' },
       available: true,
@@ -68,7 +69,13 @@ describe('POST /v1/helpers', () => {
     assert.deepEqual((await anonymous.get(`/v1/helpers/${body.id}`)).body, body);
     const row = await db.kysely.selectFrom('helpers').selectAll().where('id', '=', body.id).executeTakeFirstOrThrow();
     assert.ok(row.account_id?.startsWith('acc_'));
-    assert.deepEqual([row.lat, row.lng, row.hourly_rate_cents, row.verified], [48.9921, 8.4684, 1850, 0]);
+    assert.deepEqual([row.exact_lat, row.exact_lng, row.hourly_rate_cents, row.verified], [48.9921, 8.4684, 1850, 0]);
+    // The distance is the shown point's, a few hundred metres from the place.
+    const shown = shownLocation(
+      { city: 'Karlsruhe', district: 'Durlach', plz: '76227', lat: 48.9921, lng: 8.4684 },
+      row,
+    );
+    assert.equal(body.location.distance_km, shown.distance_km);
   });
 
   test('defaults: any time, available, no bio; coordinates are stored but never shown', async (t) => {
@@ -86,9 +93,16 @@ describe('POST /v1/helpers', () => {
         availability: null,
         available: true,
         bio: '',
-        location: { city: 'Karlsruhe', district: 'Innenstadt-Ost', plz: '76131', distance_km: 1.09 },
+        location: {
+          city: 'Karlsruhe',
+          district: 'Innenstadt-Ost',
+          plz: '76131',
+          distance_km: body.location.distance_km,
+        },
       },
     );
+    // From the shown point, at most 0.5 km from the place's 1.09 km.
+    assert.ok(Math.abs(body.location.distance_km - 1.09) <= 0.51, String(body.location.distance_km));
     assert.ok(!JSON.stringify(body).includes('49.015'));
   });
 
@@ -214,8 +228,9 @@ describe('PATCH /v1/helpers/{id}', () => {
       hourly_rate_eur: 20,
       availability: null,
       available: false,
-      location: { city: 'Karlsruhe', district: 'Innenstadt-Ost', plz: '76131', distance_km: 0.96 },
+      location: { city: 'Karlsruhe', district: 'Innenstadt-Ost', plz: '76131', distance_km: body.location.distance_km },
     });
+    assert.ok(Math.abs(body.location.distance_km - 0.96) <= 0.51, String(body.location.distance_km));
     const onlyCategories = await me.patch(`/v1/helpers/${helper.id}`, { categories: ['CLEANING', 'MOVING'] });
     assert.deepEqual(onlyCategories.body.categories, ['CLEANING', 'MOVING']);
     const nothing = await me.patch(`/v1/helpers/${helper.id}`, {});

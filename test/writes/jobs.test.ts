@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import type { Api } from '../../src/http/routes/route-kit.js';
 import { buildTestApp, createKey, NOW } from '../helpers/app.js';
 import { AT, helperFixture, insert, jobFixture } from '../helpers/fixtures.js';
+import { shownLocation } from '../helpers/places.js';
 
 const DAY_MS = 86_400_000;
 const inDays = (days: number) => new Date(NOW.getTime() + days * DAY_MS).toISOString();
@@ -53,7 +54,7 @@ const JOB = {
   location: { plz: '76227' },
 };
 
-const DURLACH = { city: 'Karlsruhe', plz: '76227', district: 'Durlach', lat: 48.9921, lng: 8.4684, distance_km: 5 };
+const DURLACH = { city: 'Karlsruhe', plz: '76227', district: 'Durlach', lat: 48.9921, lng: 8.4684 };
 
 async function createJob(client: Client, body: object = JOB): Promise<any> {
   const created = await client.post('/v1/jobs', body);
@@ -121,7 +122,7 @@ describe('POST /v1/jobs', () => {
       status: 'open',
       price_eur: 51,
       price_range: { low: 40.8, high: 61.2 },
-      location: DURLACH,
+      location: shownLocation(DURLACH, body.location),
       desired_at: '2026-11-25T09:00:00.000Z',
       deadline: '2026-11-27T17:00:00.000Z',
       time_preference: 'vormittags',
@@ -166,14 +167,10 @@ describe('POST /v1/jobs', () => {
         pricing_confidence: body.pricing_confidence,
       },
       {
-        location: {
-          city: 'Karlsruhe',
-          plz: '76131',
-          district: 'Innenstadt-Ost',
-          lat: 49.015,
-          lng: 8.412,
-          distance_km: 1.09,
-        },
+        location: shownLocation(
+          { city: 'Karlsruhe', plz: '76131', district: 'Innenstadt-Ost', lat: 49.015, lng: 8.412 },
+          body.location,
+        ),
         desired_at: null,
         deadline: null,
         time_preference: null,
@@ -453,14 +450,10 @@ describe('PATCH /v1/jobs/{id}', () => {
       category: 'MOVING',
       price_eur: 34,
       price_range: { low: 27.2, high: 40.8 },
-      location: {
-        city: 'Karlsruhe',
-        plz: '76131',
-        district: 'Innenstadt-Ost',
-        lat: 49.0142,
-        lng: 8.4108,
-        distance_km: 0.96,
-      },
+      location: shownLocation(
+        { city: 'Karlsruhe', plz: '76131', district: 'Innenstadt-Ost', lat: 49.0142, lng: 8.4108 },
+        body.location,
+      ),
       deadline: null,
       time_preference: null,
       helpers_needed: 2,

@@ -21,7 +21,7 @@ export function llmsTxt({ baseUrl, limits }: DiscoveryFacts): string {
 - Every response carries its budget (\`RateLimit\`, \`RateLimit-Policy\`, \`X-RateLimit-*\`); a 429 carries \`Retry-After\`.
 - Every error is an ApiError: \`{"error", "message", "param", "suggestion", "alternatives", "alternatives_count"}\`; \`error\` is a stable code, \`suggestion\` says what to do instead.
 - Writes (POST) take an \`Idempotency-Key\` header: a retry with the same key and body replays the first answer and never does the work twice.
-- Searches default to the centre of Karlsruhe (lat 49.0069, lng 8.4037) and a 50 km radius; coordinates are WGS84 degrees, money is in euros, days are Europe/Berlin calendar days.
+- Searches default to the centre of Karlsruhe (lat 49.0069, lng 8.4037) and a 50 km radius; coordinates are WGS84 degrees (shown points of jobs and listings are approximate, 200 to 500 m from the place; the place itself is at GET /v1/{jobs,listings,helpers}/{id}/location for whom it concerns), money is in euros, days are Europe/Berlin calendar days.
 
 ## Docs
 

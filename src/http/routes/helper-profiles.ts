@@ -1,3 +1,4 @@
+import type { AccountRow } from '../../db/schema.js';
 import type { Category } from '../../domain/categories.js';
 import {
   findHelperProfile,
@@ -37,10 +38,10 @@ function availabilityJson(window: AvailabilityWindow | null): string | null {
 }
 
 /** The columns a create or change body sets; only the fields it has. */
-function helperColumns(body: HelperUpdateBody): Partial<HelperValues> {
+function helperColumns(body: HelperUpdateBody, account: AccountRow): Partial<HelperValues> {
   const { location, hourly_rate_eur, availability, available, categories: _categories, ...same } = body;
   const columns: Partial<HelperValues> = { ...same };
-  if (location) Object.assign(columns, locationOf(location));
+  if (location) Object.assign(columns, locationOf(location, account));
   if (hourly_rate_eur !== undefined) columns.hourly_rate_cents = centsOf(hourly_rate_eur, 'hourly_rate_eur');
   if (availability !== undefined) columns.availability = availabilityJson(availability);
   if (available !== undefined) columns.available = available ? 1 : 0;
@@ -85,7 +86,7 @@ export function helperProfileRoutes(app: Api, { db, now }: RouteDeps): void {
       const account = requireAccount(request);
       const at = now();
       // The create schema requires the other fields and fills in the defaults.
-      const columns = helperColumns(request.body) as HelperValues;
+      const columns = helperColumns(request.body, account) as HelperValues;
       const id = await insertHelperProfile(db, account.id, columns, request.body.categories as Category[], at);
       return reply.code(201).send(await shownHelper(db, id));
     },
@@ -130,7 +131,7 @@ export function helperProfileRoutes(app: Api, { db, now }: RouteDeps): void {
       const account = requireAccount(request);
       const { id } = request.params;
       const categories = request.body.categories as Category[] | undefined;
-      const changed = await updateHelperProfile(db, id, account.id, helperColumns(request.body), categories);
+      const changed = await updateHelperProfile(db, id, account.id, helperColumns(request.body, account), categories);
       if (!changed) throw notFound('helper', id, 'GET /v1/helpers/availability');
       return shownHelper(db, id);
     },

@@ -44,11 +44,11 @@ function instantOf(value: string | null, field: ScheduleField): Date | null {
 }
 
 /** The columns a create or change body sets; only the fields it has. */
-function jobColumns(body: JobUpdateBody): Partial<JobValues> {
+function jobColumns(body: JobUpdateBody, account: AccountRow): Partial<JobValues> {
   const { location, price_eur, photos, desired_at, deadline, urgent, express, remote_task, requires_license, ...same } =
     body;
   const columns: Partial<JobValues> = { ...same };
-  if (location) Object.assign(columns, locationOf(location));
+  if (location) Object.assign(columns, locationOf(location, account));
   if (price_eur !== undefined) columns.price_cents = centsOf(price_eur, 'price_eur');
   if (photos) columns.photos = JSON.stringify(photos);
   if (desired_at !== undefined) {
@@ -145,7 +145,7 @@ export function jobWriteRoutes(app: Api, { db, now }: RouteDeps): void {
     async (request, reply) => {
       const account = requireAccount(request);
       const at = now();
-      const columns = jobColumns(request.body);
+      const columns = jobColumns(request.body, account);
       checkSchedule(columns, null, account, at);
       // The create schema requires the other fields and fills in the defaults.
       return reply.code(201).send(await insertOwnJob(db, account.id, columns as JobValues, at));
@@ -171,7 +171,7 @@ export function jobWriteRoutes(app: Api, { db, now }: RouteDeps): void {
     async (request) => {
       const account = requireAccount(request);
       const at = now();
-      const columns = jobColumns(request.body);
+      const columns = jobColumns(request.body, account);
       const updated = await updateOwnJob(db, request.params.id, account.id, at, (row, accepted) => {
         const status = effectiveJobStatus(row.status, row.deadline, at);
         if (status !== 'open') throw illegalTransition('job', status, 'update', JOB_MACHINE);

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import type { AccountRow } from '../../db/schema.js';
 import type { ListingStatus } from '../../domain/statuses.js';
 import { LISTING_MACHINE } from '../../domain/transitions.js';
 import {
@@ -67,7 +68,7 @@ async function normalizeListingBody(request: FastifyRequest): Promise<void> {
 }
 
 /** The columns a body sets: only those of the fields it has. */
-function columnsOf(body: ListingPatchBody): ListingChange {
+function columnsOf(body: ListingPatchBody, account: AccountRow): ListingChange {
   const { price_per_day_eur: day, price_per_week_eur: week, deposit_eur: deposit, location, ...rest } = body;
   return {
     ...(rest.title !== undefined && { title: rest.title }),
@@ -77,7 +78,7 @@ function columnsOf(body: ListingPatchBody): ListingChange {
     ...(day !== undefined && { price_per_day_cents: centsOf(day, 'price_per_day_eur') }),
     ...(week !== undefined && { price_per_week_cents: week === null ? null : centsOf(week, 'price_per_week_eur') }),
     ...(deposit !== undefined && { deposit_cents: centsOf(deposit, 'deposit_eur') }),
-    ...(location !== undefined && locationOf(location)),
+    ...(location !== undefined && locationOf(location, account)),
     ...(rest.instant_booking !== undefined && { instant_booking: rest.instant_booking ? 1 : 0 }),
     ...(rest.photos !== undefined && { photos: JSON.stringify(rest.photos) }),
   };
@@ -132,7 +133,7 @@ export function listingWriteRoutes(app: Api, { base, db, now }: RouteDeps): void
     },
     async (request, reply) => {
       const account = requireAccount(request);
-      const values = columnsOf(request.body) as ListingValues;
+      const values = columnsOf(request.body, account) as ListingValues;
       checkWeeklyPrice(values.price_per_day_cents, values.price_per_week_cents ?? null, 'price_per_week_eur');
       return reply.code(201).send(await createListing(db, account, values, now()));
     },
@@ -160,7 +161,7 @@ export function listingWriteRoutes(app: Api, { base, db, now }: RouteDeps): void
     async (request) => {
       const account = requireAccount(request);
       const { id } = request.params;
-      const change = columnsOf(request.body);
+      const change = columnsOf(request.body, account);
       const result = await updateOwnListing(
         db,
         id,

@@ -1,4 +1,5 @@
 import { type Static, type TSchema, Type } from 'typebox';
+import { PLACE_OFFSET_MAX_M, PLACE_OFFSET_MIN_M } from '../../domain/approximate-place.js';
 import { CATEGORIES } from '../../domain/categories.js';
 import { DEFAULT_CENTER, MAX_RADIUS_KM } from '../../domain/geo.js';
 
@@ -69,19 +70,26 @@ export const PagingQuery = {
   ),
 };
 
+/** What every public Location says about its point (and the exact place's endpoints refer to). */
+export const SHOWN_POINT_NOTE = `Public answers never show where a job, listing or helper really is: lat/lng is an approximate point ${PLACE_OFFSET_MIN_M} to ${PLACE_OFFSET_MAX_M} m from the place, in a direction and at a distance fixed per account and place (every answer, and every object the account has at that place, shows the same point, so repeating or averaging does not get closer). distance_km, radius filters and the distance sort use this point too. city, plz and district are exact. The place itself is for the owner and, once an application is accepted or a booking confirmed, the other party: GET /v1/jobs/{id}/location, /v1/listings/{id}/location, /v1/helpers/{id}/location.`;
+
 export const LocationSchema = Type.Object(
   {
     city: Type.String(),
     plz: Type.String({ description: 'Postal code.' }),
     district: Nullable(Type.String(), { description: 'District of the city of Karlsruhe; null elsewhere.' }),
-    lat: Type.Number({ description: 'Latitude.' }),
-    lng: Type.Number({ description: 'Longitude.' }),
+    lat: Type.Number({
+      description: `Latitude of the approximate point (${PLACE_OFFSET_MIN_M} to ${PLACE_OFFSET_MAX_M} m from the place).`,
+    }),
+    lng: Type.Number({
+      description: `Longitude of the approximate point (${PLACE_OFFSET_MIN_M} to ${PLACE_OFFSET_MAX_M} m from the place).`,
+    }),
     distance_km: Type.Number({
       description:
-        'Great-circle distance from the search centre in km (two decimals); from the default centre when the request has none.',
+        'Great-circle distance of the approximate point from the search centre in km (two decimals); from the default centre when the request has none.',
     }),
   },
-  { $id: 'Location', additionalProperties: false },
+  { $id: 'Location', additionalProperties: false, description: SHOWN_POINT_NOTE },
 );
 export type Location = Static<typeof LocationSchema>;
 

@@ -1,0 +1,59 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import { EARTH_RADIUS_KM, type LatLng, round } from './geo.js';
+
+/**
+ * Public answers never show where a job, listing or helper really is: homes are behind these
+ * points. Every public coordinate, distance, radius filter and distance sort uses the *shown*
+ * point, which lies PLACE_OFFSET_MIN_M to PLACE_OFFSET_MAX_M from the stored place in a direction
+ * and at a distance that are fixed per account and place:
+ * - fixed, so asking many times (or from many centres) converges on the shown point, not the home;
+ * - the same for every object an account puts at one place (ten listings from one flat show one
+ *   point), so averaging an account's objects does not converge either;
+ * - keyed by a random salt of the account that never leaves the database, so knowing this code
+ *   does not let anyone undo the offset.
+ * At least PLACE_OFFSET_MIN_M away, so no home happens to be shown (almost) as it is.
+ */
+export const PLACE_OFFSET_MIN_M = 200;
+export const PLACE_OFFSET_MAX_M = 500;
+
+/** Shown points are stored to 4 decimals (about 10 m), which says they are not exact. */
+const SHOWN_DIGITS = 4;
+
+/** A new account's salt: 128 random bits. */
+export function newPlaceSalt(): string {
+  return randomBytes(16).toString('base64url');
+}
+
+/**
+ * The point `exact` moved by a distance and bearing drawn from u, v in [0, 1): uniform over the
+ * area of the ring between the two offsets (so no distance is likelier than the ring's share of it).
+ */
+export function offsetPoint(exact: LatLng, u: number, v: number): LatLng {
+  const [min, max] = [PLACE_OFFSET_MIN_M / 1000, PLACE_OFFSET_MAX_M / 1000];
+  const km = Math.sqrt(min ** 2 + u * (max ** 2 - min ** 2));
+  const bearing = 2 * Math.PI * v;
+  const kmPerDegree = (Math.PI / 180) * EARTH_RADIUS_KM;
+  const dLat = (km * Math.cos(bearing)) / kmPerDegree;
+  const dLng = (km * Math.sin(bearing)) / (kmPerDegree * Math.cos((exact.lat * Math.PI) / 180));
+  return { lat: round(exact.lat + dLat, SHOWN_DIGITS), lng: round(exact.lng + dLng, SHOWN_DIGITS) };
+}
+
+/** The shown point of `exact` for the account with this salt (places within about 1 m share it). */
+export function shownPoint(exact: LatLng, salt: string): LatLng {
+  const digest = createHmac('sha256', salt)
+    .update(`${exact.lat.toFixed(5)},${exact.lng.toFixed(5)}`)
+    .digest();
+  return offsetPoint(exact, digest.readUInt32BE(0) / 2 ** 32, digest.readUInt32BE(4) / 2 ** 32);
+}
+
+/** The columns of a place as stored: the exact point, and the shown point in lat/lng. */
+export interface PlacePoint {
+  lat: number;
+  lng: number;
+  exact_lat: number;
+  exact_lng: number;
+}
+
+export function placePoint(exact: LatLng, salt: string): PlacePoint {
+  return { ...shownPoint(exact, salt), exact_lat: exact.lat, exact_lng: exact.lng };
+}

@@ -1,0 +1,74 @@
+import { exactHelperPlace, exactJobPlace, exactListingPlace } from '../../repositories/places.js';
+import { ApiError } from '../errors.js';
+import { NoQuery, RefTo } from '../schemas/common.js';
+import { HelperIdParams } from '../schemas/helper-profiles.js';
+import { JobActionParams } from '../schemas/job-writes.js';
+import { ListingIdParams } from '../schemas/listing.js';
+import { ExactLocationSchema } from '../schemas/places.js';
+import { WRITE_HOOKS, WRITE_SECURITY } from '../write-body.js';
+import { requireAccount } from '../write-kit.js';
+import { type Api, errorResponses, ok, type RouteDeps } from './route-kit.js';
+
+const SUBJECTS = {
+  jobs: {
+    operationId: 'getJobLocation',
+    tag: 'Jobs',
+    params: JobActionParams,
+    who: 'the account that posted the job, and accounts whose application to it was accepted',
+    find: exactJobPlace,
+  },
+  listings: {
+    operationId: 'getListingLocation',
+    tag: 'Listings',
+    params: ListingIdParams,
+    who: 'the account that listed the item, and renters of a confirmed or active booking of it (where to pick it up)',
+    find: exactListingPlace,
+  },
+  helpers: {
+    operationId: 'getHelperLocation',
+    tag: 'Helpers',
+    params: HelperIdParams,
+    who: 'the account that registered the helper profile',
+    find: exactHelperPlace,
+  },
+} as const;
+
+/** GET /v1/{jobs,listings,helpers}/{id}/location: the exact place, for whom it concerns only. */
+export function placeRoutes(app: Api, { db }: RouteDeps): void {
+  for (const [resource, subject] of Object.entries(SUBJECTS)) {
+    app.get(
+      `/v1/${resource}/:id/location`,
+      {
+        onRequest: WRITE_HOOKS.onRequest,
+        schema: {
+          operationId: subject.operationId,
+          summary: `The exact place of a ${resource.slice(0, -1)}, for whom it concerns`,
+          description: `The place as it was written, for ${subject.who} (a developer key is needed). Anyone else gets 404, the same answer as for an id that does not exist. Public answers show an approximate point instead (see the Location schema). The answer is never stored by caches (Cache-Control: private, no-store).`,
+          tags: [subject.tag],
+          security: WRITE_SECURITY,
+          params: subject.params,
+          querystring: NoQuery,
+          response: { 200: ok(RefTo(ExactLocationSchema), 'The place.'), ...errorResponses(400, 404) },
+        },
+      },
+      async (request, reply) => {
+        const account = requireAccount(request);
+        const { id } = request.params;
+        const place = await subject.find(db, id, account.id);
+        if (!place) {
+          throw new ApiError(
+            404,
+            'not_found',
+            `No ${resource.slice(0, -1)} with the id '${id}' has a place you may see.`,
+            {
+              param: 'id',
+              suggestion: `The exact place is for ${subject.who}; everyone else sees the approximate point in GET /v1/${resource}/{id}.`,
+            },
+          );
+        }
+        reply.header('cache-control', 'private, no-store');
+        return place;
+      },
+    );
+  }
+}

@@ -1,0 +1,87 @@
+import type { Queryable } from './db.js';
+
+/** A place as stored, for whom it concerns (never a public answer). */
+export interface ExactPlace {
+  id: string;
+  city: string;
+  plz: string;
+  district: string | null;
+  lat: number;
+  lng: number;
+}
+
+/** The booking states in which the renter may know where to pick the item up. */
+const PICK_UP_STATES = ['confirmed', 'active'] as const;
+
+/**
+ * The place of a job, for its owner or an account whose application to it was accepted;
+ * undefined for everyone else (and for ids that do not exist: the same answer).
+ */
+export async function exactJobPlace(db: Queryable, jobId: string, accountId: string): Promise<ExactPlace | undefined> {
+  return db
+    .selectFrom('jobs')
+    .select(['id', 'city', 'plz', 'district', 'exact_lat as lat', 'exact_lng as lng'])
+    .where('id', '=', jobId)
+    .where((eb) =>
+      eb.or([
+        eb('owner_account_id', '=', accountId),
+        eb.exists(
+          eb
+            .selectFrom('applications')
+            .select('applications.id')
+            .whereRef('applications.job_id', '=', 'jobs.id')
+            .where('applications.account_id', '=', accountId)
+            .where('applications.status', '=', 'accepted'),
+        ),
+      ]),
+    )
+    .executeTakeFirst();
+}
+
+/** The place of a listing, for its owner or the renter of a confirmed or active booking of it. */
+export async function exactListingPlace(
+  db: Queryable,
+  listingId: string,
+  accountId: string,
+): Promise<ExactPlace | undefined> {
+  return db
+    .selectFrom('listings')
+    .innerJoin('owners', 'owners.id', 'listings.owner_id')
+    .select([
+      'listings.id',
+      'listings.city',
+      'listings.plz',
+      'listings.district',
+      'listings.exact_lat as lat',
+      'listings.exact_lng as lng',
+    ])
+    .where('listings.id', '=', listingId)
+    .where((eb) =>
+      eb.or([
+        eb('owners.account_id', '=', accountId),
+        eb.exists(
+          eb
+            .selectFrom('bookings')
+            .select('bookings.id')
+            .whereRef('bookings.listing_id', '=', 'listings.id')
+            .where('bookings.renter_account_id', '=', accountId)
+            .where('bookings.status', 'in', PICK_UP_STATES),
+        ),
+      ]),
+    )
+    .executeTakeFirst();
+}
+
+/** The place of a helper profile, for the account that registered it. */
+export async function exactHelperPlace(
+  db: Queryable,
+  helperId: string,
+  accountId: string,
+): Promise<ExactPlace | undefined> {
+  return db
+    .selectFrom('helpers')
+    .select(['id', 'city', 'plz', 'district', 'exact_lat as lat', 'exact_lng as lng'])
+    .where('id', '=', helperId)
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
+}

@@ -1,0 +1,258 @@
+/**
+ * Issue 14, item 1: homes cannot be located from public answers. The attacks of the report, run
+ * through HTTP: trilateration from the distances /v1/helpers/availability and job searches give,
+ * bisection of the radius filter, and averaging several objects of one account. Each recovers the
+ * approximate point to metres (the attack works), and that point is 200-500 m from the home.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { PLACE_OFFSET_MAX_M, PLACE_OFFSET_MIN_M } from '../../src/domain/approximate-place.js';
+import { haversineKm, type LatLng } from '../../src/domain/geo.js';
+import type { Api } from '../../src/http/routes/route-kit.js';
+import { buildTestApp, createKey } from '../helpers/app.js';
+import { JOB_BODY, LISTING_BODY } from '../helpers/bodies.js';
+
+/** A home in the Südweststadt; the stored point every attack is after. */
+const HOME = { lat: 49.00312, lng: 8.38657 };
+/** Rounding of the shown point to 4 decimals moves it by at most about 6 m. */
+const SLACK_M = 10;
+
+const metres = (a: LatLng, b: LatLng) => haversineKm(a, b) * 1000;
+
+function client(app: Api, key?: string) {
+  const headers = key ? { 'x-api-key': key } : {};
+  return {
+    get: async (url: string) => {
+      const r = await app.inject({ method: 'GET', url, headers });
+      return { status: r.statusCode, headers: r.headers, body: r.json() as any };
+    },
+    post: async (url: string, payload?: object) => {
+      const r = await app.inject({ method: 'POST', url, headers, ...(payload ? { payload } : {}) });
+      return { status: r.statusCode, body: r.json() as any };
+    },
+  };
+}
+
+/** A point `km` from `from` towards `bearingDeg` (planar; fine for a few km). */
+function moved(from: LatLng, km: number, bearingDeg: number): LatLng {
+  const b = (bearingDeg * Math.PI) / 180;
+  const kmPerDeg = 111.195;
+  return {
+    lat: from.lat + (km * Math.cos(b)) / kmPerDeg,
+    lng: from.lng + (km * Math.sin(b)) / (kmPerDeg * Math.cos((from.lat * Math.PI) / 180)),
+  };
+}
+
+/**
+ * Least-squares trilateration in a local plane: the point whose distances to the centres best
+ * match the measured ones (linearised by subtracting the first circle, then Gauss-Newton).
+ */
+function trilaterate(samples: { center: LatLng; km: number }[]): LatLng {
+  const origin = samples[0]?.center as LatLng;
+  const kx = 111.195 * Math.cos((origin.lat * Math.PI) / 180);
+  const ky = 111.195;
+  const xy = (p: LatLng) => [(p.lng - origin.lng) * kx, (p.lat - origin.lat) * ky] as const;
+  let [x, y] = samples.reduce(([sx, sy], s) => [sx + xy(s.center)[0], sy + xy(s.center)[1]], [0, 0]);
+  [x, y] = [x / samples.length, y / samples.length];
+  for (let i = 0; i < 50; i++) {
+    let [a11, a12, a22, b1, b2] = [0, 0, 0, 0, 0];
+    for (const s of samples) {
+      const [cx, cy] = xy(s.center);
+      const d = Math.hypot(x - cx, y - cy) || 1e-9;
+      const [jx, jy] = [(x - cx) / d, (y - cy) / d];
+      const r = d - s.km;
+      a11 += jx * jx;
+      a12 += jx * jy;
+      a22 += jy * jy;
+      b1 += jx * r;
+      b2 += jy * r;
+    }
+    const det = a11 * a22 - a12 * a12;
+    x -= (a22 * b1 - a12 * b2) / det;
+    y -= (a11 * b2 - a12 * b1) / det;
+  }
+  return { lat: origin.lat + y / ky, lng: origin.lng + x / kx };
+}
+
+/** The approximate point is within the documented band around the home: not closer, not farther. */
+function assertInBand(point: LatLng, what: string) {
+  const m = metres(point, HOME);
+  assert.ok(m >= PLACE_OFFSET_MIN_M - SLACK_M, `${what} is ${m.toFixed(0)} m from the home: closer than documented`);
+  assert.ok(m <= PLACE_OFFSET_MAX_M + SLACK_M, `${what} is ${m.toFixed(0)} m from the home: farther than documented`);
+}
+
+const CENTERS = [0, 72, 144, 216, 288].map((bearing) => moved(HOME, 4, bearing));
+
+test('trilateration from the distances of /v1/helpers/availability finds the approximate point, not the home', async (t) => {
+  const { app, db } = await buildTestApp(t);
+  const { key } = await createKey(db);
+  const created = await client(app, key).post('/v1/helpers', {
+    display_name: 'Jonas W.',
+    categories: ['GARDENING'],
+    location: HOME,
+    hourly_rate_eur: 18,
+  });
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  // Availability counts verified helpers; verification is the platform's.
+  await db.kysely.updateTable('helpers').set({ verified: 1 }).where('id', '=', created.body.id).execute();
+
+  const anonymous = client(app);
+  const samples = [];
+  for (const center of CENTERS) {
+    const { status, body } = await anonymous.get(
+      `/v1/helpers/availability?category=GARDENING&lat=${center.lat}&lng=${center.lng}&radius=10`,
+    );
+    assert.equal(status, 200);
+    const helper = body.top_helpers.find((h: any) => h.id === created.body.id);
+    assert.ok(helper, 'the helper is among the top helpers');
+    assert.deepEqual(Object.keys(helper.location).sort(), ['city', 'distance_km', 'district', 'plz']);
+    samples.push({ center, km: helper.location.distance_km });
+  }
+  const estimate = trilaterate(samples);
+  const exact = await client(app, key).get(`/v1/helpers/${created.body.id}/location`);
+  assert.equal(exact.status, 200);
+  assert.deepEqual(exact.body, {
+    id: created.body.id,
+    ...HOME,
+    city: 'Karlsruhe',
+    plz: '76137',
+    district: 'Südweststadt',
+  });
+  assertInBand(estimate, 'the trilaterated point');
+});
+
+test('radius-boundary bisection and the shown coordinates of a job find the approximate point, not the home', async (t) => {
+  const { app, db } = await buildTestApp(t);
+  const { key } = await createKey(db);
+  const created = await client(app, key).post('/v1/jobs', { ...JOB_BODY, location: HOME });
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  const id = created.body.id;
+  assertInBand(created.body.location, 'the shown lat/lng of the created job');
+
+  const anonymous = client(app);
+  const { body: got } = await anonymous.get(`/v1/jobs/${id}`);
+  assert.deepEqual(got.location, created.body.location, 'get by id shows the same point as the write answer');
+
+  const found = async (center: LatLng, radius: number) => {
+    const { status, body } = await anonymous.get(`/v1/jobs?lat=${center.lat}&lng=${center.lng}&radius=${radius}`);
+    assert.equal(status, 200);
+    return body.data.some((job: any) => job.id === id);
+  };
+  const samples = [];
+  for (const center of CENTERS.slice(0, 4)) {
+    let [inside, outside] = [10, 0.5];
+    assert.equal(await found(center, inside), true);
+    assert.equal(await found(center, outside), false);
+    for (let i = 0; i < 24; i++) {
+      const mid = (inside + outside) / 2;
+      if (await found(center, mid)) inside = mid;
+      else outside = mid;
+    }
+    samples.push({ center, km: inside });
+  }
+  const estimate = trilaterate(samples);
+  assert.ok(metres(estimate, created.body.location) < 5, 'the bisection does recover the shown point');
+  assertInBand(estimate, 'the bisected point');
+});
+
+test('objects an account puts at one place show one point; another account at the same place shows another', async (t) => {
+  const { app, db } = await buildTestApp(t);
+  const owner = client(app, (await createKey(db, { email: 'a@example.org' })).key);
+  const other = client(app, (await createKey(db, { email: 'b@example.org' })).key);
+  const shown = [];
+  for (let i = 0; i < 6; i++) {
+    const { status, body } = await owner.post('/v1/listings', { ...LISTING_BODY, title: `Ding ${i}`, location: HOME });
+    assert.equal(status, 201);
+    shown.push(body.location);
+  }
+  const job = await owner.post('/v1/jobs', { ...JOB_BODY, location: HOME });
+  shown.push(job.body.location);
+  for (const location of shown) {
+    assert.deepEqual([location.lat, location.lng], [shown[0].lat, shown[0].lng], 'averaging gets nowhere');
+  }
+  assertInBand(shown[0], 'the shared shown point');
+  const theirs = await other.post('/v1/jobs', { ...JOB_BODY, location: HOME });
+  assertInBand(theirs.body.location, "the other account's shown point");
+  assert.notDeepEqual([theirs.body.location.lat, theirs.body.location.lng], [shown[0].lat, shown[0].lng]);
+});
+
+test('the documented band holds for many places, and events carry only the approximate point', async (t) => {
+  const { app, db } = await buildTestApp(t);
+  const owner = client(app, (await createKey(db)).key);
+  let nearest = Number.POSITIVE_INFINITY;
+  let farthest = 0;
+  for (let i = 0; i < 40; i++) {
+    const place = moved({ lat: 49.0069, lng: 8.4037 }, (i % 10) + 0.3, i * 37);
+    const { status, body } = await owner.post('/v1/jobs', { ...JOB_BODY, location: place });
+    assert.equal(status, 201, JSON.stringify(body));
+    const m = metres(body.location, place);
+    [nearest, farthest] = [Math.min(nearest, m), Math.max(farthest, m)];
+    const events = await db.kysely
+      .selectFrom('events')
+      .select(['lat', 'lng', 'payload'])
+      .where('subject_id', '=', body.id)
+      .execute();
+    for (const event of events) {
+      assert.deepEqual([event.lat, event.lng], [body.location.lat, body.location.lng]);
+      assert.ok(!event.payload.includes(String(place.lat)), 'the exact latitude is in no event');
+    }
+  }
+  assert.ok(nearest >= PLACE_OFFSET_MIN_M - SLACK_M, `nearest shown point ${nearest.toFixed(0)} m`);
+  assert.ok(farthest <= PLACE_OFFSET_MAX_M + SLACK_M, `farthest shown point ${farthest.toFixed(0)} m`);
+});
+
+test('the exact place goes to the owner and, once accepted or confirmed, the other party; everyone else gets 404', async (t) => {
+  const { app, db } = await buildTestApp(t);
+  const owner = client(app, (await createKey(db, { email: 'owner@example.org' })).key);
+  const helper = client(app, (await createKey(db, { email: 'helper@example.org' })).key);
+  const stranger = client(app, (await createKey(db, { email: 'stranger@example.org' })).key);
+  const anonymous = client(app);
+
+  const job = (await owner.post('/v1/jobs', { ...JOB_BODY, location: HOME })).body;
+  const place = { id: job.id, city: 'Karlsruhe', plz: '76137', district: 'Südweststadt', ...HOME };
+  const mine = await owner.get(`/v1/jobs/${job.id}/location`);
+  assert.equal(mine.status, 200);
+  assert.deepEqual(mine.body, place);
+  assert.equal(mine.headers['cache-control'], 'private, no-store');
+  for (const [who, c] of [
+    ['stranger', stranger],
+    ['helper before acceptance', helper],
+  ] as const) {
+    const r = await c.get(`/v1/jobs/${job.id}/location`);
+    assert.equal(r.status, 404, who);
+    assert.equal(r.body.error, 'not_found');
+  }
+  assert.equal((await anonymous.get(`/v1/jobs/${job.id}/location`)).status, 401);
+
+  const profile = await helper.post('/v1/helpers', {
+    display_name: 'Jonas W.',
+    categories: ['GARDENING'],
+    location: { plz: '76131' },
+    hourly_rate_eur: 18,
+  });
+  const application = await helper.post(`/v1/jobs/${job.id}/applications`, { helper_id: profile.body.id });
+  assert.equal(application.status, 201);
+  assert.equal((await helper.get(`/v1/jobs/${job.id}/location`)).status, 404, 'pending is not enough');
+  const accepted = await owner.post(`/v1/jobs/${job.id}/applications/${application.body.id}/accept`);
+  assert.equal(accepted.status, 200);
+  assert.deepEqual((await helper.get(`/v1/jobs/${job.id}/location`)).body, place);
+  assert.equal((await stranger.get(`/v1/jobs/${job.id}/location`)).status, 404);
+  assert.equal((await stranger.get(`/v1/helpers/${profile.body.id}/location`)).status, 404);
+  assert.equal((await helper.get(`/v1/helpers/${profile.body.id}/location`)).status, 200);
+
+  const listing = (await owner.post('/v1/listings', { ...LISTING_BODY, location: HOME })).body;
+  const booking = await helper.post(`/v1/listings/${listing.id}/bookings`, {
+    start_date: '2026-12-01',
+    end_date: '2026-12-03',
+  });
+  assert.equal(booking.status, 201);
+  assert.equal(booking.body.status, 'requested');
+  assert.equal((await helper.get(`/v1/listings/${listing.id}/location`)).status, 404, 'a request is not enough');
+  assert.equal((await owner.post(`/v1/bookings/${booking.body.id}/confirm`)).status, 200);
+  assert.deepEqual((await helper.get(`/v1/listings/${listing.id}/location`)).body, { ...place, id: listing.id });
+  assert.equal((await stranger.get(`/v1/listings/${listing.id}/location`)).status, 404);
+  assert.equal((await helper.post(`/v1/bookings/${booking.body.id}/pick-up`)).status, 403);
+  assert.equal((await owner.post(`/v1/bookings/${booking.body.id}/pick-up`)).status, 200);
+  assert.equal((await owner.post(`/v1/bookings/${booking.body.id}/return`)).status, 200);
+  assert.equal((await helper.get(`/v1/listings/${listing.id}/location`)).status, 404, 'after the return, no more');
+});
