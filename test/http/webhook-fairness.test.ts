@@ -2,7 +2,8 @@
  * Webhook delivery is fair: receivers that accept the connection and never answer hold at most
  * WEBHOOK_IN_FLIGHT_PER_WEBHOOK attempts each and WEBHOOK_IN_FLIGHT_PER_ACCOUNT per account, and
  * a free slot takes the next due delivery at once, so another account's fast receiver keeps
- * getting its events while theirs wait for their timeouts. A real server process, real receivers.
+ * getting its events while theirs wait for their timeouts. Two real server processes on one
+ * database, real receivers.
  */
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
@@ -96,7 +97,7 @@ test(`twenty receivers that never answer do not delay another account's deliveri
   for (const name of ['slow-a', 'slow-b', 'innocent'])
     keys.push((await createKey(db, { email: `${name}@example.org` })).key);
   const [slowA, slowB, innocent] = keys as [string, string, string];
-  const server = await startServer(t, {
+  const config = {
     DATABASE_URL: url,
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
     EVENTS_POLL_MS: '50',
@@ -107,7 +108,9 @@ test(`twenty receivers that never answer do not delay another account's deliveri
     WEBHOOK_IN_FLIGHT_PER_WEBHOOK: String(PER_WEBHOOK),
     WEBHOOK_IN_FLIGHT_PER_ACCOUNT: String(PER_ACCOUNT),
     RATE_LIMIT_DEVELOPER_PER_MIN: '100000',
-  });
+  };
+  // Two instances deliver from the one database: the limits hold across them.
+  const [server, other] = await Promise.all([startServer(t, config), startServer(t, config)]);
 
   for (const [a, key] of [slowA, slowB].entries()) {
     for (const port of silent.ports[a] ?? []) {
@@ -146,7 +149,8 @@ test(`twenty receivers that never answer do not delay another account's deliveri
     assert.equal(delivery.response_status, 200);
   }
 
-  // The silent receivers were tried, within the limits: never more attempts open at once than allowed.
+  // The silent receivers were tried, within the limits (for both instances together): never more
+  // attempts open at once than allowed.
   const peaks = Object.fromEntries([...silent.peak].filter(([name]) => name.startsWith('account')));
   assert.deepEqual(peaks, { 'account 0': PER_ACCOUNT, 'account 1': PER_ACCOUNT });
   for (const port of silent.ports.flat()) {
@@ -155,7 +159,9 @@ test(`twenty receivers that never answer do not delay another account's deliveri
 
   // Stopping cuts the eight attempts still hanging (well before their 10 s timeout) and lets them go
   // unrecorded: every silent receiver's delivery is pending, untried and free for the next start.
-  assert.deepEqual(await stopServer(server, 8_000), { code: 0, signal: null });
+  for (const instance of [server, other]) {
+    assert.deepEqual(await stopServer(instance, 8_000), { code: 0, signal: null });
+  }
   const left = await db.kysely
     .selectFrom('webhook_deliveries')
     .select(['status', 'attempts', 'locked_until', (eb) => eb.fn.countAll<number>().as('n')])
