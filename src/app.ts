@@ -282,6 +282,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<Api> {
       log: app.log,
       userAgent: `KarlsruheMarketplace-Webhooks/${API_VERSION}`,
       retentionDays: config.EVENTS_RETENTION_DAYS,
+      concurrency: config.WEBHOOK_CONCURRENCY,
+      inFlight: { perWebhook: config.WEBHOOK_IN_FLIGHT_PER_WEBHOOK, perAccount: config.WEBHOOK_IN_FLIGHT_PER_ACCOUNT },
     });
     app.addHook('onReady', async () => worker.start());
     app.addHook('onClose', () => worker.stop());

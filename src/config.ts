@@ -73,6 +73,10 @@ const ConfigSchema = Type.Object({
   WEBHOOK_RETRY_BASE_MS: Type.Integer({ minimum: 10, maximum: 3_600_000, default: 30_000 }),
   WEBHOOK_MAX_ATTEMPTS: Type.Integer({ minimum: 1, maximum: 50, default: 13 }),
   WEBHOOK_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60_000, default: 10_000 }),
+  // Fair delivery (issue 14): attempts in flight at once per instance, and at most so many of one webhook or account.
+  WEBHOOK_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 1_000, default: 16 }),
+  WEBHOOK_IN_FLIGHT_PER_WEBHOOK: Type.Integer({ minimum: 1, maximum: 1_000, default: 2 }),
+  WEBHOOK_IN_FLIGHT_PER_ACCOUNT: Type.Integer({ minimum: 1, maximum: 1_000, default: 4 }),
 });
 
 export type Config = Readonly<Static<typeof ConfigSchema>>;

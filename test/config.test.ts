@@ -50,6 +50,9 @@ const DEFAULTS = {
   WEBHOOK_RETRY_BASE_MS: 30_000,
   WEBHOOK_MAX_ATTEMPTS: 13,
   WEBHOOK_TIMEOUT_MS: 10_000,
+  WEBHOOK_CONCURRENCY: 16,
+  WEBHOOK_IN_FLIGHT_PER_WEBHOOK: 2,
+  WEBHOOK_IN_FLIGHT_PER_ACCOUNT: 4,
 };
 
 /** Asserts that loadConfig(env) throws a ConfigError and returns its message. */

@@ -141,69 +141,6 @@ export function redeliver(
   });
 }
 
-export interface DueDelivery {
-  id: string;
-  attempts: number;
-  url: string;
-  secret: string;
-  event: Pick<EventRow, 'id' | 'type' | 'created_at' | 'payload'>;
-}
-
-/**
- * Takes up to `limit` deliveries that are due and not held by another worker, holding them until
- * `lockedUntil`: one worker per delivery across processes (PostgreSQL skips rows another
- * transaction is taking; SQLite has one writer at a time). A worker that dies lets its hold expire.
- */
-export async function claimDueDeliveries(
-  db: Queryable,
-  now: Date,
-  lockedUntil: Date,
-  limit: number,
-): Promise<DueDelivery[]> {
-  const at = now.toISOString();
-  return db.transaction().execute(async (trx) => {
-    let due = trx
-      .selectFrom('webhook_deliveries')
-      .select('id')
-      .where('status', '=', 'pending')
-      .where('next_attempt_at', '<=', at)
-      .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', at)]))
-      .orderBy('next_attempt_at')
-      .limit(limit);
-    if (dialectOf(trx) === 'postgres') due = due.forUpdate().skipLocked();
-    const ids = (await due.execute()).map((row) => row.id);
-    if (ids.length === 0) return [];
-    await trx
-      .updateTable('webhook_deliveries')
-      .set({ locked_until: lockedUntil.toISOString() })
-      .where('id', 'in', ids)
-      .execute();
-    const rows = await trx
-      .selectFrom('webhook_deliveries')
-      .innerJoin('webhooks', 'webhooks.id', 'webhook_deliveries.webhook_id')
-      .innerJoin('events', 'events.id', 'webhook_deliveries.event_id')
-      .select([
-        'webhook_deliveries.id',
-        'webhook_deliveries.attempts',
-        'webhooks.url',
-        'webhooks.secret',
-        'events.id as event_id',
-        'events.type',
-        'events.created_at',
-        'events.payload',
-      ])
-      .where('webhook_deliveries.id', 'in', ids)
-      .execute();
-    return rows.map((row) => ({
-      id: row.id,
-      attempts: row.attempts,
-      url: row.url,
-      secret: row.secret,
-      event: { id: Number(row.event_id), type: row.type, created_at: row.created_at, payload: row.payload },
-    }));
-  });
-}
-
 export interface AttemptResult {
   /** The HTTP status the receiver answered, or null when there was no answer. */
   status: number | null;

@@ -81,6 +81,8 @@ export function sendDelivery(
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      // The signal is the worker's, for its whole life: a listener left on it would pile up with every send.
+      options.signal?.removeEventListener('abort', cut);
       resolve(result);
     };
     const request = client.request(
@@ -103,11 +105,12 @@ export function sendDelivery(
         response.on('error', done);
       },
     );
+    const cut = () => request.destroy(new Error('the sender stopped'));
     const timer = setTimeout(() => {
       request.destroy(new Error(`no answer within ${options.timeoutMs} ms`));
     }, options.timeoutMs);
     request.on('error', (error) => finish({ status: null, error: error.message }));
-    options.signal?.addEventListener('abort', () => request.destroy(new Error('the sender stopped')), { once: true });
+    options.signal?.addEventListener('abort', cut, { once: true });
     request.end(body);
   });
 }

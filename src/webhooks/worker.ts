@@ -1,15 +1,10 @@
+import { setMaxListeners } from 'node:events';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { eventIdOf, eventJson } from '../events/outbox.js';
-import {
-  claimDueDeliveries,
-  type DueDelivery,
-  type NextStep,
-  pruneEvents,
-  recordAttempt,
-  releaseDelivery,
-} from '../repositories/webhooks.js';
+import { claimDueDeliveries, type DueDelivery, type InFlightLimits } from '../repositories/delivery-claims.js';
+import { type NextStep, pruneEvents, recordAttempt, releaseDelivery } from '../repositories/webhooks.js';
 import { SIGNATURE_HEADER, sendDelivery, signatureOf } from './delivery.js';
 
 export interface WorkerOptions {
@@ -24,12 +19,14 @@ export interface WorkerOptions {
   userAgent: string;
   /** Events (and finished deliveries) older than this many days are deleted, once an hour. */
   retentionDays: number;
+  /** Attempts this worker sends at once (WEBHOOK_CONCURRENCY). */
+  concurrency: number;
+  /** Attempts held at once of one webhook and of one account, across all workers. */
+  inFlight: InFlightLimits;
 }
 
 const PRUNE_EVERY_MS = 3_600_000;
 
-/** Deliveries one worker sends at once. */
-const BATCH = 16;
 /** The longest wait between two attempts. */
 const MAX_DELAY_MS = 24 * 3_600_000;
 
@@ -43,21 +40,32 @@ export function retryDelayMs(attempts: number, retryBaseMs: number, random = Mat
 }
 
 /**
- * Sends what the outbox holds: every pollMs it takes the due deliveries (webhook_deliveries, held
- * against other workers while it sends), signs and POSTs each, and records the outcome. Pending
- * deliveries live in the database, so a restart (or another instance) carries on where it stopped.
+ * Sends what the outbox holds: `concurrency` slots, each sending one due delivery (webhook_deliveries,
+ * held against other workers while it is sent), signing and POSTing it and recording the outcome.
+ * A slot that frees takes the next due delivery at once, and no webhook or account gets more than
+ * its `inFlight` share, so receivers that hang hold only their own share until their timeout while
+ * the others' deliveries go on. Every pollMs it looks for new ones. Pending deliveries live in the
+ * database, so a restart (or another instance) carries on where it stopped.
  */
 export class WebhookWorker {
   private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
   private prunedAt = 0;
   /** Aborted by stop(): sends in flight end at once instead of holding a shutdown up to timeoutMs. */
   private readonly stopping = new AbortController();
+  /** The attempts being sent, a slot each. */
+  private readonly sending = new Set<Promise<void>>();
+  /** The claim being made: one at a time, so two cannot fill the same free slots. */
+  private claiming: Promise<void> | null = null;
+  /** Whether a slot freed (or a poll came) during the claim: then another one follows. */
+  private claimAgain = false;
 
   constructor(
     private readonly db: Kysely<Database>,
     private readonly options: WorkerOptions,
-  ) {}
+  ) {
+    // Each send in flight listens for the stop: that many are expected, not a leak.
+    setMaxListeners(Math.max(10, options.concurrency), this.stopping.signal);
+  }
 
   start(): void {
     if (this.timer) return;
@@ -73,37 +81,70 @@ export class WebhookWorker {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     this.stopping.abort();
-    await this.running;
+    await this.claiming;
+    await Promise.all(this.sending);
   }
 
-  /** One round: send what is due now. Overlapping rounds are skipped. */
+  /** Fills the free slots with due deliveries; resolves once they are taken (not sent). */
   tick(): Promise<void> {
-    if (this.running) return this.running;
     if (this.stopping.signal.aborted) return Promise.resolve();
-    this.running = this.round()
-      .catch((error) => this.options.log.warn({ err: error }, 'webhook delivery round failed; retried next round'))
+    if (this.claiming) {
+      this.claimAgain = true;
+      return this.claiming;
+    }
+    this.claiming = this.fill()
+      .catch((error) => this.options.log.warn({ err: error }, 'claiming webhook deliveries failed; tried again'))
       .finally(() => {
-        this.running = null;
+        this.claiming = null;
+        if (this.claimAgain) void this.tick();
       });
-    return this.running;
+    return this.claiming;
   }
 
-  private async round(): Promise<void> {
-    const { now, timeoutMs } = this.options;
-    const at = now();
-    const holdUntil = new Date(at.getTime() + timeoutMs + 30_000);
-    if (at.getTime() - this.prunedAt >= PRUNE_EVERY_MS) {
-      this.prunedAt = at.getTime();
-      const before = new Date(at.getTime() - this.options.retentionDays * 86_400_000);
-      const deleted = await pruneEvents(this.db, before);
-      if (deleted > 0) this.options.log.info({ deleted, before: before.toISOString() }, 'old events deleted');
+  private async fill(): Promise<void> {
+    const { now, timeoutMs, concurrency, inFlight } = this.options;
+    await this.pruneWhenDue();
+    let more = true;
+    while (more && !this.stopping.signal.aborted) {
+      this.claimAgain = false;
+      const free = concurrency - this.sending.size;
+      if (free <= 0) return;
+      const at = now();
+      // Held past the attempt's own timeout: only a worker that died leaves a hold to expire.
+      const holdUntil = new Date(at.getTime() + timeoutMs + 30_000);
+      const due = await claimDueDeliveries(this.db, at, holdUntil, free, inFlight);
+      for (const delivery of due) this.send(delivery);
+      more = due.length > 0 || this.claimAgain;
     }
-    const due = await claimDueDeliveries(this.db, at, holdUntil, BATCH);
-    await Promise.all(due.map((delivery) => this.attempt(delivery)));
+  }
+
+  private async pruneWhenDue(): Promise<void> {
+    const at = this.options.now().getTime();
+    if (at - this.prunedAt < PRUNE_EVERY_MS) return;
+    this.prunedAt = at;
+    const before = new Date(at - this.options.retentionDays * 86_400_000);
+    const deleted = await pruneEvents(this.db, before);
+    if (deleted > 0) this.options.log.info({ deleted, before: before.toISOString() }, 'old events deleted');
+  }
+
+  /** Sends one delivery in a slot of its own; the slot, once free, takes the next due one. */
+  private send(delivery: DueDelivery): void {
+    const sending: Promise<void> = this.attempt(delivery)
+      .catch((error) => this.options.log.warn({ err: error, delivery: delivery.id }, 'webhook attempt not recorded'))
+      .finally(() => {
+        this.sending.delete(sending);
+        void this.tick();
+      });
+    this.sending.add(sending);
   }
 
   private async attempt(delivery: DueDelivery): Promise<void> {
     const { now, retryBaseMs, maxAttempts, timeoutMs, allowPrivate, userAgent } = this.options;
+    // Taken while stop() began: an abort that already happened would not cut the send.
+    if (this.stopping.signal.aborted) {
+      await releaseDelivery(this.db, delivery.id);
+      return;
+    }
     const body = eventJson(delivery.event);
     const timestamp = Math.floor(now().getTime() / 1000);
     const result = await sendDelivery(
