@@ -69,7 +69,7 @@ const WHO = Object.entries(BOOKING_ACTIONS)
 
 /** Said wherever a booking's states are: how long a request waits for its owner. */
 const expiry = (ttlHours: number) =>
-  `A request the owner answers neither way within ${ttlHours} hours (BOOKING_REQUEST_TTL_HOURS) expires: requested → expired, shown at once by every read, its days free again at once, and a booking.status_changed event follows within seconds. expired is final like declined and cancelled; confirm, decline or cancel then answer 409 invalid_state_transition. Instant bookings are confirmed at once and never expire.`;
+  `A request the owner answers neither way within ${ttlHours} hours (BOOKING_REQUEST_TTL_HOURS) expires: requested → expired, shown at once by every read, its days free again at once, and a booking.status_changed event follows shortly, to the owner and the renter. expired is final like declined and cancelled; confirm, decline or cancel then answer 409 invalid_state_transition. Instant bookings are confirmed at once and never expire.`;
 
 const lifeCycle = (ttlHours: number) =>
   `Booking life cycle (a booking is seen and changed only by its renter, the account that booked, and the owner of the listing; for anyone else it answers 404):\n\n${transitionsTable(BOOKING_MACHINE)}\n\n| Action | Who may take it |\n| --- | --- |\n${WHO}\n\n${expiry(ttlHours)}\n\nAn action the caller's role may not take answers 403 forbidden (with the actions the role may take in alternatives); an action not allowed from the current state answers 409 invalid_state_transition naming the state, with the allowed actions in alternatives. Transitions are atomic: the status changes only if it still is what the action leaves from.`;
