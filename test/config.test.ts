@@ -138,6 +138,17 @@ describe('loadConfig', () => {
     }
   });
 
+  test('BOOKING_REQUEST_TTL_HOURS: 1 to 720 hours', () => {
+    assert.equal(loadConfig({ BOOKING_REQUEST_TTL_HOURS: '1' }).BOOKING_REQUEST_TTL_HOURS, 1);
+    assert.equal(loadConfig({ BOOKING_REQUEST_TTL_HOURS: '720' }).BOOKING_REQUEST_TTL_HOURS, 720);
+    for (const value of ['0', '721']) {
+      assert.equal(
+        configError({ BOOKING_REQUEST_TTL_HOURS: value }),
+        `Invalid configuration:\n  BOOKING_REQUEST_TTL_HOURS="${value}": must be a whole number from 1 to 720`,
+      );
+    }
+  });
+
   test('a fractional PORT is rejected, not truncated', () => {
     assert.match(configError({ PORT: '3000.5' }), /PORT="3000\.5"/);
   });
