@@ -61,6 +61,7 @@ import { mcpRoutes } from './mcp/http-route.js';
 import { MemoryRateLimitStore, type RateLimitStore } from './rate-limit/store.js';
 import { createSandbox, type Sandbox } from './sandbox/demo-db.js';
 import { SearchIndexes } from './search/search-indexes.js';
+import { BookingRequestSweep } from './sweeps/booking-requests.js';
 import { WebhookWorker } from './webhooks/worker.js';
 
 export interface AppDeps {
@@ -241,6 +242,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<Api> {
     endpoints,
     limits,
     quotas: { applications: config.APPLICATIONS_PER_ACCOUNT_PER_HOUR, bookings: config.BOOKINGS_PER_ACCOUNT_PER_HOUR },
+    bookingRequestTtlHours: config.BOOKING_REQUEST_TTL_HOURS,
     ...(indexes && { searchIndex: async (request) => indexes.at(await version(request)) }),
   };
   const probes: Record<string, Probe> = { database: () => deps.db.ping() };
@@ -288,6 +290,15 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<Api> {
     app.addHook('onReady', async () => worker.start());
     app.addHook('onClose', () => worker.stop());
   }
+  // Writes `expired` (and its event) for unanswered booking requests; stopped when the app closes.
+  const sweep = new BookingRequestSweep(deps.db.kysely, {
+    now,
+    everyMs: config.EVENTS_POLL_MS,
+    requestTtlHours: config.BOOKING_REQUEST_TTL_HOURS,
+    log: app.log,
+  });
+  app.addHook('onReady', async () => sweep.start());
+  app.addHook('onClose', () => sweep.stop());
   eventRoutes(app, routeDeps, config);
   mcpRoutes(app, routeDeps, config);
   // A plugin of its own: only /developers parses form bodies, the JSON endpoints answer them 415.

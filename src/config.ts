@@ -20,6 +20,8 @@ const ConfigSchema = Type.Object({
   RATE_LIMIT_SANDBOX_PER_MIN: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 20 }),
   APPLICATIONS_PER_ACCOUNT_PER_HOUR: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 30 }),
   BOOKINGS_PER_ACCOUNT_PER_HOUR: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 20 }),
+  // A request the owner leaves unanswered this long expires and frees its days (issue 14).
+  BOOKING_REQUEST_TTL_HOURS: Type.Integer({ minimum: 1, maximum: 720, default: 48 }),
   REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://.+', description: 'redis://host:port[/db]' })),
   REDIS_PREFIX: Type.String({
     pattern: '^[A-Za-z0-9:_-]{1,64}$',

@@ -155,7 +155,10 @@ describe('admin: requests', () => {
       organisation: 'Gartenfreunde Durlach e.V.',
       account_type: 'commercial',
       created_at: account?.created_at,
+      // 128 random bits that key the account's shown places (never shown; docs/SECURITY.md).
+      place_salt: account?.place_salt,
     });
+    assert.match(account?.place_salt ?? '', /^[A-Za-z0-9_-]{22}$/);
     assert.deepEqual(await findRequest(fresh.db, request.id), {
       ...request,
       status: 'approved',
@@ -341,7 +344,7 @@ describe('admin: keys', () => {
     const [account] = await accountsOf(fresh);
     assert.equal(row?.key_hash, hashApiKey(key));
     assert.deepEqual(
-      { ...account, id: undefined, created_at: undefined },
+      { ...account, id: undefined, created_at: undefined, place_salt: undefined },
       {
         id: undefined,
         name: 'Partner',

@@ -21,6 +21,7 @@ const DEFAULTS = {
   RATE_LIMIT_SANDBOX_PER_MIN: 20,
   APPLICATIONS_PER_ACCOUNT_PER_HOUR: 30,
   BOOKINGS_PER_ACCOUNT_PER_HOUR: 20,
+  BOOKING_REQUEST_TTL_HOURS: 48,
   REDIS_PREFIX: 'kmp:',
   TRUST_PROXY: 'false',
   DATABASE_POOL_SIZE: 10,
@@ -136,6 +137,17 @@ describe('loadConfig', () => {
       assert.equal(
         configError({ PORT: value }),
         `Invalid configuration:\n  PORT="${value}": must be a whole number from 0 to 65535`,
+      );
+    }
+  });
+
+  test('BOOKING_REQUEST_TTL_HOURS: 1 to 720 hours', () => {
+    assert.equal(loadConfig({ BOOKING_REQUEST_TTL_HOURS: '1' }).BOOKING_REQUEST_TTL_HOURS, 1);
+    assert.equal(loadConfig({ BOOKING_REQUEST_TTL_HOURS: '720' }).BOOKING_REQUEST_TTL_HOURS, 720);
+    for (const value of ['0', '721']) {
+      assert.equal(
+        configError({ BOOKING_REQUEST_TTL_HOURS: value }),
+        `Invalid configuration:\n  BOOKING_REQUEST_TTL_HOURS="${value}": must be a whole number from 1 to 720`,
       );
     }
   });

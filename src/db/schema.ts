@@ -1,4 +1,5 @@
 import type { Generated, Insertable, Selectable } from 'kysely';
+import type { BOOKING_STATUSES } from '../domain/booking-price.js';
 import type { Category } from '../domain/categories.js';
 import type { Condition, JobStatus, ListingStatus, TimePreference } from '../domain/statuses.js';
 
@@ -166,7 +167,7 @@ export interface ApplicationsTable {
   decided_at: string | null;
 }
 
-export type BookingStatus = 'requested' | 'confirmed' | 'active' | 'returned' | 'declined' | 'cancelled';
+export type BookingStatus = (typeof BOOKING_STATUSES)[number];
 
 export interface BookingsTable {
   id: string;

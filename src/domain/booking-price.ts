@@ -1,8 +1,47 @@
 /** Booking rules and prices: calendar days (Europe/Berlin), both ends inclusive. */
 
-export const BOOKING_STATUSES = ['requested', 'confirmed', 'active', 'returned', 'declined', 'cancelled'] as const;
-/** Bookings in these states hold their days: no other booking may overlap them. */
+export const BOOKING_STATUSES = [
+  'requested',
+  'confirmed',
+  'active',
+  'returned',
+  'declined',
+  'cancelled',
+  'expired',
+] as const;
+/**
+ * Bookings in these states hold their days: no other booking may overlap them. A request holds
+ * them only until it expires (isExpiredRequest).
+ */
 export const HOLDING_STATUSES = ['requested', 'confirmed', 'active'] as const;
+
+const HOUR_MS = 3_600_000;
+
+/** The moment a request the owner leaves unanswered for `ttlHours` (BOOKING_REQUEST_TTL_HOURS) expires. */
+export function requestExpiresAt(createdAt: string, ttlHours: number): string {
+  return new Date(Date.parse(createdAt) + ttlHours * HOUR_MS).toISOString();
+}
+
+/** Requests created at or before this instant have expired by `now`; later ones still wait. */
+export function requestCutoff(now: Date, ttlHours: number): string {
+  return new Date(now.getTime() - ttlHours * HOUR_MS).toISOString();
+}
+
+interface BookingState {
+  status: (typeof BOOKING_STATUSES)[number];
+  created_at: string;
+  updated_at: string;
+}
+
+/**
+ * A booking as it stands at `now`: a request past its time is expired (changed at the moment it
+ * expired) whether or not the sweep (sweeps/booking-requests.ts) has written that yet, so reads and
+ * transitions never treat it as waiting, and it reads the same before and after the sweep.
+ */
+export function effectiveBooking<T extends BookingState>(row: T, now: Date, ttlHours: number): T {
+  if (row.status !== 'requested' || row.created_at > requestCutoff(now, ttlHours)) return row;
+  return { ...row, status: 'expired', updated_at: requestExpiresAt(row.created_at, ttlHours) } as T;
+}
 
 /** A booking covers at most this many days. */
 export const MAX_BOOKING_DAYS = 60;

@@ -20,7 +20,11 @@ export const LISTING_MACHINE: Machine = {
   archived: {},
 };
 
-/** Booking: requested -> confirmed -> active (picked up) -> returned; requested -> declined; requested/confirmed -> cancelled. */
+/**
+ * Booking: requested -> confirmed -> active (picked up) -> returned; requested -> declined;
+ * requested/confirmed -> cancelled. requested -> expired is no action: time takes it when the owner
+ * does not answer within BOOKING_REQUEST_TTL_HOURS (domain/booking-price.ts).
+ */
 export const BOOKING_MACHINE: Machine = {
   requested: { confirm: 'confirmed', decline: 'declined', cancel: 'cancelled' },
   confirmed: { 'pick-up': 'active', cancel: 'cancelled' },
@@ -28,6 +32,7 @@ export const BOOKING_MACHINE: Machine = {
   returned: {},
   declined: {},
   cancelled: {},
+  expired: {},
 };
 
 /** Application: pending -> accepted or rejected. */

@@ -1,6 +1,6 @@
-import { type Kysely, sql } from 'kysely';
+import { type ExpressionBuilder, type Kysely, sql } from 'kysely';
 import type { BookingRow, BookingStatus, Database } from '../db/schema.js';
-import { bookingPrice, daysInclusive, HOLDING_STATUSES } from '../domain/booking-price.js';
+import { bookingPrice, daysInclusive, HOLDING_STATUSES, requestCutoff } from '../domain/booking-price.js';
 import { newId } from '../domain/ids.js';
 import { centsToEur } from '../domain/pricing.js';
 import type { ListingStatus } from '../domain/statuses.js';
@@ -40,6 +40,19 @@ export interface BookingRequest {
 
 export type BookedRange = ListingAvailability['booked'][number];
 
+/**
+ * Bookings that hold their days at `now`: confirmed and active ones, and requests younger than the
+ * TTL. A request past it frees its days at once, before the sweep writes `expired`.
+ */
+function holdsDays(now: Date, requestTtlHours: number) {
+  const cutoff = requestCutoff(now, requestTtlHours);
+  return (eb: ExpressionBuilder<Database, 'bookings'>) =>
+    eb.and([
+      eb('status', 'in', HOLDING_STATUSES),
+      eb.or([eb('status', '!=', 'requested'), eb('created_at', '>', cutoff)]),
+    ]);
+}
+
 export type BookingAttempt =
   | { booked: BookingRow }
   | { problem: 'not_found' }
@@ -61,6 +74,7 @@ export function createBooking(
   now: Date,
   /** Bookings the account may request per hour; beyond it QuotaExceeded (account-quotas.ts). */
   quota: number,
+  requestTtlHours: number,
 ): Promise<BookingAttempt> {
   return db.transaction().execute(async (trx): Promise<BookingAttempt> => {
     const locked = await trx
@@ -93,7 +107,7 @@ export function createBooking(
       .selectFrom('bookings')
       .select(['start_date', 'end_date', 'status'])
       .where('listing_id', '=', request.listingId)
-      .where('status', 'in', HOLDING_STATUSES)
+      .where(holdsDays(now, requestTtlHours))
       .where('start_date', '<=', request.endDate)
       .where('end_date', '>=', request.startDate)
       .orderBy('start_date')
@@ -147,7 +161,8 @@ export function findBookingWithOwner(db: Queryable, id: string): Promise<Booking
 /**
  * Moves a booking from one of `from` to `to` in one conditional write (a transaction, as every write
  * of a request is: plugins/idempotency.ts), with its booking.status_changed event; returns the
- * booking as changed, or null when it was not in `from`.
+ * booking as changed, or null when it was not in `from`. A request past its TTL is not `requested`
+ * any more (it expired), even before the sweep has written that.
  */
 export async function setBookingStatus(
   db: Kysely<Database>,
@@ -155,39 +170,56 @@ export async function setBookingStatus(
   from: readonly BookingStatus[],
   to: BookingStatus,
   now: Date,
+  requestTtlHours: number,
 ): Promise<Booking | null> {
+  const cutoff = requestCutoff(now, requestTtlHours);
   return db.transaction().execute(async (trx) => {
     const result = await trx
       .updateTable('bookings')
       .set({ status: to, updated_at: now.toISOString() })
       .where('id', '=', id)
       .where('status', 'in', from)
+      .where((eb) => eb.or([eb('status', '!=', 'requested'), eb('created_at', '>', cutoff)]))
       .executeTakeFirst();
     if (Number(result.numUpdatedRows) === 0) return null;
-    // The booking, its owner (who sees the event besides the renter) and its listing's place, in one read.
-    const { owner_account_id, category, lat, lng, ...row } = await trx
-      .selectFrom('bookings')
-      .innerJoin('listings', 'listings.id', 'bookings.listing_id')
-      .innerJoin('owners', 'owners.id', 'listings.owner_id')
-      .selectAll('bookings')
-      .select(['owners.account_id as owner_account_id', 'listings.category', 'listings.lat', 'listings.lng'])
-      .where('bookings.id', '=', id)
-      .executeTakeFirstOrThrow();
-    const booking = bookingRowToBooking(row);
-    const audience = [owner_account_id, row.renter_account_id];
-    const place = { category, lat, lng };
-    await recordEvent(trx, { type: 'booking.status_changed', subjectId: id, place, audience, data: booking }, now);
-    return booking;
+    return recordStatusChange(trx, id, now);
   });
 }
 
-/** Days held by the listing's bookings that end `today` or later, earliest first. */
-export function bookedRanges(db: Queryable, listingId: string, today: string): Promise<BookedRange[]> {
+/**
+ * Inside the transaction that changed a booking's status: its booking.status_changed event, for
+ * the listing's owner and the renter; returns the booking as changed.
+ */
+export async function recordStatusChange(trx: Queryable, id: string, now: Date): Promise<Booking> {
+  // The booking, its owner (who sees the event besides the renter) and its listing's place, in one read.
+  const { owner_account_id, category, lat, lng, ...row } = await trx
+    .selectFrom('bookings')
+    .innerJoin('listings', 'listings.id', 'bookings.listing_id')
+    .innerJoin('owners', 'owners.id', 'listings.owner_id')
+    .selectAll('bookings')
+    .select(['owners.account_id as owner_account_id', 'listings.category', 'listings.lat', 'listings.lng'])
+    .where('bookings.id', '=', id)
+    .executeTakeFirstOrThrow();
+  const booking = bookingRowToBooking(row);
+  const audience = [owner_account_id, row.renter_account_id];
+  const place = { category, lat, lng };
+  await recordEvent(trx, { type: 'booking.status_changed', subjectId: id, place, audience, data: booking }, now);
+  return booking;
+}
+
+/** Days held at `now` by the listing's bookings that end `today` or later, earliest first. */
+export function bookedRanges(
+  db: Queryable,
+  listingId: string,
+  today: string,
+  now: Date,
+  requestTtlHours: number,
+): Promise<BookedRange[]> {
   return db
     .selectFrom('bookings')
     .select(['start_date', 'end_date', 'status'])
     .where('listing_id', '=', listingId)
-    .where('status', 'in', HOLDING_STATUSES)
+    .where(holdsDays(now, requestTtlHours))
     .where('end_date', '>=', today)
     .orderBy('start_date')
     .orderBy('id')

@@ -32,14 +32,19 @@ const UNLIMITED = {
  */
 export async function buildTestApp(
   t: Pick<TestContext, 'after'>,
-  now: Date = NOW,
+  /** A fixed instant, or a clock the test moves. */
+  now: Date | (() => Date) = NOW,
   config: Parameters<typeof testConfig>[0] = {},
   deps: Omit<AppDeps, 'db' | 'now'> = {},
 ): Promise<TestApp> {
   const { db, dispose } = await openTestDb();
   let app: Api;
   try {
-    app = await buildApp(testConfig({ ...UNLIMITED, ...config }), { db, now: () => now, ...deps });
+    app = await buildApp(testConfig({ ...UNLIMITED, ...config }), {
+      db,
+      now: typeof now === 'function' ? now : () => now,
+      ...deps,
+    });
   } catch (error) {
     await dispose();
     throw error;

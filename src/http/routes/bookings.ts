@@ -1,6 +1,12 @@
 import type { BookingStatus } from '../../db/schema.js';
 import { berlinDate } from '../../domain/berlin-time.js';
-import { addDays, daysInclusive, MAX_BOOKING_DAYS, MAX_DAYS_AHEAD } from '../../domain/booking-price.js';
+import {
+  addDays,
+  daysInclusive,
+  effectiveBooking,
+  MAX_BOOKING_DAYS,
+  MAX_DAYS_AHEAD,
+} from '../../domain/booking-price.js';
 import { allowedActions, BOOKING_MACHINE } from '../../domain/transitions.js';
 import {
   type BookingAttempt,
@@ -61,9 +67,15 @@ const WHO = Object.entries(BOOKING_ACTIONS)
   .map(([action, { who }]) => `| ${action} | ${who.join(' or ')} |`)
   .join('\n');
 
-const LIFE_CYCLE = `Booking life cycle (a booking is seen and changed only by its renter, the account that booked, and the owner of the listing; for anyone else it answers 404):\n\n${transitionsTable(BOOKING_MACHINE)}\n\n| Action | Who may take it |\n| --- | --- |\n${WHO}\n\nAn action the caller's role may not take answers 403 forbidden (with the actions the role may take in alternatives); an action not allowed from the current state answers 409 invalid_state_transition naming the state, with the allowed actions in alternatives. Transitions are atomic: the status changes only if it still is what the action leaves from.`;
+/** Said wherever a booking's states are: how long a request waits for its owner. */
+const expiry = (ttlHours: number) =>
+  `A request the owner answers neither way within ${ttlHours} hours (BOOKING_REQUEST_TTL_HOURS) expires: requested → expired, shown at once by every read, its days free again at once, and a booking.status_changed event follows shortly, to the owner and the renter. expired is final like declined and cancelled; confirm, decline or cancel then answer 409 invalid_state_transition. Instant bookings are confirmed at once and never expire.`;
 
-const RULES = `Days are Europe/Berlin calendar days, both ends included: start_date from today (in Karlsruhe) to ${MAX_DAYS_AHEAD} days ahead, end_date on or after it, at most ${MAX_BOOKING_DAYS} days in all. The listing must be available (paused or archived: 409), and not the caller's own (400). Requested, confirmed and active bookings hold their days: a booking overlapping one of them answers 409 booking_conflict naming the range it collides with; adjacent ranges are fine, and declined, cancelled and returned bookings free their days. Concurrent requests for overlapping days are serialised by the database: exactly one gets through. price_eur is the cheapest split of the days into weeks at the weekly price and days at the daily price (a remainder of days is rounded up to one more week where that is cheaper); the refundable deposit_eur is due on top. With instant_booking the booking is confirmed at once, otherwise requested until the owner confirms or declines it.`;
+const lifeCycle = (ttlHours: number) =>
+  `Booking life cycle (a booking is seen and changed only by its renter, the account that booked, and the owner of the listing; for anyone else it answers 404):\n\n${transitionsTable(BOOKING_MACHINE)}\n\n| Action | Who may take it |\n| --- | --- |\n${WHO}\n\n${expiry(ttlHours)}\n\nAn action the caller's role may not take answers 403 forbidden (with the actions the role may take in alternatives); an action not allowed from the current state answers 409 invalid_state_transition naming the state, with the allowed actions in alternatives. Transitions are atomic: the status changes only if it still is what the action leaves from.`;
+
+const rules = (ttlHours: number) =>
+  `Days are Europe/Berlin calendar days, both ends included: start_date from today (in Karlsruhe) to ${MAX_DAYS_AHEAD} days ahead, end_date on or after it, at most ${MAX_BOOKING_DAYS} days in all. The listing must be available (paused or archived: 409), and not the caller's own (400). Requested, confirmed and active bookings hold their days: a booking overlapping one of them answers 409 booking_conflict naming the range it collides with; adjacent ranges are fine, and declined, cancelled, returned and expired bookings free their days. Concurrent requests for overlapping days are serialised by the database: exactly one gets through. price_eur is the cheapest split of the days into weeks at the weekly price and days at the daily price (a remainder of days is rounded up to one more week where that is cheaper); the refundable deposit_eur is due on top. With instant_booking the booking is confirmed at once, otherwise requested until the owner confirms or declines it, for at most ${ttlHours} hours: unanswered, it expires.`;
 
 function bookingNotFound(id: string): ApiError {
   return new ApiError(404, 'not_found', `No booking with the id '${id}' is yours to see.`, {
@@ -168,14 +180,18 @@ function forbidden(action: string, role: Role, status: BookingStatus): ApiError 
   );
 }
 
-export function bookingRoutes(app: Api, { base, db, now, quotas }: RouteDeps): void {
+export function bookingRoutes(app: Api, { base, db, now, quotas, bookingRequestTtlHours: ttl }: RouteDeps): void {
+  const lifeCycleText = lifeCycle(ttl);
+  const rulesText = rules(ttl);
+  /** The booking as it stands now: a request past its TTL is expired before the sweep writes it. */
+  const current = <T extends BookingWithOwner>(booking: T): T => effectiveBooking(booking, now(), ttl);
   app.post(
     `${base}/listings/:id/bookings`,
     {
       schema: {
         operationId: 'createBooking',
         summary: 'Book a listing',
-        description: `Books the listing for the calling account (a developer key is needed).\n\n${RULES} An account requests at most ${quotas.bookings} bookings per hour (BOOKINGS_PER_ACCOUNT_PER_HOUR; refused and conflicting requests not counted): beyond that 429 account_limit_reached with Retry-After, a guard against automated mass bookings that would block items.\n\n${LIFE_CYCLE}`,
+        description: `Books the listing for the calling account (a developer key is needed).\n\n${rulesText} An account requests at most ${quotas.bookings} bookings per hour (BOOKINGS_PER_ACCOUNT_PER_HOUR; refused and conflicting requests not counted): beyond that 429 account_limit_reached with Retry-After, a guard against automated mass bookings that would block items.\n\n${lifeCycleText}`,
         tags: ['Bookings'],
         security: WRITE_SECURITY,
         params: ListingIdParams,
@@ -198,6 +214,7 @@ export function bookingRoutes(app: Api, { base, db, now, quotas }: RouteDeps): v
         { listingId: id, renterAccountId: account.id, startDate, endDate },
         now(),
         quotas.bookings,
+        ttl,
       );
       if (!('booked' in attempt)) throw bookingRefused(attempt, id, base);
       return reply.code(201).send(bookingRowToBooking(attempt.booked));
@@ -210,7 +227,7 @@ export function bookingRoutes(app: Api, { base, db, now, quotas }: RouteDeps): v
       schema: {
         operationId: 'getListingAvailability',
         summary: 'Booked days of a listing',
-        description: `The ranges held by requested, confirmed and active bookings that end today (Europe/Berlin) or later, earliest first; every other day can be requested. Anyone may read it; renters are not shown.\n\n${RULES}`,
+        description: `The ranges held by requested (until they expire), confirmed and active bookings that end today (Europe/Berlin) or later, earliest first; every other day can be requested. Anyone may read it; renters are not shown.\n\n${rulesText}`,
         tags: ['Bookings'],
         params: ListingIdParams,
         querystring: NoQuery,
@@ -224,8 +241,10 @@ export function bookingRoutes(app: Api, { base, db, now, quotas }: RouteDeps): v
       const { id } = request.params;
       const listing = await findListing(db, id);
       if (!listing) throw bookingRefused({ problem: 'not_found' }, id, base);
-      const today = berlinDate(now());
-      return { listing_id: id, listing_status: listing.status, today, booked: await bookedRanges(db, id, today) };
+      const at = now();
+      const today = berlinDate(at);
+      const booked = await bookedRanges(db, id, today, at, ttl);
+      return { listing_id: id, listing_status: listing.status, today, booked };
     },
   );
 
@@ -235,7 +254,7 @@ export function bookingRoutes(app: Api, { base, db, now, quotas }: RouteDeps): v
       schema: {
         operationId: 'getBooking',
         summary: 'Get a booking',
-        description: `A booking, for its renter or the owner of its listing (a developer key is needed).\n\n${LIFE_CYCLE}`,
+        description: `A booking, for its renter or the owner of its listing (a developer key is needed).\n\n${lifeCycleText}`,
         tags: ['Bookings'],
         security: WRITE_SECURITY,
         params: BookingIdParams,
@@ -248,7 +267,7 @@ export function bookingRoutes(app: Api, { base, db, now, quotas }: RouteDeps): v
       const account = requireAccount(request);
       const booking = await findBookingWithOwner(db, request.params.id);
       if (!booking || !roleOf(booking, account.id)) throw bookingNotFound(request.params.id);
-      return bookingRowToBooking(booking);
+      return bookingRowToBooking(current(booking));
     },
   );
 
@@ -260,7 +279,7 @@ export function bookingRoutes(app: Api, { base, db, now, quotas }: RouteDeps): v
         schema: {
           operationId: docs.operationId,
           summary: docs.summary,
-          description: `${docs.effect} Only the ${docs.who.join(' or ')} may do it. No body (one sent is ignored).\n\n${LIFE_CYCLE}`,
+          description: `${docs.effect} Only the ${docs.who.join(' or ')} may do it. No body (one sent is ignored).\n\n${lifeCycleText}`,
           tags: ['Bookings'],
           security: WRITE_SECURITY,
           params: BookingIdParams,
@@ -275,14 +294,15 @@ export function bookingRoutes(app: Api, { base, db, now, quotas }: RouteDeps): v
       async (request) => {
         const account = requireAccount(request);
         const { id } = request.params;
-        const booking = await findBookingWithOwner(db, id);
-        const role = booking && roleOf(booking, account.id);
-        if (!booking || !role) throw bookingNotFound(id);
+        const found = await findBookingWithOwner(db, id);
+        const role = found && roleOf(found, account.id);
+        if (!found || !role) throw bookingNotFound(id);
+        const booking = current(found);
         if (!docs.who.includes(role)) throw forbidden(action, role, booking.status);
-        const changed = await setBookingStatus(db, id, from, to, now());
+        const changed = await setBookingStatus(db, id, from, to, now(), ttl);
         if (changed) return changed;
         const fresh = await findBookingWithOwner(db, id);
-        throw illegalTransition('booking', fresh?.status ?? booking.status, action, BOOKING_MACHINE);
+        throw illegalTransition('booking', (fresh ? current(fresh) : booking).status, action, BOOKING_MACHINE);
       },
     );
   }

@@ -42,6 +42,8 @@ export interface RouteDeps {
   limits: TierLimits;
   /** Applications and bookings each account may start per hour, as configured. */
   quotas: AccountQuotas;
+  /** Hours a booking request waits for the owner's answer before it expires (BOOKING_REQUEST_TTL_HOURS). */
+  bookingRequestTtlHours: number;
   /** The in-memory search index, when it is current for the request's data version (else SQL answers). */
   searchIndex?: (request: FastifyRequest) => Promise<IndexSnapshot | undefined>;
 }

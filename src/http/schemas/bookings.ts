@@ -22,7 +22,7 @@ export const BookingSchema = Type.Object(
     listing_id: Type.String(),
     status: StringEnum(BOOKING_STATUSES, {
       description:
-        'requested (waits for the owner), confirmed, active (picked up), returned; or declined, cancelled. requested, confirmed and active bookings hold their days.',
+        'requested (waits for the owner), confirmed, active (picked up), returned; or declined, cancelled, expired (a request the owner did not answer within BOOKING_REQUEST_TTL_HOURS, shown at once). requested (until it expires), confirmed and active bookings hold their days.',
     }),
     start_date: Type.String({ format: 'date', description: 'First day (Europe/Berlin).' }),
     end_date: Type.String({ format: 'date', description: 'Last day, inclusive.' }),
@@ -74,7 +74,7 @@ export const ListingAvailabilitySchema = Type.Object(
       ),
       {
         description:
-          'Days held by requested, confirmed or active bookings that end today or later, earliest first. Every other day (from today to 365 days ahead) can be requested.',
+          'Days held by requested (not yet expired), confirmed or active bookings that end today or later, earliest first. Every other day (from today to 365 days ahead) can be requested.',
       },
     ),
   },
