@@ -3,6 +3,7 @@ import Fastify, { LogController } from 'fastify';
 import { type Config, publicBaseUrl, trustProxyOption } from './config.js';
 import type { Db } from './db/create-db.js';
 import { API_VERSION, type TierLimits } from './domain/tiers.js';
+import { limitConnections } from './http/connections.js';
 import { versionPerRequest } from './http/data-version.js';
 import { Metrics } from './http/metrics.js';
 import { registerAccess } from './http/plugins/access.js';
@@ -163,6 +164,10 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<Api> {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.server.maxConnections = config.MAX_CONNECTIONS;
+  limitConnections(app.server, {
+    perAddress: config.MAX_CONNECTIONS_PER_ADDRESS,
+    firstByteTimeoutMs: config.CONNECTION_FIRST_BYTE_TIMEOUT_MS,
+  });
   for (const schema of COMPONENTS) app.addSchema(schema);
   registerErrorHandler(app);
   registerJsonBody(app);

@@ -39,6 +39,8 @@ const ConfigSchema = Type.Object({
   REQUEST_TIMEOUT_MS: Type.Integer({ minimum: 1_000, maximum: 600_000, default: 30_000 }),
   HEADERS_TIMEOUT_MS: Type.Integer({ minimum: 1_000, maximum: 120_000, default: 10_000 }),
   MAX_CONNECTIONS: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 4_096 }),
+  MAX_CONNECTIONS_PER_ADDRESS: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 256 }),
+  CONNECTION_FIRST_BYTE_TIMEOUT_MS: Type.Integer({ minimum: 500, maximum: 600_000, default: 10_000 }),
   METRICS_TOKEN: Type.Optional(
     Type.String({ pattern: '^[\\x21-\\x7e]{32,256}$', description: '32 to 256 visible ASCII characters' }),
   ),
