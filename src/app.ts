@@ -7,7 +7,8 @@ import { limitConnections } from './http/connections.js';
 import { versionPerRequest } from './http/data-version.js';
 import { Metrics } from './http/metrics.js';
 import { registerAccess } from './http/plugins/access.js';
-import { registerDocs } from './http/plugins/docs.js';
+import { docsRoutes, registerOpenApi } from './http/plugins/docs.js';
+import { documentScope } from './http/plugins/documents.js';
 import {
   clientErrorHandler,
   frameworkError,
@@ -218,7 +219,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<Api> {
     }
   });
   registerNotFound(app, endpoints);
-  await registerDocs(app);
+  await registerOpenApi(app);
 
   const indexError = (err: unknown) => app.log.warn({ err }, 'search index build failed; searches use SQL meanwhile');
   const indexes =
@@ -250,7 +251,12 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<Api> {
   if (ping) probes.redis = () => ping.call(store);
   healthRoutes(app, readiness, probes);
   metricsRoutes(app, metrics, config.METRICS_TOKEN);
-  discoveryRoutes(app, { baseUrl: publicBaseUrl(config), limits });
+  // The documents, in a scope of their own: their own budget per address, ETags and compression.
+  await app.register(async (documents: Api) => {
+    await documentScope(documents, { store, perMinute: config.DOCS_RATE_LIMIT_PER_MIN, now });
+    await docsRoutes(documents);
+    discoveryRoutes(documents, { baseUrl: publicBaseUrl(config), limits });
+  });
   jobRoutes(app, routeDeps);
   listingRoutes(app, routeDeps);
   categoryRoutes(app, routeDeps);

@@ -18,6 +18,7 @@ const ConfigSchema = Type.Object({
   RATE_LIMIT_ANONYMOUS_PER_MIN: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 20 }),
   RATE_LIMIT_DEVELOPER_PER_MIN: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 100 }),
   RATE_LIMIT_SANDBOX_PER_MIN: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 20 }),
+  DOCS_RATE_LIMIT_PER_MIN: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 60 }),
   APPLICATIONS_PER_ACCOUNT_PER_HOUR: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 30 }),
   BOOKINGS_PER_ACCOUNT_PER_HOUR: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 20 }),
   REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://.+', description: 'redis://host:port[/db]' })),
