@@ -38,7 +38,8 @@ export async function documentScope(scope: FastifyInstance, options: DocumentsOp
     route.config = { ...route.config, document: true };
   });
   // Only here: a global registration would compress the API's answers and streams too (issue 16).
-  // Brotli at quality 4 (the plugin's default): near gzip's speed, so compressing costs little CPU.
+  // Brotli at quality 4 (the plugin's default) costs about the CPU of gzip; per request, so the
+  // documents budget bounds what one address can make the server compress.
   await scope.register(compress, {
     global: true,
     encodings: ['br', 'gzip'],
