@@ -3,10 +3,12 @@ import Fastify, { LogController } from 'fastify';
 import { type Config, publicBaseUrl, trustProxyOption } from './config.js';
 import type { Db } from './db/create-db.js';
 import { API_VERSION, type TierLimits } from './domain/tiers.js';
+import { limitConnections } from './http/connections.js';
 import { versionPerRequest } from './http/data-version.js';
 import { Metrics } from './http/metrics.js';
 import { registerAccess } from './http/plugins/access.js';
-import { registerDocs } from './http/plugins/docs.js';
+import { docsRoutes, registerOpenApi } from './http/plugins/docs.js';
+import { documentScope } from './http/plugins/documents.js';
 import {
   clientErrorHandler,
   frameworkError,
@@ -167,6 +169,10 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<Api> {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.server.maxConnections = config.MAX_CONNECTIONS;
+  limitConnections(app.server, {
+    perAddress: config.MAX_CONNECTIONS_PER_ADDRESS,
+    firstByteTimeoutMs: config.CONNECTION_FIRST_BYTE_TIMEOUT_MS,
+  });
   for (const schema of COMPONENTS) app.addSchema(schema);
   registerErrorHandler(app);
   registerJsonBody(app);
@@ -217,7 +223,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<Api> {
     }
   });
   registerNotFound(app, endpoints);
-  await registerDocs(app);
+  await registerOpenApi(app);
 
   const indexError = (err: unknown) => app.log.warn({ err }, 'search index build failed; searches use SQL meanwhile');
   const indexes =
@@ -250,7 +256,12 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<Api> {
   if (ping) probes.redis = () => ping.call(store);
   healthRoutes(app, readiness, probes);
   metricsRoutes(app, metrics, config.METRICS_TOKEN);
-  discoveryRoutes(app, { baseUrl: publicBaseUrl(config), limits });
+  // The documents, in a scope of their own: their own budget per address, ETags and compression.
+  await app.register(async (documents: Api) => {
+    await documentScope(documents, { store, perMinute: config.DOCS_RATE_LIMIT_PER_MIN, now });
+    await docsRoutes(documents);
+    discoveryRoutes(documents, { baseUrl: publicBaseUrl(config), limits });
+  });
   jobRoutes(app, routeDeps);
   listingRoutes(app, routeDeps);
   categoryRoutes(app, routeDeps);

@@ -18,6 +18,7 @@ const ConfigSchema = Type.Object({
   RATE_LIMIT_ANONYMOUS_PER_MIN: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 20 }),
   RATE_LIMIT_DEVELOPER_PER_MIN: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 100 }),
   RATE_LIMIT_SANDBOX_PER_MIN: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 20 }),
+  DOCS_RATE_LIMIT_PER_MIN: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 60 }),
   APPLICATIONS_PER_ACCOUNT_PER_HOUR: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 30 }),
   BOOKINGS_PER_ACCOUNT_PER_HOUR: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 20 }),
   // A request the owner leaves unanswered this long expires and frees its days (issue 14).
@@ -41,6 +42,8 @@ const ConfigSchema = Type.Object({
   REQUEST_TIMEOUT_MS: Type.Integer({ minimum: 1_000, maximum: 600_000, default: 30_000 }),
   HEADERS_TIMEOUT_MS: Type.Integer({ minimum: 1_000, maximum: 120_000, default: 10_000 }),
   MAX_CONNECTIONS: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 4_096 }),
+  MAX_CONNECTIONS_PER_ADDRESS: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 256 }),
+  CONNECTION_FIRST_BYTE_TIMEOUT_MS: Type.Integer({ minimum: 500, maximum: 600_000, default: 10_000 }),
   METRICS_TOKEN: Type.Optional(
     Type.String({ pattern: '^[\\x21-\\x7e]{32,256}$', description: '32 to 256 visible ASCII characters' }),
   ),

@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { hashApiKey, isWellFormedApiKey } from '../../domain/api-keys.js';
 import { RATE_WINDOW_SECONDS, type Tier, type TierLimits } from '../../domain/tiers.js';
-import type { RateLimitStore } from '../../rate-limit/store.js';
+import type { RateLimitStore, WindowHit } from '../../rate-limit/store.js';
 import { findKeyByHash, type KeyWithAccount, keyState } from '../../repositories/access.js';
 import { ApiError } from '../errors.js';
 import { SANDBOX_BASE } from '../routes/route-kit.js';
@@ -82,11 +82,16 @@ export interface AccessOptions {
   onRefused?: (tier: Tier) => void;
 }
 
-/** Routes outside every budget: liveness and readiness for load balancers, metrics (token-protected), discovery (llms.txt, the API catalog) and the docs page with its assets. */
-const EXEMPT_ROUTES = new Set(['/healthz', '/readyz', '/metrics', '/llms.txt', '/.well-known/api-catalog', '/docs']);
+/**
+ * Routes outside every tier budget: liveness and readiness for load balancers, metrics
+ * (token-protected), and the documents (marked in their config), which have a budget of their own
+ * (plugins/documents.ts).
+ */
+const EXEMPT_ROUTES = new Set(['/healthz', '/readyz', '/metrics']);
 
-function isExempt(route: string | undefined): boolean {
-  return route !== undefined && (EXEMPT_ROUTES.has(route) || route.startsWith('/docs/'));
+function isExempt(request: FastifyRequest): boolean {
+  const route = request.routeOptions;
+  return route.config?.document === true || (route.url !== undefined && EXEMPT_ROUTES.has(route.url));
 }
 
 /**
@@ -164,16 +169,30 @@ function bucketOf(tier: Tier, key: KeyWithAccount | null, ip: string): string {
   return tier === 'developer' && key ? `key:${key.lineage_id}` : `${tier}:${clientKey(ip)}`;
 }
 
-function setBudgetHeaders(
+/** Counts `request` in `bucket`'s window; a store that does not answer is a 503, never a free pass. */
+export async function countRequest(store: RateLimitStore, bucket: string, request: FastifyRequest): Promise<WindowHit> {
+  try {
+    return await store.hit(bucket, RATE_WINDOW_SECONDS * 1000);
+  } catch (error) {
+    request.log.error({ err: error }, 'rate limit store unavailable');
+    throw new ApiError(503, 'service_unavailable', 'The service cannot count requests right now.', {
+      suggestion: 'Try again in a few seconds.',
+      headers: { 'retry-after': '5' },
+    });
+  }
+}
+
+/** The budget's headers; `policy` names it: a tier, or "documents". */
+export function setBudgetHeaders(
   reply: FastifyReply,
-  tier: Tier,
+  policy: string,
   limit: number,
   remaining: number,
   resetSeconds: number,
   now: Date,
 ): void {
-  reply.header('RateLimit-Policy', `"${tier}";q=${limit};w=${RATE_WINDOW_SECONDS}`);
-  reply.header('RateLimit', `"${tier}";r=${remaining};t=${resetSeconds}`);
+  reply.header('RateLimit-Policy', `"${policy}";q=${limit};w=${RATE_WINDOW_SECONDS}`);
+  reply.header('RateLimit', `"${policy}";r=${remaining};t=${resetSeconds}`);
   reply.header('X-RateLimit-Limit', String(limit));
   reply.header('X-RateLimit-Remaining', String(remaining));
   reply.header('X-RateLimit-Reset', String(Math.ceil(now.getTime() / 1000) + resetSeconds));
@@ -190,7 +209,7 @@ export function registerAccess(app: FastifyInstance, options: AccessOptions): vo
   const lookups = new KeyLookups();
   app.addHook('onRequest', async (request, reply) => {
     const inner = innerCalls.take(request);
-    if (isExempt(request.routeOptions.url)) return;
+    if (isExempt(request)) return;
     const now = options.now();
     // The matched route, not the raw URL: /v1/%64emo/stats is the sandbox too.
     const path = request.routeOptions.url ?? request.url;
@@ -213,16 +232,7 @@ export function registerAccess(app: FastifyInstance, options: AccessOptions): vo
       return;
     }
     const limit = options.limits[tier];
-    let hit: { count: number; resetMs: number };
-    try {
-      hit = await options.store.hit(bucketOf(tier, key, request.ip), RATE_WINDOW_SECONDS * 1000);
-    } catch (error) {
-      request.log.error({ err: error }, 'rate limit store unavailable');
-      throw new ApiError(503, 'service_unavailable', 'The service cannot count requests right now.', {
-        suggestion: 'Try again in a few seconds.',
-        headers: { 'retry-after': '5' },
-      });
-    }
+    const hit = await countRequest(options.store, bucketOf(tier, key, request.ip), request);
     const resetSeconds = Math.max(1, Math.ceil(hit.resetMs / 1000));
     const remaining = Math.max(0, limit - hit.count);
     setBudgetHeaders(reply, tier, limit, remaining, resetSeconds, now);

@@ -7,14 +7,14 @@ const DESCRIPTION = `A JSON REST API for the Karlsruhe area: jobs for local help
 
 All endpoints are under \`/v1\`, answer JSON and need no SDK. Every error is an \`ApiError\` with a stable \`error\` code, the offending \`param\`, a \`suggestion\` and \`alternatives\`.
 
-Access: no key is needed to read (anonymous: by default 20 requests per minute per address; GET /v1/me and /v1/stats tell the limits in force). A developer key in the \`X-API-Key\` header gives 100 per minute per key by default; request one at \`/developers\`. \`/v1/demo/*\` serves the same endpoints over fake data (sandbox tier, 20 per minute, counted apart). Every response says the budget in \`RateLimit-Policy\`, \`RateLimit\` and \`X-RateLimit-*\` headers; a 429 says when to retry in \`Retry-After\`.
+Access: no key is needed to read (anonymous: by default 20 requests per minute per address; GET /v1/me and /v1/stats tell the limits in force). A developer key in the \`X-API-Key\` header gives 100 per minute per key by default; request one at \`/developers\`. \`/v1/demo/*\` serves the same endpoints over fake data (sandbox tier, 20 per minute, counted apart). Every response says the budget in \`RateLimit-Policy\`, \`RateLimit\` and \`X-RateLimit-*\` headers; a 429 says when to retry in \`Retry-After\`. The documents (this one at \`/v1/openapi.json\`, \`/docs\`, \`/llms.txt\`, \`/.well-known/api-catalog\`) cost no API calls: they have a budget of their own, by default 60 requests per minute per address (\`RateLimit-Policy: "documents"\`), answer an \`ETag\` (send it in \`If-None-Match\` for a \`304\`) and are compressed (br, gzip) as \`Accept-Encoding\` allows.
 
 Caching: the public reads (job and listing search and lookup, categories, estimate, availability, stats, and their sandbox twins) answer with an \`ETag\`. Send it back in \`If-None-Match\` to get a \`304 Not Modified\` without a body while the data is unchanged. An answer is reused for at most one second (statuses move on with time) and never after a write, on any instance: every write is visible in the next read.
 
 Decisions where the specification leaves things open are written into the descriptions of the operations and schemas here: job and listing states, the bodies of categories, availability and statistics, the \`hours\` synonym of \`duration_hours\`, the maximum radius of availability (50 km) and the error codes.`;
 
-/** OpenAPI 3.1 generated from the route schemas, served at /v1/openapi.json, rendered at /docs. */
-export async function registerDocs(app: FastifyInstance): Promise<void> {
+/** OpenAPI 3.1 generated from the route schemas; registered on the root, where it sees every route. */
+export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -69,6 +69,13 @@ export async function registerDocs(app: FastifyInstance): Promise<void> {
       buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true, tryItOutEnabled: true } });
-  app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+}
+
+/**
+ * The document at /v1/openapi.json, rendered at /docs (Swagger UI, its assets, and the document
+ * again at /docs/json and /docs/yaml). Registered in the documents' scope (plugins/documents.ts).
+ */
+export async function docsRoutes(scope: FastifyInstance): Promise<void> {
+  await scope.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true, tryItOutEnabled: true } });
+  scope.get('/v1/openapi.json', { schema: { hide: true } }, async () => scope.swagger());
 }

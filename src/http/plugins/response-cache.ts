@@ -63,9 +63,10 @@ declare module 'fastify' {
   }
 }
 
-const etagOf = (body: string) => `W/"${createHash('sha1').update(body).digest('base64url').slice(0, 22)}"`;
+export const etagOf = (body: string | Buffer) =>
+  `W/"${createHash('sha1').update(body).digest('base64url').slice(0, 22)}"`;
 
-function matches(request: FastifyRequest, etag: string): boolean {
+export function matches(request: FastifyRequest, etag: string): boolean {
   const header = request.headers['if-none-match'];
   if (!header) return false;
   return header === '*' || header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag.slice(2));

@@ -1,6 +1,6 @@
 import type { TierLimits } from '../../domain/tiers.js';
 import { NoQuery } from '../schemas/common.js';
-import { type Api, PLATFORM_ERRORS } from './route-kit.js';
+import { type Api, DOCUMENT_ERRORS } from './route-kit.js';
 
 /** RFC 9727's media type for an API catalog: a linkset (RFC 9264) with its profile. */
 export const API_CATALOG_TYPE = 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"';
@@ -72,7 +72,7 @@ export function apiCatalog({ baseUrl }: DiscoveryFacts) {
 /**
  * Discovery for agents and tools: GET /llms.txt and GET /.well-known/api-catalog. Built once from
  * the configuration (links use PUBLIC_URL, never the Host header, so no one can make them point
- * elsewhere); outside every rate limit, like the docs.
+ * elsewhere); documents like /docs: registered in the documents' scope (plugins/documents.ts).
  */
 export function discoveryRoutes(app: Api, facts: DiscoveryFacts): void {
   const text = llmsTxt(facts);
@@ -84,12 +84,12 @@ export function discoveryRoutes(app: Api, facts: DiscoveryFacts): void {
         operationId: 'getLlmsTxt',
         summary: 'llms.txt: the API for language models',
         description:
-          'What the API is, how to authenticate, its limits and errors, and links to the OpenAPI document and the key endpoints, in Markdown after the llms.txt proposal (https://llmstxt.org). Outside every rate limit.',
+          'What the API is, how to authenticate, its limits and errors, and links to the OpenAPI document and the key endpoints, in Markdown after the llms.txt proposal (https://llmstxt.org). Outside the tier budgets, in the documents budget per address; answers an ETag (If-None-Match gives a 304) and is compressed (br, gzip) as Accept-Encoding allows.',
         tags: ['Platform'],
         querystring: NoQuery,
         response: {
           200: { description: 'The llms.txt file.', content: { 'text/markdown': { schema: { type: 'string' } } } },
-          ...PLATFORM_ERRORS,
+          ...DOCUMENT_ERRORS,
         },
       },
     },
@@ -103,7 +103,7 @@ export function discoveryRoutes(app: Api, facts: DiscoveryFacts): void {
         operationId: 'getApiCatalog',
         summary: 'API catalog (RFC 9727)',
         description:
-          'A linkset (RFC 9264) naming this API and its OpenAPI document (service-desc), the reference (service-doc), llms.txt (service-meta) and readiness (status). Outside every rate limit.',
+          'A linkset (RFC 9264) naming this API and its OpenAPI document (service-desc), the reference (service-doc), llms.txt (service-meta) and readiness (status). Outside the tier budgets, in the documents budget per address; answers an ETag (If-None-Match gives a 304) and is compressed (br, gzip) as Accept-Encoding allows.',
         tags: ['Platform'],
         querystring: NoQuery,
         response: {
@@ -111,7 +111,7 @@ export function discoveryRoutes(app: Api, facts: DiscoveryFacts): void {
             description: 'The catalog, as application/linkset+json with the RFC 9727 profile.',
             content: { 'application/linkset+json': { schema: { type: 'object' } } },
           },
-          ...PLATFORM_ERRORS,
+          ...DOCUMENT_ERRORS,
         },
       },
     },

@@ -118,6 +118,22 @@ const BUDGET_HEADERS = {
 
 const RETRY_AFTER = { 'Retry-After': { type: 'integer', description: 'Seconds to wait before the next request.' } };
 
+/** The errors of a document (llms.txt, the API catalog): outside the tier budgets, in the documents budget. */
+export const DOCUMENT_ERRORS = {
+  ...PLATFORM_ERRORS,
+  429: {
+    $ref: 'ApiError',
+    description:
+      'The documents budget of this address is spent (by default 60 requests per minute over /docs, /v1/openapi.json, /llms.txt and /.well-known/api-catalog; RateLimit-Policy "documents"). The tier budgets are not touched.',
+    headers: { ...BUDGET_HEADERS, ...RETRY_AFTER },
+  },
+  503: {
+    $ref: 'ApiError',
+    description: 'The shared rate-limit store (Redis) does not answer, so the request cannot be counted.',
+    headers: RETRY_AFTER,
+  },
+} as const;
+
 /** A success response schema with its description and the budget headers, for the OpenAPI document. */
 export function ok<T extends object>(schema: T, description: string): T & { description: string } {
   return { ...schema, description, headers: BUDGET_HEADERS };
