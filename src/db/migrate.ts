@@ -47,6 +47,12 @@ export async function migrateToLatest(db: Db): Promise<string[]> {
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
 
+/** Applies the migrations up to and including `name` (tests of a migration start from the one before). */
+export async function migrateTo(db: Db, name: string): Promise<void> {
+  const { error } = await (await migratorFor(db)).migrateTo(name);
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+}
+
 /** The names of migrations not applied yet, in order. */
 export async function pendingMigrations(db: Db): Promise<string[]> {
   const migrations = await (await migratorFor(db)).getMigrations();
