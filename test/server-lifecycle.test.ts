@@ -169,7 +169,7 @@ test('MIGRATE_ON_START=false on a schema that is behind: no start, until `npm ru
 
   const migrated = await runCli('src/cli/migrate.ts', [], { DATABASE_URL: url });
   assert.equal(migrated.code, 0, migrated.stderr);
-  assert.match(migrated.stdout, /^Applied 8 migration\(s\) to sqlite:.*: 0001-initial, .*0008-events\n$/);
+  assert.match(migrated.stdout, /^Applied 9 migration\(s\) to sqlite:.*: 0001-initial, .*0009-idempotency-headers\n$/);
   const again = await runCli('src/cli/migrate.ts', [], { DATABASE_URL: url });
   assert.match(again.stdout, /is up to date; nothing to apply/);
 

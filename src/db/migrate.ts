@@ -8,6 +8,7 @@ import * as geoIndex from './migrations/0005-geo-index.js';
 import * as searchCover from './migrations/0006-search-cover.js';
 import * as hardening from './migrations/0007-hardening.js';
 import * as events from './migrations/0008-events.js';
+import * as idempotencyHeaders from './migrations/0009-idempotency-headers.js';
 
 /** Migrations are listed in code, not read from a folder, so they work the same from src/ and dist/. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -19,6 +20,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0006-search-cover': searchCover,
   '0007-hardening': hardening,
   '0008-events': events,
+  '0009-idempotency-headers': idempotencyHeaders,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -76,6 +76,7 @@ test('two instances on one PostgreSQL schema and one Redis', { timeout: 300_000 
       '0006-search-cover',
       '0007-hardening',
       '0008-events',
+      '0009-idempotency-headers',
     ]);
   });
 
