@@ -36,9 +36,9 @@ export interface SecurityOptions {
  *
  * CORS: the API authenticates with the X-API-Key header (or Authorization: Bearer), never with
  * cookies, so a browser sends no ambient credentials a foreign page could abuse: every origin may
- * read (CORS_ORIGINS=*, the default), or only the listed ones. Credentials are never allowed. A preflight (OPTIONS with
- * Access-Control-Request-Method) is answered 204 here, before rate limiting and routing: it asks
- * permission and costs no budget.
+ * read (CORS_ORIGINS=*, the default), or only the listed ones. Credentials are never allowed. A
+ * preflight (OPTIONS with Access-Control-Request-Method) is answered 204 here, before rate limiting
+ * and routing: it asks permission and costs no budget.
  */
 export function registerSecurityHeaders(app: FastifyInstance, options: SecurityOptions): void {
   const anyOrigin = options.corsOrigins === '*';
