@@ -169,7 +169,10 @@ test('MIGRATE_ON_START=false on a schema that is behind: no start, until `npm ru
 
   const migrated = await runCli('src/cli/migrate.ts', [], { DATABASE_URL: url });
   assert.equal(migrated.code, 0, migrated.stderr);
-  assert.match(migrated.stdout, /^Applied 10 migration\(s\) to sqlite:.*: 0001-initial, .*0009-booking-expiry, 0010-shown-places\n$/);
+  assert.match(
+    migrated.stdout,
+    /^Applied 11 migration\(s\) to sqlite:.*: 0001-initial, .*0009-booking-expiry, 0010-shown-places, 0011-idempotency-headers\n$/,
+  );
   const again = await runCli('src/cli/migrate.ts', [], { DATABASE_URL: url });
   assert.match(again.stdout, /is up to date; nothing to apply/);
 

@@ -10,6 +10,7 @@ import * as hardening from './migrations/0007-hardening.js';
 import * as events from './migrations/0008-events.js';
 import * as bookingExpiry from './migrations/0009-booking-expiry.js';
 import * as shownPlaces from './migrations/0010-shown-places.js';
+import * as idempotencyHeaders from './migrations/0011-idempotency-headers.js';
 
 /** Migrations are listed in code, not read from a folder, so they work the same from src/ and dist/. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -23,6 +24,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0008-events': events,
   '0009-booking-expiry': bookingExpiry,
   '0010-shown-places': shownPlaces,
+  '0011-idempotency-headers': idempotencyHeaders,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

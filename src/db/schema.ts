@@ -197,6 +197,8 @@ export interface IdempotencyKeysTable {
   state: 'running' | 'committed' | 'done';
   response_status: number | null;
   response_body: string | null;
+  /** The stored answer's own headers (Content-Type, Location) as a JSON object; null before migration 0009. */
+  response_headers: string | null;
   created_at: string;
   /** The attempt holding the key (random per claim); null on keys stored before migration 0007. */
   claim_token: string | null;

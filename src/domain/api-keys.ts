@@ -33,6 +33,24 @@ export function isWellFormedApiKey(key: string): boolean {
 }
 
 /**
+ * Anything in a text that looks like a key: the prefix (also as `kmp%5F`) with the characters
+ * after it, however many (a truncated or mistyped key is nearly the key), or 49 characters bare
+ * whose last six are the checksum of the first 43 (a key sent without its prefix).
+ */
+const KEY_LIKE = new RegExp(
+  // The prefix without its '_', which may come percent-encoded.
+  `${API_KEY_PREFIX.slice(0, -1)}(?:_|%5F)[0-9A-Za-z]+|(?<![0-9A-Za-z])[0-9A-Za-z]{${SECRET_LENGTH + CHECKSUM_LENGTH}}(?![0-9A-Za-z])`,
+  'gi',
+);
+
+/** The text with every key in it replaced by [redacted]: for logged URLs and echoed input. */
+export function redactApiKeys(text: string): string {
+  return text.replace(KEY_LIKE, (found) =>
+    /^kmp/i.test(found) || isWellFormedApiKey(`${API_KEY_PREFIX}${found}`) ? '[redacted]' : found,
+  );
+}
+
+/**
  * What is stored instead of the key. A fast hash is right here: keys carry 256 random bits, so
  * there is nothing to brute-force, and every request must look its key up.
  */

@@ -1,3 +1,4 @@
+import { redactApiKeys } from '../domain/api-keys.js';
 import type { Alternative, ApiErrorBody, ErrorCode } from './schemas/error.js';
 
 export type { ErrorCode };
@@ -29,12 +30,13 @@ export class ApiError extends Error {
     this.headers = init.headers ?? {};
   }
 
+  /** The body sent. Texts that echo the request (a path, a value) never carry a key back out. */
   toBody(): ApiErrorBody {
     return {
       error: this.code,
-      message: this.message,
-      param: this.param,
-      suggestion: this.suggestion,
+      message: redactApiKeys(this.message),
+      param: this.param === null ? null : redactApiKeys(this.param),
+      suggestion: redactApiKeys(this.suggestion),
       alternatives: [...this.alternatives],
       alternatives_count: this.alternatives.length,
     };

@@ -22,7 +22,8 @@ import { type ApiResponse, type Executor, TOOLS } from './tools.js';
 export const MCP_PATH = '/mcp';
 
 /** Request headers passed on to the REST calls a tool makes (besides the tool's own). */
-const FORWARDED = ['x-api-key', 'user-agent'] as const;
+// Authorization too: `Bearer kmp_...` is a key as well (plugins/access.ts).
+const FORWARDED = ['x-api-key', 'authorization', 'user-agent'] as const;
 
 /**
  * Which Origin headers may use /mcp (the spec asks servers to check it against DNS rebinding):

@@ -56,6 +56,7 @@ export async function claimIdempotencyKey(
         state: 'running',
         response_status: null,
         response_body: null,
+        response_headers: null,
         created_at: now.toISOString(),
         claim_token: claim.token,
       })
@@ -111,15 +112,23 @@ export async function markCommitted(trx: Queryable, claim: Claim): Promise<void>
   if (Number(result.numUpdatedRows) !== 1) throw new ClaimLostError();
 }
 
+/** A stored answer: its status, body and the headers that describe it (replayed with it). */
+export interface StoredResponse {
+  status: number;
+  body: string;
+  headers: Record<string, string>;
+}
+
 /** Stores the response of the attempt holding the key. */
-export async function completeIdempotencyKey(
-  db: Queryable,
-  claim: Claim,
-  response: { status: number; body: string },
-): Promise<void> {
+export async function completeIdempotencyKey(db: Queryable, claim: Claim, response: StoredResponse): Promise<void> {
   await db
     .updateTable('idempotency_keys')
-    .set({ state: 'done', response_status: response.status, response_body: response.body })
+    .set({
+      state: 'done',
+      response_status: response.status,
+      response_body: response.body,
+      response_headers: JSON.stringify(response.headers),
+    })
     .where('account_id', '=', claim.accountId)
     .where('key', '=', claim.key)
     .where('claim_token', '=', claim.token)
@@ -127,8 +136,8 @@ export async function completeIdempotencyKey(
 }
 
 /**
- * Frees a key whose request failed on the server's side before its write committed, so that a
- * retry does the work. A committed key stays: its work is done, and must not be done again.
+ * Frees a key whose request failed on the server's side or was told to try later (429, 503)
+ * before its write committed, so that a retry does the work. A committed key stays: its work is done, and must not be done again.
  */
 export async function releaseIdempotencyKey(db: Queryable, claim: Claim): Promise<void> {
   await db

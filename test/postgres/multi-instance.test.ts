@@ -78,6 +78,7 @@ test('two instances on one PostgreSQL schema and one Redis', { timeout: 300_000 
       '0008-events',
       '0009-booking-expiry',
       '0010-shown-places',
+      '0011-idempotency-headers',
     ]);
   });
 

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { hashApiKey, isWellFormedApiKey } from '../../domain/api-keys.js';
+import { API_KEY_PREFIX, hashApiKey, isWellFormedApiKey } from '../../domain/api-keys.js';
 import { RATE_WINDOW_SECONDS, type Tier, type TierLimits } from '../../domain/tiers.js';
 import type { RateLimitStore, WindowHit } from '../../rate-limit/store.js';
 import { findKeyByHash, type KeyWithAccount, keyState } from '../../repositories/access.js';
@@ -108,9 +108,9 @@ export function clientKey(ip: string): string {
   return `${prefix.join(':')}::/64`;
 }
 
-function invalidKey(message: string): ApiError {
+function invalidKey(message: string, param: KeyHeader = 'X-API-Key'): ApiError {
   return new ApiError(401, 'invalid_api_key', message, {
-    param: 'X-API-Key',
+    param,
     suggestion:
       'Check the key (it starts with kmp_ and has 53 characters), use its successor if it was rotated, or send no key to be served as anonymous. Request a developer key at /developers.',
   });
@@ -137,6 +137,29 @@ class KeyLookups {
   }
 }
 
+/** The headers a key may come in. */
+type KeyHeader = 'X-API-Key' | 'Authorization';
+
+/**
+ * `Authorization: Bearer kmp_...` is taken as the key too (a common client habit), rather than
+ * quietly served as anonymous. Other Authorization values are not this API's (a proxy's Basic
+ * credentials, another service's token) and are left alone; /metrics reads its own token and is
+ * never authenticated here.
+ */
+const BEARER_KEY = new RegExp(`^Bearer\\s+(${API_KEY_PREFIX}\\S*)\\s*$`, 'i');
+
+/** The key a request sent and the header it came in, or null for none. */
+function sentKey(request: FastifyRequest): { key: string; header: KeyHeader } | null {
+  const header = request.headers['x-api-key'];
+  if (Array.isArray(header)) throw invalidKey('Send exactly one X-API-Key header.');
+  const bearer = BEARER_KEY.exec(request.headers.authorization ?? '')?.[1];
+  if (header === undefined) return bearer === undefined ? null : { key: bearer, header: 'Authorization' };
+  if (bearer !== undefined && bearer !== header.trim()) {
+    throw invalidKey('X-API-Key and Authorization: Bearer hold two different keys.', 'Authorization');
+  }
+  return { key: header.trim(), header: 'X-API-Key' };
+}
+
 /** The key of the request, or null without one; anything wrong with a key that was sent is a 401. */
 async function authenticate(
   options: AccessOptions,
@@ -144,20 +167,20 @@ async function authenticate(
   request: FastifyRequest,
   now: Date,
 ): Promise<KeyWithAccount | null> {
-  const header = request.headers['x-api-key'];
-  if (header === undefined) return null;
-  if (Array.isArray(header)) return Promise.reject(invalidKey('Send exactly one X-API-Key header.'));
-  const key = header.trim();
-  if (!isWellFormedApiKey(key)) return Promise.reject(invalidKey('The X-API-Key is malformed.'));
+  const sent = sentKey(request);
+  if (sent === null) return null;
+  const { key, header } = sent;
+  const named = header === 'X-API-Key' ? 'The X-API-Key' : 'The key in Authorization: Bearer';
+  if (!isWellFormedApiKey(key)) throw invalidKey(`${named} is malformed.`, header);
   // Looked up by its SHA-256: what the database compares is a hash of 256 random bits, so the
   // comparison's timing tells an attacker nothing about the key. The version is taken first, so a
   // lookup racing a revocation is stored under the older version and not reused.
   const version = await options.version(request);
   const row = await lookups.find(options.db, hashApiKey(key), version);
-  if (!row) throw invalidKey('The X-API-Key is not known.');
+  if (!row) throw invalidKey(`${named} is not known.`, header);
   const state = keyState(row, now);
-  if (state === 'revoked') throw invalidKey('The X-API-Key was revoked.');
-  if (state === 'expired') throw invalidKey('The X-API-Key expired after it was rotated; use its successor.');
+  if (state === 'revoked') throw invalidKey(`${named} was revoked.`, header);
+  if (state === 'expired') throw invalidKey(`${named} expired after it was rotated; use its successor.`, header);
   return row;
 }
 

@@ -33,7 +33,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
             in: 'header',
             name: 'X-API-Key',
             description:
-              'Developer key (kmp_ and 49 characters), from /developers. Optional on reads: without it a request is anonymous (by default 20 per minute per address); with it, developer (by default 100 per minute per key; /v1/me tells the limits in force). A key that is sent must be valid (else 401). /v1/demo/* is the sandbox tier (20 per minute per address, counted apart). Every response carries RateLimit-Policy, RateLimit and X-RateLimit-Limit/-Remaining/-Reset (Unix seconds); a 429 carries Retry-After.',
+              'Developer key (kmp_ and 49 characters), from /developers; `Authorization: Bearer kmp_...` is accepted as the same key (sending both with different keys is a 401). Optional on reads: without it a request is anonymous (by default 20 per minute per address); with it, developer (by default 100 per minute per key; /v1/me tells the limits in force). A key that is sent must be valid (else 401). /v1/demo/* is the sandbox tier (20 per minute per address, counted apart). Every response carries RateLimit-Policy, RateLimit and X-RateLimit-Limit/-Remaining/-Reset (Unix seconds); a 429 carries Retry-After.',
           },
           MetricsToken: {
             type: 'http',

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, RouteHandlerMethod } from 'fastify';
 import type { Kysely, Transaction, TransactionBuilder } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import { canonicalJson } from '../../domain/canonical-json.js';
 import {
   type Claim,
   claimIdempotencyKey,
@@ -11,6 +12,7 @@ import {
   markCommitted,
   pastLease,
   releaseIdempotencyKey,
+  type StoredResponse,
 } from '../../repositories/idempotency.js';
 import { ApiError } from '../errors.js';
 
@@ -78,6 +80,33 @@ export function inProgress(message: string): ApiError {
 const HEADER = 'idempotency-key';
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
+/**
+ * The headers that describe an answer itself, stored and replayed with it. Everything else a
+ * replay carries is about the replaying request (X-Request-Id, the RateLimit budget, the security
+ * headers) and is set afresh. Retry-After is not among them: an answer with it is never stored.
+ */
+const REPLAYED_HEADERS = ['content-type', 'location'] as const;
+
+/** What a key is bound to: method, URL and the body as parsed, so key order and spacing do not count. */
+function fingerprint(method: string, url: string, body: unknown): string {
+  return createHash('sha256')
+    .update(`${method} ${url}\n${canonicalJson(body ?? null)}`)
+    .digest('hex');
+}
+
+/**
+ * Answers that say "try later" (429, any 5xx including 503, anything with Retry-After) are not
+ * kept: the retry they ask for must do the work, not get the refusal again.
+ */
+function saysTryLater(status: number, hasRetryAfter: boolean): boolean {
+  return status >= 500 || status === 429 || hasRetryAfter;
+}
+
+function replayedHeaders(stored: string | null): Record<string, string> {
+  // Keys stored before migration 0009 kept no headers; every answer then was JSON.
+  return stored === null ? { 'content-type': 'application/json; charset=utf-8' } : JSON.parse(stored);
+}
+
 function badKey(): ApiError {
   return new ApiError(
     400,
@@ -94,8 +123,9 @@ function badKey(): ApiError {
  * Idempotency-Key on every POST of the developer tier, as Stripe does: a retry with the same key
  * and body gets the first response again (with `Idempotent-Replayed: true`) without doing the work
  * twice; the same key with another body is a 422; a retry while the first is still running is a 409.
- * Keys are scoped to the account and kept for IDEMPOTENCY_RETENTION_HOURS. Responses of 5xx are not
- * kept, so a retry after a server failure does the work, unless the write had committed.
+ * Keys are scoped to the account and kept for IDEMPOTENCY_RETENTION_HOURS. Answers that say "try
+ * later" (5xx, 429, Retry-After) are not kept, so the retry does the work, unless the write had
+ * committed. A replay carries the stored answer's REPLAYED_HEADERS.
  *
  * Crashes: the write transaction marks the key 'committed' (committingWithClaims), so after the
  * process dies a retry finds either a 'running' key whose write never committed (taken over once
@@ -125,9 +155,7 @@ export function registerIdempotency(app: FastifyInstance, db: Kysely<Database>, 
     if (Array.isArray(header) || !KEY_PATTERN.test(header)) throw badKey();
     const account = request.access?.tier === 'developer' ? request.access.key?.account : undefined;
     if (!account) return; // anonymous posts (key requests) have their own duplicate rule
-    const requestHash = createHash('sha256')
-      .update(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`)
-      .digest('hex');
+    const requestHash = fingerprint(request.method, request.url, request.body);
     const at = now();
     const outcome = await claimIdempotencyKey(db, { accountId: account.id, key: header, requestHash }, at);
     if (outcome.claimed) {
@@ -157,8 +185,8 @@ export function registerIdempotency(app: FastifyInstance, db: Kysely<Database>, 
     if (existing.state !== 'done') throw inProgress('A request with this Idempotency-Key is still being processed.');
     return reply
       .code(existing.response_status ?? 200)
+      .headers(replayedHeaders(existing.response_headers))
       .header('idempotent-replayed', 'true')
-      .type('application/json; charset=utf-8')
       .send(existing.response_body ?? '');
   });
 
@@ -166,8 +194,16 @@ export function registerIdempotency(app: FastifyInstance, db: Kysely<Database>, 
     const claim = request.idempotency;
     if (!claim) return payload;
     request.idempotency = null;
-    if (reply.statusCode >= 500) await releaseIdempotencyKey(db, claim);
-    else await completeIdempotencyKey(db, claim, { status: reply.statusCode, body: String(payload ?? '') });
+    if (saysTryLater(reply.statusCode, reply.hasHeader('retry-after'))) {
+      await releaseIdempotencyKey(db, claim);
+      return payload;
+    }
+    const response: StoredResponse = { status: reply.statusCode, body: String(payload ?? ''), headers: {} };
+    for (const name of REPLAYED_HEADERS) {
+      const value = reply.getHeader(name);
+      if (value !== undefined) response.headers[name] = String(value);
+    }
+    await completeIdempotencyKey(db, claim, response);
     return payload;
   });
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance } from 'fastify';
+import { redactApiKeys } from '../../domain/api-keys.js';
 import type { Metrics } from '../metrics.js';
 
 /** An X-Request-Id a client or proxy sent is kept when it is this tame; otherwise a UUID is made. */
@@ -15,9 +16,12 @@ export function requestIdOf(request: IncomingMessage): string {
 /** Query parameters whose values never reach a log line, whatever route they were sent to. */
 const SECRET_QUERY = /([?&][^=&]*(?:key|token|secret|password|passwd|auth|email|mail)[^=&]*=)[^&]*/gi;
 
-/** The URL as a log line shows it: values of secret-looking query parameters are replaced. */
+/**
+ * The URL as a log line shows it: values of secret-looking query parameters are replaced, and so
+ * is a key wherever it was put (the path, a parameter of any name), known by its own form.
+ */
 export function urlForLog(url: string): string {
-  return url.includes('?') ? url.replace(SECRET_QUERY, '$1[redacted]') : url;
+  return redactApiKeys(url.includes('?') ? url.replace(SECRET_QUERY, '$1[redacted]') : url);
 }
 
 /**

@@ -17,7 +17,7 @@ const EXPOSED = [
 
 const ALLOWED_METHODS = 'GET, HEAD, POST, PATCH, DELETE';
 const ALLOWED_HEADERS =
-  'X-API-Key, Content-Type, Idempotency-Key, If-None-Match, X-Request-Id, Last-Event-ID, Mcp-Protocol-Version';
+  'X-API-Key, Authorization, Content-Type, Idempotency-Key, If-None-Match, X-Request-Id, Last-Event-ID, Mcp-Protocol-Version';
 /** How long a browser may reuse a preflight answer, in seconds. */
 const PREFLIGHT_MAX_AGE = '600';
 
@@ -34,11 +34,11 @@ export interface SecurityOptions {
 /**
  * Security headers on every response, and the CORS policy.
  *
- * CORS: the API authenticates with the X-API-Key header, never with cookies, so a browser sends no
- * ambient credentials a foreign page could abuse: every origin may read (CORS_ORIGINS=*, the
- * default), or only the listed ones. Credentials are never allowed. A preflight (OPTIONS with
- * Access-Control-Request-Method) is answered 204 here, before rate limiting and routing: it asks
- * permission and costs no budget.
+ * CORS: the API authenticates with the X-API-Key header (or Authorization: Bearer), never with
+ * cookies, so a browser sends no ambient credentials a foreign page could abuse: every origin may
+ * read (CORS_ORIGINS=*, the default), or only the listed ones. Credentials are never allowed. A
+ * preflight (OPTIONS with Access-Control-Request-Method) is answered 204 here, before rate limiting
+ * and routing: it asks permission and costs no budget.
  */
 export function registerSecurityHeaders(app: FastifyInstance, options: SecurityOptions): void {
   const anyOrigin = options.corsOrigins === '*';

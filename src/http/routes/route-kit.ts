@@ -80,7 +80,7 @@ export function documented<S extends OperationDocs>(base: Base, schema: S): S {
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'Invalid request parameters: the ApiError names the parameter, what is allowed and what to send instead.',
   404: 'Not found.',
-  401: 'The X-API-Key is unknown, malformed, revoked or expired, or a write was sent without one.',
+  401: 'The key (X-API-Key or Authorization: Bearer kmp_...) is unknown, malformed, revoked or expired, or a write was sent without one.',
   405: 'Method not allowed on this path; the Allow header lists the methods that are.',
   403: 'You may see this, but this action is for the other party.',
   409: 'Conflicts with the current state: the ApiError names it and lists the actions allowed from it.',

@@ -1,0 +1,139 @@
+/**
+ * What an Idempotency-Key keeps and gives back (issue 14): an answer that says "try later" is not
+ * kept, so the retry it asks for does the work; a replay carries the headers that describe the
+ * stored answer; the key is bound to the body as parsed, not to its key order.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { buildApp } from '../../src/app.js';
+import { testConfig } from '../../src/config.js';
+import { buildTestApp, createKey, NOW } from '../helpers/app.js';
+import { JOB_BODY } from '../helpers/bodies.js';
+import { helperFixture, insert, jobFixture } from '../helpers/fixtures.js';
+
+const HOUR_MS = 3_600_000;
+
+const headersOf = (key: string, idempotencyKey: string) => ({
+  'content-type': 'application/json',
+  'x-api-key': key,
+  'idempotency-key': idempotencyKey,
+});
+
+describe('an answer that says "try later" is not kept', () => {
+  test('a 429 account_limit_reached: the retry after Retry-After with the same key does the work', async (t) => {
+    const quota = { APPLICATIONS_PER_ACCOUNT_PER_HOUR: '1' };
+    const { app, db } = await buildTestApp(t, NOW, quota);
+    const owner = await createKey(db, { email: 'owner@example.org' });
+    const me = await createKey(db, { email: 'me@example.org' });
+    const open = { owner_account_id: owner.accountId, helpers_needed: 2, applications_count: 0, deadline: null };
+    const [first, second] = [jobFixture(open), jobFixture(open)];
+    const helper = helperFixture(['GARDENING'], { account_id: me.accountId, verified: 0 });
+    await insert(db.kysely, { jobs: [first, second], helpers: [helper] });
+    const apply = (api: typeof app, jobId: string, idempotencyKey: string) =>
+      api.inject({
+        method: 'POST',
+        url: `/v1/jobs/${jobId}/applications`,
+        headers: headersOf(me.key, idempotencyKey),
+        payload: { helper_id: helper.id },
+      });
+
+    assert.equal((await apply(app, first.id, 'a-1')).statusCode, 201);
+    const refused = await apply(app, second.id, 'a-2');
+    assert.equal(refused.statusCode, 429);
+    assert.equal(refused.headers['retry-after'], '3600');
+    assert.equal(refused.json().error, 'account_limit_reached');
+    const soon = await apply(app, second.id, 'a-2');
+    assert.equal(soon.statusCode, 429, 'still over the limit: asked again, not replayed');
+    assert.equal(soon.headers['idempotent-replayed'], undefined);
+    assert.equal(soon.headers['retry-after'], '3600');
+
+    // Retry-After later (the window has moved on), the same key and body.
+    const later = await buildApp(testConfig({ ...quota, WEBHOOK_DELIVERY: 'false' }), {
+      db,
+      now: () => new Date(NOW.getTime() + HOUR_MS + 1_000),
+    });
+    t.after(() => later.close());
+    const retried = await apply(later, second.id, 'a-2');
+    assert.equal(retried.statusCode, 201, retried.body);
+    assert.equal(retried.headers['idempotent-replayed'], undefined);
+    assert.deepEqual(
+      { job_id: retried.json().job_id, helper_id: retried.json().helper_id, status: retried.json().status },
+      { job_id: second.id, helper_id: helper.id, status: 'pending' },
+    );
+    const replayed = await apply(later, second.id, 'a-2');
+    assert.equal(replayed.statusCode, 201);
+    assert.equal(replayed.headers['idempotent-replayed'], 'true');
+    assert.deepEqual(replayed.json(), retried.json());
+    const rows = await db.kysely
+      .selectFrom('applications')
+      .select('id')
+      .where('account_id', '=', me.accountId)
+      .execute();
+    assert.equal(rows.length, 2, 'each application made once');
+  });
+});
+
+describe('a replay carries the stored answer’s own headers', () => {
+  test('Location and Content-Type come back with the status and body', async (t) => {
+    const { app, db } = await buildTestApp(t);
+    const { key } = await createKey(db);
+    let runs = 0;
+    app.post('/test/located', async (_request, reply) => {
+      runs++;
+      return reply.code(201).header('location', `/test/things/${runs}`).send({ id: runs });
+    });
+    app.post('/test/text', async (_request, reply) => reply.code(200).type('text/plain; charset=utf-8').send('made'));
+    const post = (url: string, idempotencyKey: string) =>
+      app.inject({ method: 'POST', url, headers: headersOf(key, idempotencyKey), payload: {} });
+
+    const created = await post('/test/located', 'h-1');
+    const replayed = await post('/test/located', 'h-1');
+    const answer = (response: typeof created) => ({
+      status: response.statusCode,
+      location: response.headers.location,
+      type: response.headers['content-type'],
+      body: response.json(),
+    });
+    assert.deepEqual(answer(created), {
+      status: 201,
+      location: '/test/things/1',
+      type: 'application/json; charset=utf-8',
+      body: { id: 1 },
+    });
+    assert.deepEqual(answer(replayed), answer(created));
+    assert.equal(replayed.headers['idempotent-replayed'], 'true');
+    assert.equal(runs, 1);
+
+    const text = await post('/test/text', 'h-2');
+    const textAgain = await post('/test/text', 'h-2');
+    assert.equal(textAgain.headers['idempotent-replayed'], 'true');
+    assert.deepEqual(
+      { status: textAgain.statusCode, type: textAgain.headers['content-type'], body: textAgain.body },
+      { status: 200, type: 'text/plain; charset=utf-8', body: 'made' },
+    );
+    assert.equal(text.body, 'made');
+  });
+});
+
+describe('the key is bound to the body as parsed', () => {
+  test('the same body with its keys in another order replays; another value is a 422', async (t) => {
+    const { app, db } = await buildTestApp(t);
+    const { key, accountId } = await createKey(db);
+    const reordered = Object.fromEntries(Object.entries({ ...JOB_BODY, location: { lng: 8.45, lat: 49.0 } }).reverse());
+    const inOrder = { ...JOB_BODY, location: { lat: 49.0, lng: 8.45 } };
+    const post = (payload: string) =>
+      app.inject({ method: 'POST', url: '/v1/jobs', headers: headersOf(key, 'o-1'), payload });
+
+    const created = await post(JSON.stringify(inOrder));
+    assert.equal(created.statusCode, 201, created.body);
+    const replayed = await post(JSON.stringify(reordered, null, 2));
+    assert.equal(replayed.statusCode, 201, replayed.body);
+    assert.equal(replayed.headers['idempotent-replayed'], 'true');
+    assert.deepEqual(replayed.json(), created.json());
+    const other = await post(JSON.stringify({ ...reordered, price_eur: 61 }));
+    assert.equal(other.statusCode, 422);
+    assert.equal(other.json().error, 'idempotency_key_reused');
+    const jobs = await db.kysely.selectFrom('jobs').select('id').where('owner_account_id', '=', accountId).execute();
+    assert.equal(jobs.length, 1);
+  });
+});
