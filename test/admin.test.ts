@@ -355,6 +355,7 @@ describe('admin: keys', () => {
         organisation: 'Partner GmbH',
         account_type: 'commercial',
         created_at: undefined,
+        place_salt: undefined,
       },
     );
     assert.deepEqual(run, {
