@@ -1,5 +1,11 @@
 import type { FastifySchemaValidationError } from 'fastify';
-import { closestMatches } from '../domain/text.js';
+import {
+  closestMatches,
+  directionControlIn,
+  hasVisibleText,
+  PLAIN_TEXT_PATTERN,
+  VISIBLE_TEXT_PATTERN,
+} from '../domain/text.js';
 import { type ApiError, badRequest } from './errors.js';
 
 type JsonSchema = {
@@ -24,9 +30,6 @@ const FORMAT_HINTS: Record<string, string> = {
   // Also what a `pattern` failure of an email field means: its pattern only narrows the format.
   email: 'an email address such as name@example.org',
 };
-
-/** The pattern of a text that must not be blank: one character that is not a space. */
-const NOT_BLANK = '\\S';
 
 const LENGTH_KEYWORDS = ['minLength', 'maxLength'];
 
@@ -81,6 +84,34 @@ function at(
     value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[segment] : undefined;
   }
   return { schema: current, value };
+}
+
+/** Why a text broke the rules of domain/text.ts (direction controls, nothing visible), or null. */
+function textRuleError(name: string, value: string, expected: string, mustShow: boolean): ApiError | null {
+  const control = directionControlIn(value);
+  if (control) {
+    return badRequest(
+      'invalid_parameter',
+      name,
+      `${name} contains ${control}, a character that changes the direction text is displayed in.`,
+      `Remove direction controls (U+202A to U+202E, U+2066 to U+2069) from ${name}; right-to-left text displays correctly without them.`,
+    );
+  }
+  if (!mustShow || hasVisibleText(value)) return null;
+  if (value.trim() === '') {
+    return badRequest(
+      'invalid_parameter',
+      name,
+      `${name} must not be blank.`,
+      `Send ${name} as ${expected} that is not only spaces.`,
+    );
+  }
+  return badRequest(
+    'invalid_parameter',
+    name,
+    `${name} must contain visible text; it has only invisible characters (such as zero-width spaces).`,
+    `Send ${name} as ${expected} with at least one visible letter, digit or symbol.`,
+  );
 }
 
 /**
@@ -168,14 +199,10 @@ export function validationToApiError(
       known.length > 0 ? `Send a JSON object with the fields ${known.join(', ')}.` : 'Send a JSON object.',
     );
   }
-  const blank = typeof value === 'string' && value.trim() === '';
-  if (blank && propertySchema?.pattern === NOT_BLANK && ['pattern', 'minLength'].includes(error.keyword)) {
-    return badRequest(
-      'invalid_parameter',
-      name,
-      `${name} must not be blank.`,
-      `Send ${name} as ${expected} that is not only spaces.`,
-    );
+  const textRule = propertySchema?.pattern === VISIBLE_TEXT_PATTERN || propertySchema?.pattern === PLAIN_TEXT_PATTERN;
+  if (textRule && typeof value === 'string' && ['pattern', 'minLength'].includes(error.keyword)) {
+    const textError = textRuleError(name, value, expected, propertySchema?.pattern === VISIBLE_TEXT_PATTERN);
+    if (textError) return textError;
   }
 
   if (error.keyword === 'enum') {
