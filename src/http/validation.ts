@@ -29,6 +29,12 @@ const FORMAT_HINTS: Record<string, string> = {
   'date-time': 'an RFC 3339 date-time, e.g. 2026-12-05T14:00:00Z',
   // Also what a `pattern` failure of an email field means: its pattern only narrows the format.
   email: 'an email address such as name@example.org',
+  uri: 'an absolute URL such as https://example.org/hooks/marketplace',
+};
+
+/** What a `pattern` means, where it says more than the format (a photo URL must be https). */
+const PATTERN_HINTS: Record<string, string> = {
+  '^https://': 'an https URL such as https://example.org/photo.jpg',
 };
 
 const LENGTH_KEYWORDS = ['minLength', 'maxLength'];
@@ -36,6 +42,7 @@ const LENGTH_KEYWORDS = ['minLength', 'maxLength'];
 function describeType(schema: JsonSchema | undefined): string {
   if (!schema) return 'a valid value';
   if (schema.enum) return `one of ${schema.enum.join(', ')}`;
+  if (schema.pattern && PATTERN_HINTS[schema.pattern]) return PATTERN_HINTS[schema.pattern] ?? '';
   if (schema.format && FORMAT_HINTS[schema.format]) return FORMAT_HINTS[schema.format] ?? '';
   const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
   const range = describeRange(schema);
@@ -182,8 +189,8 @@ export function validationToApiError(
   }
 
   const name = path.join('.') || '(request)';
-  const propertySchema =
-    path.length > 0 ? at(schema, given, path.slice(0, -1)).schema?.properties?.[path.at(-1) ?? ''] : undefined;
+  // The schema of the field itself, also of a list's item (photos.0).
+  const propertySchema = path.length > 0 ? container.schema : undefined;
   const value = container.value;
   const shown = typeof value === 'string' ? `'${value.slice(0, 100)}'` : JSON.stringify(value);
   // A length is the problem, not the format: an over-long email is told its length limit.
