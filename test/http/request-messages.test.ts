@@ -51,7 +51,7 @@ test(`URLs, photos and prototype keys are refused with what is wrong (${TEST_ENG
     ['{"title":"Hecke","__proto__":{"admin":true}}', '__proto__', '__proto__'],
     ['{"location":{"plz":"76227","__proto__":{"x":1}}}', 'location.__proto__', '__proto__'],
     ['{"photos":[{"constructor":{"prototype":{"x":1}}}]}', 'photos.0.constructor', 'constructor'],
-  ]) {
+  ] as const) {
     const answer = await post('/v1/jobs', text);
     assert.equal(answer.statusCode, 400, answer.body);
     assert.deepEqual(
