@@ -12,6 +12,8 @@ import ipaddr from 'ipaddr.js';
 
 /** The first 3 bits of IPv6 global unicast (2000::/3): everything else is unassigned or special. */
 const GLOBAL_UNICAST_V6 = ipaddr.IPv6.parseCIDR('2000::/3');
+/** The well-known NAT64 prefix (RFC 6052): the last 32 bits are the IPv4 address. */
+const WELL_KNOWN_NAT64 = ipaddr.IPv6.parseCIDR('64:ff9b::/96');
 
 /** The IPv4 address in four bytes of an IPv6 address, optionally inverted (Teredo obfuscates). */
 function v4At(bytes: readonly number[], start: number, invert = false): ipaddr.IPv4 {
@@ -29,10 +31,10 @@ function embeddedIpv4(address: ipaddr.IPv6): ipaddr.IPv4[] | null {
     case 'rfc6145': // SIIT ::ffff:0:a.b.c.d
       return [v4At(bytes, 12)];
     case 'rfc6052':
-      // The well-known NAT64 prefix 64:ff9b::/96 ends in the IPv4 address; the local-use prefix
-      // 64:ff9b:1::/48 (RFC 8215) is a translator inside someone's network, placed where its
-      // operator chose: refused whatever it carries.
-      return address.match(ipaddr.IPv6.parseCIDR('64:ff9b::/96')) ? [v4At(bytes, 12)] : null;
+      // The well-known prefix ends in the IPv4 address; the local-use prefix 64:ff9b:1::/48
+      // (RFC 8215) is a translator inside someone's network, with the IPv4 address placed where
+      // its operator chose: refused whatever it carries.
+      return address.match(WELL_KNOWN_NAT64) ? [v4At(bytes, 12)] : null;
     case '6to4': // 2002:AABB:CCDD::/48
       return [v4At(bytes, 2)];
     case 'teredo': // 2001:0:server:flags:port:client (client inverted)

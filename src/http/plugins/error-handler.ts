@@ -8,7 +8,7 @@ import { ClaimLostError } from '../../repositories/idempotency.js';
 import { ApiError } from '../errors.js';
 import { validationToApiError } from '../validation.js';
 import { inProgress } from './idempotency.js';
-import { JSON_CSP, type SecurityPolicy } from './security-headers.js';
+import type { SecurityPolicy } from './security-headers.js';
 
 /** Fastify's own client errors, by code, as ApiErrors. */
 function fastifyClientError(error: FastifyError): ApiError | null {
@@ -38,11 +38,7 @@ function fastifyClientError(error: FastifyError): ApiError | null {
 export const frameworkErrorWith =
   (policy: SecurityPolicy) =>
   (error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply => {
-    reply.headers({
-      ...policy.headersFor(request.headers.origin),
-      'content-security-policy': JSON_CSP,
-      'x-request-id': request.id,
-    });
+    reply.headers({ ...policy.jsonHeadersFor(request.headers.origin), 'x-request-id': request.id });
     return frameworkError(error, reply);
   };
 
@@ -103,8 +99,7 @@ export const clientErrorHandlerWith = (policy: SecurityPolicy) =>
       const headers: Record<string, string> = {
         'content-type': 'application/json; charset=utf-8',
         'content-length': String(Buffer.byteLength(body)),
-        ...policy.headersFor(undefined),
-        'content-security-policy': JSON_CSP,
+        ...policy.jsonHeadersFor(undefined),
         'x-request-id': requestId,
         connection: 'close',
       };

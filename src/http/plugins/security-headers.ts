@@ -39,6 +39,8 @@ export interface SecurityPolicy {
    * straight to the socket (408, 431, malformed requests: see early-errors.ts).
    */
   headersFor(origin: string | undefined): Record<string, string>;
+  /** headersFor, with the Content-Security-Policy of a JSON answer (the onSend hook adds it to the rest). */
+  jsonHeadersFor(origin: string | undefined): Record<string, string>;
 }
 
 /**
@@ -64,14 +66,16 @@ export function securityPolicy(options: SecurityOptions): SecurityPolicy {
     if (anyOrigin) return '*';
     return origins.has(origin) ? origin : null;
   };
+  const headersFor = (origin: string | undefined): Record<string, string> => {
+    const allowed = allowOrigin(origin);
+    return allowed
+      ? { ...fixed, 'access-control-allow-origin': allowed, 'access-control-expose-headers': EXPOSED }
+      : { ...fixed };
+  };
   return {
     allowOrigin,
-    headersFor(origin) {
-      const allowed = allowOrigin(origin);
-      return allowed
-        ? { ...fixed, 'access-control-allow-origin': allowed, 'access-control-expose-headers': EXPOSED }
-        : { ...fixed };
-    },
+    headersFor,
+    jsonHeadersFor: (origin) => ({ ...headersFor(origin), 'content-security-policy': JSON_CSP }),
   };
 }
 
