@@ -10,8 +10,8 @@ import { registerAccess } from './http/plugins/access.js';
 import { docsRoutes, registerOpenApi } from './http/plugins/docs.js';
 import { documentScope } from './http/plugins/documents.js';
 import {
-  clientErrorHandler,
-  frameworkError,
+  clientErrorHandlerWith,
+  frameworkErrorWith,
   MAX_HEADER_BYTES,
   registerErrorHandler,
 } from './http/plugins/error-handler.js';
@@ -22,7 +22,7 @@ import { registerNulGuard } from './http/plugins/nul-guard.js';
 import { registerObservability, requestIdOf } from './http/plugins/observability.js';
 import { registerQueryGuard } from './http/plugins/query-guard.js';
 import { registerResponseCache } from './http/plugins/response-cache.js';
-import { registerSecurityHeaders } from './http/plugins/security-headers.js';
+import { registerSecurityHeaders, securityPolicy } from './http/plugins/security-headers.js';
 import { type Probe, Readiness } from './http/readiness.js';
 import { accessRoutes } from './http/routes/access.js';
 import { applicationRoutes } from './http/routes/applications.js';
@@ -133,6 +133,8 @@ const REDACTED_PATHS = [
 
 /** Builds the whole HTTP application; never listens (server.ts and tests decide how it is reached). */
 export async function buildApp(config: Config, deps: AppDeps): Promise<Api> {
+  // One policy for the headers of every answer: the hooks', the router errors' and those written to the socket.
+  const security = securityPolicy({ corsOrigins: config.CORS_ORIGINS, publicUrl: config.PUBLIC_URL });
   const app = Fastify({
     logger:
       config.LOG_LEVEL === 'silent'
@@ -160,11 +162,11 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<Api> {
       connectionsCheckingInterval: 1_000,
       maxHeaderSize: MAX_HEADER_BYTES,
     },
-    clientErrorHandler,
+    clientErrorHandler: clientErrorHandlerWith(security),
     // As long as a request line may be (Node caps headers at 16 KiB), so an over-long id reaches
     // schema validation and gets a 400 that says why instead of a 404.
     routerOptions: { maxParamLength: 16_384 },
-    frameworkErrors: frameworkError,
+    frameworkErrors: frameworkErrorWith(security),
     ajv: { customOptions: { removeAdditional: false, allErrors: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -179,7 +181,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<Api> {
   const metrics = new Metrics({ pool: () => deps.db.pool(), processMetrics: config.METRICS_TOKEN !== undefined });
   // First: every answer, also a refusal by a later hook, carries the request id and the security headers.
   registerObservability(app, metrics);
-  registerSecurityHeaders(app, { corsOrigins: config.CORS_ORIGINS, publicUrl: config.PUBLIC_URL });
+  registerSecurityHeaders(app, security);
 
   const now = deps.now ?? (() => new Date());
   const limits: TierLimits = {

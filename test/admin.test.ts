@@ -392,6 +392,7 @@ describe('admin: keys', () => {
         fresh.env,
       ),
       runAdmin(['keys', 'create', '--email', 'a@example.org', '--name', 'A\u001b[31mB'], fresh.env),
+      runAdmin(['keys', 'create', '--email', 'a@example.org', '--name', 'Ada \u202eecalevoL'], fresh.env),
     ]);
     assertFailed(runs[0] as AdminRun, 'keys create needs --email.');
     assertFailed(runs[1] as AdminRun, "--email must be an email address; got 'not-an-address'.");
@@ -399,9 +400,22 @@ describe('admin: keys', () => {
     assertFailed(runs[3] as AdminRun, 'keys create does not take --reason.');
     assertFailed(runs[4] as AdminRun, "--email must be an email address; got 'a<b>@example.org'.");
     assertFailed(runs[5] as AdminRun, "--email must be an email address; got 'a@example'.");
-    assertFailed(runs[6] as AdminRun, '--name must be at most 100 characters, without control characters.');
-    assertFailed(runs[7] as AdminRun, '--organisation must be at most 200 characters, without control characters.');
-    assertFailed(runs[8] as AdminRun, '--name must be at most 100 characters, without control characters.');
+    assertFailed(
+      runs[6] as AdminRun,
+      '--name must be at most 100 visible characters, without control characters or direction controls.',
+    );
+    assertFailed(
+      runs[7] as AdminRun,
+      '--organisation must be at most 200 visible characters, without control characters or direction controls.',
+    );
+    assertFailed(
+      runs[8] as AdminRun,
+      '--name must be at most 100 visible characters, without control characters or direction controls.',
+    );
+    assertFailed(
+      runs[9] as AdminRun,
+      '--name must be at most 100 visible characters, without control characters or direction controls.',
+    );
     assert.deepEqual(await keysOf(fresh), []);
   });
 

@@ -68,7 +68,8 @@ function given(option: string, value: string | undefined): string {
 }
 
 /**
- * A text option checked against its KeyRequestBody field; control characters are refused on top
+ * A text option checked against its KeyRequestBody field (visible text, no direction controls:
+ * domain/text.ts); control characters are refused on top
  * (the value ends up in terminals and emails).
  */
 function text(option: 'name' | 'organisation', value: string | undefined): string {
@@ -76,7 +77,7 @@ function text(option: 'name' | 'organisation', value: string | undefined): strin
   const schema = FIELDS[option];
   if (!Value.Check(schema, trimmed) || /\p{Cc}/u.test(trimmed))
     throw new Error(
-      `--${option} must be at most ${(schema as { maxLength?: number }).maxLength} characters, without control characters.`,
+      `--${option} must be at most ${(schema as { maxLength?: number }).maxLength} visible characters, without control characters or direction controls.`,
     );
   return trimmed;
 }

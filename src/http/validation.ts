@@ -1,70 +1,13 @@
 import type { FastifySchemaValidationError } from 'fastify';
-import { closestMatches } from '../domain/text.js';
+import {
+  closestMatches,
+  directionControlIn,
+  hasVisibleText,
+  PLAIN_TEXT_PATTERN,
+  VISIBLE_TEXT_PATTERN,
+} from '../domain/text.js';
 import { type ApiError, badRequest } from './errors.js';
-
-type JsonSchema = {
-  description?: string;
-  type?: string | string[];
-  enum?: unknown[];
-  minimum?: number;
-  maximum?: number;
-  exclusiveMinimum?: number;
-  exclusiveMaximum?: number;
-  minLength?: number;
-  maxLength?: number;
-  format?: string;
-  pattern?: string;
-  default?: unknown;
-  properties?: Record<string, JsonSchema>;
-};
-
-const FORMAT_HINTS: Record<string, string> = {
-  date: 'a calendar date as YYYY-MM-DD, e.g. 2026-12-05',
-  'date-time': 'an RFC 3339 date-time, e.g. 2026-12-05T14:00:00Z',
-  // Also what a `pattern` failure of an email field means: its pattern only narrows the format.
-  email: 'an email address such as name@example.org',
-};
-
-/** The pattern of a text that must not be blank: one character that is not a space. */
-const NOT_BLANK = '\\S';
-
-const LENGTH_KEYWORDS = ['minLength', 'maxLength'];
-
-function describeType(schema: JsonSchema | undefined): string {
-  if (!schema) return 'a valid value';
-  if (schema.enum) return `one of ${schema.enum.join(', ')}`;
-  if (schema.format && FORMAT_HINTS[schema.format]) return FORMAT_HINTS[schema.format] ?? '';
-  const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
-  const range = describeRange(schema);
-  if (type === 'integer') return `a whole number${range}`;
-  if (type === 'number') return `a number${range}`;
-  if (type === 'boolean') return 'true or false';
-  if (type === 'string') return describeLength(schema);
-  return `a valid ${type ?? 'value'}`;
-}
-
-function describeLength(schema: JsonSchema | undefined): string {
-  return schema?.maxLength !== undefined
-    ? `a text of ${schema.minLength ?? 0} to ${schema.maxLength} characters`
-    : 'a text';
-}
-
-function describeRange(schema: JsonSchema): string {
-  const low = schema.minimum ?? schema.exclusiveMinimum;
-  const lowWord = schema.exclusiveMinimum !== undefined ? 'above' : 'from';
-  if (low !== undefined && schema.maximum !== undefined) {
-    return schema.exclusiveMinimum !== undefined
-      ? ` above ${low} and at most ${schema.maximum}`
-      : ` from ${low} to ${schema.maximum}`;
-  }
-  if (low !== undefined) return ` ${lowWord} ${low}`;
-  if (schema.maximum !== undefined) return ` up to ${schema.maximum}`;
-  return '';
-}
-
-function defaultHint(schema: JsonSchema | undefined): string {
-  return schema?.default !== undefined ? ` or omit it to use the default ${JSON.stringify(schema.default)}` : '';
-}
+import { defaultHint, describeLength, describeType, type JsonSchema, LENGTH_KEYWORDS } from './schema-words.js';
 
 /** The schema and the value at a path inside a request part (through object properties only). */
 function at(
@@ -81,6 +24,34 @@ function at(
     value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[segment] : undefined;
   }
   return { schema: current, value };
+}
+
+/** Why a text broke the rules of domain/text.ts (direction controls, nothing visible), or null. */
+function textRuleError(name: string, value: string, expected: string, mustShow: boolean): ApiError | null {
+  const control = directionControlIn(value);
+  if (control) {
+    return badRequest(
+      'invalid_parameter',
+      name,
+      `${name} contains ${control}, a character that changes the direction text is displayed in.`,
+      `Remove direction controls (U+202A to U+202E, U+2066 to U+2069) from ${name}; right-to-left text displays correctly without them.`,
+    );
+  }
+  if (!mustShow || hasVisibleText(value)) return null;
+  if (value.trim() === '') {
+    return badRequest(
+      'invalid_parameter',
+      name,
+      `${name} must not be blank.`,
+      `Send ${name} as ${expected} that is not only spaces.`,
+    );
+  }
+  return badRequest(
+    'invalid_parameter',
+    name,
+    `${name} must contain visible text; it has only invisible characters (such as zero-width spaces).`,
+    `Send ${name} as ${expected} with at least one visible letter, digit or symbol.`,
+  );
 }
 
 /**
@@ -151,8 +122,8 @@ export function validationToApiError(
   }
 
   const name = path.join('.') || '(request)';
-  const propertySchema =
-    path.length > 0 ? at(schema, given, path.slice(0, -1)).schema?.properties?.[path.at(-1) ?? ''] : undefined;
+  // The schema of the field itself, also of a list's item (photos.0).
+  const propertySchema = path.length > 0 ? container.schema : undefined;
   const value = container.value;
   const shown = typeof value === 'string' ? `'${value.slice(0, 100)}'` : JSON.stringify(value);
   // A length is the problem, not the format: an over-long email is told its length limit.
@@ -168,14 +139,10 @@ export function validationToApiError(
       known.length > 0 ? `Send a JSON object with the fields ${known.join(', ')}.` : 'Send a JSON object.',
     );
   }
-  const blank = typeof value === 'string' && value.trim() === '';
-  if (blank && propertySchema?.pattern === NOT_BLANK && ['pattern', 'minLength'].includes(error.keyword)) {
-    return badRequest(
-      'invalid_parameter',
-      name,
-      `${name} must not be blank.`,
-      `Send ${name} as ${expected} that is not only spaces.`,
-    );
+  const textRule = propertySchema?.pattern === VISIBLE_TEXT_PATTERN || propertySchema?.pattern === PLAIN_TEXT_PATTERN;
+  if (textRule && typeof value === 'string' && ['pattern', 'minLength'].includes(error.keyword)) {
+    const textError = textRuleError(name, value, expected, propertySchema?.pattern === VISIBLE_TEXT_PATTERN);
+    if (textError) return textError;
   }
 
   if (error.keyword === 'enum') {

@@ -4,9 +4,10 @@
  * once per HTTP request.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { CATEGORIES } from '../domain/categories.js';
 import { API_VERSION } from '../domain/tiers.js';
+import { ApiError } from '../http/errors.js';
 import { callTool, type Executor, listTools, toolNamed } from './tools.js';
 
 export const SERVER_NAME = 'karlsruhe-marketplace';
@@ -34,13 +35,24 @@ export function createMcpServer(options: McpServerOptions): Server {
     { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS },
   );
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listTools(options.developer) }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
-    const spec = toolNamed(request.params.name);
+  // tools/call is answered here rather than by setRequestHandler(CallToolRequestSchema): the SDK
+  // checks that schema first and answers a malformed call (e.g. "arguments": null) with -32603 and
+  // zod's raw issue list. Here a bad name is -32602 and bad arguments a tool error, both ApiErrors.
+  server.fallbackRequestHandler = async (request) => {
+    if (request.method !== 'tools/call') throw new McpError(ErrorCode.MethodNotFound, 'Method not found');
+    const params = (request.params ?? {}) as { name?: unknown; arguments?: unknown };
+    const spec = typeof params.name === 'string' ? toolNamed(params.name) : undefined;
     if (!spec) {
       const known = listTools(options.developer).map((tool) => tool.name);
-      throw new McpError(ErrorCode.InvalidParams, `Unknown tool '${request.params.name}'; tools: ${known.join(', ')}.`);
+      const given = typeof params.name === 'string' ? `Unknown tool '${params.name}'` : 'params.name is missing';
+      const error = new ApiError(400, 'invalid_parameter', `${given}; tools: ${known.join(', ')}.`, {
+        param: 'name',
+        suggestion: 'Send the name of one of the tools tools/list shows.',
+        alternatives: known,
+      });
+      throw new McpError(ErrorCode.InvalidParams, error.message, error.toBody());
     }
-    return callTool(spec, request.params.arguments ?? {}, options);
-  });
+    return callTool(spec, params.arguments, options);
+  };
   return server;
 }

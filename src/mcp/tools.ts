@@ -317,7 +317,7 @@ function queryValue(value: unknown): string | string[] {
  */
 export async function callTool(
   spec: ToolSpec,
-  args: Record<string, unknown>,
+  args: unknown,
   context: { developer: boolean; execute: Executor },
 ): Promise<CallToolResult> {
   if (spec.write && !context.developer) {
@@ -327,6 +327,15 @@ export async function callTool(
       'X-API-Key',
       `The tool ${spec.name} writes data, which needs a developer key; this MCP session has none.`,
       DEVELOPER_KEY_HINT,
+    );
+  }
+  if (args !== undefined && !isObject(args)) {
+    return localError(
+      400,
+      'invalid_parameter',
+      'arguments',
+      `arguments must be an object of ${spec.name}'s parameters; got ${JSON.stringify(args)?.slice(0, 100)}.`,
+      'Send arguments as a JSON object, {} when the tool needs none, as its inputSchema in tools/list describes.',
     );
   }
   const rest = { ...args };

@@ -72,7 +72,7 @@ export function sendDelivery(
     }
     const host = target.hostname.replace(/^\[(.*)\]$/, '$1');
     if (!options.allowPrivate && isIP(host) && isPrivateAddress(host)) {
-      resolve({ status: null, error: new BlockedAddressError(host, host).message });
+      resolve({ status: null, error: new BlockedAddressError(host).message });
       return;
     }
     const client = target.protocol === 'https:' ? https : http;

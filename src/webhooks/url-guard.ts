@@ -1,69 +1,84 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
+
+/*
+ * Which addresses webhooks may go to unless the operator allows private networks: only what
+ * ipaddr.js (a maintained library that follows the IANA special-purpose registries) classifies as
+ * 'unicast', i.e. none of loopback, private, link-local (cloud metadata at 169.254.169.254),
+ * carrier-grade NAT, unspecified, documentation, benchmarking, multicast or reserved. A hand-kept
+ * list missed the IPv6 forms that carry an IPv4 address; those are now checked as that address too.
+ */
+
+/** The first 3 bits of IPv6 global unicast (2000::/3): everything else is unassigned or special. */
+const GLOBAL_UNICAST_V6 = ipaddr.IPv6.parseCIDR('2000::/3');
+/** The well-known NAT64 prefix (RFC 6052): the last 32 bits are the IPv4 address. */
+const WELL_KNOWN_NAT64 = ipaddr.IPv6.parseCIDR('64:ff9b::/96');
+
+/** The IPv4 address in four bytes of an IPv6 address, optionally inverted (Teredo obfuscates). */
+function v4At(bytes: readonly number[], start: number, invert = false): ipaddr.IPv4 {
+  return new ipaddr.IPv4(bytes.slice(start, start + 4).map((byte) => (invert ? byte ^ 0xff : byte)));
+}
 
 /**
- * Where webhooks may not go unless the operator allows private networks: loopback, private,
- * link-local (cloud metadata at 169.254.169.254), carrier-grade NAT, unspecified, documentation,
- * benchmarking, multicast and reserved ranges, in IPv4 and IPv6 (IPv4-mapped and NAT64 addresses
- * are checked as the IPv4 address they carry).
+ * The IPv4 addresses an IPv6 address carries (and that a packet to it would reach), [] when it
+ * carries none, or null when it is a translation form whose IPv4 address cannot be known.
  */
-const BLOCKED = new BlockList();
-for (const [network, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.0.2.0', 24],
-  ['192.88.99.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['198.51.100.0', 24],
-  ['203.0.113.0', 24],
-  ['224.0.0.0', 3],
-] as const) {
-  BLOCKED.addSubnet(network, prefix, 'ipv4');
-}
-for (const [network, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['100::', 64],
-  ['2001::', 23],
-  ['2001:db8::', 32],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['fec0::', 10],
-  ['ff00::', 8],
-] as const) {
-  BLOCKED.addSubnet(network, prefix, 'ipv6');
+function embeddedIpv4(address: ipaddr.IPv6): ipaddr.IPv4[] | null {
+  const bytes = address.toByteArray();
+  switch (address.range()) {
+    case 'ipv4Mapped': // ::ffff:a.b.c.d
+    case 'rfc6145': // SIIT ::ffff:0:a.b.c.d
+      return [v4At(bytes, 12)];
+    case 'rfc6052':
+      // The well-known prefix ends in the IPv4 address; the local-use prefix 64:ff9b:1::/48
+      // (RFC 8215) is a translator inside someone's network, with the IPv4 address placed where
+      // its operator chose: refused whatever it carries.
+      return address.match(WELL_KNOWN_NAT64) ? [v4At(bytes, 12)] : null;
+    case '6to4': // 2002:AABB:CCDD::/48
+      return [v4At(bytes, 2)];
+    case 'teredo': // 2001:0:server:flags:port:client (client inverted)
+      return [v4At(bytes, 4), v4At(bytes, 12, true)];
+    default:
+      return [];
+  }
 }
 
-/** The IPv4 address inside an IPv4-mapped (::ffff:a.b.c.d) or NAT64 (64:ff9b::a.b.c.d) IPv6 address. */
-function embeddedIpv4(address: string): string | null {
-  const dotted = /^(?:::ffff:|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (dotted?.[1]) return dotted[1];
-  const hex = /^(?:::ffff:|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
-  if (!hex?.[1] || !hex[2]) return null;
-  const high = Number.parseInt(hex[1], 16);
-  const low = Number.parseInt(hex[2], 16);
-  return `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
+/**
+ * An IPv6 address read the way the URL it came in (or http.request) reads it: ipaddr.js alone would
+ * take the deprecated "::a.b.c.d" for "::ffff:a.b.c.d". Zone ids (link-local only) are not public.
+ */
+function parseV6(address: string): ipaddr.IPv6 | null {
+  try {
+    return ipaddr.IPv6.parse(new URL(`http://[${address}]/`).hostname.slice(1, -1));
+  } catch {
+    return null;
+  }
 }
 
-/** Whether an IP address is outside the public internet (see BLOCKED). */
-export function isPrivateAddress(address: string): boolean {
+/** Whether an IP address is on the public internet (see above); anything unparsable is not. */
+export function isPublicAddress(address: string): boolean {
   const family = isIP(address);
-  if (family === 4) return BLOCKED.check(address, 'ipv4');
-  if (family !== 6) return true;
-  const v4 = embeddedIpv4(address.toLowerCase());
-  if (v4) return BLOCKED.check(v4, 'ipv4');
-  return BLOCKED.check(address, 'ipv6');
+  if (family === 4) return ipaddr.IPv4.parse(address).range() === 'unicast';
+  if (family !== 6) return false;
+  const v6 = parseV6(address);
+  if (!v6) return false;
+  const carried = embeddedIpv4(v6);
+  if (carried === null) return false;
+  if (carried.length > 0) return carried.every((v4) => v4.range() === 'unicast');
+  // ipaddr.js calls every unlisted address 'unicast', also the deprecated IPv4-compatible ::a.b.c.d
+  // and the rest of ::/8: only global unicast space reaches the internet.
+  return v6.range() === 'unicast' && v6.match(GLOBAL_UNICAST_V6);
 }
 
-/** The first address of a lookup that is private or reserved, if any. */
-function firstInternal(addresses: readonly LookupAddress[]): LookupAddress | undefined {
-  return addresses.find((entry) => isPrivateAddress(entry.address));
+/** Whether an IP address is outside the public internet. */
+export function isPrivateAddress(address: string): boolean {
+  return !isPublicAddress(address);
+}
+
+/** Whether every address of a lookup is public (and there is one). */
+function allPublic(addresses: readonly LookupAddress[]): boolean {
+  return addresses.length > 0 && addresses.every((entry) => isPublicAddress(entry.address));
 }
 
 export type UrlProblem = { problem: string; suggestion: string };
@@ -71,9 +86,21 @@ export type UrlProblem = { problem: string; suggestion: string };
 const PRIVATE_SUGGESTION =
   'Use a URL on the public internet. Operators who run receivers inside their own network can allow it with WEBHOOK_ALLOW_PRIVATE_NETWORKS=true.';
 
-/** The host of a URL without IPv6 brackets. */
+/** The host of a URL without IPv6 brackets or the root's trailing dot ("localhost." is localhost). */
 function hostOf(url: URL): string {
-  return url.hostname.replace(/^\[(.*)\]$/, '$1');
+  return url.hostname.replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '');
+}
+
+/**
+ * One answer for a name that does not resolve and one that resolves to an internal address: the
+ * server's resolver may know names of its own network, and which of them exist or where they
+ * point is not the caller's to learn.
+ */
+function nameNotAllowed(host: string): UrlProblem {
+  return {
+    problem: `url's host ${host} does not resolve to a public address; webhooks are only delivered to the public internet.`,
+    suggestion: `Check the host name; it must resolve to public addresses only. ${PRIVATE_SUGGESTION}`,
+  };
 }
 
 /**
@@ -117,7 +144,7 @@ export async function webhookUrlProblem(text: string, allowPrivate: boolean): Pr
   let addresses: LookupAddress[];
   try {
     addresses = await new Promise((resolve, reject) => {
-      // A resolver that does not answer must not hold the request: 3 s, then "does not resolve".
+      // A resolver that does not answer must not hold the request: 3 s, then "not allowed".
       const timer = setTimeout(() => reject(new Error('DNS timeout')), 3_000);
       dnsLookup(host, { all: true }, (error, found) => {
         clearTimeout(timer);
@@ -126,24 +153,15 @@ export async function webhookUrlProblem(text: string, allowPrivate: boolean): Pr
       });
     });
   } catch {
-    return {
-      problem: `url's host ${host} does not resolve.`,
-      suggestion: 'Check the host name; it must resolve to a public address.',
-    };
+    return nameNotAllowed(host);
   }
-  const internal = firstInternal(addresses);
-  return internal
-    ? {
-        problem: `url's host ${host} resolves to ${internal.address}, a private or reserved address.`,
-        suggestion: PRIVATE_SUGGESTION,
-      }
-    : null;
+  return allPublic(addresses) ? null : nameNotAllowed(host);
 }
 
-/** The error of a connection the guard refused. */
+/** The error of a connection the guard refused; it names the host asked for, never what it resolved to. */
 export class BlockedAddressError extends Error {
-  constructor(host: string, address: string) {
-    super(`${host} resolves to ${address}, a private or reserved address; not delivered`);
+  constructor(host: string) {
+    super(`${host} is not a public address or does not resolve to one; not delivered`);
     this.name = 'BlockedAddressError';
   }
 }
@@ -157,8 +175,7 @@ type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | Lo
 export function guardedLookup(hostname: string, options: object, callback: LookupCallback): void {
   dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
     if (error) return callback(error, []);
-    const internal = firstInternal(addresses);
-    if (internal) return callback(new BlockedAddressError(hostname, internal.address), []);
+    if (!allPublic(addresses)) return callback(new BlockedAddressError(hostname), []);
     const all = (options as { all?: boolean }).all;
     if (all) return callback(null, addresses);
     const first = addresses[0];

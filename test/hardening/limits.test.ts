@@ -3,11 +3,12 @@
  * bounded time, while other clients keep being served.
  */
 import assert from 'node:assert/strict';
-import { connect, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { Writable } from 'node:stream';
 import { describe, type TestContext, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { buildTestApp, createKey } from '../helpers/app.js';
+import { rawConnection } from '../helpers/raw-http.js';
 
 const HEADERS_TIMEOUT_MS = 1_000;
 const REQUEST_TIMEOUT_MS = 2_000;
@@ -23,31 +24,6 @@ async function listening(t: TestContext, config: Record<string, string> = {}) {
   // Writes are refused before their body is read unless a developer key comes with them.
   const { key } = await createKey(db);
   return { app, port, key, base: `http://127.0.0.1:${port}` };
-}
-
-interface RawExchange {
-  /** Everything the server sent before it closed the connection. */
-  received: string;
-  /** Milliseconds from connecting to the close. */
-  closedAfterMs: number;
-}
-
-/** A raw connection: `drive` writes to it as it likes; resolves when the server closes it. */
-function rawConnection(port: number, drive: (socket: Socket) => Promise<void> | void): Promise<RawExchange> {
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    const socket = connect(port, '127.0.0.1');
-    let received = '';
-    socket.setEncoding('utf8');
-    socket.on('data', (chunk) => {
-      received += chunk;
-    });
-    socket.on('error', () => {}); // a reset after the answer is a close too
-    socket.on('close', () => resolve({ received, closedAfterMs: performance.now() - started }));
-    socket.on('connect', () => {
-      Promise.resolve(drive(socket)).catch(reject);
-    });
-  });
 }
 
 /** Writes `text` one byte at a time, `gapMs` apart, until the socket closes. */

@@ -419,7 +419,7 @@ test('delivery refuses internal addresses at connect time, also behind a host na
   ]) {
     const result = await sendDelivery(url, '{}', {}, options);
     assert.equal(result.status, null, url);
-    assert.match(String(result.error), /private or reserved address/, url);
+    assert.match(String(result.error), /is not a public address or does not resolve to one; not delivered/, url);
   }
   assert.equal(hook.received.length, 0, 'nothing reached the receiver');
   const allowed = await sendDelivery(hook.url, '{"a":1}', {}, { ...options, allowPrivate: true });

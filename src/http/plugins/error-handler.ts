@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -7,6 +8,7 @@ import { ClaimLostError } from '../../repositories/idempotency.js';
 import { ApiError } from '../errors.js';
 import { validationToApiError } from '../validation.js';
 import { inProgress } from './idempotency.js';
+import type { SecurityPolicy } from './security-headers.js';
 
 /** Fastify's own client errors, by code, as ApiErrors. */
 function fastifyClientError(error: FastifyError): ApiError | null {
@@ -29,8 +31,18 @@ function fastifyClientError(error: FastifyError): ApiError | null {
   }
 }
 
-/** Errors the router raises before any route runs: malformed %-encoding, an overlong path parameter. */
-export function frameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): FastifyReply {
+/**
+ * Errors the router raises before any route runs: malformed %-encoding, an overlong path parameter.
+ * No hook has run, so the security headers and the request id are set here, from the same policy.
+ */
+export const frameworkErrorWith =
+  (policy: SecurityPolicy) =>
+  (error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply => {
+    reply.headers({ ...policy.jsonHeadersFor(request.headers.origin), 'x-request-id': request.id });
+    return frameworkError(error, reply);
+  };
+
+function frameworkError(error: FastifyError, reply: FastifyReply): FastifyReply {
   if (error.code === 'FST_ERR_BAD_URL') {
     return sendApiError(
       reply,
@@ -61,38 +73,56 @@ export const MAX_HEADER_BYTES = 16 * 1024;
 /**
  * Errors of a connection before any request is formed (Node's 'clientError'): a request line or
  * headers over MAX_HEADER_BYTES (431), headers or a body not arriving in time (408), bytes that are
- * no HTTP (400). Answered as ApiErrors straight on the socket, which is then closed.
+ * no HTTP (400). Answered as ApiErrors straight on the socket, which is then closed, with the
+ * security headers of every answer (no Origin is known: no CORS headers) and a new request id.
  */
-export function clientErrorHandler(this: FastifyInstance, error: Error & { code?: string }, socket: Socket): void {
-  // A reset connection has nobody to answer.
-  if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  let answer: ApiError;
-  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
-    answer = new ApiError(408, 'request_timeout', 'The request did not arrive in time.', {
+export const clientErrorHandlerWith = (policy: SecurityPolicy) =>
+  function clientErrorHandler(this: FastifyInstance, error: Error & { code?: string }, socket: Socket): void {
+    // A reset connection has nobody to answer.
+    if (error.code === 'ECONNRESET' || socket.destroyed) return;
+    const answer = clientErrorAnswer(error.code);
+    const requestId = randomUUID();
+    // The one line of a request that never became one (no route): who, and why it was cut.
+    this.log.info(
+      {
+        request_id: requestId,
+        method: null,
+        route: null,
+        status: answer.status,
+        error: answer.code,
+        ip: socket.remoteAddress ?? null,
+      },
+      'request',
+    );
+    if (socket.writable) {
+      const body = JSON.stringify(answer.toBody());
+      const headers: Record<string, string> = {
+        'content-type': 'application/json; charset=utf-8',
+        'content-length': String(Buffer.byteLength(body)),
+        ...policy.jsonHeadersFor(undefined),
+        'x-request-id': requestId,
+        connection: 'close',
+      };
+      const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
+      socket.write(`HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}\r\n${head.join('')}\r\n${body}`);
+    }
+    socket.destroy();
+  };
+
+function clientErrorAnswer(code: string | undefined): ApiError {
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    return new ApiError(408, 'request_timeout', 'The request did not arrive in time.', {
       suggestion: 'Send the whole request at once; headers and body have a time limit.',
     });
-  } else if (error.code === 'HPE_HEADER_OVERFLOW') {
-    answer = new ApiError(431, 'headers_too_large', `The request line and headers exceed ${MAX_HEADER_BYTES} bytes.`, {
+  }
+  if (code === 'HPE_HEADER_OVERFLOW') {
+    return new ApiError(431, 'headers_too_large', `The request line and headers exceed ${MAX_HEADER_BYTES} bytes.`, {
       suggestion: 'Shorten the URL (use fewer or shorter query parameters) and send fewer or smaller headers.',
     });
-  } else {
-    answer = new ApiError(400, 'malformed_request', 'The request is not valid HTTP/1.1.', {
-      suggestion: 'Send a well-formed HTTP request.',
-    });
   }
-  // The one line of a request that never became one (no route, no id): who, and why it was cut.
-  this.log.info(
-    { method: null, route: null, status: answer.status, error: answer.code, ip: socket.remoteAddress ?? null },
-    'request',
-  );
-  if (socket.writable) {
-    const body = JSON.stringify(answer.toBody());
-    socket.write(
-      `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-        `Content-Length: ${Buffer.byteLength(body)}\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
-    );
-  }
-  socket.destroy();
+  return new ApiError(400, 'malformed_request', 'The request is not valid HTTP/1.1.', {
+    suggestion: 'Send a well-formed HTTP request.',
+  });
 }
 
 export function sendApiError(reply: FastifyReply, error: ApiError): FastifyReply {

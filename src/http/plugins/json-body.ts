@@ -34,15 +34,37 @@ export function jsonDepth(text: string, limit = MAX_BODY_DEPTH): number {
   return deepest;
 }
 
+/** Where a parsed JSON value holds a key that could reach an object's prototype, as a dotted path, or null. */
+export function prototypeKeyPath(value: unknown, path: readonly string[] = []): string | null {
+  if (value === null || typeof value !== 'object') return null;
+  for (const [key, item] of Object.entries(value)) {
+    const here = [...path, key];
+    if (key === '__proto__') return here.join('.');
+    if (key === 'constructor' && item !== null && typeof item === 'object' && 'prototype' in item) {
+      return here.join('.');
+    }
+    const inner = prototypeKeyPath(item, here);
+    if (inner) return inner;
+  }
+  return null;
+}
+
 /**
  * application/json bodies through Fastify's own parser (which refuses __proto__ and constructor
  * keys), after a check that they nest at most MAX_BODY_DEPTH levels (400 invalid_body otherwise).
+ * An empty body is no body (a client library sets Content-Type on a POST without one, such as
+ * /cancel): operations that need a body say so through their schema. A refused prototype key is
+ * named, not reported as invalid JSON.
  */
 export function registerJsonBody(app: FastifyInstance): void {
   const parse = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = String(body);
+    if (text.trim() === '') {
+      done(null, undefined);
+      return;
+    }
     if (jsonDepth(text) > MAX_BODY_DEPTH) {
       done(
         new ApiError(400, 'invalid_body', `The body nests more than ${MAX_BODY_DEPTH} levels deep.`, {
@@ -52,6 +74,32 @@ export function registerJsonBody(app: FastifyInstance): void {
       );
       return;
     }
-    parse(request, text, done);
+    parse(request, text, (error, value) => {
+      if (error) {
+        // Valid JSON refused all the same: a prototype key. JSON.parse makes it a plain own property.
+        const path = prototypeKeyPath(plainParse(text));
+        if (path) {
+          const key = path.split('.').at(-1);
+          done(
+            new ApiError(400, 'invalid_parameter', `The key '${key}' (at ${path}) is not allowed in a request body.`, {
+              param: path,
+              suggestion: `Remove '${key}': keys that could change the prototype of objects are refused everywhere.`,
+            }),
+            undefined,
+          );
+          return;
+        }
+      }
+      done(error, value);
+    });
   });
+}
+
+/** JSON.parse, undefined for text that is no JSON. */
+function plainParse(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 
 /** Headers a browser may read from a cross-origin response (the rest stay hidden from scripts). */
 const EXPOSED = [
@@ -31,46 +31,65 @@ export interface SecurityOptions {
   publicUrl?: string | undefined;
 }
 
+/** The headers of one answer, and whether an Origin may read answers (see securityPolicy). */
+export interface SecurityPolicy {
+  allowOrigin(origin: string | undefined): string | null;
+  /**
+   * What every answer carries, also the ones written before any hook runs (router errors) or
+   * straight to the socket (408, 431, malformed requests: see early-errors.ts).
+   */
+  headersFor(origin: string | undefined): Record<string, string>;
+  /** headersFor, with the Content-Security-Policy of a JSON answer (the onSend hook adds it to the rest). */
+  jsonHeadersFor(origin: string | undefined): Record<string, string>;
+}
+
 /**
- * Security headers on every response, and the CORS policy.
+ * The security headers and the CORS policy, defined once.
  *
  * CORS: the API authenticates with the X-API-Key header (or Authorization: Bearer), never with
  * cookies, so a browser sends no ambient credentials a foreign page could abuse: every origin may
- * read (CORS_ORIGINS=*, the default), or only the listed ones. Credentials are never allowed. A
- * preflight (OPTIONS with Access-Control-Request-Method) is answered 204 here, before rate limiting
- * and routing: it asks permission and costs no budget.
+ * read (CORS_ORIGINS=*, the default), or only the listed ones. Credentials are never allowed.
  */
-export function registerSecurityHeaders(app: FastifyInstance, options: SecurityOptions): void {
+export function securityPolicy(options: SecurityOptions): SecurityPolicy {
   const anyOrigin = options.corsOrigins === '*';
   const origins = new Set(anyOrigin ? [] : options.corsOrigins.split(','));
-  const hsts = options.publicUrl?.startsWith('https://') ?? false;
-
-  /** The Access-Control-Allow-Origin for this Origin header, or null when it may not read. */
+  const fixed: Record<string, string> = {
+    'x-content-type-options': 'nosniff',
+    'x-frame-options': 'DENY',
+    'referrer-policy': 'no-referrer',
+    'cross-origin-resource-policy': anyOrigin ? 'cross-origin' : 'same-site',
+    ...(options.publicUrl?.startsWith('https://') ? { 'strict-transport-security': 'max-age=31536000' } : {}),
+    ...(anyOrigin ? {} : { vary: 'Origin' }),
+  };
   const allowOrigin = (origin: string | undefined): string | null => {
     if (origin === undefined) return null;
     if (anyOrigin) return '*';
     return origins.has(origin) ? origin : null;
   };
-
-  const common = (reply: FastifyReply, origin: string | undefined) => {
-    reply.header('x-content-type-options', 'nosniff');
-    reply.header('x-frame-options', 'DENY');
-    reply.header('referrer-policy', 'no-referrer');
-    reply.header('cross-origin-resource-policy', anyOrigin ? 'cross-origin' : 'same-site');
-    if (hsts) reply.header('strict-transport-security', 'max-age=31536000');
+  const headersFor = (origin: string | undefined): Record<string, string> => {
     const allowed = allowOrigin(origin);
-    if (allowed) {
-      reply.header('access-control-allow-origin', allowed);
-      reply.header('access-control-expose-headers', EXPOSED);
-    }
-    if (!anyOrigin) reply.header('vary', 'Origin');
+    return allowed
+      ? { ...fixed, 'access-control-allow-origin': allowed, 'access-control-expose-headers': EXPOSED }
+      : { ...fixed };
   };
+  return {
+    allowOrigin,
+    headersFor,
+    jsonHeadersFor: (origin) => ({ ...headersFor(origin), 'content-security-policy': JSON_CSP }),
+  };
+}
 
+/**
+ * Security headers on every response (securityPolicy). A preflight (OPTIONS with
+ * Access-Control-Request-Method) is answered 204 here, before rate limiting and routing: it asks
+ * permission and costs no budget.
+ */
+export function registerSecurityHeaders(app: FastifyInstance, policy: SecurityPolicy): void {
   app.addHook('onRequest', async (request, reply) => {
     const origin = request.headers.origin;
-    common(reply, origin);
+    reply.headers(policy.headersFor(origin));
     if (request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined) {
-      if (allowOrigin(origin)) {
+      if (policy.allowOrigin(origin)) {
         reply.header('access-control-allow-methods', ALLOWED_METHODS);
         reply.header('access-control-allow-headers', ALLOWED_HEADERS);
         reply.header('access-control-max-age', PREFLIGHT_MAX_AGE);

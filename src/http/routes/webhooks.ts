@@ -91,7 +91,7 @@ export function webhookDocs(settings: WebhookSettings): string {
 
 **Signatures** (as Stripe does): \`Marketplace-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256>\`, the HMAC keyed with the webhook's secret over \`<t>.<raw body>\`. Recompute it over the raw bytes, compare in constant time, and refuse timestamps more than 5 minutes old. The secret (whsec_…) is shown once, in the answer to POST /v1/webhooks.
 
-**Where to.** Only http(s) URLs whose host resolves to public addresses: loopback, private (10/8, 172.16/12, 192.168/16, fc00::/7), link-local (169.254/16 with cloud metadata, fe80::/10), carrier-grade NAT and reserved ranges are refused when the webhook is created and again when each delivery connects (so DNS rebinding does not help), unless the operator sets WEBHOOK_ALLOW_PRIVATE_NETWORKS=true. Redirects are not followed. At most ${settings.perAccount} webhooks per account.`;
+**Where to.** Only http(s) URLs whose host resolves to public addresses: loopback, private (10/8, 172.16/12, 192.168/16, fc00::/7), link-local (169.254/16 with cloud metadata, fe80::/10), carrier-grade NAT and reserved ranges, also inside IPv6 forms that carry an IPv4 address (IPv4-mapped and -compatible, SIIT, NAT64, 6to4, Teredo), are refused when the webhook is created and again when each delivery connects (so DNS rebinding does not help), unless the operator sets WEBHOOK_ALLOW_PRIVATE_NETWORKS=true. Redirects are not followed. At most ${settings.perAccount} webhooks per account.`;
 }
 
 export function webhookRoutes(app: Api, { db, now }: RouteDeps, settings: WebhookSettings): void {

@@ -1,8 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Nullable, StringEnum } from './common.js';
-
-const Text = (min: number, max: number, description: string) =>
-  Type.String({ minLength: min, maxLength: max, pattern: '\\S', description });
+import { Nullable, PlainText, StringEnum, Text } from './common.js';
 
 export const KeyRequestBody = Type.Object(
   {
@@ -15,9 +12,7 @@ export const KeyRequestBody = Type.Object(
       maxLength: 254,
       description: 'Where the key is sent.',
     }),
-    organisation: Type.Optional(
-      Nullable(Type.String({ maxLength: 200 }), { description: 'Company, club or project.' }),
-    ),
+    organisation: Type.Optional(Nullable(PlainText(200), { description: 'Company, club or project.' })),
     account_type: StringEnum(['private', 'commercial'] as const, {
       description: 'commercial accounts may set job deadlines at most 30 days ahead.',
     }),

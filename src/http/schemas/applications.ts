@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Nullable, RefTo, StringEnum } from './common.js';
+import { Nullable, PlainText, RefTo, StringEnum } from './common.js';
 
 const APPLICATION_STATUSES = ['pending', 'accepted', 'rejected'] as const;
 
@@ -12,9 +12,7 @@ export const ApplicationCreateBody = Type.Object(
       'The applying helper (a profile your account registered with POST /v1/helpers):',
       'hlp_8a1b2c3d4e5f6a7b',
     ),
-    message: Type.Optional(
-      Type.String({ maxLength: 1000, description: 'A note to the job owner, at most 1000 characters.' }),
-    ),
+    message: Type.Optional(PlainText(1000, { description: 'A note to the job owner, at most 1000 characters.' })),
   },
   { additionalProperties: false },
 );

@@ -2,11 +2,20 @@ import { type Static, type TSchema, Type } from 'typebox';
 import { PLACE_OFFSET_MAX_M, PLACE_OFFSET_MIN_M } from '../../domain/approximate-place.js';
 import { CATEGORIES } from '../../domain/categories.js';
 import { DEFAULT_CENTER, MAX_RADIUS_KM } from '../../domain/geo.js';
+import { PLAIN_TEXT_PATTERN, VISIBLE_TEXT_PATTERN } from '../../domain/text.js';
 
 /** A string enum rendered as `{type: string, enum: [...]}`: one JSON Schema shape for ajv, OpenAPI and TS. */
 export function StringEnum<const T extends readonly string[]>(values: T, options: Record<string, unknown> = {}) {
   return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
 }
+
+/** A name, title or description: length bounds, visible text, no direction controls (domain/text.ts). */
+export const Text = (min: number, max: number, description: string) =>
+  Type.String({ minLength: min, maxLength: max, pattern: VISIBLE_TEXT_PATTERN, description });
+
+/** Free text that may be empty (a note, a bio): no direction controls (domain/text.ts). */
+export const PlainText = (max: number, options: Record<string, unknown> = {}) =>
+  Type.String({ maxLength: max, pattern: PLAIN_TEXT_PATTERN, ...options });
 
 /**
  * A nullable schema: `type: [t, 'null']` where the schema has a single type (OpenAPI 3.1 and

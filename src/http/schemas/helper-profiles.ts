@@ -2,8 +2,17 @@ import { type Static, Type } from 'typebox';
 import { CATEGORIES } from '../../domain/categories.js';
 import { LocationInput } from '../write-kit.js';
 import { HelperArea } from './availability.js';
-import { CategorySchema, IdParams, Nullable, RefTo, ReliabilityScoreSchema, StringEnum } from './common.js';
-import { Euros, Text } from './job-writes.js';
+import {
+  CategorySchema,
+  IdParams,
+  Nullable,
+  PlainText,
+  RefTo,
+  ReliabilityScoreSchema,
+  StringEnum,
+  Text,
+} from './common.js';
+import { Euros } from './job-writes.js';
 
 export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
 
@@ -43,7 +52,7 @@ function helperFields(defaults: boolean) {
       description: 'When the helper works: weekdays and hours; null: any time.',
     }),
     available: Type.Boolean({ ...orDefault(true), description: 'Taking jobs at the moment.' }),
-    bio: Type.String({ maxLength: 1000, ...orDefault(''), description: 'About the helper, at most 1000 characters.' }),
+    bio: PlainText(1000, { ...orDefault(''), description: 'About the helper, at most 1000 characters.' }),
   };
 }
 

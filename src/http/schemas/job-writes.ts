@@ -3,11 +3,7 @@ import { CATEGORIES } from '../../domain/categories.js';
 import { SCHEDULE_HORIZON_DAYS } from '../../domain/deadlines.js';
 import { TIME_PREFERENCES } from '../../domain/statuses.js';
 import { LocationInput } from '../write-kit.js';
-import { IdParams, Nullable, StringEnum } from './common.js';
-
-/** A text that is not blank, with length bounds. */
-export const Text = (min: number, max: number, description: string) =>
-  Type.String({ minLength: min, maxLength: max, pattern: '\\S', description });
+import { IdParams, Nullable, StringEnum, Text } from './common.js';
 
 /** A price or rate in EUR; at most two decimals (checked by the handler: JSON Schema's multipleOf misjudges floats). */
 export const Euros = (min: number, max: number, description: string) =>

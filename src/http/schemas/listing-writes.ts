@@ -2,13 +2,10 @@ import { type Static, Type } from 'typebox';
 import { CATEGORIES } from '../../domain/categories.js';
 import { CONDITIONS } from '../../domain/statuses.js';
 import { LocationInput } from '../write-kit.js';
-import { Nullable, StringEnum } from './common.js';
+import { Nullable, StringEnum, Text } from './common.js';
 
 export const MAX_PHOTOS = 8;
 export const MAX_PHOTO_URL_LENGTH = 500;
-
-const Text = (min: number, max: number, description: string) =>
-  Type.String({ minLength: min, maxLength: max, pattern: '\\S', description });
 
 /** The Listing fields a client sets; the server sets id, type, status and owner_reliability. */
 const ListingFields = {

@@ -1,5 +1,6 @@
 import { Value } from 'typebox/value';
 import { type NormalizedKeyRequest, normalizeKeyRequest } from '../../domain/key-request.js';
+import { directionControlIn } from '../../domain/text.js';
 import { KEY_REVIEW_HOURS } from '../../domain/tiers.js';
 import { KeyRequestBody } from '../schemas/access.js';
 
@@ -88,6 +89,9 @@ function fieldErrors(form: Record<string, unknown>, problems: ReturnType<typeof 
     else if (value === '') errors[field] = missing;
     else if (field === 'email' && (error.keyword === 'format' || error.keyword === 'pattern'))
       errors[field] = 'Enter an email address in the form name@example.org.';
+    else if (error.keyword === 'pattern' && directionControlIn(value))
+      errors[field] =
+        `${subject} contains ${directionControlIn(value)}, a character that changes the text direction. Please remove it.`;
     else if (error.keyword === 'pattern' || error.keyword === 'enum') errors[field] = missing;
     else if (error.keyword === 'maxLength')
       errors[field] =
