@@ -197,7 +197,7 @@ export interface IdempotencyKeysTable {
   state: 'running' | 'committed' | 'done';
   response_status: number | null;
   response_body: string | null;
-  /** The stored answer's own headers (Content-Type, Location) as a JSON object; null before migration 0009. */
+  /** The stored answer's own headers (Content-Type, Location) as a JSON object; null before migration 0011. */
   response_headers: string | null;
   created_at: string;
   /** The attempt holding the key (random per claim); null on keys stored before migration 0007. */

@@ -7,8 +7,10 @@ import { EARTH_RADIUS_KM, type LatLng, round } from './geo.js';
  * point, which lies PLACE_OFFSET_MIN_M to PLACE_OFFSET_MAX_M from the stored place in a direction
  * and at a distance that are fixed per account and place:
  * - fixed, so asking many times (or from many centres) converges on the shown point, not the home;
- * - the same for every object an account puts at one place (ten listings from one flat show one
- *   point), so averaging an account's objects does not converge either;
+ * - one offset for every place of an account within one cell of a grid of about 220 m (CELL_*):
+ *   ten listings from one flat, or the same flat typed in with a few metres of GPS jitter, are all
+ *   moved by the same vector, so averaging an account's objects keeps that offset instead of
+ *   cancelling it (only places in different cells have independent offsets);
  * - keyed by a random salt of the account that never leaves the database, so knowing this code
  *   does not let anyone undo the offset.
  * At least PLACE_OFFSET_MIN_M away, so no home happens to be shown (almost) as it is.
@@ -38,11 +40,14 @@ export function offsetPoint(exact: LatLng, u: number, v: number): LatLng {
   return { lat: round(exact.lat + dLat, SHOWN_DIGITS), lng: round(exact.lng + dLng, SHOWN_DIGITS) };
 }
 
-/** The shown point of `exact` for the account with this salt (places within about 1 m share it). */
+/** The grid whose cells share an offset: 0.002° of latitude by 0.003° of longitude, about 220 m here. */
+const CELL_LAT = 0.002;
+const CELL_LNG = 0.003;
+
+/** The shown point of `exact` for the account with this salt: one offset per account and grid cell. */
 export function shownPoint(exact: LatLng, salt: string): LatLng {
-  const digest = createHmac('sha256', salt)
-    .update(`${exact.lat.toFixed(5)},${exact.lng.toFixed(5)}`)
-    .digest();
+  const cell = `${Math.floor(exact.lat / CELL_LAT)},${Math.floor(exact.lng / CELL_LNG)}`;
+  const digest = createHmac('sha256', salt).update(cell).digest();
   return offsetPoint(exact, digest.readUInt32BE(0) / 2 ** 32, digest.readUInt32BE(4) / 2 ** 32);
 }
 

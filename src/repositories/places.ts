@@ -1,3 +1,4 @@
+import { addDays } from '../domain/booking-price.js';
 import type { Queryable } from './db.js';
 
 /** A place as stored, for whom it concerns (never a public answer). */
@@ -10,8 +11,13 @@ export interface ExactPlace {
   lng: number;
 }
 
-/** The booking states in which the renter may know where to pick the item up. */
-const PICK_UP_STATES = ['confirmed', 'active'] as const;
+/**
+ * How many days before a confirmed booking starts its renter may know where to pick the item up.
+ * Not from the confirmation: an instant booking is confirmed at once, so anyone could book months
+ * ahead, read the place and cancel. A day ahead is when a renter plans the trip; an active booking
+ * (picked up) always may.
+ */
+export const PICK_UP_PLACE_DAYS_AHEAD = 1;
 
 /**
  * The place of a job, for its owner or an account whose application to it was accepted;
@@ -38,12 +44,17 @@ export async function exactJobPlace(db: Queryable, jobId: string, accountId: str
     .executeTakeFirst();
 }
 
-/** The place of a listing, for its owner or the renter of a confirmed or active booking of it. */
+/**
+ * The place of a listing, for its owner, or the renter of an active booking or of a confirmed one
+ * that starts within PICK_UP_PLACE_DAYS_AHEAD days of `today` (Europe/Berlin) or has started.
+ */
 export async function exactListingPlace(
   db: Queryable,
   listingId: string,
   accountId: string,
+  today: string,
 ): Promise<ExactPlace | undefined> {
+  const latestStart = addDays(today, PICK_UP_PLACE_DAYS_AHEAD);
   return db
     .selectFrom('listings')
     .innerJoin('owners', 'owners.id', 'listings.owner_id')
@@ -65,7 +76,12 @@ export async function exactListingPlace(
             .select('bookings.id')
             .whereRef('bookings.listing_id', '=', 'listings.id')
             .where('bookings.renter_account_id', '=', accountId)
-            .where('bookings.status', 'in', PICK_UP_STATES),
+            .where((b) =>
+              b.or([
+                b('bookings.status', '=', 'active'),
+                b.and([b('bookings.status', '=', 'confirmed'), b('bookings.start_date', '<=', latestStart)]),
+              ]),
+            ),
         ),
       ]),
     )

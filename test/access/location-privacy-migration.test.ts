@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import { createDb } from '../../src/db/create-db.js';
 import { migrateTo, migrateToLatest } from '../../src/db/migrate.js';
 import { PLACE_OFFSET_MAX_M, PLACE_OFFSET_MIN_M, shownPoint } from '../../src/domain/approximate-place.js';
-import { haversineKm } from '../../src/domain/geo.js';
+import { DEFAULT_CENTER, haversineKm, round } from '../../src/domain/geo.js';
 import { freshDatabaseUrl } from '../helpers/database.js';
 import { helperFixture, jobFixture, listingFixture, ownerFixture } from '../helpers/fixtures.js';
 
@@ -55,6 +55,37 @@ test('0010 keeps each place as exact_lat/lng and shows an approximate point, one
   const { categories: _categories, ...helper } = helperFixture(['GARDENING'], { ...HOME, account_id: accountId });
   await k.insertInto('helpers').values(before(helper)).execute();
 
+  // Public events already in the outbox show the object as it was: the exact point until now.
+  const object = (lat: number, lng: number) =>
+    JSON.stringify({
+      id: ownJob.id,
+      location: { city: 'Karlsruhe', plz: '76137', district: 'Südweststadt', lat, lng, distance_km: 1.4 },
+    });
+  const event = {
+    subject_id: ownJob.id,
+    category: 'GARDENING',
+    audience: null,
+    created_at: '2026-11-02T00:00:00.000Z',
+  };
+  const EARLIER = { lat: 49.02, lng: 8.41 }; // where the job was before it moved home
+  const privateEvent = {
+    ...event,
+    type: 'application.created',
+    subject_id: 'app_0000000000000001',
+    lat: null,
+    lng: null,
+    audience: JSON.stringify([accountId]),
+    payload: '{"id":"app_0000000000000001"}',
+  };
+  await k
+    .insertInto('events')
+    .values([
+      { ...event, type: 'job.created', ...EARLIER, payload: object(EARLIER.lat, EARLIER.lng) },
+      { ...event, type: 'job.updated', ...HOME, payload: object(HOME.lat, HOME.lng) },
+      privateEvent,
+    ])
+    .execute();
+
   await migrateToLatest(db);
 
   const { place_salt } = await db.kysely
@@ -73,6 +104,23 @@ test('0010 keeps each place as exact_lat/lng and shows an approximate point, one
     const row = await db.kysely.selectFrom(table).select(columns).where('id', '=', id).executeTakeFirstOrThrow();
     assert.deepEqual(row, { id, ...expected, exact_lat: HOME.lat, exact_lng: HOME.lng }, table);
   }
+  const events = await db.kysely.selectFrom('events').select(['type', 'lat', 'lng', 'payload']).orderBy('id').execute();
+  const earlier = shownPoint(EARLIER, place_salt);
+  for (const [got, shown] of [
+    [events[0], earlier],
+    [events[1], expected],
+  ] as const) {
+    assert.deepEqual([got?.lat, got?.lng], [shown.lat, shown.lng], got?.type);
+    assert.deepEqual(JSON.parse(got?.payload ?? '').location, {
+      city: 'Karlsruhe',
+      plz: '76137',
+      district: 'Südweststadt',
+      ...shown,
+      distance_km: round(haversineKm(DEFAULT_CENTER, shown), 2),
+    });
+  }
+  assert.deepEqual(events[2], { type: 'application.created', lat: null, lng: null, payload: privateEvent.payload });
+
   const rows = await db.kysely.selectFrom('jobs').select(columns).where('owner_account_id', 'is', null).execute();
   assert.equal(rows.length, seeded.length);
   const byId = new Map(seeded.map((row) => [row.id, row]));

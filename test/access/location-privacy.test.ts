@@ -171,6 +171,19 @@ test('objects an account puts at one place show one point; another account at th
     assert.deepEqual([location.lat, location.lng], [shown[0].lat, shown[0].lng], 'averaging gets nowhere');
   }
   assertInBand(shown[0], 'the shared shown point');
+  // The same flat typed in with a few metres of GPS jitter: every point moves by the same vector,
+  // so the mean of many shown points is as far from the home as each of them.
+  const jittered = [];
+  for (let i = 0; i < 8; i++) {
+    const place = { lat: HOME.lat + ((i % 3) - 1) * 0.00003, lng: HOME.lng + ((i % 4) - 1.5) * 0.00004 };
+    const { body } = await owner.post('/v1/listings', { ...LISTING_BODY, title: `Teil ${i}`, location: place });
+    jittered.push(body.location);
+  }
+  const mean = {
+    lat: jittered.reduce((sum, p) => sum + p.lat, 0) / jittered.length,
+    lng: jittered.reduce((sum, p) => sum + p.lng, 0) / jittered.length,
+  };
+  assertInBand(mean, 'the mean of jittered shown points');
   const theirs = await other.post('/v1/jobs', { ...JOB_BODY, location: HOME });
   assertInBand(theirs.body.location, "the other account's shown point");
   assert.notDeepEqual([theirs.body.location.lat, theirs.body.location.lng], [shown[0].lat, shown[0].lng]);
@@ -241,15 +254,25 @@ test('the exact place goes to the owner and, once accepted or confirmed, the oth
   assert.equal((await helper.get(`/v1/helpers/${profile.body.id}/location`)).status, 200);
 
   const listing = (await owner.post('/v1/listings', { ...LISTING_BODY, location: HOME })).body;
+  // Tomorrow (NOW is 2026-11-20): the renter may know where to pick it up once it is confirmed.
   const booking = await helper.post(`/v1/listings/${listing.id}/bookings`, {
-    start_date: '2026-12-01',
-    end_date: '2026-12-03',
+    start_date: '2026-11-21',
+    end_date: '2026-11-23',
   });
   assert.equal(booking.status, 201);
   assert.equal(booking.body.status, 'requested');
   assert.equal((await helper.get(`/v1/listings/${listing.id}/location`)).status, 404, 'a request is not enough');
   assert.equal((await owner.post(`/v1/bookings/${booking.body.id}/confirm`)).status, 200);
   assert.deepEqual((await helper.get(`/v1/listings/${listing.id}/location`)).body, { ...place, id: listing.id });
+
+  // An instant booking is confirmed at once: months ahead it does not give the place away (book, read, cancel).
+  const instant = (await owner.post('/v1/listings', { ...LISTING_BODY, instant_booking: true, location: HOME })).body;
+  const ahead = await stranger.post(`/v1/listings/${instant.id}/bookings`, {
+    start_date: '2027-02-01',
+    end_date: '2027-02-02',
+  });
+  assert.equal(ahead.body.status, 'confirmed');
+  assert.equal((await stranger.get(`/v1/listings/${instant.id}/location`)).status, 404, 'not months ahead');
   assert.equal((await stranger.get(`/v1/listings/${listing.id}/location`)).status, 404);
   assert.equal((await helper.post(`/v1/bookings/${booking.body.id}/pick-up`)).status, 403);
   assert.equal((await owner.post(`/v1/bookings/${booking.body.id}/pick-up`)).status, 200);

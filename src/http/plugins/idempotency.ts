@@ -103,7 +103,7 @@ function saysTryLater(status: number, hasRetryAfter: boolean): boolean {
 }
 
 function replayedHeaders(stored: string | null): Record<string, string> {
-  // Keys stored before migration 0009 kept no headers; every answer then was JSON.
+  // Keys stored before migration 0011 kept no headers; every answer then was JSON.
   return stored === null ? { 'content-type': 'application/json; charset=utf-8' } : JSON.parse(stored);
 }
 

@@ -1,4 +1,10 @@
-import { exactHelperPlace, exactJobPlace, exactListingPlace } from '../../repositories/places.js';
+import { berlinDate } from '../../domain/berlin-time.js';
+import {
+  exactHelperPlace,
+  exactJobPlace,
+  exactListingPlace,
+  PICK_UP_PLACE_DAYS_AHEAD,
+} from '../../repositories/places.js';
 import { ApiError } from '../errors.js';
 import { NoQuery, RefTo } from '../schemas/common.js';
 import { HelperIdParams } from '../schemas/helper-profiles.js';
@@ -21,7 +27,7 @@ const SUBJECTS = {
     operationId: 'getListingLocation',
     tag: 'Listings',
     params: ListingIdParams,
-    who: 'the account that listed the item, and renters of a confirmed or active booking of it (where to pick it up)',
+    who: `the account that listed the item, and its renters (where to pick it up) from ${PICK_UP_PLACE_DAYS_AHEAD} day before a confirmed booking starts, and while one is active (not from the confirmation: an instant booking is confirmed at once, and anyone could book, read the place and cancel)`,
     find: exactListingPlace,
   },
   helpers: {
@@ -34,7 +40,7 @@ const SUBJECTS = {
 } as const;
 
 /** GET /v1/{jobs,listings,helpers}/{id}/location: the exact place, for whom it concerns only. */
-export function placeRoutes(app: Api, { db }: RouteDeps): void {
+export function placeRoutes(app: Api, { db, now }: RouteDeps): void {
   for (const [resource, subject] of Object.entries(SUBJECTS)) {
     app.get(
       `/v1/${resource}/:id/location`,
@@ -54,7 +60,7 @@ export function placeRoutes(app: Api, { db }: RouteDeps): void {
       async (request, reply) => {
         const account = requireAccount(request);
         const { id } = request.params;
-        const place = await subject.find(db, id, account.id);
+        const place = await subject.find(db, id, account.id, berlinDate(now()));
         if (!place) {
           throw new ApiError(
             404,
