@@ -45,12 +45,16 @@ export type BookedRange = ListingAvailability['booked'][number];
  * TTL. A request past it frees its days at once, before the sweep writes `expired`.
  */
 function holdsDays(now: Date, requestTtlHours: number) {
+  const stillWaiting = notOverdue(now, requestTtlHours);
+  return (eb: ExpressionBuilder<Database, 'bookings'>) =>
+    eb.and([eb('status', 'in', HOLDING_STATUSES), stillWaiting(eb)]);
+}
+
+/** SQL for "not a request past its TTL" (the SQL side of effectiveBooking). */
+function notOverdue(now: Date, requestTtlHours: number) {
   const cutoff = requestCutoff(now, requestTtlHours);
   return (eb: ExpressionBuilder<Database, 'bookings'>) =>
-    eb.and([
-      eb('status', 'in', HOLDING_STATUSES),
-      eb.or([eb('status', '!=', 'requested'), eb('created_at', '>', cutoff)]),
-    ]);
+    eb.or([eb('status', '!=', 'requested'), eb('created_at', '>', cutoff)]);
 }
 
 export type BookingAttempt =
@@ -172,14 +176,13 @@ export async function setBookingStatus(
   now: Date,
   requestTtlHours: number,
 ): Promise<Booking | null> {
-  const cutoff = requestCutoff(now, requestTtlHours);
   return db.transaction().execute(async (trx) => {
     const result = await trx
       .updateTable('bookings')
       .set({ status: to, updated_at: now.toISOString() })
       .where('id', '=', id)
       .where('status', 'in', from)
-      .where((eb) => eb.or([eb('status', '!=', 'requested'), eb('created_at', '>', cutoff)]))
+      .where(notOverdue(now, requestTtlHours))
       .executeTakeFirst();
     if (Number(result.numUpdatedRows) === 0) return null;
     return recordStatusChange(trx, id, now);
