@@ -174,8 +174,9 @@ type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | Lo
  */
 export function guardedLookup(hostname: string, options: object, callback: LookupCallback): void {
   dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
-    if (error) return callback(error, []);
-    if (!allPublic(addresses)) return callback(new BlockedAddressError(hostname), []);
+    // One answer for "does not resolve" and "resolves inside": a delivery's last_error must not
+    // tell whether an internal name exists (a receiver's name switched to one after creation).
+    if (error || !allPublic(addresses)) return callback(new BlockedAddressError(hostname), []);
     const all = (options as { all?: boolean }).all;
     if (all) return callback(null, addresses);
     const first = addresses[0];
