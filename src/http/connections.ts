@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
-import { clientKey } from './plugins/access.js';
+import { clientKey } from './budget.js';
 
 export interface ConnectionLimits {
   /** Open connections one client address (an IPv6 /64, like the budgets) may hold at once. */

@@ -1,11 +1,12 @@
 import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { API_KEY_PREFIX, hashApiKey, isWellFormedApiKey } from '../../domain/api-keys.js';
-import { RATE_WINDOW_SECONDS, type Tier, type TierLimits } from '../../domain/tiers.js';
-import type { RateLimitStore, WindowHit } from '../../rate-limit/store.js';
+import type { Tier, TierLimits } from '../../domain/tiers.js';
+import type { RateLimitStore } from '../../rate-limit/store.js';
 import { findKeyByHash, type KeyWithAccount, keyState } from '../../repositories/access.js';
+import { clientKey, countRequest, setBudgetHeaders } from '../budget.js';
 import { ApiError } from '../errors.js';
 import { SANDBOX_BASE } from '../routes/route-kit.js';
 
@@ -94,20 +95,6 @@ function isExempt(request: FastifyRequest): boolean {
   return route.config?.document === true || (route.url !== undefined && EXEMPT_ROUTES.has(route.url));
 }
 
-/**
- * The address a budget belongs to. An IPv6 client usually holds a whole /64, so its budget is per
- * /64; IPv4 (also IPv4-mapped IPv6) per address.
- */
-export function clientKey(ip: string): string {
-  if (!ip.includes(':') || /^::ffff:\d+\.\d+\.\d+\.\d+$/i.test(ip)) return ip.replace(/^::ffff:/i, '');
-  const [head = '', tail = ''] = ip.split('::');
-  const left = head ? head.split(':') : [];
-  const right = tail ? tail.split(':') : [];
-  const groups = ip.includes('::') ? [...left, ...Array(8 - left.length - right.length).fill('0'), ...right] : left;
-  const prefix = groups.slice(0, 4).map((g) => Number.parseInt(g || '0', 16).toString(16));
-  return `${prefix.join(':')}::/64`;
-}
-
 function invalidKey(message: string, param: KeyHeader = 'X-API-Key'): ApiError {
   return new ApiError(401, 'invalid_api_key', message, {
     param,
@@ -190,35 +177,6 @@ async function authenticate(
  */
 function bucketOf(tier: Tier, key: KeyWithAccount | null, ip: string): string {
   return tier === 'developer' && key ? `key:${key.lineage_id}` : `${tier}:${clientKey(ip)}`;
-}
-
-/** Counts `request` in `bucket`'s window; a store that does not answer is a 503, never a free pass. */
-export async function countRequest(store: RateLimitStore, bucket: string, request: FastifyRequest): Promise<WindowHit> {
-  try {
-    return await store.hit(bucket, RATE_WINDOW_SECONDS * 1000);
-  } catch (error) {
-    request.log.error({ err: error }, 'rate limit store unavailable');
-    throw new ApiError(503, 'service_unavailable', 'The service cannot count requests right now.', {
-      suggestion: 'Try again in a few seconds.',
-      headers: { 'retry-after': '5' },
-    });
-  }
-}
-
-/** The budget's headers; `policy` names it: a tier, or "documents". */
-export function setBudgetHeaders(
-  reply: FastifyReply,
-  policy: string,
-  limit: number,
-  remaining: number,
-  resetSeconds: number,
-  now: Date,
-): void {
-  reply.header('RateLimit-Policy', `"${policy}";q=${limit};w=${RATE_WINDOW_SECONDS}`);
-  reply.header('RateLimit', `"${policy}";r=${remaining};t=${resetSeconds}`);
-  reply.header('X-RateLimit-Limit', String(limit));
-  reply.header('X-RateLimit-Remaining', String(remaining));
-  reply.header('X-RateLimit-Reset', String(Math.ceil(now.getTime() / 1000) + resetSeconds));
 }
 
 /**
