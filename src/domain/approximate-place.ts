@@ -1,5 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { EARTH_RADIUS_KM, type LatLng, round } from './geo.js';
+import { type LatLng, pointAt, round } from './geo.js';
 
 /**
  * Public answers never show where a job, listing or helper really is: homes are behind these
@@ -33,11 +33,8 @@ export function newPlaceSalt(): string {
 export function offsetPoint(exact: LatLng, u: number, v: number): LatLng {
   const [min, max] = [PLACE_OFFSET_MIN_M / 1000, PLACE_OFFSET_MAX_M / 1000];
   const km = Math.sqrt(min ** 2 + u * (max ** 2 - min ** 2));
-  const bearing = 2 * Math.PI * v;
-  const kmPerDegree = (Math.PI / 180) * EARTH_RADIUS_KM;
-  const dLat = (km * Math.cos(bearing)) / kmPerDegree;
-  const dLng = (km * Math.sin(bearing)) / (kmPerDegree * Math.cos((exact.lat * Math.PI) / 180));
-  return { lat: round(exact.lat + dLat, SHOWN_DIGITS), lng: round(exact.lng + dLng, SHOWN_DIGITS) };
+  const shown = pointAt(exact, km, 2 * Math.PI * v);
+  return { lat: round(shown.lat, SHOWN_DIGITS), lng: round(shown.lng, SHOWN_DIGITS) };
 }
 
 /** The grid whose cells share an offset: 0.002° of latitude by 0.003° of longitude, about 220 m here. */

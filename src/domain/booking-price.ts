@@ -43,6 +43,14 @@ export function effectiveBooking<T extends BookingState>(row: T, now: Date, ttlH
   return { ...row, status: 'expired', updated_at: requestExpiresAt(row.created_at, ttlHours) } as T;
 }
 
+/**
+ * How many days before a confirmed booking starts its renter may know where to pick the item up.
+ * Not from the confirmation: an instant booking is confirmed at once, so anyone could book months
+ * ahead, read the place and cancel. A day ahead is when a renter plans the trip; an active booking
+ * (picked up) always may.
+ */
+export const PICK_UP_PLACE_DAYS_AHEAD = 1;
+
 /** A booking covers at most this many days. */
 export const MAX_BOOKING_DAYS = 60;
 /** A booking starts at most this many days after today. */

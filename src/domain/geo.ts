@@ -14,6 +14,20 @@ export const MAX_RADIUS_KM = 50;
 
 const toRad = (deg: number): number => (deg * Math.PI) / 180;
 
+/** Kilometres per degree of latitude (and of longitude at the equator). */
+export const KM_PER_DEGREE = toRad(1) * EARTH_RADIUS_KM;
+
+/**
+ * The point `km` from `from` towards `bearing` (radians, clockwise from north), on the local plane:
+ * exact enough for the few kilometres it is used for (shown points, test centres).
+ */
+export function pointAt(from: LatLng, km: number, bearing: number): LatLng {
+  return {
+    lat: from.lat + (km * Math.cos(bearing)) / KM_PER_DEGREE,
+    lng: from.lng + (km * Math.sin(bearing)) / (KM_PER_DEGREE * Math.cos(toRad(from.lat))),
+  };
+}
+
 export function haversineKm(a: LatLng, b: LatLng): number {
   const dLat = toRad(b.lat - a.lat);
   const dLng = toRad(b.lng - a.lng);
@@ -70,10 +84,9 @@ export function planarBand(center: LatLng, radiusKm: number, box: BoundingBox): 
   const spread = Math.abs(Math.cos(toRad(box.minLat)) - Math.cos(toRad(box.maxLat))) / cosCenter;
   const margin = 2 * spread + 0.01;
   if (cosCenter < 0.05 || margin > 0.5 || box.maxLng - box.minLng >= 360) return null;
-  const kmPerDegree = toRad(1) * EARTH_RADIUS_KM;
   return {
-    kLat: kmPerDegree ** 2,
-    kLng: (kmPerDegree * cosCenter) ** 2,
+    kLat: KM_PER_DEGREE ** 2,
+    kLng: (KM_PER_DEGREE * cosCenter) ** 2,
     inside: radiusKm ** 2 * (1 - margin),
     outside: radiusKm ** 2 * (1 + margin),
     margin,

@@ -1,4 +1,4 @@
-import { addDays } from '../domain/booking-price.js';
+import { addDays, PICK_UP_PLACE_DAYS_AHEAD } from '../domain/booking-price.js';
 import type { Queryable } from './db.js';
 
 /** A place as stored, for whom it concerns (never a public answer). */
@@ -11,13 +11,8 @@ export interface ExactPlace {
   lng: number;
 }
 
-/**
- * How many days before a confirmed booking starts its renter may know where to pick the item up.
- * Not from the confirmation: an instant booking is confirmed at once, so anyone could book months
- * ahead, read the place and cancel. A day ahead is when a renter plans the trip; an active booking
- * (picked up) always may.
- */
-export const PICK_UP_PLACE_DAYS_AHEAD = 1;
+/** The columns of a place as its owner wrote it, named as the answer names them. */
+const EXACT_PLACE = ['id', 'city', 'plz', 'district', 'exact_lat as lat', 'exact_lng as lng'] as const;
 
 /**
  * The place of a job, for its owner or an account whose application to it was accepted;
@@ -26,7 +21,7 @@ export const PICK_UP_PLACE_DAYS_AHEAD = 1;
 export async function exactJobPlace(db: Queryable, jobId: string, accountId: string): Promise<ExactPlace | undefined> {
   return db
     .selectFrom('jobs')
-    .select(['id', 'city', 'plz', 'district', 'exact_lat as lat', 'exact_lng as lng'])
+    .select(EXACT_PLACE)
     .where('id', '=', jobId)
     .where((eb) =>
       eb.or([
@@ -58,14 +53,7 @@ export async function exactListingPlace(
   return db
     .selectFrom('listings')
     .innerJoin('owners', 'owners.id', 'listings.owner_id')
-    .select([
-      'listings.id',
-      'listings.city',
-      'listings.plz',
-      'listings.district',
-      'listings.exact_lat as lat',
-      'listings.exact_lng as lng',
-    ])
+    .select(EXACT_PLACE.map((column) => `listings.${column}` as const))
     .where('listings.id', '=', listingId)
     .where((eb) =>
       eb.or([
@@ -96,7 +84,7 @@ export async function exactHelperPlace(
 ): Promise<ExactPlace | undefined> {
   return db
     .selectFrom('helpers')
-    .select(['id', 'city', 'plz', 'district', 'exact_lat as lat', 'exact_lng as lng'])
+    .select(EXACT_PLACE)
     .where('id', '=', helperId)
     .where('account_id', '=', accountId)
     .executeTakeFirst();

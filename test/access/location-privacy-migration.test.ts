@@ -7,10 +7,11 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createDb } from '../../src/db/create-db.js';
 import { migrateTo, migrateToLatest } from '../../src/db/migrate.js';
-import { PLACE_OFFSET_MAX_M, PLACE_OFFSET_MIN_M, shownPoint } from '../../src/domain/approximate-place.js';
+import { shownPoint } from '../../src/domain/approximate-place.js';
 import { DEFAULT_CENTER, haversineKm, round } from '../../src/domain/geo.js';
 import { freshDatabaseUrl } from '../helpers/database.js';
 import { helperFixture, jobFixture, listingFixture, ownerFixture } from '../helpers/fixtures.js';
+import { assertShownNear } from '../helpers/places.js';
 
 const HOME = { lat: 49.00312, lng: 8.38657 };
 
@@ -127,7 +128,6 @@ test('0010 keeps each place as exact_lat/lng and shows an approximate point, one
   for (const row of rows) {
     const old = byId.get(row.id);
     assert.deepEqual([row.exact_lat, row.exact_lng], [old?.lat, old?.lng], row.id);
-    const metres = haversineKm({ lat: row.exact_lat, lng: row.exact_lng }, row) * 1000;
-    assert.ok(metres >= PLACE_OFFSET_MIN_M - 10 && metres <= PLACE_OFFSET_MAX_M + 10, `${row.id}: ${metres} m`);
+    assertShownNear(row, { lat: row.exact_lat, lng: row.exact_lng }, row.id);
   }
 });

@@ -7,14 +7,15 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { PLACE_OFFSET_MAX_M, PLACE_OFFSET_MIN_M } from '../../src/domain/approximate-place.js';
-import { haversineKm, type LatLng } from '../../src/domain/geo.js';
+import { haversineKm, KM_PER_DEGREE, type LatLng, pointAt } from '../../src/domain/geo.js';
 import type { Api } from '../../src/http/routes/route-kit.js';
 import { buildTestApp, createKey } from '../helpers/app.js';
 import { JOB_BODY, LISTING_BODY } from '../helpers/bodies.js';
+import { assertShownNear } from '../helpers/places.js';
 
 /** A home in the Südweststadt; the stored point every attack is after. */
 const HOME = { lat: 49.00312, lng: 8.38657 };
-/** Rounding of the shown point to 4 decimals moves it by at most about 6 m. */
+/** Rounding of the shown point to 4 decimals moves it by at most about 6 m (as helpers/places.ts allows). */
 const SLACK_M = 10;
 
 const metres = (a: LatLng, b: LatLng) => haversineKm(a, b) * 1000;
@@ -33,15 +34,8 @@ function client(app: Api, key?: string) {
   };
 }
 
-/** A point `km` from `from` towards `bearingDeg` (planar; fine for a few km). */
-function moved(from: LatLng, km: number, bearingDeg: number): LatLng {
-  const b = (bearingDeg * Math.PI) / 180;
-  const kmPerDeg = 111.195;
-  return {
-    lat: from.lat + (km * Math.cos(b)) / kmPerDeg,
-    lng: from.lng + (km * Math.sin(b)) / (kmPerDeg * Math.cos((from.lat * Math.PI) / 180)),
-  };
-}
+/** A point `km` from `from` towards `bearingDeg`. */
+const moved = (from: LatLng, km: number, bearingDeg: number) => pointAt(from, km, (bearingDeg * Math.PI) / 180);
 
 /**
  * Least-squares trilateration in a local plane: the point whose distances to the centres best
@@ -49,8 +43,8 @@ function moved(from: LatLng, km: number, bearingDeg: number): LatLng {
  */
 function trilaterate(samples: { center: LatLng; km: number }[]): LatLng {
   const origin = samples[0]?.center as LatLng;
-  const kx = 111.195 * Math.cos((origin.lat * Math.PI) / 180);
-  const ky = 111.195;
+  const kx = KM_PER_DEGREE * Math.cos((origin.lat * Math.PI) / 180);
+  const ky = KM_PER_DEGREE;
   const xy = (p: LatLng) => [(p.lng - origin.lng) * kx, (p.lat - origin.lat) * ky] as const;
   let [x, y] = samples.reduce(([sx, sy], s) => [sx + xy(s.center)[0], sy + xy(s.center)[1]], [0, 0]);
   [x, y] = [x / samples.length, y / samples.length];
@@ -75,11 +69,7 @@ function trilaterate(samples: { center: LatLng; km: number }[]): LatLng {
 }
 
 /** The approximate point is within the documented band around the home: not closer, not farther. */
-function assertInBand(point: LatLng, what: string) {
-  const m = metres(point, HOME);
-  assert.ok(m >= PLACE_OFFSET_MIN_M - SLACK_M, `${what} is ${m.toFixed(0)} m from the home: closer than documented`);
-  assert.ok(m <= PLACE_OFFSET_MAX_M + SLACK_M, `${what} is ${m.toFixed(0)} m from the home: farther than documented`);
-}
+const assertInBand = (point: LatLng, what: string) => assertShownNear(point, HOME, what);
 
 const CENTERS = [0, 72, 144, 216, 288].map((bearing) => moved(HOME, 4, bearing));
 

@@ -10,16 +10,21 @@ const SLACK_M = 10;
  * the answer shows (asserted to lie in the documented band around the place), with the distance
  * from `center` computed from that point. For whole-body assertions on written jobs and listings.
  */
+/** Asserts that a shown point lies in the documented band around the place: not closer, not farther. */
+export function assertShownNear(shown: LatLng, place: LatLng, what = 'the shown point'): void {
+  const metres = haversineKm(place, shown) * 1000;
+  assert.ok(
+    metres >= PLACE_OFFSET_MIN_M - SLACK_M && metres <= PLACE_OFFSET_MAX_M + SLACK_M,
+    `${what} is ${metres.toFixed(0)} m from the place; documented: ${PLACE_OFFSET_MIN_M} to ${PLACE_OFFSET_MAX_M} m`,
+  );
+}
+
 export function shownLocation(
   place: LatLng & { city: string; plz: string; district: string | null },
   shown: LatLng,
   center: LatLng = DEFAULT_CENTER,
 ) {
-  const metres = haversineKm(place, shown) * 1000;
-  assert.ok(
-    metres >= PLACE_OFFSET_MIN_M - SLACK_M && metres <= PLACE_OFFSET_MAX_M + SLACK_M,
-    `the shown point is ${metres.toFixed(0)} m from the place; documented: ${PLACE_OFFSET_MIN_M} to ${PLACE_OFFSET_MAX_M} m`,
-  );
+  assertShownNear(shown, place);
   const { city, plz, district } = place;
   return { city, plz, district, lat: shown.lat, lng: shown.lng, distance_km: round(haversineKm(center, shown), 2) };
 }

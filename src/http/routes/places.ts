@@ -1,10 +1,6 @@
 import { berlinDate } from '../../domain/berlin-time.js';
-import {
-  exactHelperPlace,
-  exactJobPlace,
-  exactListingPlace,
-  PICK_UP_PLACE_DAYS_AHEAD,
-} from '../../repositories/places.js';
+import { PICK_UP_PLACE_DAYS_AHEAD } from '../../domain/booking-price.js';
+import { exactHelperPlace, exactJobPlace, exactListingPlace } from '../../repositories/places.js';
 import { ApiError } from '../errors.js';
 import { NoQuery, RefTo } from '../schemas/common.js';
 import { HelperIdParams } from '../schemas/helper-profiles.js';
