@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import { PLACE_OFFSET_MAX_M, PLACE_OFFSET_MIN_M } from '../../src/domain/approximate-place.js';
 import { haversineKm, KM_PER_DEGREE, type LatLng, pointAt } from '../../src/domain/geo.js';
 import type { Api } from '../../src/http/routes/route-kit.js';
-import { buildTestApp, createKey } from '../helpers/app.js';
+import { buildTestApp, createKey, sendJson } from '../helpers/app.js';
 import { JOB_BODY, LISTING_BODY } from '../helpers/bodies.js';
 import { assertShownNear } from '../helpers/places.js';
 
@@ -21,16 +21,9 @@ const SLACK_M = 10;
 const metres = (a: LatLng, b: LatLng) => haversineKm(a, b) * 1000;
 
 function client(app: Api, key?: string) {
-  const headers = key ? { 'x-api-key': key } : {};
   return {
-    get: async (url: string) => {
-      const r = await app.inject({ method: 'GET', url, headers });
-      return { status: r.statusCode, headers: r.headers, body: r.json() as any };
-    },
-    post: async (url: string, payload?: object) => {
-      const r = await app.inject({ method: 'POST', url, headers, ...(payload ? { payload } : {}) });
-      return { status: r.statusCode, body: r.json() as any };
-    },
+    get: (url: string) => sendJson(app, 'GET', url, key),
+    post: (url: string, payload?: object) => sendJson(app, 'POST', url, key, payload),
   };
 }
 

@@ -64,6 +64,26 @@ export async function createdId(app: Api, key: string, url: string, payload: obj
   return (response.json() as { id: string }).id;
 }
 
+/**
+ * A request through the app in-process, with a developer key when given and a JSON body when
+ * given; returns status, headers and the parsed JSON body.
+ */
+export async function sendJson(
+  app: Api,
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+  url: string,
+  key?: string,
+  body?: object,
+) {
+  const response = await app.inject({
+    method,
+    url,
+    headers: key ? { 'x-api-key': key } : {},
+    ...(body === undefined ? {} : { payload: body }),
+  });
+  return { status: response.statusCode, headers: response.headers, body: response.json() as any };
+}
+
 /** GET through the app in-process; returns status, headers and the parsed JSON body. */
 export async function getJson(app: Api, url: string) {
   const response = await app.inject({ method: 'GET', url });

@@ -8,22 +8,13 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { buildApp } from '../../src/app.js';
 import { testConfig } from '../../src/config.js';
-import type { Api } from '../../src/http/routes/route-kit.js';
-import { buildTestApp, createKey, NOW } from '../helpers/app.js';
+import { buildTestApp, createKey, NOW, sendJson } from '../helpers/app.js';
 import { until } from '../helpers/server-process.js';
 
 const HOUR = 3_600_000;
 const TTL_EXPIRED = new Date(NOW.getTime() + 48 * HOUR);
 
-async function call(app: Api, method: 'GET' | 'POST', url: string, key?: string, body?: object) {
-  const response = await app.inject({
-    method,
-    url,
-    headers: key ? { 'x-api-key': key } : {},
-    ...(body === undefined ? {} : { payload: body }),
-  });
-  return { status: response.statusCode, headers: response.headers, body: response.json() as any };
-}
+const call = sendJson;
 
 const LISTING = {
   title: 'Bierzeltgarnitur',
