@@ -1,4 +1,4 @@
-import { type Static, Type } from 'typebox';
+import { Type } from 'typebox';
 import { Nullable, SHOWN_POINT_NOTE } from './common.js';
 
 export const ExactLocationSchema = Type.Object(
@@ -16,4 +16,3 @@ export const ExactLocationSchema = Type.Object(
     description: `The place itself, for whom it concerns; never cached, never in public answers, events or webhooks. ${SHOWN_POINT_NOTE}`,
   },
 );
-export type ExactLocation = Static<typeof ExactLocationSchema>;
