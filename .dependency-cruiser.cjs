@@ -1,0 +1,78 @@
+/**
+ * The dependency rules of src/ (docs/development.md, "Layers"): layers point down only, no folder
+ * imports a folder that imports it back, and only repositories/ and db/ may import Kysely's query
+ * builders. `npm run deps` checks them (CI runs it with lint).
+ *
+ *   domain  <-  db  <-  repositories  <-  search, events, seed  <-  services  <-  http  <-  mcp  <-  app.ts, server.ts, cli/
+ *
+ * (mail/ and rate-limit/ are leaves beside domain/; sweeps/ and sandbox/ sit below http/.)
+ */
+const LAYERS = {
+  domain: [],
+  'rate-limit': ['domain'],
+  mail: ['domain'],
+  db: ['domain'],
+  repositories: ['domain', 'db'],
+  seed: ['domain', 'db', 'repositories'],
+  search: ['domain', 'db', 'repositories'],
+  events: ['domain', 'db', 'repositories'],
+  webhooks: ['domain', 'db', 'repositories', 'events'],
+  services: ['domain', 'db', 'repositories', 'search', 'events', 'webhooks', 'mail'],
+  sweeps: ['domain', 'db', 'repositories', 'events', 'services'],
+  sandbox: ['domain', 'db', 'repositories', 'seed', 'search'],
+  http: [
+    'domain',
+    'db',
+    'repositories',
+    'seed',
+    'search',
+    'events',
+    'webhooks',
+    'services',
+    'mail',
+    'rate-limit',
+    'sandbox',
+    'sweeps',
+    'config.ts',
+  ],
+  mcp: ['domain', 'db', 'repositories', 'search', 'events', 'services', 'http', 'config.ts'],
+};
+
+/** For each layer: a rule that forbids importing any src folder not below it. */
+const layerRules = Object.entries(LAYERS).map(([layer, below]) => ({
+  name: `${layer}-imports-down-only`,
+  comment: `src/${layer} may import only ${below.length ? below.map((l) => `src/${l}`).join(', ') : 'nothing else in src'} (and packages).`,
+  severity: 'error',
+  from: { path: `^src/${layer}/` },
+  to: {
+    path: '^src/',
+    pathNot: [`^src/${layer}/`, ...below.map((l) => (l.endsWith('.ts') ? `^src/${l}$` : `^src/${l}/`))],
+  },
+}));
+
+module.exports = {
+  forbidden: [
+    ...layerRules,
+    {
+      name: 'no-circular',
+      comment: 'Modules may not import each other in a circle.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'queries-only-in-repositories',
+      comment:
+        'Only src/repositories and src/db (with its migrations) build queries, so only they import Kysely values.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: ['^src/repositories/', '^src/db/'] },
+      to: { path: 'node_modules/kysely/', dependencyTypesNot: ['type-only'] },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },
+  },
+};
