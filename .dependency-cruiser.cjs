@@ -3,25 +3,27 @@
  * imports a folder that imports it back, and only repositories/ and db/ may import Kysely's query
  * builders. `npm run deps` checks them (CI runs it with lint).
  *
- *   domain  <-  db  <-  repositories  <-  search, events, seed  <-  services  <-  http  <-  mcp  <-  app.ts, server.ts, cli/
+ *   domain  <-  schemas, db  <-  repositories  <-  search, events, seed  <-  services  <-  http  <-  mcp  <-  app.ts, server.ts, cli/
  *
  * (mail/ and rate-limit/ are leaves beside domain/; sweeps/ and sandbox/ sit below http/.)
  */
 const LAYERS = {
   domain: [],
   'rate-limit': ['domain'],
-  mail: ['domain'],
+  mail: ['domain', 'config.ts'],
+  schemas: ['domain'],
   db: ['domain'],
-  repositories: ['domain', 'db'],
-  seed: ['domain', 'db', 'repositories'],
-  search: ['domain', 'db', 'repositories'],
-  events: ['domain', 'db', 'repositories'],
-  webhooks: ['domain', 'db', 'repositories', 'events'],
-  services: ['domain', 'db', 'repositories', 'search', 'events', 'webhooks', 'mail'],
-  sweeps: ['domain', 'db', 'repositories', 'events', 'services'],
-  sandbox: ['domain', 'db', 'repositories', 'seed', 'search'],
+  repositories: ['domain', 'schemas', 'db'],
+  seed: ['domain', 'schemas', 'db', 'repositories'],
+  search: ['domain', 'schemas', 'db', 'repositories'],
+  events: ['domain', 'schemas', 'db', 'repositories'],
+  webhooks: ['domain', 'schemas', 'db', 'repositories', 'events'],
+  services: ['domain', 'schemas', 'db', 'repositories', 'search', 'events', 'webhooks', 'mail'],
+  sweeps: ['domain', 'schemas', 'db', 'repositories', 'events', 'services'],
+  sandbox: ['domain', 'schemas', 'db', 'repositories', 'seed', 'search'],
   http: [
     'domain',
+    'schemas',
     'db',
     'repositories',
     'seed',
@@ -35,7 +37,7 @@ const LAYERS = {
     'sweeps',
     'config.ts',
   ],
-  mcp: ['domain', 'db', 'repositories', 'search', 'events', 'services', 'http', 'config.ts'],
+  mcp: ['domain', 'schemas', 'db', 'repositories', 'search', 'events', 'services', 'http', 'config.ts'],
 };
 
 /** For each layer: a rule that forbids importing any src folder not below it. */

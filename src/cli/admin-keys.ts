@@ -1,7 +1,6 @@
 import { Value } from 'typebox/value';
 import type { ApiKeyRow } from '../db/schema.js';
 import { maskedKey } from '../domain/api-keys.js';
-import { KeyRequestBody } from '../http/schemas/access.js';
 import {
   findKey,
   findOrCreateAccount,
@@ -11,6 +10,7 @@ import {
   revokeKey,
   rotateKey,
 } from '../repositories/access.js';
+import { KeyRequestBody } from '../schemas/access.js';
 import type { AdminContext, AdminOptions } from './admin.js';
 import { printable } from './admin-requests.js';
 

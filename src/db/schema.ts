@@ -1,6 +1,7 @@
 import type { Generated, Insertable, Selectable } from 'kysely';
 import type { BOOKING_STATUSES } from '../domain/booking-price.js';
 import type { Category } from '../domain/categories.js';
+import type { EventType } from '../domain/events.js';
 import type { Condition, JobStatus, ListingStatus, TimePreference } from '../domain/statuses.js';
 
 /**
@@ -204,17 +205,6 @@ export interface IdempotencyKeysTable {
   claim_token: string | null;
 }
 
-export type EventType =
-  | 'job.created'
-  | 'job.updated'
-  | 'job.status_changed'
-  | 'listing.created'
-  | 'listing.updated'
-  | 'listing.status_changed'
-  | 'application.created'
-  | 'booking.created'
-  | 'booking.status_changed';
-
 /** The outbox: one row per change, numbered in commit order (migration 0008). */
 export interface EventsTable {
   id: Generated<number>;
@@ -304,3 +294,5 @@ export type BookingRow = Selectable<BookingsTable>;
 export type EventRow = Selectable<EventsTable>;
 export type WebhookRow = Selectable<WebhooksTable>;
 export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
+
+export type { EventType };

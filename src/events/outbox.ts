@@ -2,29 +2,11 @@ import { sql } from 'kysely';
 import type { EventRow, EventType } from '../db/schema.js';
 import { haversineKm, MAX_RADIUS_KM } from '../domain/geo.js';
 import { newId } from '../domain/ids.js';
-import type { Job } from '../http/schemas/job.js';
-import type { Listing } from '../http/schemas/listing.js';
 import { dialectOf, type Queryable } from '../repositories/db.js';
 import { findJob } from '../repositories/jobs.js';
 import { findListing } from '../repositories/listings.js';
-
-/** Every event type, in the order the documentation lists them. */
-export const EVENT_TYPES: readonly EventType[] = [
-  'job.created',
-  'job.updated',
-  'job.status_changed',
-  'listing.created',
-  'listing.updated',
-  'listing.status_changed',
-  'application.created',
-  'booking.created',
-  'booking.status_changed',
-];
-
-/** Events about public jobs and listings: anyone may see them (the SSE stream shows only these). */
-export const PUBLIC_EVENT_TYPES: readonly EventType[] = EVENT_TYPES.filter(
-  (type) => type.startsWith('job.') || type.startsWith('listing.'),
-);
+import type { Job } from '../schemas/job.js';
+import type { Listing } from '../schemas/listing.js';
 
 /** What an event is matched against: the search filters category, lat, lng and radius. */
 export interface EventFilter {

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database, EventRow, EventType } from '../db/schema.js';
-import { type EventFilter, eventIdOf, eventJson, PUBLIC_EVENT_TYPES, passes } from './outbox.js';
+import { PUBLIC_EVENT_TYPES } from '../domain/events.js';
+import { type EventFilter, eventIdOf, eventJson, passes } from './outbox.js';
 
 /** What the stream needs of an event: no subject id, no audience (only public events are read). */
 export type StreamEvent = Pick<EventRow, 'id' | 'type' | 'category' | 'lat' | 'lng' | 'payload' | 'created_at'>;

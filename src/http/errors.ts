@@ -1,5 +1,5 @@
 import { redactApiKeys } from '../domain/api-keys.js';
-import type { Alternative, ApiErrorBody, ErrorCode } from './schemas/error.js';
+import type { Alternative, ApiErrorBody, ErrorCode } from '../schemas/error.js';
 
 export type { ErrorCode };
 

@@ -1,9 +1,9 @@
 import type { FastifyRequest } from 'fastify';
-import { type Static, Type } from 'typebox';
 import type { AccountRow } from '../db/schema.js';
 import { type PlacePoint, placePoint } from '../domain/approximate-place.js';
 import { type ResolvedLocation, resolveLocation } from '../domain/places.js';
 import { allowedActions, type Machine, nextState } from '../domain/transitions.js';
+import type { LocationInput } from '../schemas/location-input.js';
 import { ApiError } from './errors.js';
 
 /** The calling account of a write; anonymous callers get a 401 that says how to get a key. */
@@ -45,25 +45,6 @@ export function illegalTransition(resource: string, current: string, action: str
     },
   );
 }
-
-/** A location in a request body: coordinates, or a postal code of the service area. */
-export const LocationInput = Type.Union(
-  [
-    Type.Object(
-      {
-        lat: Type.Number({ minimum: -90, maximum: 90, description: 'Latitude.' }),
-        lng: Type.Number({ minimum: -180, maximum: 180, description: 'Longitude.' }),
-      },
-      { additionalProperties: false },
-    ),
-    Type.Object(
-      { plz: Type.String({ pattern: '^[0-9]{5}$', description: 'A postal code of the service area, e.g. 76227.' }) },
-      { additionalProperties: false },
-    ),
-  ],
-  { description: 'Either {lat, lng} within 50 km of Karlsruhe (49.0069, 8.4037), or {plz}.' },
-);
-export type LocationInput = Static<typeof LocationInput>;
 
 /**
  * The stored location of a body's `location` (the place, and the point shown for it keyed by the

@@ -15,7 +15,7 @@ import { type Config, publicBaseUrl } from '../config.js';
 import { ApiError } from '../http/errors.js';
 import { JSON_CSP } from '../http/plugins/security-headers.js';
 import { type Api, errorResponses, ok, type RouteDeps } from '../http/routes/route-kit.js';
-import { NoQuery } from '../http/schemas/common.js';
+import { NoQuery } from '../schemas/common.js';
 import { createMcpServer } from './server.js';
 import { type ApiResponse, type Executor, TOOLS } from './tools.js';
 

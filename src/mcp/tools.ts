@@ -7,15 +7,15 @@
  */
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { TSchema } from 'typebox';
-import { ApplicationCreateBody } from '../http/schemas/applications.js';
-import { AvailabilityQuery } from '../http/schemas/availability.js';
-import { BookingCreateBody } from '../http/schemas/bookings.js';
-import { CategoriesQuery } from '../http/schemas/category.js';
-import { NoQuery } from '../http/schemas/common.js';
-import { EstimateQuery } from '../http/schemas/estimate.js';
-import { JobIdParams, JobSearchQuery } from '../http/schemas/job.js';
-import { JobActionParams, JobCreateBody } from '../http/schemas/job-writes.js';
-import { ListingIdParams, ListingSearchQuery } from '../http/schemas/listing.js';
+import { ApplicationCreateBody } from '../schemas/applications.js';
+import { AvailabilityQuery } from '../schemas/availability.js';
+import { BookingCreateBody } from '../schemas/bookings.js';
+import { CategoriesQuery } from '../schemas/category.js';
+import { NoQuery } from '../schemas/common.js';
+import { EstimateQuery } from '../schemas/estimate.js';
+import { JobIdParams, JobSearchQuery } from '../schemas/job.js';
+import { JobActionParams, JobCreateBody } from '../schemas/job-writes.js';
+import { ListingIdParams, ListingSearchQuery } from '../schemas/listing.js';
 
 /** One REST request, as a tool makes it. `path` already has its ids filled in (URL-encoded). */
 export interface ApiRequest {

@@ -5,7 +5,7 @@ import { newId } from '../domain/ids.js';
 import { centsToEur } from '../domain/pricing.js';
 import type { ListingStatus } from '../domain/statuses.js';
 import { recordEvent } from '../events/outbox.js';
-import type { Booking, ListingAvailability } from '../http/schemas/bookings.js';
+import type { Booking, ListingAvailability } from '../schemas/bookings.js';
 import { claimQuota } from './account-quotas.js';
 import type { Queryable } from './db.js';
 

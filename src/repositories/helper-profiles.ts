@@ -4,7 +4,7 @@ import { DEFAULT_CENTER, haversineKm } from '../domain/geo.js';
 import { newId } from '../domain/ids.js';
 import { centsToEur } from '../domain/pricing.js';
 import { reliabilityScore } from '../domain/reliability.js';
-import type { AvailabilityWindow, HelperProfile } from '../http/schemas/helper-profiles.js';
+import type { AvailabilityWindow, HelperProfile } from '../schemas/helper-profiles.js';
 import type { Queryable } from './db.js';
 import { helperAreaFromRow, reliabilityFromRow } from './mappers.js';
 

@@ -4,7 +4,7 @@ import type { NewHelper } from '../db/schema.js';
 import type { Category } from '../domain/categories.js';
 import { type LatLng, round } from '../domain/geo.js';
 import { centsToEur } from '../domain/pricing.js';
-import type { PublicHelper } from '../http/schemas/availability.js';
+import type { PublicHelper } from '../schemas/availability.js';
 import { dialectOf, insertInChunks, type Queryable } from './db.js';
 import { helperAreaFromRow, reliabilityFromRow } from './mappers.js';
 

@@ -8,7 +8,7 @@ import { type PricingConfidence, pricingConfidence, sampleInEuros } from '../dom
 import { effectiveJobStatus, type JobStatus } from '../domain/statuses.js';
 import { JOB_MACHINE, nextState } from '../domain/transitions.js';
 import { recordJobEvent } from '../events/outbox.js';
-import type { Job } from '../http/schemas/job.js';
+import type { Job } from '../schemas/job.js';
 import { completedRateSample } from './aggregates.js';
 import { dialectOf, type Queryable } from './db.js';
 import { openJobSql } from './jobs.js';

@@ -5,7 +5,7 @@ import type { Category } from '../domain/categories.js';
 import { DEFAULT_CENTER, haversineKm, type LatLng } from '../domain/geo.js';
 import { centsToEur, maxApplicants, priceRange } from '../domain/pricing.js';
 import { effectiveJobStatus } from '../domain/statuses.js';
-import type { Job } from '../http/schemas/job.js';
+import type { Job } from '../schemas/job.js';
 import type { JobIndex } from '../search/job-index.js';
 import { dialectOf, flag, insertInChunks, pageOf, parsePhotos, type Queryable } from './db.js';
 import { locationFromRow } from './mappers.js';

@@ -4,7 +4,7 @@ import { newId } from '../domain/ids.js';
 import { reliabilityScore } from '../domain/reliability.js';
 import type { ListingStatus } from '../domain/statuses.js';
 import { recordListingEvent } from '../events/outbox.js';
-import type { Listing } from '../http/schemas/listing.js';
+import type { Listing } from '../schemas/listing.js';
 import type { Queryable } from './db.js';
 
 /** What an owner shows of a person's name: the first name and the initial of the last ("Ada L."). */

@@ -5,7 +5,7 @@ import type { Category } from '../domain/categories.js';
 import { DEFAULT_CENTER, haversineKm, type LatLng } from '../domain/geo.js';
 import { centsToEur } from '../domain/pricing.js';
 import type { Condition } from '../domain/statuses.js';
-import type { Listing } from '../http/schemas/listing.js';
+import type { Listing } from '../schemas/listing.js';
 import type { ListingIndex } from '../search/listing-index.js';
 import { dialectOf, flag, insertInChunks, pageOf, parsePhotos, type Queryable } from './db.js';
 import { locationFromRow, reliabilityFromRow } from './mappers.js';

@@ -1,7 +1,7 @@
 /** Row-to-API pieces that jobs, listings and helpers share. */
 import type { ReliabilityColumns } from '../db/schema.js';
 import { round } from '../domain/geo.js';
-import type { Location, ReliabilityScore } from '../http/schemas/common.js';
+import type { Location, ReliabilityScore } from '../schemas/common.js';
 import { flag } from './db.js';
 
 export function reliabilityFromRow(row: ReliabilityColumns): ReliabilityScore {

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { LightMyRequestResponse } from 'fastify';
-import { ERROR_CODES } from '../../src/http/schemas/error.js';
+import { ERROR_CODES } from '../../src/schemas/error.js';
 
 // ---------------------------------------------------------------------------------------------
 // The served OpenAPI document, as far as this test reads it

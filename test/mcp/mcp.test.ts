@@ -16,8 +16,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { createDb } from '../../src/db/create-db.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { INNER_CALL_HEADER } from '../../src/http/plugins/access.js';
-import { JobSearchQuery } from '../../src/http/schemas/job.js';
-import { JobCreateBody } from '../../src/http/schemas/job-writes.js';
+import { JobSearchQuery } from '../../src/schemas/job.js';
+import { JobCreateBody } from '../../src/schemas/job-writes.js';
 import { createKey } from '../helpers/app.js';
 import { JOB_BODY } from '../helpers/bodies.js';
 import { freshDatabaseUrl } from '../helpers/database.js';

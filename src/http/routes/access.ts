@@ -3,9 +3,9 @@ import { maskedKey } from '../../domain/api-keys.js';
 import { normalizeKeyRequest } from '../../domain/key-request.js';
 import { accessOf, KEY_REVIEW_HOURS, RATE_WINDOW_SECONDS } from '../../domain/tiers.js';
 import { fileKeyRequest } from '../../repositories/key-requests.js';
+import { KeyRequestAccepted, KeyRequestBody, type Me, MeSchema } from '../../schemas/access.js';
+import { NoQuery, RefTo } from '../../schemas/common.js';
 import { ApiError } from '../errors.js';
-import { KeyRequestAccepted, KeyRequestBody, type Me, MeSchema } from '../schemas/access.js';
-import { NoQuery, RefTo } from '../schemas/common.js';
 import { type Api, errorResponses, ok, type RouteDeps } from './route-kit.js';
 
 export function accessRoutes(app: Api, { db, now }: RouteDeps): void {

@@ -7,15 +7,15 @@ import {
   listJobApplications,
 } from '../../repositories/applications.js';
 import { isOwnHelper } from '../../repositories/helper-profiles.js';
-import { ApiError, badRequest } from '../errors.js';
 import {
   ApplicationCreateBody,
   ApplicationList,
   ApplicationParams,
   ApplicationSchema,
-} from '../schemas/applications.js';
-import { NoQuery, RefTo } from '../schemas/common.js';
-import { JobActionParams } from '../schemas/job-writes.js';
+} from '../../schemas/applications.js';
+import { NoQuery, RefTo } from '../../schemas/common.js';
+import { JobActionParams } from '../../schemas/job-writes.js';
+import { ApiError, badRequest } from '../errors.js';
 import { WRITE_HOOKS, WRITE_SECURITY } from '../write-body.js';
 import { illegalTransition, notFound, requireAccount } from '../write-kit.js';
 import { JOB_LIFE_CYCLE } from './job-writes.js';

@@ -6,8 +6,8 @@ import {
   AvailabilitySchema,
   type AvailabilitySummary,
   TOP_HELPERS,
-} from '../schemas/availability.js';
-import { RefTo } from '../schemas/common.js';
+} from '../../schemas/availability.js';
+import { RefTo } from '../../schemas/common.js';
 import { type Api, documented, errorResponses, ok, type RouteDeps, searchArea } from './route-kit.js';
 
 /** Category values whose value or German/English name is close to an unknown term. */

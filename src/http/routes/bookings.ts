@@ -18,11 +18,16 @@ import {
   setBookingStatus,
 } from '../../repositories/bookings.js';
 import { findListing } from '../../repositories/listings.js';
+import {
+  BookingCreateBody,
+  BookingIdParams,
+  BookingSchema,
+  ListingAvailabilitySchema,
+} from '../../schemas/bookings.js';
+import { NoQuery, RefTo } from '../../schemas/common.js';
+import { ListingIdParams } from '../../schemas/listing.js';
+import { IdempotencyHeaders } from '../../schemas/listing-writes.js';
 import { ApiError, badRequest } from '../errors.js';
-import { BookingCreateBody, BookingIdParams, BookingSchema, ListingAvailabilitySchema } from '../schemas/bookings.js';
-import { NoQuery, RefTo } from '../schemas/common.js';
-import { ListingIdParams } from '../schemas/listing.js';
-import { IdempotencyHeaders } from '../schemas/listing-writes.js';
 import { WRITE_HOOKS, WRITE_SECURITY } from '../write-body.js';
 import { edgesOf, illegalTransition, requireAccount, transitionsTable } from '../write-kit.js';
 import { type Api, errorResponses, ok, type RouteDeps } from './route-kit.js';

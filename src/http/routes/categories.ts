@@ -1,7 +1,7 @@
 import { CATEGORIES, CATEGORY_INFO, type Category } from '../../domain/categories.js';
 import { priceBand } from '../../domain/pricing.js';
 import { type CategoryFigures, categoryFigures } from '../../repositories/aggregates.js';
-import { CategoriesQuery, type CategoryItem, CategoryList } from '../schemas/category.js';
+import { CategoriesQuery, type CategoryItem, CategoryList } from '../../schemas/category.js';
 import { type Api, documented, errorResponses, ok, type RouteDeps } from './route-kit.js';
 
 function categoryItem(

@@ -1,5 +1,5 @@
 import type { TierLimits } from '../../domain/tiers.js';
-import { NoQuery } from '../schemas/common.js';
+import { NoQuery } from '../../schemas/common.js';
 import { type Api, DOCUMENT_ERRORS } from './route-kit.js';
 
 /** RFC 9727's media type for an API catalog: a linkset (RFC 9264) with its profile. */

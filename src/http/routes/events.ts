@@ -4,12 +4,13 @@ import type { FastifyRequest } from 'fastify';
 import { type Static, Type } from 'typebox';
 import type { Config } from '../../config.js';
 import type { EventType } from '../../db/schema.js';
-import { type EventFilter, PUBLIC_EVENT_TYPES } from '../../events/outbox.js';
+import { PUBLIC_EVENT_TYPES } from '../../domain/events.js';
+import type { EventFilter } from '../../events/outbox.js';
 import { EventHub, type StreamEvent, StreamSlots, type Subscriber, sseMessage } from '../../events/stream.js';
+import { JobSearchQuery } from '../../schemas/job.js';
 import { clientKey } from '../budget.js';
 import { ApiError, badRequest } from '../errors.js';
 import { urlForLog } from '../plugins/observability.js';
-import { JobSearchQuery } from '../schemas/job.js';
 import { type Api, errorResponses, ok, type RouteDeps } from './route-kit.js';
 
 /** What a client waits before it reconnects after the stream ends (the SSE retry field). */

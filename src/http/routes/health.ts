@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
+import { NoQuery } from '../../schemas/common.js';
 import { ApiError } from '../errors.js';
 import { type Probe, type Readiness, runProbes } from '../readiness.js';
-import { NoQuery } from '../schemas/common.js';
 import { type Api, PLATFORM_ERRORS } from './route-kit.js';
 
 const CheckOutcome = Type.Union([Type.Literal('ok'), Type.Literal('timeout'), Type.Literal('unreachable')]);

@@ -6,8 +6,7 @@ import {
   insertHelperProfile,
   updateHelperProfile,
 } from '../../repositories/helper-profiles.js';
-import { ApiError, badRequest } from '../errors.js';
-import { NoQuery, RefTo } from '../schemas/common.js';
+import { NoQuery, RefTo } from '../../schemas/common.js';
 import {
   type AvailabilityWindow,
   HelperCreateBody,
@@ -16,7 +15,8 @@ import {
   HelperProfileSchema,
   HelperUpdateBody,
   WEEKDAYS,
-} from '../schemas/helper-profiles.js';
+} from '../../schemas/helper-profiles.js';
+import { ApiError, badRequest } from '../errors.js';
 import { centsOf, WRITE_HOOKS, WRITE_SECURITY } from '../write-body.js';
 import { locationOf, notFound, requireAccount } from '../write-kit.js';
 import { type Api, errorResponses, ok, type RouteDeps } from './route-kit.js';

@@ -11,10 +11,10 @@ import {
   transitionOwnJob,
   updateOwnJob,
 } from '../../repositories/job-writes.js';
+import { NoQuery, RefTo } from '../../schemas/common.js';
+import { JobSchema } from '../../schemas/job.js';
+import { JobActionParams, JobCreateBody, JobUpdateBody } from '../../schemas/job-writes.js';
 import { badRequest } from '../errors.js';
-import { NoQuery, RefTo } from '../schemas/common.js';
-import { JobSchema } from '../schemas/job.js';
-import { JobActionParams, JobCreateBody, JobUpdateBody } from '../schemas/job-writes.js';
 import { centsOf, WRITE_HOOKS, WRITE_SECURITY } from '../write-body.js';
 import { illegalTransition, locationOf, notFound, requireAccount } from '../write-kit.js';
 import { type Api, errorResponses, ok, type RouteDeps } from './route-kit.js';

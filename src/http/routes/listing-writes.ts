@@ -10,16 +10,16 @@ import {
   setOwnListingStatus,
   updateOwnListing,
 } from '../../repositories/listing-writes.js';
-import { badRequest } from '../errors.js';
-import { RefTo } from '../schemas/common.js';
-import { ListingIdParams, ListingSchema } from '../schemas/listing.js';
+import { RefTo } from '../../schemas/common.js';
+import { ListingIdParams, ListingSchema } from '../../schemas/listing.js';
 import {
   IdempotencyHeaders,
   ListingCreateBody,
   ListingPatchBody,
   MAX_PHOTO_URL_LENGTH,
   MAX_PHOTOS,
-} from '../schemas/listing-writes.js';
+} from '../../schemas/listing-writes.js';
+import { badRequest } from '../errors.js';
 import { centsOf, WRITE_HOOKS, WRITE_SECURITY } from '../write-body.js';
 import { edgesOf, illegalTransition, locationOf, notFound, requireAccount, transitionsTable } from '../write-kit.js';
 import { type Api, errorResponses, ok, type RouteDeps } from './route-kit.js';

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { NoQuery } from '../../schemas/common.js';
 import { ApiError } from '../errors.js';
 import type { Metrics } from '../metrics.js';
-import { NoQuery } from '../schemas/common.js';
 import { type Api, PLATFORM_ERRORS } from './route-kit.js';
 
 const digest = (text: string) => createHash('sha256').update(text).digest();

@@ -1,12 +1,12 @@
 import { berlinDate } from '../../domain/berlin-time.js';
 import { PICK_UP_PLACE_DAYS_AHEAD } from '../../domain/booking-price.js';
 import { exactHelperPlace, exactJobPlace, exactListingPlace } from '../../repositories/places.js';
+import { NoQuery, RefTo } from '../../schemas/common.js';
+import { HelperIdParams } from '../../schemas/helper-profiles.js';
+import { JobActionParams } from '../../schemas/job-writes.js';
+import { ListingIdParams } from '../../schemas/listing.js';
+import { ExactLocationSchema } from '../../schemas/places.js';
 import { ApiError } from '../errors.js';
-import { NoQuery, RefTo } from '../schemas/common.js';
-import { HelperIdParams } from '../schemas/helper-profiles.js';
-import { JobActionParams } from '../schemas/job-writes.js';
-import { ListingIdParams } from '../schemas/listing.js';
-import { ExactLocationSchema } from '../schemas/places.js';
 import { WRITE_HOOKS, WRITE_SECURITY } from '../write-body.js';
 import { requireAccount } from '../write-kit.js';
 import { type Api, errorResponses, ok, type RouteDeps } from './route-kit.js';

@@ -13,8 +13,8 @@ import { DEFAULT_CENTER, type LatLng, MAX_RADIUS_KM } from '../../domain/geo.js'
 import { DEMO_ID_PREFIX } from '../../domain/ids.js';
 import type { TierLimits } from '../../domain/tiers.js';
 import type { AccountQuotas } from '../../repositories/account-quotas.js';
+import type { Endpoint } from '../../schemas/stats.js';
 import type { IndexSnapshot } from '../../search/search-indexes.js';
-import type { Endpoint } from '../schemas/stats.js';
 
 /** The Fastify instance routes are written against: TypeBox schemas give the handler types. */
 export type Api = FastifyInstance<

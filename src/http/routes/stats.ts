@@ -5,8 +5,8 @@ import { priceBand, type RateSample } from '../../domain/pricing.js';
 import { API_VERSION, describeTiers } from '../../domain/tiers.js';
 import { categoryFigures, countsByPlace, platformSamples, platformTotals } from '../../repositories/aggregates.js';
 import { allOf } from '../../repositories/db.js';
-import { MAX_PAGE_SIZE, NoQuery, RefTo } from '../schemas/common.js';
-import { type Stats, StatsSchema } from '../schemas/stats.js';
+import { MAX_PAGE_SIZE, NoQuery, RefTo } from '../../schemas/common.js';
+import { type Stats, StatsSchema } from '../../schemas/stats.js';
 import { type Api, documented, errorResponses, ok, type RouteDeps } from './route-kit.js';
 
 const median = (sample: RateSample | null | undefined): number | null => priceBand(sample)?.median ?? null;

@@ -10,11 +10,8 @@ import {
   ownWebhook,
   redeliver,
 } from '../../repositories/webhooks.js';
-import { webhookUrlProblem } from '../../webhooks/url-guard.js';
-import { retryDelayMs } from '../../webhooks/worker.js';
-import { ApiError, badRequest } from '../errors.js';
-import { NoQuery, RefTo } from '../schemas/common.js';
-import { IdempotencyHeaders } from '../schemas/listing-writes.js';
+import { NoQuery, RefTo } from '../../schemas/common.js';
+import { IdempotencyHeaders } from '../../schemas/listing-writes.js';
 import {
   type Delivery,
   DeliveryPage,
@@ -27,7 +24,10 @@ import {
   WebhookList,
   WebhookSchema,
   WebhookWithSecret,
-} from '../schemas/webhooks.js';
+} from '../../schemas/webhooks.js';
+import { webhookUrlProblem } from '../../webhooks/url-guard.js';
+import { retryDelayMs } from '../../webhooks/worker.js';
+import { ApiError, badRequest } from '../errors.js';
 import { WRITE_HOOKS, WRITE_SECURITY } from '../write-body.js';
 import { requireAccount } from '../write-kit.js';
 import { type Api, errorResponses, ok, type RouteDeps } from './route-kit.js';

@@ -2,7 +2,7 @@ import { Value } from 'typebox/value';
 import { type NormalizedKeyRequest, normalizeKeyRequest } from '../../domain/key-request.js';
 import { directionControlIn } from '../../domain/text.js';
 import { KEY_REVIEW_HOURS } from '../../domain/tiers.js';
-import { KeyRequestBody } from '../schemas/access.js';
+import { KeyRequestBody } from '../../schemas/access.js';
 
 export const FORM_FIELDS = ['name', 'email', 'organisation', 'account_type', 'intended_use'] as const;
 export type FormField = (typeof FORM_FIELDS)[number];

@@ -1,8 +1,8 @@
 import { type Static, type TSchema, Type } from 'typebox';
-import { PLACE_OFFSET_MAX_M, PLACE_OFFSET_MIN_M } from '../../domain/approximate-place.js';
-import { CATEGORIES } from '../../domain/categories.js';
-import { DEFAULT_CENTER, MAX_RADIUS_KM } from '../../domain/geo.js';
-import { PLAIN_TEXT_PATTERN, VISIBLE_TEXT_PATTERN } from '../../domain/text.js';
+import { PLACE_OFFSET_MAX_M, PLACE_OFFSET_MIN_M } from '../domain/approximate-place.js';
+import { CATEGORIES } from '../domain/categories.js';
+import { DEFAULT_CENTER, MAX_RADIUS_KM } from '../domain/geo.js';
+import { PLAIN_TEXT_PATTERN, VISIBLE_TEXT_PATTERN } from '../domain/text.js';
 
 /** A string enum rendered as `{type: string, enum: [...]}`: one JSON Schema shape for ajv, OpenAPI and TS. */
 export function StringEnum<const T extends readonly string[]>(values: T, options: Record<string, unknown> = {}) {

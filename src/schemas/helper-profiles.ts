@@ -1,6 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { CATEGORIES } from '../../domain/categories.js';
-import { LocationInput } from '../write-kit.js';
+import { CATEGORIES } from '../domain/categories.js';
 import { HelperArea } from './availability.js';
 import {
   CategorySchema,
@@ -13,6 +12,7 @@ import {
   Text,
 } from './common.js';
 import { Euros } from './job-writes.js';
+import { LocationInput } from './location-input.js';
 
 export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
 

@@ -1,9 +1,9 @@
 import { type Static, Type } from 'typebox';
-import { CATEGORIES } from '../../domain/categories.js';
-import { SCHEDULE_HORIZON_DAYS } from '../../domain/deadlines.js';
-import { TIME_PREFERENCES } from '../../domain/statuses.js';
-import { LocationInput } from '../write-kit.js';
+import { CATEGORIES } from '../domain/categories.js';
+import { SCHEDULE_HORIZON_DAYS } from '../domain/deadlines.js';
+import { TIME_PREFERENCES } from '../domain/statuses.js';
 import { IdParams, Nullable, StringEnum, Text } from './common.js';
+import { LocationInput } from './location-input.js';
 
 /** A price or rate in EUR; at most two decimals (checked by the handler: JSON Schema's multipleOf misjudges floats). */
 export const Euros = (min: number, max: number, description: string) =>

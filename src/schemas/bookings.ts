@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
-import { BOOKING_STATUSES, HOLDING_STATUSES, MAX_BOOKING_DAYS, MAX_DAYS_AHEAD } from '../../domain/booking-price.js';
-import { LISTING_STATUSES } from '../../domain/statuses.js';
+import { BOOKING_STATUSES, HOLDING_STATUSES, MAX_BOOKING_DAYS, MAX_DAYS_AHEAD } from '../domain/booking-price.js';
+import { LISTING_STATUSES } from '../domain/statuses.js';
 import { IdParams, Nullable, StringEnum } from './common.js';
 
 const CalendarDate = (description: string) => Type.String({ format: 'date', description });

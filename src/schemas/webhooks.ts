@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { EVENT_TYPES } from '../../events/outbox.js';
+import { EVENT_TYPES } from '../domain/events.js';
 import { CategoryParam, DEFAULT_PAGE_SIZE, MAX_OFFSET, MAX_PAGE_SIZE, Nullable, RefTo, StringEnum } from './common.js';
 
 export const EventTypeSchema = StringEnum(EVENT_TYPES, {

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { JOB_STATUSES, TIME_PREFERENCES } from '../../domain/statuses.js';
+import { JOB_STATUSES, TIME_PREFERENCES } from '../domain/statuses.js';
 import {
   CategoryParam,
   CategorySchema,

@@ -1,8 +1,8 @@
 import { type Static, Type } from 'typebox';
-import { CATEGORIES } from '../../domain/categories.js';
-import { CONDITIONS } from '../../domain/statuses.js';
-import { LocationInput } from '../write-kit.js';
+import { CATEGORIES } from '../domain/categories.js';
+import { CONDITIONS } from '../domain/statuses.js';
 import { Nullable, StringEnum, Text } from './common.js';
+import { LocationInput } from './location-input.js';
 
 export const MAX_PHOTOS = 8;
 export const MAX_PHOTO_URL_LENGTH = 500;

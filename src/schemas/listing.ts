@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { CONDITIONS, LISTING_STATUSES } from '../../domain/statuses.js';
+import { CONDITIONS, LISTING_STATUSES } from '../domain/statuses.js';
 import {
   CategoryParam,
   CategorySchema,
