@@ -1,3 +1,5 @@
+import { haversineKm, MAX_RADIUS_KM } from './geo.js';
+
 /** What the outbox records: a change of a job, listing, application or booking. */
 export const EVENT_TYPES = [
   'job.created',
@@ -17,3 +19,42 @@ export type EventType = (typeof EVENT_TYPES)[number];
 export const PUBLIC_EVENT_TYPES: readonly EventType[] = EVENT_TYPES.filter(
   (type) => type.startsWith('job.') || type.startsWith('listing.'),
 );
+
+/** What an event is matched against: the search filters category, lat, lng and radius. */
+export interface EventFilter {
+  category?: string | null | undefined;
+  lat?: number | null | undefined;
+  lng?: number | null | undefined;
+  /** Kilometres around lat/lng; 50 (the service area) when not given. */
+  radius?: number | null | undefined;
+}
+
+interface Place {
+  category: string | null;
+  lat: number | null;
+  lng: number | null;
+}
+
+/** Whether an event's subject passes a filter: its category, and its place within the radius. */
+export function passes(filter: EventFilter, place: Place): boolean {
+  if (filter.category != null && place.category !== filter.category) return false;
+  if (filter.lat == null || filter.lng == null) return true;
+  if (place.lat === null || place.lng === null) return false;
+  return (
+    haversineKm({ lat: filter.lat, lng: filter.lng }, { lat: place.lat, lng: place.lng }) <=
+    (filter.radius ?? MAX_RADIUS_KM)
+  );
+}
+
+/**
+ * The JSON of an event as webhooks and the stream send it: the same bytes every time (a receiver
+ * may deduplicate on id). `data.object` is the subject as the API showed it when the event happened.
+ */
+export function eventJson(event: { id: number; type: EventType; created_at: string; payload: string }): string {
+  return `{"id":"${eventIdOf(event.id)}","type":"${event.type}","created_at":"${event.created_at}","data":{"object":${event.payload}}}`;
+}
+
+/** The public id of an event: evt_ and its number in the outbox. */
+export function eventIdOf(id: number): string {
+  return `evt_${id}`;
+}

@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database, EventRow, EventType } from '../db/schema.js';
-import { PUBLIC_EVENT_TYPES } from '../domain/events.js';
-import { type EventFilter, eventIdOf, eventJson, passes } from './outbox.js';
+import { type EventFilter, eventIdOf, eventJson, PUBLIC_EVENT_TYPES, passes } from '../domain/events.js';
 
 /** What the stream needs of an event: no subject id, no audience (only public events are read). */
 export type StreamEvent = Pick<EventRow, 'id' | 'type' | 'category' | 'lat' | 'lng' | 'payload' | 'created_at'>;

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RATE_WINDOW_SECONDS } from '../domain/tiers.js';
 import type { RateLimitStore, WindowHit } from '../rate-limit/store.js';
-import { ApiError } from './errors.js';
+import { ApiError } from '../services/errors.js';
 
 /**
  * Budgets per client: who a client is (its address, or its /64), how a request is counted and how

@@ -6,7 +6,7 @@ import {
   PLAIN_TEXT_PATTERN,
   VISIBLE_TEXT_PATTERN,
 } from '../domain/text.js';
-import { type ApiError, badRequest } from './errors.js';
+import { type ApiError, badRequest } from '../services/errors.js';
 import { defaultHint, describeLength, describeType, type JsonSchema, LENGTH_KEYWORDS } from './schema-words.js';
 
 /** The schema and the value at a path inside a request part (through object properties only). */

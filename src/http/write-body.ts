@@ -1,7 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import { eurToCents } from '../domain/pricing.js';
 import { closestMatches } from '../domain/text.js';
-import { badRequest } from './errors.js';
+import { badRequest } from '../services/errors.js';
 import { requireAccount } from './write-kit.js';
 
 /**
@@ -137,17 +136,3 @@ export const WRITE_HOOKS = {
 
 /** Writes need the developer key; reads stay open to everyone. */
 export const WRITE_SECURITY = [{ ApiKeyAuth: [] }];
-
-/** EUR to cents, refusing fractions of a cent. */
-export function centsOf(eur: number, field: string): number {
-  const cents = eurToCents(eur);
-  if (Math.abs(eur * 100 - cents) > 1e-6) {
-    throw badRequest(
-      'invalid_parameter',
-      field,
-      `${field} has more than two decimals: ${eur}.`,
-      `Send ${field} in EUR to the cent, e.g. ${(cents / 100).toFixed(2)}.`,
-    );
-  }
-  return cents;
-}

@@ -12,10 +12,10 @@ import { JSONRPCMessageSchema, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontext
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { type Config, publicBaseUrl } from '../config.js';
-import { ApiError } from '../http/errors.js';
 import { JSON_CSP } from '../http/plugins/security-headers.js';
 import { type Api, errorResponses, ok, type RouteDeps } from '../http/routes/route-kit.js';
 import { NoQuery } from '../schemas/common.js';
+import { ApiError } from '../services/errors.js';
 import { createMcpServer } from './server.js';
 import { type ApiResponse, type Executor, TOOLS } from './tools.js';
 

@@ -7,7 +7,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { CATEGORIES } from '../domain/categories.js';
 import { API_VERSION } from '../domain/tiers.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../services/errors.js';
 import { callTool, type Executor, listTools, toolNamed } from './tools.js';
 
 export const SERVER_NAME = 'karlsruhe-marketplace';

@@ -4,12 +4,12 @@ import { newId } from '../domain/ids.js';
 import { maxApplicants } from '../domain/pricing.js';
 import { effectiveJobStatus, type JobStatus } from '../domain/statuses.js';
 import { APPLICATION_MACHINE, nextState } from '../domain/transitions.js';
-import { recordEvent, recordJobEvent } from '../events/outbox.js';
 import type { Application } from '../schemas/applications.js';
 import { claimQuota } from './account-quotas.js';
 import { isUniqueViolation, type Queryable } from './db.js';
 import { rejectPending } from './job-writes.js';
 import { openJobSql } from './jobs.js';
+import { recordEvent, recordJobEvent } from './outbox.js';
 
 export function applicationRowToApplication(row: ApplicationRow): Application {
   return {

@@ -4,10 +4,10 @@ import { bookingPrice, daysInclusive, HOLDING_STATUSES, requestCutoff } from '..
 import { newId } from '../domain/ids.js';
 import { centsToEur } from '../domain/pricing.js';
 import type { ListingStatus } from '../domain/statuses.js';
-import { recordEvent } from '../events/outbox.js';
 import type { Booking, ListingAvailability } from '../schemas/bookings.js';
 import { claimQuota } from './account-quotas.js';
 import type { Queryable } from './db.js';
+import { recordEvent } from './outbox.js';
 
 export function bookingRowToBooking(row: BookingRow): Booking {
   return {

@@ -1,17 +1,18 @@
-import { type Kysely, type RawBuilder, sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import { withinRadiusSql } from '../db/distance.js';
-import type { Database, JobRow, JobsTable, NewJob } from '../db/schema.js';
+import type { JobRow, JobsTable, NewJob } from '../db/schema.js';
 import { smartEtaMinutes } from '../domain/eta.js';
 import { MAX_RADIUS_KM } from '../domain/geo.js';
 import { newId } from '../domain/ids.js';
 import { type PricingConfidence, pricingConfidence, sampleInEuros } from '../domain/pricing.js';
 import { effectiveJobStatus, type JobStatus } from '../domain/statuses.js';
 import { JOB_MACHINE, nextState } from '../domain/transitions.js';
-import { recordJobEvent } from '../events/outbox.js';
 import type { Job } from '../schemas/job.js';
 import { completedRateSample } from './aggregates.js';
 import { dialectOf, type Queryable } from './db.js';
 import { openJobSql } from './jobs.js';
+import { recordJobEvent } from './outbox.js';
+import type { WriteTransaction } from './write-transaction.js';
 
 /** The columns of a job that a client sets (location already resolved, prices in cents). */
 export type JobValues = Omit<
@@ -62,35 +63,31 @@ export async function derivedJobFields(
 }
 
 /**
- * Inserts a job posted by an account; returns it as GET /v1/jobs/{id} shows it (the snapshot its
- * job.created event holds). The insert is a transaction of its own, as every write of a request
- * is, so that an idempotency key and the event commit with it (plugins/idempotency.ts).
+ * Inserts a job posted by an account, with its derived fields (derivedJobFields, read before the
+ * write transaction starts); returns it as GET /v1/jobs/{id} shows it (the snapshot its job.created
+ * event holds).
  */
 export async function insertOwnJob(
-  db: Kysely<Database>,
+  trx: WriteTransaction,
   accountId: string,
-  values: JobValues,
+  values: JobValues & Awaited<ReturnType<typeof derivedJobFields>>,
   now: Date,
 ): Promise<Job> {
   const id = newId('job');
-  const derived = await derivedJobFields(db, values);
-  return db.transaction().execute(async (trx) => {
-    await trx
-      .insertInto('jobs')
-      .values({
-        ...values,
-        ...derived,
-        id,
-        status: 'open',
-        applications_count: 0,
-        completed_at: null,
-        owner_account_id: accountId,
-        created_at: now.toISOString(),
-        updated_at: now.toISOString(),
-      })
-      .execute();
-    return recordJobEvent(trx, 'job.created', id, now);
-  });
+  await trx
+    .insertInto('jobs')
+    .values({
+      ...values,
+      id,
+      status: 'open',
+      applications_count: 0,
+      completed_at: null,
+      owner_account_id: accountId,
+      created_at: now.toISOString(),
+      updated_at: now.toISOString(),
+    })
+    .execute();
+  return recordJobEvent(trx, 'job.created', id, now);
 }
 
 /**
@@ -102,36 +99,34 @@ export async function insertOwnJob(
  * GET /v1/jobs/{id} shows it); undefined: no such job of the account.
  */
 export async function updateOwnJob(
-  db: Queryable,
+  trx: WriteTransaction,
   id: string,
   accountId: string,
   now: Date,
   change: (row: JobRow, accepted: number) => Partial<JobValues>,
 ): Promise<Job | undefined> {
-  return db.transaction().execute(async (trx) => {
-    const row = await trx
-      .updateTable('jobs')
-      .set({ updated_at: now.toISOString() })
-      .where('id', '=', id)
-      .where('owner_account_id', '=', accountId)
-      .returningAll()
-      .executeTakeFirst();
-    if (!row) return undefined;
-    const accepted = await trx
-      .selectFrom('applications')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('job_id', '=', id)
-      .where('status', '=', 'accepted')
-      .executeTakeFirst();
-    const changes = change(row, Number(accepted?.n ?? 0));
-    const derived = await derivedJobFields(trx, { ...row, ...changes });
-    await trx
-      .updateTable('jobs')
-      .set({ ...changes, ...derived })
-      .where('id', '=', id)
-      .execute();
-    return recordJobEvent(trx, 'job.updated', id, now);
-  });
+  const row = await trx
+    .updateTable('jobs')
+    .set({ updated_at: now.toISOString() })
+    .where('id', '=', id)
+    .where('owner_account_id', '=', accountId)
+    .returningAll()
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const accepted = await trx
+    .selectFrom('applications')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('job_id', '=', id)
+    .where('status', '=', 'accepted')
+    .executeTakeFirst();
+  const changes = change(row, Number(accepted?.n ?? 0));
+  const derived = await derivedJobFields(trx, { ...row, ...changes });
+  await trx
+    .updateTable('jobs')
+    .set({ ...changes, ...derived })
+    .where('id', '=', id)
+    .execute();
+  return recordJobEvent(trx, 'job.updated', id, now);
 }
 
 /** SQL for "the job is in one of these states"; open means open with its deadline ahead. */
@@ -149,7 +144,7 @@ export type TransitionOutcome = { done: true; job: Job } | { done: false; status
  * Undefined: no such job of the account; done false: the action is not allowed from `status`.
  */
 export async function transitionOwnJob(
-  db: Queryable,
+  trx: WriteTransaction,
   id: string,
   accountId: string,
   action: JobAction,
@@ -158,30 +153,28 @@ export async function transitionOwnJob(
   const from = Object.keys(JOB_MACHINE).filter((state) => nextState(JOB_MACHINE, state, action) !== null);
   const to = nextState(JOB_MACHINE, from[0] ?? '', action) as JobStatus;
   const at = now.toISOString();
-  return db.transaction().execute(async (trx) => {
-    const updated = await trx
-      .updateTable('jobs')
-      .set({ status: to, updated_at: at, ...(to === 'completed' ? { completed_at: at } : {}) })
+  const updated = await trx
+    .updateTable('jobs')
+    .set({ status: to, updated_at: at, ...(to === 'completed' ? { completed_at: at } : {}) })
+    .where('id', '=', id)
+    .where('owner_account_id', '=', accountId)
+    .where(inStates(from, now))
+    .executeTakeFirst();
+  if (Number(updated.numUpdatedRows) === 0) {
+    const row = await trx
+      .selectFrom('jobs')
+      .select(['status', 'deadline'])
       .where('id', '=', id)
       .where('owner_account_id', '=', accountId)
-      .where(inStates(from, now))
       .executeTakeFirst();
-    if (Number(updated.numUpdatedRows) === 0) {
-      const row = await trx
-        .selectFrom('jobs')
-        .select(['status', 'deadline'])
-        .where('id', '=', id)
-        .where('owner_account_id', '=', accountId)
-        .executeTakeFirst();
-      return row && { done: false, status: effectiveJobStatus(row.status, row.deadline, now) };
-    }
-    if (to === 'cancelled') await rejectPending(trx, id, now);
-    return { done: true, job: await recordJobEvent(trx, 'job.status_changed', id, now) };
-  });
+    return row && { done: false, status: effectiveJobStatus(row.status, row.deadline, now) };
+  }
+  if (to === 'cancelled') await rejectPending(trx, id, now);
+  return { done: true, job: await recordJobEvent(trx, 'job.status_changed', id, now) };
 }
 
 /** Rejects the pending applications of a job (it was cancelled or all its helpers were found). */
-export async function rejectPending(db: Queryable, jobId: string, now: Date): Promise<void> {
+export async function rejectPending(db: WriteTransaction, jobId: string, now: Date): Promise<void> {
   await db
     .updateTable('applications')
     .set({ status: 'rejected', decided_at: now.toISOString() })

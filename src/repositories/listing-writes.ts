@@ -3,9 +3,9 @@ import type { AccountRow, Database, ListingRow, ListingsTable, NewListing } from
 import { newId } from '../domain/ids.js';
 import { reliabilityScore } from '../domain/reliability.js';
 import type { ListingStatus } from '../domain/statuses.js';
-import { recordListingEvent } from '../events/outbox.js';
 import type { Listing } from '../schemas/listing.js';
 import type { Queryable } from './db.js';
+import { recordListingEvent } from './outbox.js';
 
 /** What an owner shows of a person's name: the first name and the initial of the last ("Ada L."). */
 export function ownerDisplayName(accountName: string): string {

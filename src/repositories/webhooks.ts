@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import type { DeliveryRow, EventRow, EventType, WebhookRow } from '../db/schema.js';
 import { newId } from '../domain/ids.js';
-import { pendingDelivery } from '../events/outbox.js';
 import { dialectOf, type Queryable } from './db.js';
+import { pendingDelivery } from './outbox.js';
 
 export interface WebhookInput {
   url: string;

@@ -91,3 +91,15 @@ export const JobUpdateBody = Type.Partial(Type.Object(jobFields(false)), {
 export type JobUpdateBody = Static<typeof JobUpdateBody>;
 
 export const JobActionParams = IdParams('Job', 'job_4f9c2a7b1d3e5f60');
+
+export const JOB_LIFE_CYCLE = `Job states and transitions:
+
+| from | action | to |
+| --- | --- | --- |
+| open | PATCH /v1/jobs/{id} (only while open) | open |
+| open | the owner accepts the last helper needed (POST .../applications/{application_id}/accept) | assigned |
+| open, assigned | POST /v1/jobs/{id}/cancel (pending applications are rejected) | cancelled |
+| assigned | POST /v1/jobs/{id}/complete | completed |
+| open | its deadline passes (shown at once) | expired |
+
+completed, cancelled and expired are final. Any other action answers 409 invalid_state_transition naming the current state, with the actions allowed from it in alternatives. Searches, stats and categories count open jobs only.`;

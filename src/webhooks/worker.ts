@@ -2,7 +2,7 @@ import { setMaxListeners } from 'node:events';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { eventIdOf, eventJson } from '../events/outbox.js';
+import { eventIdOf, eventJson } from '../domain/events.js';
 import { claimDueDeliveries, type DueDelivery, type InFlightLimits } from '../repositories/delivery-claims.js';
 import { type NextStep, pruneEvents, recordAttempt, releaseDelivery } from '../repositories/webhooks.js';
 import { SIGNATURE_HEADER, sendDelivery, signatureOf } from './delivery.js';

@@ -12,7 +12,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createDb, type Db } from '../../src/db/create-db.js';
 import type { EventType } from '../../src/db/schema.js';
 import { PUBLIC_EVENT_TYPES } from '../../src/domain/events.js';
-import { recordEvent } from '../../src/events/outbox.js';
+import { recordEvent } from '../../src/repositories/outbox.js';
 import { EventHub, type StreamEvent, type Subscriber } from '../../src/events/stream.js';
 import { buildTestApp, createKey } from '../helpers/app.js';
 import { helperBody, JOB_BODY, LISTING_BODY } from '../helpers/bodies.js';

@@ -14,7 +14,7 @@ import { buildApp } from '../../src/app.js';
 import { testConfig } from '../../src/config.js';
 import { createDb } from '../../src/db/create-db.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
-import { pendingDelivery } from '../../src/events/outbox.js';
+import { pendingDelivery } from '../../src/repositories/outbox.js';
 import { pruneEvents } from '../../src/repositories/webhooks.js';
 import { sendDelivery, signatureOf, verifySignature } from '../../src/webhooks/delivery.js';
 import { isPrivateAddress } from '../../src/webhooks/url-guard.js';

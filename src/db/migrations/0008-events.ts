@@ -4,7 +4,7 @@ import { isPostgres, textType } from './column-types.js';
 /**
  * Issue 8 (events):
  * - events: the outbox. Every write that changes a job, listing, application or booking adds its
- *   event in the same transaction (events/outbox.ts), numbered in commit order; the SSE stream and
+ *   event in the same transaction (repositories/outbox.ts), numbered in commit order; the SSE stream and
  *   webhook delivery read it, so neither loses an event to a crash or a restart.
  * - webhooks: a developer account's subscriptions (url, event types, filters, signing secret).
  * - webhook_deliveries: one row per event and subscription, written with the event (so it is as

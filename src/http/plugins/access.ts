@@ -6,8 +6,8 @@ import { API_KEY_PREFIX, hashApiKey, isWellFormedApiKey } from '../../domain/api
 import type { Tier, TierLimits } from '../../domain/tiers.js';
 import type { RateLimitStore } from '../../rate-limit/store.js';
 import { findKeyByHash, type KeyWithAccount, keyState } from '../../repositories/access.js';
+import { ApiError } from '../../services/errors.js';
 import { clientKey, countRequest, setBudgetHeaders } from '../budget.js';
-import { ApiError } from '../errors.js';
 import { SANDBOX_BASE } from '../routes/route-kit.js';
 
 export interface AccessContext {

@@ -1,8 +1,8 @@
 import compress from '@fastify/compress';
 import type { FastifyInstance } from 'fastify';
 import type { RateLimitStore } from '../../rate-limit/store.js';
+import { ApiError } from '../../services/errors.js';
 import { clientKey, countRequest, setBudgetHeaders } from '../budget.js';
-import { ApiError } from '../errors.js';
 import { etagOf, matches } from './response-cache.js';
 
 declare module 'fastify' {

@@ -5,7 +5,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { QuotaExceeded } from '../../repositories/account-quotas.js';
 import { isDatabaseUnavailable } from '../../repositories/db.js';
 import { ClaimLostError } from '../../repositories/idempotency.js';
-import { ApiError } from '../errors.js';
+import { ApiError } from '../../services/errors.js';
 import { validationToApiError } from '../validation.js';
 import { inProgress } from './idempotency.js';
 import type { SecurityPolicy } from './security-headers.js';

@@ -14,7 +14,7 @@ import {
   releaseIdempotencyKey,
   type StoredResponse,
 } from '../../repositories/idempotency.js';
-import { ApiError } from '../errors.js';
+import { ApiError } from '../../services/errors.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { ApiError } from '../errors.js';
+import { ApiError } from '../../services/errors.js';
 
 /** The deepest nesting a request body may have; the deepest documented body has 3 levels. */
 export const MAX_BODY_DEPTH = 32;

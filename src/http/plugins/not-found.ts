@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import type { Endpoint } from '../../schemas/stats.js';
-import { ApiError } from '../errors.js';
+import { ApiError } from '../../services/errors.js';
 import { sendApiError } from './error-handler.js';
 
 const METHODS: readonly HTTPMethod[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { badRequest } from '../errors.js';
+import { badRequest } from '../../services/errors.js';
 
 /** The path of the first string holding U+0000 inside `value` (e.g. "title", "location.plz"), or null. */
 function nulPath(value: unknown, path: string, depth = 0): string | null {

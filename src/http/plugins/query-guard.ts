@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { badRequest } from '../errors.js';
+import { badRequest } from '../../services/errors.js';
 
 interface PropertySchema {
   enum?: unknown[];

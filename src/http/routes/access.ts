@@ -5,7 +5,7 @@ import { accessOf, KEY_REVIEW_HOURS, RATE_WINDOW_SECONDS } from '../../domain/ti
 import { fileKeyRequest } from '../../repositories/key-requests.js';
 import { KeyRequestAccepted, KeyRequestBody, type Me, MeSchema } from '../../schemas/access.js';
 import { NoQuery, RefTo } from '../../schemas/common.js';
-import { ApiError } from '../errors.js';
+import { ApiError } from '../../services/errors.js';
 import { type Api, errorResponses, ok, type RouteDeps } from './route-kit.js';
 
 export function accessRoutes(app: Api, { db, now }: RouteDeps): void {

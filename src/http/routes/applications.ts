@@ -15,10 +15,10 @@ import {
 } from '../../schemas/applications.js';
 import { NoQuery, RefTo } from '../../schemas/common.js';
 import { JobActionParams } from '../../schemas/job-writes.js';
-import { ApiError, badRequest } from '../errors.js';
+import { ApiError, badRequest } from '../../services/errors.js';
 import { WRITE_HOOKS, WRITE_SECURITY } from '../write-body.js';
 import { illegalTransition, notFound, requireAccount } from '../write-kit.js';
-import { JOB_LIFE_CYCLE } from './job-writes.js';
+import { JOB_LIFE_CYCLE } from '../../schemas/job-writes.js';
 import { type Api, errorResponses, ok, type RouteDeps } from './route-kit.js';
 
 const LIFE_CYCLE = `Application states: pending -> accepted or rejected (by the job owner). When the accepted applications reach helpers_needed, the job becomes assigned and the pending rest are rejected; cancelling the job rejects the pending ones too. accepted and rejected are final; a rejected application keeps its place among max_applicants.

@@ -27,7 +27,7 @@ import {
 import { NoQuery, RefTo } from '../../schemas/common.js';
 import { ListingIdParams } from '../../schemas/listing.js';
 import { IdempotencyHeaders } from '../../schemas/listing-writes.js';
-import { ApiError, badRequest } from '../errors.js';
+import { ApiError, badRequest } from '../../services/errors.js';
 import { WRITE_HOOKS, WRITE_SECURITY } from '../write-body.js';
 import { edgesOf, illegalTransition, requireAccount, transitionsTable } from '../write-kit.js';
 import { type Api, errorResponses, ok, type RouteDeps } from './route-kit.js';

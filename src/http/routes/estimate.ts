@@ -3,7 +3,7 @@ import type { LatLng } from '../../domain/geo.js';
 import { estimatePrice, MIN_NEARBY_SAMPLE, NEARBY_RADIUS_KM } from '../../repositories/estimates.js';
 import { RefTo } from '../../schemas/common.js';
 import { EstimateQuery, EstimateSchema } from '../../schemas/estimate.js';
-import { badRequest } from '../errors.js';
+import { badRequest } from '../../services/errors.js';
 import { type Api, documented, errorResponses, ok, type RouteDeps } from './route-kit.js';
 
 /**

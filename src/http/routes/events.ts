@@ -4,12 +4,12 @@ import type { FastifyRequest } from 'fastify';
 import { type Static, Type } from 'typebox';
 import type { Config } from '../../config.js';
 import type { EventType } from '../../db/schema.js';
+import type { EventFilter } from '../../domain/events.js';
 import { PUBLIC_EVENT_TYPES } from '../../domain/events.js';
-import type { EventFilter } from '../../events/outbox.js';
 import { EventHub, type StreamEvent, StreamSlots, type Subscriber, sseMessage } from '../../events/stream.js';
 import { JobSearchQuery } from '../../schemas/job.js';
+import { ApiError, badRequest } from '../../services/errors.js';
 import { clientKey } from '../budget.js';
-import { ApiError, badRequest } from '../errors.js';
 import { urlForLog } from '../plugins/observability.js';
 import { type Api, errorResponses, ok, type RouteDeps } from './route-kit.js';
 

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { NoQuery } from '../../schemas/common.js';
-import { ApiError } from '../errors.js';
+import { ApiError } from '../../services/errors.js';
 import { type Probe, type Readiness, runProbes } from '../readiness.js';
 import { type Api, PLATFORM_ERRORS } from './route-kit.js';
 

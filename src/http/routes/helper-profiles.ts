@@ -16,7 +16,7 @@ import {
   HelperUpdateBody,
   WEEKDAYS,
 } from '../../schemas/helper-profiles.js';
-import { ApiError, badRequest } from '../errors.js';
+import { ApiError, badRequest } from '../../services/errors.js';
 import { centsOf, WRITE_HOOKS, WRITE_SECURITY } from '../write-body.js';
 import { locationOf, notFound, requireAccount } from '../write-kit.js';
 import { type Api, errorResponses, ok, type RouteDeps } from './route-kit.js';

@@ -1,132 +1,15 @@
-import type { AccountRow, JobRow } from '../../db/schema.js';
-import { berlinDate } from '../../domain/berlin-time.js';
-import { parseInstant, type ScheduleField, scheduleIssue } from '../../domain/deadlines.js';
-import { maxApplicants } from '../../domain/pricing.js';
-import { effectiveJobStatus } from '../../domain/statuses.js';
-import { JOB_MACHINE } from '../../domain/transitions.js';
-import {
-  insertOwnJob,
-  type JobAction,
-  type JobValues,
-  transitionOwnJob,
-  updateOwnJob,
-} from '../../repositories/job-writes.js';
+import type { JobAction } from '../../repositories/job-writes.js';
 import { NoQuery, RefTo } from '../../schemas/common.js';
 import { JobSchema } from '../../schemas/job.js';
-import { JobActionParams, JobCreateBody, JobUpdateBody } from '../../schemas/job-writes.js';
-import { badRequest } from '../errors.js';
-import { centsOf, WRITE_HOOKS, WRITE_SECURITY } from '../write-body.js';
-import { illegalTransition, locationOf, notFound, requireAccount } from '../write-kit.js';
+import { JOB_LIFE_CYCLE, JobActionParams, JobCreateBody, JobUpdateBody } from '../../schemas/job-writes.js';
+import { createJob, transitionJob, updateJob } from '../../services/jobs.js';
+import { WRITE_HOOKS, WRITE_SECURITY } from '../write-body.js';
+import { requireAccount, writeContext } from '../write-kit.js';
 import { type Api, errorResponses, ok, type RouteDeps } from './route-kit.js';
-
-export const JOB_LIFE_CYCLE = `Job states and transitions:
-
-| from | action | to |
-| --- | --- | --- |
-| open | PATCH /v1/jobs/{id} (only while open) | open |
-| open | the owner accepts the last helper needed (POST .../applications/{application_id}/accept) | assigned |
-| open, assigned | POST /v1/jobs/{id}/cancel (pending applications are rejected) | cancelled |
-| assigned | POST /v1/jobs/{id}/complete | completed |
-| open | its deadline passes (shown at once) | expired |
-
-completed, cancelled and expired are final. Any other action answers 409 invalid_state_transition naming the current state, with the actions allowed from it in alternatives. Searches, stats and categories count open jobs only.`;
-
-function instantOf(value: string | null, field: ScheduleField): Date | null {
-  if (value === null) return null;
-  const instant = parseInstant(value);
-  if (instant) return instant;
-  throw badRequest(
-    'invalid_parameter',
-    field,
-    `${field} names no real moment: '${value}'.`,
-    `Send ${field} as an RFC 3339 date-time, e.g. 2026-12-05T14:00:00Z.`,
-  );
-}
-
-/** The columns a create or change body sets; only the fields it has. */
-function jobColumns(body: JobUpdateBody, account: AccountRow): Partial<JobValues> {
-  const { location, price_eur, photos, desired_at, deadline, urgent, express, remote_task, requires_license, ...same } =
-    body;
-  const columns: Partial<JobValues> = { ...same };
-  if (location) Object.assign(columns, locationOf(location, account));
-  if (price_eur !== undefined) columns.price_cents = centsOf(price_eur, 'price_eur');
-  if (photos) columns.photos = JSON.stringify(photos);
-  if (desired_at !== undefined) {
-    const at = instantOf(desired_at, 'desired_at');
-    columns.desired_at = at?.toISOString() ?? null;
-    columns.desired_date = at && berlinDate(at);
-  }
-  if (deadline !== undefined) columns.deadline = instantOf(deadline, 'deadline')?.toISOString() ?? null;
-  const flags = { urgent, express, remote_task, requires_license };
-  for (const [name, value] of Object.entries(flags) as [keyof typeof flags, boolean | undefined][]) {
-    if (value !== undefined) columns[name] = value ? 1 : 0;
-  }
-  return columns;
-}
-
-/** 400 unless desired_at and deadline, as they will be, are ahead, within the account's horizon and in order. */
-function checkSchedule(
-  columns: Partial<JobValues>,
-  current: Pick<JobRow, 'desired_at' | 'deadline' | 'created_at'> | null,
-  account: AccountRow,
-  now: Date,
-): void {
-  const fields = ['desired_at', 'deadline'] as const;
-  const planned = (field: ScheduleField) => {
-    const text = field in columns ? columns[field] : current?.[field];
-    return text ? new Date(text) : null;
-  };
-  const issue = scheduleIssue(
-    { desired_at: planned('desired_at'), deadline: planned('deadline') },
-    new Set(fields.filter((field) => field in columns)),
-    current ? new Date(current.created_at) : now,
-    account.account_type,
-    now,
-  );
-  if (!issue) return;
-  if (issue.problem === 'before_desired_at') {
-    throw badRequest(
-      'conflicting_parameters',
-      'deadline',
-      'deadline comes before desired_at.',
-      'Set deadline at or after desired_at, or move desired_at earlier.',
-      ['desired_at', 'deadline'],
-    );
-  }
-  const field = issue.field;
-  if (issue.problem === 'in_past') {
-    throw badRequest(
-      'parameter_out_of_range',
-      field,
-      `${field} must be in the future; it is ${now.toISOString()} now.`,
-      `Send a ${field} after ${now.toISOString()}.`,
-    );
-  }
-  const latest = issue.latest.toISOString();
-  throw badRequest(
-    'parameter_out_of_range',
-    field,
-    `${field} may be at most ${issue.days} days after the job was created for a ${account.account_type} account, so at the latest ${latest}.`,
-    `Send a ${field} no later than ${latest}.`,
-  );
-}
-
-/** A job may not need fewer helpers than already accepted, nor fewer than its applications need places. */
-function checkHelpersNeeded(next: number | undefined, row: JobRow, accepted: number): void {
-  if (next === undefined) return;
-  const least = Math.max(accepted + 1, Math.ceil(row.applications_count / maxApplicants(1)));
-  if (next >= least) return;
-  throw badRequest(
-    'parameter_out_of_range',
-    'helpers_needed',
-    `helpers_needed must be at least ${least} now: the job has ${row.applications_count} applications (${maxApplicants(1)} places per helper), ${accepted} of them accepted.`,
-    `Send helpers_needed from ${least} to 4, or reject applications first.`,
-  );
-}
 
 const JOB_ERRORS = errorResponses(400, 404, 409, 413, 415, 422);
 
-export function jobWriteRoutes(app: Api, { db, now }: RouteDeps): void {
+export function jobWriteRoutes(app: Api, deps: RouteDeps): void {
   app.post(
     '/v1/jobs',
     {
@@ -143,12 +26,8 @@ export function jobWriteRoutes(app: Api, { db, now }: RouteDeps): void {
       },
     },
     async (request, reply) => {
-      const account = requireAccount(request);
-      const at = now();
-      const columns = jobColumns(request.body, account);
-      checkSchedule(columns, null, account, at);
-      // The create schema requires the other fields and fills in the defaults.
-      return reply.code(201).send(await insertOwnJob(db, account.id, columns as JobValues, at));
+      const job = await createJob(writeContext(request, deps), requireAccount(request), request.body);
+      return reply.code(201).send(job);
     },
   );
 
@@ -168,20 +47,7 @@ export function jobWriteRoutes(app: Api, { db, now }: RouteDeps): void {
         response: { 200: ok(RefTo(JobSchema), 'The changed job.'), ...JOB_ERRORS },
       },
     },
-    async (request) => {
-      const account = requireAccount(request);
-      const at = now();
-      const columns = jobColumns(request.body, account);
-      const updated = await updateOwnJob(db, request.params.id, account.id, at, (row, accepted) => {
-        const status = effectiveJobStatus(row.status, row.deadline, at);
-        if (status !== 'open') throw illegalTransition('job', status, 'update', JOB_MACHINE);
-        checkSchedule(columns, row, account, at);
-        checkHelpersNeeded(columns.helpers_needed, row, accepted);
-        return columns;
-      });
-      if (!updated) throw notFound('job', request.params.id, 'GET /v1/jobs');
-      return updated;
-    },
+    async (request) => updateJob(writeContext(request, deps), requireAccount(request), request.params.id, request.body),
   );
 
   const ACTIONS: Record<JobAction, { operationId: string; summary: string; description: string }> = {
@@ -213,14 +79,7 @@ export function jobWriteRoutes(app: Api, { db, now }: RouteDeps): void {
           response: { 200: ok(RefTo(JobSchema), 'The job in its new state.'), ...JOB_ERRORS },
         },
       },
-      async (request) => {
-        const account = requireAccount(request);
-        const at = now();
-        const outcome = await transitionOwnJob(db, request.params.id, account.id, action, at);
-        if (!outcome) throw notFound('job', request.params.id, 'GET /v1/jobs');
-        if (!outcome.done) throw illegalTransition('job', outcome.status, action, JOB_MACHINE);
-        return outcome.job;
-      },
+      async (request) => transitionJob(writeContext(request, deps), requireAccount(request), request.params.id, action),
     );
   }
 }

@@ -2,7 +2,7 @@ import { eurToCents } from '../../domain/pricing.js';
 import { findJob, jobsNearId, searchJobs } from '../../repositories/jobs.js';
 import { DEFAULT_PAGE_SIZE, NoQuery, RefTo } from '../../schemas/common.js';
 import { JobIdParams, JobPage, JobSchema, JobSearchQuery } from '../../schemas/job.js';
-import { ApiError, badRequest } from '../errors.js';
+import { ApiError, badRequest } from '../../services/errors.js';
 import { type Api, documented, errorResponses, idPrefixOf, ok, type RouteDeps, searchArea } from './route-kit.js';
 
 function checkBudget(query: JobSearchQuery): void {

@@ -19,7 +19,7 @@ import {
   MAX_PHOTO_URL_LENGTH,
   MAX_PHOTOS,
 } from '../../schemas/listing-writes.js';
-import { badRequest } from '../errors.js';
+import { badRequest } from '../../services/errors.js';
 import { centsOf, WRITE_HOOKS, WRITE_SECURITY } from '../write-body.js';
 import { edgesOf, illegalTransition, locationOf, notFound, requireAccount, transitionsTable } from '../write-kit.js';
 import { type Api, errorResponses, ok, type RouteDeps } from './route-kit.js';

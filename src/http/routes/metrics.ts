@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { NoQuery } from '../../schemas/common.js';
-import { ApiError } from '../errors.js';
+import { ApiError } from '../../services/errors.js';
 import type { Metrics } from '../metrics.js';
 import { type Api, PLATFORM_ERRORS } from './route-kit.js';
 

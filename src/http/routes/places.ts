@@ -6,7 +6,7 @@ import { HelperIdParams } from '../../schemas/helper-profiles.js';
 import { JobActionParams } from '../../schemas/job-writes.js';
 import { ListingIdParams } from '../../schemas/listing.js';
 import { ExactLocationSchema } from '../../schemas/places.js';
-import { ApiError } from '../errors.js';
+import { ApiError } from '../../services/errors.js';
 import { WRITE_HOOKS, WRITE_SECURITY } from '../write-body.js';
 import { requireAccount } from '../write-kit.js';
 import { type Api, errorResponses, ok, type RouteDeps } from './route-kit.js';

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { DeliveryStatus, EventType, WebhookRow } from '../../db/schema.js';
-import { eventIdOf } from '../../events/outbox.js';
+import { eventIdOf } from '../../domain/events.js';
 import {
   createWebhook,
   type DeliveryWithEvent,
@@ -25,9 +25,9 @@ import {
   WebhookSchema,
   WebhookWithSecret,
 } from '../../schemas/webhooks.js';
+import { ApiError, badRequest } from '../../services/errors.js';
 import { webhookUrlProblem } from '../../webhooks/url-guard.js';
 import { retryDelayMs } from '../../webhooks/worker.js';
-import { ApiError, badRequest } from '../errors.js';
 import { WRITE_HOOKS, WRITE_SECURITY } from '../write-body.js';
 import { requireAccount } from '../write-kit.js';
 import { type Api, errorResponses, ok, type RouteDeps } from './route-kit.js';

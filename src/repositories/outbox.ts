@@ -1,34 +1,13 @@
 import { sql } from 'kysely';
 import type { EventRow, EventType } from '../db/schema.js';
-import { haversineKm, MAX_RADIUS_KM } from '../domain/geo.js';
+import { passes } from '../domain/events.js';
 import { newId } from '../domain/ids.js';
-import { dialectOf, type Queryable } from '../repositories/db.js';
-import { findJob } from '../repositories/jobs.js';
-import { findListing } from '../repositories/listings.js';
 import type { Job } from '../schemas/job.js';
 import type { Listing } from '../schemas/listing.js';
-
-/** What an event is matched against: the search filters category, lat, lng and radius. */
-export interface EventFilter {
-  category?: string | null | undefined;
-  lat?: number | null | undefined;
-  lng?: number | null | undefined;
-  /** Kilometres around lat/lng; 50 (the service area) when not given. */
-  radius?: number | null | undefined;
-}
-
-type Place = Pick<EventRow, 'category' | 'lat' | 'lng'>;
-
-/** Whether an event's subject passes a filter: its category, and its place within the radius. */
-export function passes(filter: EventFilter, place: Place): boolean {
-  if (filter.category != null && place.category !== filter.category) return false;
-  if (filter.lat == null || filter.lng == null) return true;
-  if (place.lat === null || place.lng === null) return false;
-  return (
-    haversineKm({ lat: filter.lat, lng: filter.lng }, { lat: place.lat, lng: place.lng }) <=
-    (filter.radius ?? MAX_RADIUS_KM)
-  );
-}
+import { dialectOf } from './db.js';
+import { findJob } from './jobs.js';
+import { findListing } from './listings.js';
+import type { WriteTransaction } from './write-transaction.js';
 
 /** An arbitrary constant naming the PostgreSQL advisory lock that orders event ids by commit. */
 const EVENT_ORDER_LOCK = 0x6b6d_7008;
@@ -51,7 +30,7 @@ export interface NewEvent {
  * before the id is drawn and held to commit, makes the writers of events draw and commit one after
  * another, so no smaller id can appear after a reader has passed it.
  */
-export async function recordEvent(trx: Queryable, event: NewEvent, now: Date): Promise<void> {
+export async function recordEvent(trx: WriteTransaction, event: NewEvent, now: Date): Promise<void> {
   if (dialectOf(trx) === 'postgres') await sql`select pg_advisory_xact_lock(${sql.lit(EVENT_ORDER_LOCK)})`.execute(trx);
   const audience = event.audience && [...new Set(event.audience.filter((id): id is string => id !== null))];
   const at = now.toISOString();
@@ -121,7 +100,7 @@ interface Placed {
  * the write's transaction; returns that subject, which the write answers (no second read).
  */
 async function recordPublicEvent<T extends Placed>(
-  trx: Queryable,
+  trx: WriteTransaction,
   type: EventType,
   id: string,
   subject: T | undefined,
@@ -134,29 +113,16 @@ async function recordPublicEvent<T extends Placed>(
 }
 
 /** The event of a job change; returns the job as GET /v1/jobs/{id} shows it. */
-export async function recordJobEvent(trx: Queryable, type: EventType, jobId: string, now: Date): Promise<Job> {
+export async function recordJobEvent(trx: WriteTransaction, type: EventType, jobId: string, now: Date): Promise<Job> {
   return recordPublicEvent(trx, type, jobId, await findJob(trx, jobId, now), now);
 }
 
 /** The event of a listing change; returns the listing as GET /v1/listings/{id} shows it. */
 export async function recordListingEvent(
-  trx: Queryable,
+  trx: WriteTransaction,
   type: EventType,
   listingId: string,
   now: Date,
 ): Promise<Listing> {
   return recordPublicEvent(trx, type, listingId, await findListing(trx, listingId), now);
-}
-
-/**
- * The JSON of an event as webhooks and the stream send it: the same bytes every time (a receiver
- * may deduplicate on id). `data.object` is the subject as the API showed it when the event happened.
- */
-export function eventJson(event: Pick<EventRow, 'id' | 'type' | 'created_at' | 'payload'>): string {
-  return `{"id":"${eventIdOf(event.id)}","type":"${event.type}","created_at":"${event.created_at}","data":{"object":${event.payload}}}`;
-}
-
-/** The public id of an event: evt_ and its number in the outbox. */
-export function eventIdOf(id: number): string {
-  return `evt_${id}`;
 }

@@ -1,0 +1,159 @@
+import type { AccountRow, JobRow } from '../db/schema.js';
+import { berlinDate } from '../domain/berlin-time.js';
+import { parseInstant, type ScheduleField, scheduleIssue } from '../domain/deadlines.js';
+import { maxApplicants } from '../domain/pricing.js';
+import { effectiveJobStatus } from '../domain/statuses.js';
+import { JOB_MACHINE } from '../domain/transitions.js';
+import {
+  derivedJobFields,
+  insertOwnJob,
+  type JobAction,
+  type JobValues,
+  transitionOwnJob,
+  updateOwnJob,
+} from '../repositories/job-writes.js';
+import { inWriteTransaction, type WriteContext } from '../repositories/write-transaction.js';
+import type { Job } from '../schemas/job.js';
+import type { JobCreateBody, JobUpdateBody } from '../schemas/job-writes.js';
+import { badRequest } from './errors.js';
+import { centsOf, illegalTransition, locationOf, notFound } from './write-rules.js';
+
+/** Posts a job for the account: open, visible at once, its job.created event committed with it. */
+export async function createJob(context: WriteContext, account: AccountRow, body: JobCreateBody): Promise<Job> {
+  const columns = jobColumns(body, account);
+  checkSchedule(columns, null, account, context.now);
+  // The create schema requires the other fields and fills in the defaults.
+  const values = columns as JobValues;
+  const derived = await derivedJobFields(context.db, values);
+  return inWriteTransaction(context, (trx) => insertOwnJob(trx, account.id, { ...values, ...derived }, context.now));
+}
+
+/** Changes the given fields of the account's open job; 404 for anyone else's, 409 unless open. */
+export async function updateJob(
+  context: WriteContext,
+  account: AccountRow,
+  id: string,
+  body: JobUpdateBody,
+): Promise<Job> {
+  const at = context.now;
+  const columns = jobColumns(body, account);
+  const updated = await inWriteTransaction(context, (trx) =>
+    updateOwnJob(trx, id, account.id, at, (row, accepted) => {
+      const status = effectiveJobStatus(row.status, row.deadline, at);
+      if (status !== 'open') throw illegalTransition('job', status, 'update', JOB_MACHINE);
+      checkSchedule(columns, row, account, at);
+      checkHelpersNeeded(columns.helpers_needed, row, accepted);
+      return columns;
+    }),
+  );
+  if (!updated) throw notFound('job', id, 'GET /v1/jobs');
+  return updated;
+}
+
+/** Cancels or completes the account's job along JOB_MACHINE. */
+export async function transitionJob(
+  context: WriteContext,
+  account: AccountRow,
+  id: string,
+  action: JobAction,
+): Promise<Job> {
+  const outcome = await inWriteTransaction(context, (trx) =>
+    transitionOwnJob(trx, id, account.id, action, context.now),
+  );
+  if (!outcome) throw notFound('job', id, 'GET /v1/jobs');
+  if (!outcome.done) throw illegalTransition('job', outcome.status, action, JOB_MACHINE);
+  return outcome.job;
+}
+
+function instantOf(value: string | null, field: ScheduleField): Date | null {
+  if (value === null) return null;
+  const instant = parseInstant(value);
+  if (instant) return instant;
+  throw badRequest(
+    'invalid_parameter',
+    field,
+    `${field} names no real moment: '${value}'.`,
+    `Send ${field} as an RFC 3339 date-time, e.g. 2026-12-05T14:00:00Z.`,
+  );
+}
+
+/** The columns a create or change body sets; only the fields it has. */
+function jobColumns(body: JobUpdateBody, account: AccountRow): Partial<JobValues> {
+  const { location, price_eur, photos, desired_at, deadline, urgent, express, remote_task, requires_license, ...same } =
+    body;
+  const columns: Partial<JobValues> = { ...same };
+  if (location) Object.assign(columns, locationOf(location, account));
+  if (price_eur !== undefined) columns.price_cents = centsOf(price_eur, 'price_eur');
+  if (photos) columns.photos = JSON.stringify(photos);
+  if (desired_at !== undefined) {
+    const at = instantOf(desired_at, 'desired_at');
+    columns.desired_at = at?.toISOString() ?? null;
+    columns.desired_date = at && berlinDate(at);
+  }
+  if (deadline !== undefined) columns.deadline = instantOf(deadline, 'deadline')?.toISOString() ?? null;
+  const flags = { urgent, express, remote_task, requires_license };
+  for (const [name, value] of Object.entries(flags) as [keyof typeof flags, boolean | undefined][]) {
+    if (value !== undefined) columns[name] = value ? 1 : 0;
+  }
+  return columns;
+}
+
+/** 400 unless desired_at and deadline, as they will be, are ahead, within the account's horizon and in order. */
+function checkSchedule(
+  columns: Partial<JobValues>,
+  current: Pick<JobRow, 'desired_at' | 'deadline' | 'created_at'> | null,
+  account: AccountRow,
+  now: Date,
+): void {
+  const fields = ['desired_at', 'deadline'] as const;
+  const planned = (field: ScheduleField) => {
+    const text = field in columns ? columns[field] : current?.[field];
+    return text ? new Date(text) : null;
+  };
+  const issue = scheduleIssue(
+    { desired_at: planned('desired_at'), deadline: planned('deadline') },
+    new Set(fields.filter((field) => field in columns)),
+    current ? new Date(current.created_at) : now,
+    account.account_type,
+    now,
+  );
+  if (!issue) return;
+  if (issue.problem === 'before_desired_at') {
+    throw badRequest(
+      'conflicting_parameters',
+      'deadline',
+      'deadline comes before desired_at.',
+      'Set deadline at or after desired_at, or move desired_at earlier.',
+      ['desired_at', 'deadline'],
+    );
+  }
+  const field = issue.field;
+  if (issue.problem === 'in_past') {
+    throw badRequest(
+      'parameter_out_of_range',
+      field,
+      `${field} must be in the future; it is ${now.toISOString()} now.`,
+      `Send a ${field} after ${now.toISOString()}.`,
+    );
+  }
+  const latest = issue.latest.toISOString();
+  throw badRequest(
+    'parameter_out_of_range',
+    field,
+    `${field} may be at most ${issue.days} days after the job was created for a ${account.account_type} account, so at the latest ${latest}.`,
+    `Send a ${field} no later than ${latest}.`,
+  );
+}
+
+/** A job may not need fewer helpers than already accepted, nor fewer than its applications need places. */
+function checkHelpersNeeded(next: number | undefined, row: JobRow, accepted: number): void {
+  if (next === undefined) return;
+  const least = Math.max(accepted + 1, Math.ceil(row.applications_count / maxApplicants(1)));
+  if (next >= least) return;
+  throw badRequest(
+    'parameter_out_of_range',
+    'helpers_needed',
+    `helpers_needed must be at least ${least} now: the job has ${row.applications_count} applications (${maxApplicants(1)} places per helper), ${accepted} of them accepted.`,
+    `Send helpers_needed from ${least} to 4, or reject applications first.`,
+  );
+}
