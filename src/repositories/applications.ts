@@ -6,10 +6,11 @@ import { effectiveJobStatus, type JobStatus } from '../domain/statuses.js';
 import { APPLICATION_MACHINE, nextState } from '../domain/transitions.js';
 import type { Application } from '../schemas/applications.js';
 import { claimQuota } from './account-quotas.js';
-import { isUniqueViolation, type Queryable } from './db.js';
+import type { Queryable } from './db.js';
 import { rejectPending } from './job-writes.js';
 import { openJobSql } from './jobs.js';
 import { recordEvent, recordJobEvent } from './outbox.js';
+import type { WriteTransaction } from './write-transaction.js';
 
 export function applicationRowToApplication(row: ApplicationRow): Application {
   return {
@@ -30,71 +31,69 @@ export type ApplyOutcome =
 
 const acceptedCountSql = sql<number>`(select count(*) from applications as a where a.job_id = jobs.id and a.status = 'accepted')`;
 
+/** Whether the helper has applied to the job before (checked before the write transaction starts). */
+export async function hasApplied(db: Queryable, jobId: string, helperId: string): Promise<boolean> {
+  const earlier = await db
+    .selectFrom('applications')
+    .select('id')
+    .where('job_id', '=', jobId)
+    .where('helper_id', '=', helperId)
+    .executeTakeFirst();
+  return earlier !== undefined;
+}
+
 /**
- * A helper's application for a job. The database decides every limit: the first statement of the
+ * A helper's application for a job, inside the write transaction. The database decides every limit: the first statement of the
  * transaction takes a place among the job's max_applicants with a conditional increment (open,
  * deadline ahead, a place left, not the applicant's own job), and the unique (job, helper)
- * constraint refuses a second application, rolling the increment back. As the first statement
+ * constraint refuses a second application (a unique violation the caller turns into
+ * already_applied), rolling the increment back. As the first statement
  * writes, the transaction holds SQLite's write lock from its start and waits (busy_timeout) for
  * another process's, instead of failing to upgrade a read. The account's hourly quota is claimed in
  * the same transaction (a refusal rolls the place back).
  */
 export async function applyToJob(
-  db: Queryable,
+  trx: WriteTransaction,
   input: { jobId: string; helperId: string; accountId: string; message: string | null },
   now: Date,
   /** Applications the account may send per hour; beyond it QuotaExceeded (account-quotas.ts). */
   quota: number,
 ): Promise<ApplyOutcome> {
-  const earlier = await db
-    .selectFrom('applications')
-    .select('id')
-    .where('job_id', '=', input.jobId)
-    .where('helper_id', '=', input.helperId)
+  const placed = await trx
+    .updateTable('jobs')
+    .set((eb) => ({ applications_count: eb('applications_count', '+', 1) }))
+    .where('id', '=', input.jobId)
+    .where(openJobSql(now))
+    .where(sql<boolean>`applications_count < helpers_needed * ${sql.lit(maxApplicants(1))}`)
+    .where((eb) => eb.or([eb('owner_account_id', 'is', null), eb('owner_account_id', '!=', input.accountId)]))
     .executeTakeFirst();
-  if (earlier) return { ok: false, problem: 'already_applied' };
-  try {
-    return await db.transaction().execute(async (trx): Promise<ApplyOutcome> => {
-      const placed = await trx
-        .updateTable('jobs')
-        .set((eb) => ({ applications_count: eb('applications_count', '+', 1) }))
-        .where('id', '=', input.jobId)
-        .where(openJobSql(now))
-        .where(sql<boolean>`applications_count < helpers_needed * ${sql.lit(maxApplicants(1))}`)
-        .where((eb) => eb.or([eb('owner_account_id', 'is', null), eb('owner_account_id', '!=', input.accountId)]))
-        .executeTakeFirst();
-      if (Number(placed.numUpdatedRows) === 0) return whyNoPlace(trx, input.jobId, input.accountId, now);
-      await claimQuota(trx, 'applications', input.accountId, quota, now);
-      const row: ApplicationRow = {
-        id: newId('app'),
-        job_id: input.jobId,
-        helper_id: input.helperId,
-        account_id: input.accountId,
-        message: input.message,
-        status: 'pending',
-        created_at: now.toISOString(),
-        decided_at: null,
-      };
-      await trx.insertInto('applications').values(row).execute();
-      const application = applicationRowToApplication(row);
-      const job = await trx
-        .selectFrom('jobs')
-        .select(['category', 'lat', 'lng', 'owner_account_id'])
-        .where('id', '=', input.jobId)
-        .executeTakeFirstOrThrow();
-      // Private: only the job's owner and the applicant see it.
-      const audience = [job.owner_account_id, input.accountId];
-      await recordEvent(
-        trx,
-        { type: 'application.created', subjectId: row.id, place: job, audience, data: application },
-        now,
-      );
-      return { ok: true, application };
-    });
-  } catch (error) {
-    if (isUniqueViolation(error)) return { ok: false, problem: 'already_applied' };
-    throw error;
-  }
+  if (Number(placed.numUpdatedRows) === 0) return whyNoPlace(trx, input.jobId, input.accountId, now);
+  await claimQuota(trx, 'applications', input.accountId, quota, now);
+  const row: ApplicationRow = {
+    id: newId('app'),
+    job_id: input.jobId,
+    helper_id: input.helperId,
+    account_id: input.accountId,
+    message: input.message,
+    status: 'pending',
+    created_at: now.toISOString(),
+    decided_at: null,
+  };
+  await trx.insertInto('applications').values(row).execute();
+  const application = applicationRowToApplication(row);
+  const job = await trx
+    .selectFrom('jobs')
+    .select(['category', 'lat', 'lng', 'owner_account_id'])
+    .where('id', '=', input.jobId)
+    .executeTakeFirstOrThrow();
+  // Private: only the job's owner and the applicant see it.
+  const audience = [job.owner_account_id, input.accountId];
+  await recordEvent(
+    trx,
+    { type: 'application.created', subjectId: row.id, place: job, audience, data: application },
+    now,
+  );
+  return { ok: true, application };
 }
 
 async function whyNoPlace(db: Queryable, jobId: string, accountId: string, now: Date): Promise<ApplyOutcome> {
@@ -148,52 +147,50 @@ export type DecideOutcome =
  * different applications cannot both take the last place.
  */
 export async function decideApplication(
-  db: Queryable,
+  trx: WriteTransaction,
   input: { jobId: string; applicationId: string; accountId: string; action: 'accept' | 'reject' },
   now: Date,
 ): Promise<DecideOutcome> {
   const to = nextState(APPLICATION_MACHINE, 'pending', input.action) as ApplicationStatus;
   const at = now.toISOString();
-  return db.transaction().execute(async (trx): Promise<DecideOutcome> => {
-    await trx.updateTable('jobs').set({ updated_at: sql`updated_at` }).where('id', '=', input.jobId).execute();
-    const decided = await trx
-      .updateTable('applications')
-      .set({ status: to, decided_at: at })
-      .where('id', '=', input.applicationId)
-      .where('job_id', '=', input.jobId)
-      .where('status', '=', 'pending')
-      .where(({ exists, selectFrom }) => {
-        let job = selectFrom('jobs')
-          .select('jobs.id')
-          .whereRef('jobs.id', '=', 'applications.job_id')
-          .where('jobs.owner_account_id', '=', input.accountId);
-        if (input.action === 'accept') {
-          job = job.where(openJobSql(now)).where(sql<boolean>`${acceptedCountSql} < jobs.helpers_needed`);
-        }
-        return exists(job);
-      })
-      .executeTakeFirst();
-    if (Number(decided.numUpdatedRows) === 0) return whyUndecided(trx, input, now);
-    if (to === 'accepted') {
-      const assigned = await trx
-        .updateTable('jobs')
-        .set({ status: 'assigned', updated_at: at })
-        .where('id', '=', input.jobId)
-        .where('status', '=', 'open')
-        .where(sql<boolean>`${acceptedCountSql} >= helpers_needed`)
-        .executeTakeFirst();
-      if (Number(assigned.numUpdatedRows) > 0) {
-        await rejectPending(trx, input.jobId, now);
-        await recordJobEvent(trx, 'job.status_changed', input.jobId, now);
+  await trx.updateTable('jobs').set({ updated_at: sql`updated_at` }).where('id', '=', input.jobId).execute();
+  const decided = await trx
+    .updateTable('applications')
+    .set({ status: to, decided_at: at })
+    .where('id', '=', input.applicationId)
+    .where('job_id', '=', input.jobId)
+    .where('status', '=', 'pending')
+    .where(({ exists, selectFrom }) => {
+      let job = selectFrom('jobs')
+        .select('jobs.id')
+        .whereRef('jobs.id', '=', 'applications.job_id')
+        .where('jobs.owner_account_id', '=', input.accountId);
+      if (input.action === 'accept') {
+        job = job.where(openJobSql(now)).where(sql<boolean>`${acceptedCountSql} < jobs.helpers_needed`);
       }
+      return exists(job);
+    })
+    .executeTakeFirst();
+  if (Number(decided.numUpdatedRows) === 0) return whyUndecided(trx, input, now);
+  if (to === 'accepted') {
+    const assigned = await trx
+      .updateTable('jobs')
+      .set({ status: 'assigned', updated_at: at })
+      .where('id', '=', input.jobId)
+      .where('status', '=', 'open')
+      .where(sql<boolean>`${acceptedCountSql} >= helpers_needed`)
+      .executeTakeFirst();
+    if (Number(assigned.numUpdatedRows) > 0) {
+      await rejectPending(trx, input.jobId, now);
+      await recordJobEvent(trx, 'job.status_changed', input.jobId, now);
     }
-    const row = await trx
-      .selectFrom('applications')
-      .selectAll()
-      .where('id', '=', input.applicationId)
-      .executeTakeFirstOrThrow();
-    return { ok: true, application: applicationRowToApplication(row) };
-  });
+  }
+  const row = await trx
+    .selectFrom('applications')
+    .selectAll()
+    .where('id', '=', input.applicationId)
+    .executeTakeFirstOrThrow();
+  return { ok: true, application: applicationRowToApplication(row) };
 }
 
 async function whyUndecided(

@@ -1,9 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import type { DeliveryRow, EventRow, EventType, WebhookRow } from '../db/schema.js';
+import { eventIdOf } from '../domain/events.js';
 import { newId } from '../domain/ids.js';
+import type { Delivery, Webhook } from '../schemas/webhooks.js';
 import { dialectOf, type Queryable } from './db.js';
 import { pendingDelivery } from './outbox.js';
+import type { WriteTransaction } from './write-transaction.js';
 
 export interface WebhookInput {
   url: string;
@@ -24,37 +27,35 @@ function newSecret(): string {
  * PostgreSQL under an advisory lock per account, so two at once cannot both take the last place).
  */
 export async function createWebhook(
-  db: Queryable,
+  trx: WriteTransaction,
   accountId: string,
   input: WebhookInput,
   max: number,
   now: Date,
 ): Promise<WebhookRow | { limit: number }> {
-  return db.transaction().execute(async (trx) => {
-    if (dialectOf(trx) === 'postgres') {
-      await sql`select pg_advisory_xact_lock(hashtext(${`webhooks:${accountId}`}))`.execute(trx);
-    }
-    const { n } = await trx
-      .selectFrom('webhooks')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('account_id', '=', accountId)
-      .executeTakeFirstOrThrow();
-    if (Number(n) >= max) return { limit: max };
-    const row: WebhookRow = {
-      id: newId('wh'),
-      account_id: accountId,
-      url: input.url,
-      events: `,${input.events.join(',')},`,
-      filter_category: input.category,
-      filter_lat: input.lat,
-      filter_lng: input.lng,
-      filter_radius_km: input.radiusKm,
-      secret: newSecret(),
-      created_at: now.toISOString(),
-    };
-    await trx.insertInto('webhooks').values(row).execute();
-    return row;
-  });
+  if (dialectOf(trx) === 'postgres') {
+    await sql`select pg_advisory_xact_lock(hashtext(${`webhooks:${accountId}`}))`.execute(trx);
+  }
+  const { n } = await trx
+    .selectFrom('webhooks')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('account_id', '=', accountId)
+    .executeTakeFirstOrThrow();
+  if (Number(n) >= max) return { limit: max };
+  const row: WebhookRow = {
+    id: newId('wh'),
+    account_id: accountId,
+    url: input.url,
+    events: `,${input.events.join(',')},`,
+    filter_category: input.category,
+    filter_lat: input.lat,
+    filter_lng: input.lng,
+    filter_radius_km: input.radiusKm,
+    secret: newSecret(),
+    created_at: now.toISOString(),
+  };
+  await trx.insertInto('webhooks').values(row).execute();
+  return row;
 }
 
 /** The account's webhooks, oldest first. */
@@ -79,14 +80,12 @@ export function ownWebhook(db: Queryable, id: string, accountId: string): Promis
 }
 
 /** Deletes an own webhook with its deliveries (nothing more is sent); false when it is not the account's. */
-export function deleteOwnWebhook(db: Queryable, id: string, accountId: string): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
-    const hook = await ownWebhook(trx, id, accountId);
-    if (!hook) return false;
-    await trx.deleteFrom('webhook_deliveries').where('webhook_id', '=', id).execute();
-    await trx.deleteFrom('webhooks').where('id', '=', id).execute();
-    return true;
-  });
+export async function deleteOwnWebhook(trx: WriteTransaction, id: string, accountId: string): Promise<boolean> {
+  const hook = await ownWebhook(trx, id, accountId);
+  if (!hook) return false;
+  await trx.deleteFrom('webhook_deliveries').where('webhook_id', '=', id).execute();
+  await trx.deleteFrom('webhooks').where('id', '=', id).execute();
+  return true;
 }
 
 export type DeliveryWithEvent = DeliveryRow & Pick<EventRow, 'type'>;
@@ -120,25 +119,23 @@ export async function listDeliveries(
  * Sends a delivery's event again: a new delivery, due at once, with attempts of its own (the
  * receiver sees the same event id and body, signed anew). Undefined when the webhook has no such delivery.
  */
-export function redeliver(
-  db: Queryable,
+export async function redeliver(
+  trx: WriteTransaction,
   webhookId: string,
   deliveryId: string,
   now: Date,
 ): Promise<DeliveryWithEvent | undefined> {
-  return db.transaction().execute(async (trx) => {
-    const original = await trx
-      .selectFrom('webhook_deliveries')
-      .innerJoin('events', 'events.id', 'webhook_deliveries.event_id')
-      .select(['webhook_deliveries.event_id', 'events.type'])
-      .where('webhook_deliveries.id', '=', deliveryId)
-      .where('webhook_deliveries.webhook_id', '=', webhookId)
-      .executeTakeFirst();
-    if (!original) return undefined;
-    const row = pendingDelivery(webhookId, Number(original.event_id), now.toISOString(), deliveryId);
-    await trx.insertInto('webhook_deliveries').values(row).execute();
-    return { ...row, type: original.type };
-  });
+  const original = await trx
+    .selectFrom('webhook_deliveries')
+    .innerJoin('events', 'events.id', 'webhook_deliveries.event_id')
+    .select(['webhook_deliveries.event_id', 'events.type'])
+    .where('webhook_deliveries.id', '=', deliveryId)
+    .where('webhook_deliveries.webhook_id', '=', webhookId)
+    .executeTakeFirst();
+  if (!original) return undefined;
+  const row = pendingDelivery(webhookId, Number(original.event_id), now.toISOString(), deliveryId);
+  await trx.insertInto('webhook_deliveries').values(row).execute();
+  return { ...row, type: original.type };
 }
 
 export interface AttemptResult {
@@ -210,4 +207,33 @@ export async function releaseDelivery(db: Queryable, id: string): Promise<void> 
   await db
     .transaction()
     .execute((trx) => trx.updateTable('webhook_deliveries').set({ locked_until: null }).where('id', '=', id).execute());
+}
+
+/** A webhook as the API shows it (never its secret). */
+export function webhookRowToWebhook(row: WebhookRow): Webhook {
+  return {
+    id: row.id,
+    url: row.url,
+    events: row.events.split(',').filter(Boolean) as EventType[],
+    filters: { category: row.filter_category, lat: row.filter_lat, lng: row.filter_lng, radius: row.filter_radius_km },
+    created_at: row.created_at,
+  };
+}
+
+/** A delivery as the API shows it, with its event's public id and type. */
+export function deliveryRowToDelivery(row: DeliveryWithEvent): Delivery {
+  return {
+    id: row.id,
+    event_id: eventIdOf(Number(row.event_id)),
+    event_type: row.type,
+    status: row.status,
+    attempts: row.attempts,
+    next_attempt_at: row.next_attempt_at,
+    last_attempt_at: row.last_attempt_at,
+    response_status: row.response_status,
+    last_error: row.last_error,
+    delivered_at: row.delivered_at,
+    redelivery_of: row.redelivery_of,
+    created_at: row.created_at,
+  };
 }

@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { Nullable, PlainText, RefTo, StringEnum } from './common.js';
+import { JOB_LIFE_CYCLE } from './job-writes.js';
 
 const APPLICATION_STATUSES = ['pending', 'accepted', 'rejected'] as const;
 
@@ -50,3 +51,7 @@ export const ApplicationParams = Type.Object(
   },
   { additionalProperties: false },
 );
+
+export const APPLICATION_LIFE_CYCLE = `Application states: pending -> accepted or rejected (by the job owner). When the accepted applications reach helpers_needed, the job becomes assigned and the pending rest are rejected; cancelling the job rejects the pending ones too. accepted and rejected are final; a rejected application keeps its place among max_applicants.
+
+${JOB_LIFE_CYCLE}`;

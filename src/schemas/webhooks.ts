@@ -138,3 +138,26 @@ export const DeliveryParams = Type.Object(
   },
   { additionalProperties: false },
 );
+
+/** What the webhook documentation says of the operator's settings. */
+export interface WebhookDocSettings {
+  perAccount: number;
+  retryBaseMs: number;
+  maxAttempts: number;
+  timeoutMs: number;
+  /** The whole time deliveries of an event are tried, in words ("about 21 hours"). */
+  retryWindow: string;
+}
+
+/** The webhooks chapter of the OpenAPI document (on GET /v1/webhooks and POST /v1/webhooks). */
+export function webhookDocs(settings: WebhookDocSettings): string {
+  return `Webhooks tell a developer account's server about changes as they happen, instead of it polling.
+
+**Events.** job.created, job.updated, job.status_changed, listing.created, listing.updated and listing.status_changed are public: any webhook may subscribe to them, optionally filtered by category and area (lat, lng, radius in km: the search filters). application.created reaches only the job's owner and the applicant; booking.created and booking.status_changed only the listing's owner and the renter. Each change is written to an outbox in the same database transaction as the change itself, so no acknowledged change goes without its event, also across a crash or a restart.
+
+**Delivery.** A POST to the webhook's url with the JSON body \`{"id": "evt_…", "type": "job.created", "created_at": "…", "data": {"object": {…the job, listing, application or booking as the API showed it…}}}\` and the headers Marketplace-Event-Id, Marketplace-Event-Type, Marketplace-Delivery-Id and Marketplace-Signature. Any 2xx answer within ${settings.timeoutMs / 1000} s counts as delivered; anything else (other statuses, redirects, timeouts, refused connections) is retried with exponential backoff: ${settings.retryBaseMs / 1000} s after the first failure, doubling each time (±10 % jitter, at most a day between attempts), ${settings.maxAttempts} attempts over ${settings.retryWindow}, then the delivery is failed. Deliveries are at least once and not ordered: deduplicate on the event id.
+
+**Signatures** (as Stripe does): \`Marketplace-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256>\`, the HMAC keyed with the webhook's secret over \`<t>.<raw body>\`. Recompute it over the raw bytes, compare in constant time, and refuse timestamps more than 5 minutes old. The secret (whsec_…) is shown once, in the answer to POST /v1/webhooks.
+
+**Where to.** Only http(s) URLs whose host resolves to public addresses: loopback, private (10/8, 172.16/12, 192.168/16, fc00::/7), link-local (169.254/16 with cloud metadata, fe80::/10), carrier-grade NAT and reserved ranges, also inside IPv6 forms that carry an IPv4 address (IPv4-mapped and -compatible, SIIT, NAT64, 6to4, Teredo), are refused when the webhook is created and again when each delivery connects (so DNS rebinding does not help), unless the operator sets WEBHOOK_ALLOW_PRIVATE_NETWORKS=true. Redirects are not followed. At most ${settings.perAccount} webhooks per account.`;
+}

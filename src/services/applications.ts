@@ -1,0 +1,131 @@
+import type { AccountRow } from '../db/schema.js';
+import { APPLICATION_MACHINE, JOB_MACHINE } from '../domain/transitions.js';
+import {
+  type ApplyOutcome,
+  applyToJob,
+  type DecideOutcome,
+  decideApplication,
+  hasApplied,
+  listJobApplications,
+} from '../repositories/applications.js';
+import { isUniqueViolation } from '../repositories/db.js';
+import { isOwnHelper } from '../repositories/helper-profiles.js';
+import { inWriteTransaction, type WriteContext } from '../repositories/write-transaction.js';
+import type { Application } from '../schemas/applications.js';
+import { ApiError, badRequest } from './errors.js';
+import { illegalTransition, notFound } from './write-rules.js';
+
+/**
+ * Applies to an open job as a helper of the account (404 for another account's helper); the
+ * database decides the limits (applyToJob). At most `quota` applications per account and hour.
+ */
+export async function applyAsHelper(
+  context: WriteContext,
+  account: AccountRow,
+  jobId: string,
+  body: { helper_id: string; message?: string | null | undefined },
+  quota: number,
+): Promise<Application> {
+  const { helper_id: helperId, message } = body;
+  if (!(await isOwnHelper(context.db, helperId, account.id))) {
+    throw new ApiError(404, 'not_found', `No helper with the id '${helperId}' is yours.`, {
+      param: 'helper_id',
+      suggestion: 'Apply as a helper your account registered with POST /v1/helpers.',
+    });
+  }
+  const input = { jobId, helperId, accountId: account.id, message: message ?? null };
+  let outcome: ApplyOutcome;
+  if (await hasApplied(context.db, jobId, helperId)) outcome = { ok: false, problem: 'already_applied' };
+  else {
+    try {
+      outcome = await inWriteTransaction(context, (trx) => applyToJob(trx, input, context.now, quota));
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      outcome = { ok: false, problem: 'already_applied' };
+    }
+  }
+  if (!outcome.ok) throw applyError(outcome, jobId, helperId);
+  return outcome.application;
+}
+
+/** The applications to the account's job, oldest first (404 for anyone else's job). */
+export async function applicationsOfJob(
+  db: WriteContext['db'],
+  account: AccountRow,
+  jobId: string,
+): Promise<{ data: Application[]; total: number }> {
+  const applications = await listJobApplications(db, jobId, account.id);
+  if (!applications) throw notFound('job', jobId, 'GET /v1/jobs');
+  return { data: applications, total: applications.length };
+}
+
+/** The job's owner accepts or rejects a pending application. */
+export async function decide(
+  context: WriteContext,
+  account: AccountRow,
+  ids: { jobId: string; applicationId: string },
+  action: 'accept' | 'reject',
+): Promise<Application> {
+  const input = { ...ids, accountId: account.id, action };
+  const outcome = await inWriteTransaction(context, (trx) => decideApplication(trx, input, context.now));
+  if (!outcome.ok) throw decideError(outcome, action, ids.jobId, ids.applicationId);
+  return outcome.application;
+}
+
+function applyError(outcome: Exclude<ApplyOutcome, { ok: true }>, jobId: string, helperId: string): ApiError {
+  switch (outcome.problem) {
+    case 'job_not_found':
+      return new ApiError(404, 'not_found', `No job has the id '${jobId}'.`, {
+        param: 'id',
+        suggestion: 'Check the id (job ids start with job_); GET /v1/jobs lists open jobs.',
+      });
+    case 'own_job':
+      return badRequest(
+        'invalid_parameter',
+        'helper_id',
+        'Your account posted this job; it cannot apply to it.',
+        'Apply to jobs of other accounts; GET /v1/jobs/{id}/applications lists who applied to yours.',
+      );
+    case 'already_applied':
+      return new ApiError(409, 'already_applied', `Helper '${helperId}' has already applied to this job.`, {
+        param: 'helper_id',
+        suggestion: 'A helper applies to a job once; wait for the owner to accept or reject the application.',
+      });
+    case 'limit_reached':
+      return new ApiError(409, 'limit_reached', 'The job takes no more applications: max_applicants is reached.', {
+        param: null,
+        suggestion: 'Apply to another open job (GET /v1/jobs); max_applicants is helpers_needed × 3.',
+      });
+    case 'not_open':
+      return new ApiError(
+        409,
+        'invalid_state_transition',
+        `The job is ${outcome.status}; it takes applications only while open.`,
+        {
+          param: null,
+          suggestion: 'Apply to an open job; GET /v1/jobs lists them.',
+        },
+      );
+  }
+}
+
+function decideError(
+  outcome: Exclude<DecideOutcome, { ok: true }>,
+  action: string,
+  jobId: string,
+  applicationId: string,
+): ApiError {
+  switch (outcome.problem) {
+    case 'job_not_found':
+      return notFound('job', jobId, 'GET /v1/jobs');
+    case 'application_not_found':
+      return new ApiError(404, 'not_found', `The job has no application with the id '${applicationId}'.`, {
+        param: 'application_id',
+        suggestion: `GET /v1/jobs/${jobId}/applications lists the job's applications.`,
+      });
+    case 'application_state':
+      return illegalTransition('application', outcome.status, action, APPLICATION_MACHINE);
+    case 'job_state':
+      return illegalTransition('job', outcome.status, action, JOB_MACHINE);
+  }
+}
