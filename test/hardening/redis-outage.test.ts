@@ -3,7 +3,7 @@
  * server process: a Redis server of the test's own (Debian's redis-server) is killed and started
  * again on the same port.
  *
- * The decision (README, "Access tiers and rate limits"): without Redis the service cannot count a
+ * The decision (docs/api.md, "Access tiers and rate limits"): without Redis the service cannot count a
  * budget shared by its instances, so it refuses rate-limited requests with 503 service_unavailable
  * and Retry-After rather than serve them uncounted (which would open every budget during an outage)
  * or count per instance (which would multiply them by the number of instances). Liveness and

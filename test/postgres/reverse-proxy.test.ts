@@ -1,6 +1,6 @@
 /**
- * The README's "Running at scale" as an operator follows it: three instances on one PostgreSQL
- * schema and one Redis, behind nginx running the README's own configuration block (only the ports
+ * docs/operations.md's "Running at scale" as an operator follows it: three instances on one PostgreSQL
+ * schema and one Redis, behind nginx running that document's own configuration block (only the ports
  * changed). Requests through the proxy reach every instance, share one anonymous budget per client
  * (TRUST_PROXY=1 reads the address nginx appended, so a forged X-Forwarded-For buys nothing), and
  * a rolling restart of one instance under load loses no request.
@@ -22,7 +22,7 @@ import { insert, jobFixture } from '../helpers/fixtures.js';
 import { freePort, type ServerProcess, startServer, stopServer } from '../helpers/server-process.js';
 
 const REDIS_URL = 'redis://127.0.0.1:6379';
-const README_PORTS = ['3001', '3002', '3003'];
+const DOC_PORTS = ['3001', '3002', '3003'];
 
 function nginxBinary(): string {
   for (const candidate of ['/usr/sbin/nginx', '/usr/bin/nginx']) if (existsSync(candidate)) return candidate;
@@ -31,16 +31,16 @@ function nginxBinary(): string {
   return found;
 }
 
-/** The README's nginx block, with the instances' and the proxy's ports put in. */
-function readmeNginxBlock(instancePorts: number[], proxyPort: number): string {
-  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-  const block = /```nginx\n([\s\S]*?)```/.exec(readme)?.[1];
-  assert.ok(block, 'README.md has an nginx configuration block');
+/** The nginx block of docs/operations.md, with the instances' and the proxy's ports put in. */
+function docNginxBlock(instancePorts: number[], proxyPort: number): string {
+  const operations = readFileSync(new URL('../../docs/operations.md', import.meta.url), 'utf8');
+  const block = /```nginx\n([\s\S]*?)```/.exec(operations)?.[1];
+  assert.ok(block, 'docs/operations.md has an nginx configuration block');
   let config = block.replace('listen 8080;', `listen 127.0.0.1:${proxyPort};`);
-  README_PORTS.forEach((port, i) => {
+  DOC_PORTS.forEach((port, i) => {
     config = config.replace(`127.0.0.1:${port}`, `127.0.0.1:${instancePorts[i]}`);
   });
-  for (const port of README_PORTS) assert.ok(!config.includes(`:${port} `), `port ${port} replaced`);
+  for (const port of DOC_PORTS) assert.ok(!config.includes(`:${port} `), `port ${port} replaced`);
   return config;
 }
 
@@ -72,7 +72,7 @@ async function startNginx(t: Pick<TestContext, 'after'>, block: string, port: nu
   assert.fail(`nginx did not come up:\n${readFileSync(join(dir, 'logs/error.log'), 'utf8')}`);
 }
 
-test('three instances behind nginx, configured as the README says', { timeout: 300_000 }, async (t) => {
+test('three instances behind nginx, configured as docs/operations.md says', { timeout: 300_000 }, async (t) => {
   const url = await freshDatabaseUrl(t);
   const db = createDb(url);
   await migrateToLatest(db);
@@ -103,7 +103,7 @@ test('three instances behind nginx, configured as the README says', { timeout: 3
   });
   const instances: ServerProcess[] = await Promise.all(ports.map((port) => startServer(t, config(port))));
   const proxyPort = await freePort();
-  await startNginx(t, readmeNginxBlock(ports, proxyPort), proxyPort);
+  await startNginx(t, docNginxBlock(ports, proxyPort), proxyPort);
   const proxy = `http://127.0.0.1:${proxyPort}`;
   const get = async (path: string, headers: Record<string, string> = {}) => {
     const response = await fetch(`${proxy}${path}`, { headers, signal: AbortSignal.timeout(30_000) });
