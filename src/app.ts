@@ -15,7 +15,7 @@ import {
   MAX_HEADER_BYTES,
   registerErrorHandler,
 } from './http/plugins/error-handler.js';
-import { committingWithClaims, registerIdempotency } from './http/plugins/idempotency.js';
+import { registerIdempotency } from './http/plugins/idempotency.js';
 import { registerJsonBody } from './http/plugins/json-body.js';
 import { registerNotFound } from './http/plugins/not-found.js';
 import { registerNulGuard } from './http/plugins/nul-guard.js';
@@ -244,8 +244,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<Api> {
   }
   const routeDeps: RouteDeps = {
     base: '/v1',
-    // Handlers write through it: a request's write transaction also commits its idempotency key.
-    db: committingWithClaims(deps.db.kysely),
+    db: deps.db.kysely,
     now,
     endpoints,
     limits,

@@ -7,8 +7,9 @@ import { openDatabase } from '../src/db/prepare.js';
 import type { KeyRequestRow } from '../src/db/schema.js';
 import { hashApiKey, isWellFormedApiKey } from '../src/domain/api-keys.js';
 import { findOrCreateAccount, issueKey, keyState } from '../src/repositories/access.js';
-import { createKeyRequest, findRequest, type KeyRequestInput } from '../src/repositories/key-requests.js';
+import { findRequest, type KeyRequestInput } from '../src/repositories/key-requests.js';
 import { type AdminRun, lastLine, runAdmin } from './helpers/admin-cli.js';
+import { insertKeyRequest } from './helpers/fixtures.js';
 import { parseMail, startSmtpServer } from './helpers/smtp.js';
 
 const HOUR = 3_600_000;
@@ -41,7 +42,7 @@ async function fileRequest(fresh: Fresh, input: Partial<KeyRequestInput> = {}, h
     intended_use: 'A bot that posts new gardening jobs to our club chat.',
     ...input,
   };
-  return createKeyRequest(fresh.db, request, new Date(Date.now() - hoursAgo * HOUR));
+  return insertKeyRequest(fresh.db, request, new Date(Date.now() - hoursAgo * HOUR));
 }
 
 const keysOf = (fresh: Fresh) => fresh.db.selectFrom('api_keys').selectAll().orderBy('created_at').execute();

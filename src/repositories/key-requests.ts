@@ -3,6 +3,7 @@ import type { AccountRow, AccountType, KeyRequestRow } from '../db/schema.js';
 import { newId } from '../domain/ids.js';
 import { findOrCreateAccount, type IssuedKey, issueKey, revokeKey } from './access.js';
 import { isUniqueViolation, type Queryable } from './db.js';
+import type { WriteTransaction } from './write-transaction.js';
 
 export interface KeyRequestInput {
   name: string;
@@ -22,7 +23,12 @@ export async function findPendingRequest(db: Queryable, email: string): Promise<
     .executeTakeFirst();
 }
 
-export async function createKeyRequest(db: Queryable, input: KeyRequestInput, now: Date): Promise<KeyRequestRow> {
+/** Inserts a pending key request (emails are stored in lower case). */
+export async function createKeyRequest(
+  trx: WriteTransaction,
+  input: KeyRequestInput,
+  now: Date,
+): Promise<KeyRequestRow> {
   const row: KeyRequestRow = {
     id: newId('kr'),
     ...input,
@@ -33,26 +39,8 @@ export async function createKeyRequest(db: Queryable, input: KeyRequestInput, no
     reason: null,
     key_id: null,
   };
-  await db.insertInto('key_requests').values(row).execute();
+  await trx.insertInto('key_requests').values(row).execute();
   return row;
-}
-
-/**
- * Files a request unless one from the same email is pending ('duplicate'). The database's partial
- * unique index decides between concurrent submissions.
- */
-export async function fileKeyRequest(
-  db: Queryable,
-  input: KeyRequestInput,
-  now: Date,
-): Promise<KeyRequestRow | 'duplicate'> {
-  if (await findPendingRequest(db, input.email)) return 'duplicate';
-  try {
-    return await createKeyRequest(db, input, now);
-  } catch (error) {
-    if (isUniqueViolation(error)) return 'duplicate';
-    throw error;
-  }
 }
 
 export async function listPendingRequests(db: Queryable): Promise<KeyRequestRow[]> {

@@ -10,7 +10,6 @@ import { findOrCreateAccount, issueKey, keyState, revokeKey, rotateKey } from '.
 import type { Queryable } from '../../src/repositories/db.js';
 import {
   approveRequest,
-  createKeyRequest,
   findRequest,
   type KeyRequestInput,
   rejectRequest,
@@ -18,6 +17,7 @@ import {
   undoApproval,
 } from '../../src/repositories/key-requests.js';
 import { freshDatabaseUrl, TEST_ENGINE } from '../helpers/database.js';
+import { insertKeyRequest } from '../helpers/fixtures.js';
 
 const NOW = new Date('2026-11-20T12:00:00.000Z');
 
@@ -142,7 +142,7 @@ if (isMainThread) {
   describe(`key request decisions are made once (${TEST_ENGINE})`, () => {
     test('reject after an approval: undefined, and the approval stands', async (t) => {
       const { db } = await fileDatabase(t);
-      const request = await createKeyRequest(db, REQUEST, NOW);
+      const request = await insertKeyRequest(db, REQUEST, NOW);
       const approved = await approveRequest(db, request.id, NOW);
       assert.ok(approved);
       assert.equal(await rejectRequest(db, request.id, 'too late', NOW), undefined);
@@ -158,7 +158,7 @@ if (isMainThread) {
 
     test('approve after a rejection: undefined, no account and no key', async (t) => {
       const { db } = await fileDatabase(t);
-      const request = await createKeyRequest(db, REQUEST, NOW);
+      const request = await insertKeyRequest(db, REQUEST, NOW);
       assert.equal((await rejectRequest(db, request.id, 'spam', NOW))?.status, 'rejected');
       assert.equal(await approveRequest(db, request.id, NOW), undefined);
       assert.equal((await findRequest(db, request.id))?.status, 'rejected');
@@ -168,7 +168,7 @@ if (isMainThread) {
 
     test('two approvals one after the other: the second is undefined, one key', async (t) => {
       const { db } = await fileDatabase(t);
-      const request = await createKeyRequest(db, REQUEST, NOW);
+      const request = await insertKeyRequest(db, REQUEST, NOW);
       assert.ok(await approveRequest(db, request.id, NOW));
       assert.equal(await approveRequest(db, request.id, NOW), undefined);
       assert.equal((await allKeys(db)).length, 1);
@@ -176,7 +176,7 @@ if (isMainThread) {
 
     test('two approvals at once, on two connections: exactly one issues a key', async (t) => {
       const { url, db } = await fileDatabase(t);
-      const request = await createKeyRequest(db, REQUEST, NOW);
+      const request = await insertKeyRequest(db, REQUEST, NOW);
       const [first, second] = await race(url, { op: 'approve', id: request.id }, { op: 'approve', id: request.id });
       assert.ok(first && 'keyId' in first, 'the first approval issued a key');
       assert.equal(second, null, 'the second saw the request decided and issued nothing');
@@ -191,7 +191,7 @@ if (isMainThread) {
 
     test('a rejection while an approval commits: the rejection is refused, the approval stands', async (t) => {
       const { url, db } = await fileDatabase(t);
-      const request = await createKeyRequest(db, REQUEST, NOW);
+      const request = await insertKeyRequest(db, REQUEST, NOW);
       const [approved, rejected] = await race(url, { op: 'approve', id: request.id }, { op: 'reject', id: request.id });
       assert.ok(approved && 'keyId' in approved);
       assert.equal(rejected, null);
@@ -201,7 +201,7 @@ if (isMainThread) {
 
     test('an approval while a rejection commits: no key is issued', async (t) => {
       const { url, db } = await fileDatabase(t);
-      const request = await createKeyRequest(db, REQUEST, NOW);
+      const request = await insertKeyRequest(db, REQUEST, NOW);
       const [rejected, approved] = await race(url, { op: 'reject', id: request.id }, { op: 'approve', id: request.id });
       assert.deepEqual(rejected, { status: 'rejected' });
       assert.equal(approved, null);
@@ -213,7 +213,7 @@ if (isMainThread) {
   describe(`taking back an approval whose key was not sent (${TEST_ENGINE})`, () => {
     test('the key is revoked and the request is pending again, as filed', async (t) => {
       const { db } = await fileDatabase(t);
-      const request = await createKeyRequest(db, REQUEST, NOW);
+      const request = await insertKeyRequest(db, REQUEST, NOW);
       const approved = await approveRequest(db, request.id, NOW);
       assert.ok(approved);
       assert.equal(await undoApproval(db, request.id, approved.issued.row.id, NOW), 'pending');
@@ -231,10 +231,10 @@ if (isMainThread) {
 
     test('a newer request from the same address was filed meanwhile: this one is closed, the newer one stays', async (t) => {
       const { db } = await fileDatabase(t);
-      const request = await createKeyRequest(db, REQUEST, NOW);
+      const request = await insertKeyRequest(db, REQUEST, NOW);
       const approved = await approveRequest(db, request.id, NOW);
       assert.ok(approved);
-      const newer = await createKeyRequest(db, REQUEST, NOW);
+      const newer = await insertKeyRequest(db, REQUEST, NOW);
       assert.equal(await undoApproval(db, request.id, approved.issued.row.id, NOW), 'superseded');
       const closed = await findRequest(db, request.id);
       assert.deepEqual<Partial<KeyRequestRow> | undefined>(
@@ -264,7 +264,7 @@ if (isMainThread) {
     test('an approval for an address with an account of another type keeps that type', async (t) => {
       const { db } = await fileDatabase(t);
       const existing = await findOrCreateAccount(db, { ...REQUEST, account_type: 'commercial' }, NOW);
-      const request = await createKeyRequest(db, REQUEST, NOW);
+      const request = await insertKeyRequest(db, REQUEST, NOW);
       const approved = await approveRequest(db, request.id, NOW);
       assert.ok(approved);
       assert.equal(approved.accountCreated, false);

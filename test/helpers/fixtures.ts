@@ -1,9 +1,12 @@
-import type { NewHelper, NewJob, NewListing, NewOwner } from '../../src/db/schema.js';
+import type { Kysely } from 'kysely';
+import type { Database, KeyRequestRow, NewHelper, NewJob, NewListing, NewOwner } from '../../src/db/schema.js';
 import type { Category } from '../../src/domain/categories.js';
 import type { Queryable } from '../../src/repositories/db.js';
 import { insertHelpers } from '../../src/repositories/helpers.js';
 import { insertJobs } from '../../src/repositories/jobs.js';
+import { createKeyRequest, type KeyRequestInput } from '../../src/repositories/key-requests.js';
 import { insertListings, insertOwners } from '../../src/repositories/listings.js';
+import { inWriteTransaction } from '../../src/repositories/write-transaction.js';
 
 /** Places the fixtures use, as in assets/karlsruhe-places.csv (whose distance_km column the tests expect). */
 export const AT = {
@@ -128,4 +131,9 @@ export async function insert(
   if (rows.owners) await insertOwners(db, rows.owners);
   if (rows.listings) await insertListings(db, rows.listings);
   if (rows.helpers) await insertHelpers(db, rows.helpers);
+}
+
+/** A pending key request, written as the API writes it (in a write transaction). */
+export function insertKeyRequest(db: Kysely<Database>, input: KeyRequestInput, now: Date): Promise<KeyRequestRow> {
+  return inWriteTransaction({ db, now, claim: null }, (trx) => createKeyRequest(trx, input, now));
 }

@@ -12,8 +12,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createDb, type Db } from '../../src/db/create-db.js';
 import type { EventType } from '../../src/db/schema.js';
 import { PUBLIC_EVENT_TYPES } from '../../src/domain/events.js';
-import { recordEvent } from '../../src/repositories/outbox.js';
 import { EventHub, type StreamEvent, type Subscriber } from '../../src/events/stream.js';
+import { recordEvent } from '../../src/repositories/outbox.js';
+import { inWriteTransaction } from '../../src/repositories/write-transaction.js';
 import { buildTestApp, createKey } from '../helpers/app.js';
 import { helperBody, JOB_BODY, LISTING_BODY } from '../helpers/bodies.js';
 import { createTestDb, freshDatabaseUrl } from '../helpers/database.js';
@@ -542,7 +543,7 @@ describe('GET /v1/events/stream', { concurrency: true }, () => {
     t.after(() => hub.close());
     const write = async (i: number) => {
       const type: EventType = i % 5 === 4 ? 'application.created' : i % 2 === 0 ? 'job.created' : 'listing.updated';
-      await db.kysely.transaction().execute((trx) =>
+      await inWriteTransaction({ db: db.kysely, now: new Date(), claim: null }, (trx) =>
         recordEvent(
           trx,
           {
@@ -632,11 +633,9 @@ describe('GET /v1/events/stream', { concurrency: true }, () => {
     await hub.join(subscriber, 0);
     failing = 5;
     const place = { category: 'GARDENING', lat: 49, lng: 8.4 };
-    await db.kysely
-      .transaction()
-      .execute((trx) =>
-        recordEvent(trx, { type: 'job.created', subjectId: 'j', place, audience: null, data: {} }, new Date()),
-      );
+    await inWriteTransaction({ db: db.kysely, now: new Date(), claim: null }, (trx) =>
+      recordEvent(trx, { type: 'job.created', subjectId: 'j', place, audience: null, data: {} }, new Date()),
+    );
     const deadline = Date.now() + 20_000;
     while (received.length === 0 && Date.now() < deadline) await sleep(10);
     assert.deepEqual(

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { committingWithClaims } from '../../src/http/plugins/idempotency.js';
 import {
   ClaimLostError,
   claimIdempotencyKey,
   IDEMPOTENCY_LEASE_MS,
   markCommitted,
 } from '../../src/repositories/idempotency.js';
+import { inWriteTransaction } from '../../src/repositories/write-transaction.js';
 import { buildTestApp, createKey, NOW } from '../helpers/app.js';
 import { JOB_BODY } from '../helpers/bodies.js';
 
@@ -197,11 +197,10 @@ describe('Idempotency-Key across a crash', () => {
   test('the write transaction commits the key with it: a failure after the commit keeps it committed', async (t) => {
     const { app, db } = await buildTestApp(t);
     const { key, accountId } = await createKey(db);
-    const writer = committingWithClaims(db.kysely);
-    app.post('/test/write-then-fail', async () => {
-      await writer
-        .transaction()
-        .execute((trx) => trx.insertInto('meta').values({ key: 'written-once', value: 'yes' }).execute());
+    app.post('/test/write-then-fail', async (request) => {
+      await inWriteTransaction({ db: db.kysely, now: new Date(), claim: request.idempotency }, (trx) =>
+        trx.insertInto('meta').values({ key: 'written-once', value: 'yes' }).execute(),
+      );
       throw new Error('the process dies here, after the commit');
     });
     const failed = await app.inject({

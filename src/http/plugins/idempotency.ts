@@ -1,7 +1,6 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
-import type { FastifyInstance, RouteHandlerMethod } from 'fastify';
-import type { Kysely, Transaction, TransactionBuilder } from 'kysely';
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { canonicalJson } from '../../domain/canonical-json.js';
 import {
@@ -9,7 +8,6 @@ import {
   claimIdempotencyKey,
   completeIdempotencyKey,
   IDEMPOTENCY_RETENTION_HOURS,
-  markCommitted,
   pastLease,
   releaseIdempotencyKey,
   type StoredResponse,
@@ -20,52 +18,6 @@ declare module 'fastify' {
   interface FastifyRequest {
     idempotency: Claim | null;
   }
-}
-
-/** The claim of the request whose handler is running, for the write transactions it starts. */
-const handlerClaim = new AsyncLocalStorage<Claim>();
-
-/**
- * The database handlers write through: every transaction started while a handler holding an
- * idempotency claim runs also marks the key 'committed', in that same transaction. So the key
- * and the write commit together or not at all, whatever happens to the process after.
- */
-export function committingWithClaims(db: Kysely<Database>): Kysely<Database> {
-  const wrap = (builder: TransactionBuilder<Database>): TransactionBuilder<Database> =>
-    new Proxy(builder, {
-      get(target, property) {
-        if (property === 'execute') {
-          return <T>(callback: (trx: Transaction<Database>) => Promise<T>) =>
-            target.execute(async (trx) => {
-              const result = await callback(trx);
-              const claim = handlerClaim.getStore();
-              if (claim) await markCommitted(trx, claim);
-              return result;
-            });
-        }
-        const value = Reflect.get(target, property, target);
-        if (typeof value !== 'function') return value;
-        // Builder methods return new builders (setIsolationLevel ...): wrapped as well.
-        return (...args: unknown[]) => {
-          const next = value.apply(target, args);
-          return next && typeof next === 'object' && 'execute' in next ? wrap(next) : next;
-        };
-      },
-    });
-  // Kysely's methods read private fields, so they are called on the instance itself; each bound
-  // once, not on every query.
-  const bound = new Map<PropertyKey, unknown>([['transaction', () => wrap(db.transaction())]]);
-  return new Proxy(db, {
-    get(target, property) {
-      const known = bound.get(property);
-      if (known !== undefined) return known;
-      const value = Reflect.get(target, property, target);
-      if (typeof value !== 'function') return value;
-      const method = value.bind(target);
-      bound.set(property, method);
-      return method;
-    },
-  });
 }
 
 /** 409 for a key another attempt holds: retry shortly for its answer. */
@@ -127,26 +79,14 @@ function badKey(): ApiError {
  * later" (5xx, 429, Retry-After) are not kept, so the retry does the work, unless the write had
  * committed. A replay carries the stored answer's REPLAYED_HEADERS.
  *
- * Crashes: the write transaction marks the key 'committed' (committingWithClaims), so after the
+ * Crashes: the write transaction marks the key 'committed' (inWriteTransaction, which every write
+ * service runs its write in, with the claim this hook puts on the request), so after the
  * process dies a retry finds either a 'running' key whose write never committed (taken over once
  * the lease has passed, and the work done then) or a 'committed' one whose response was lost
  * (409 idempotency_response_lost: look the result up). The work is never done twice.
  */
 export function registerIdempotency(app: FastifyInstance, db: Kysely<Database>, now: () => Date): void {
   app.decorateRequest('idempotency', null);
-
-  // Each POST handler (only POSTs take keys) runs with its request's claim in reach of the
-  // transactions it starts.
-  app.addHook('onRoute', (route) => {
-    if (!(Array.isArray(route.method) ? route.method : [route.method]).includes('POST')) return;
-    const handler = route.handler as RouteHandlerMethod;
-    route.handler = function withClaim(request, reply) {
-      const claim = request.idempotency;
-      return claim
-        ? handlerClaim.run(claim, () => handler.call(this, request, reply))
-        : handler.call(this, request, reply);
-    };
-  });
 
   app.addHook('preHandler', async (request, reply) => {
     if (request.method !== 'POST') return;

@@ -2,13 +2,15 @@ import { errorCodes } from 'fastify';
 import { maskedKey } from '../../domain/api-keys.js';
 import { normalizeKeyRequest } from '../../domain/key-request.js';
 import { accessOf, KEY_REVIEW_HOURS, RATE_WINDOW_SECONDS } from '../../domain/tiers.js';
-import { fileKeyRequest } from '../../repositories/key-requests.js';
 import { KeyRequestAccepted, KeyRequestBody, type Me, MeSchema } from '../../schemas/access.js';
 import { NoQuery, RefTo } from '../../schemas/common.js';
 import { ApiError } from '../../services/errors.js';
+import { fileKeyRequest } from '../../services/key-requests.js';
+import { writeContext } from '../write-kit.js';
 import { type Api, errorResponses, ok, type RouteDeps } from './route-kit.js';
 
-export function accessRoutes(app: Api, { db, now }: RouteDeps): void {
+export function accessRoutes(app: Api, deps: RouteDeps): void {
+  const { db, now } = deps;
   app.get(
     '/v1/me',
     {
@@ -77,7 +79,7 @@ export function accessRoutes(app: Api, { db, now }: RouteDeps): void {
     async (request, reply) => {
       // Normalised before validation already; normalising again changes nothing and gives the stored shape.
       const body = normalizeKeyRequest(request.body);
-      const created = await fileKeyRequest(db, body, now());
+      const created = await fileKeyRequest(writeContext(request, deps), body);
       if (created === 'duplicate') {
         throw new ApiError(409, 'duplicate_request', `A request for ${body.email} is already waiting for review.`, {
           param: 'email',

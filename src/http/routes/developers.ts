@@ -1,9 +1,10 @@
 import formBody from '@fastify/formbody';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { KEY_REVIEW_HOURS } from '../../domain/tiers.js';
-import { fileKeyRequest } from '../../repositories/key-requests.js';
+import { fileKeyRequest } from '../../services/key-requests.js';
 import { alreadyPending, checkForm } from '../views/developers-form.js';
 import { confirmationPage, type PageFacts, registrationPage } from '../views/developers-page.js';
+import { writeContext } from '../write-kit.js';
 import type { Api, RouteDeps } from './route-kit.js';
 
 // Scripts from nowhere (the page has none), styles only inline or from here, the form posts only here.
@@ -60,7 +61,8 @@ export function isCrossSite(request: FastifyRequest): boolean {
  * A Fastify plugin (`app.register(developerPageRoutes, deps)`), so that form bodies are parsed
  * only here: the JSON endpoints answer them 415, and no other site can post one to them.
  */
-export async function developerPageRoutes(app: Api, { db, now, limits }: RouteDeps): Promise<void> {
+export async function developerPageRoutes(app: Api, deps: RouteDeps): Promise<void> {
+  const { limits } = deps;
   await app.register(formBody, { bodyLimit: FORM_BODY_LIMIT });
   const facts: PageFacts = {
     reviewHours: KEY_REVIEW_HOURS,
@@ -85,7 +87,7 @@ export async function developerPageRoutes(app: Api, { db, now, limits }: RouteDe
     async (request, reply) => {
       const { values, errors, request: filing } = checkForm(request.body);
       if (!filing) return sendPage(reply, 400, registrationPage(values, errors, facts));
-      const created = await fileKeyRequest(db, filing, now());
+      const created = await fileKeyRequest(writeContext(request, deps), filing);
       if (created === 'duplicate') {
         return sendPage(reply, 409, registrationPage(values, { email: alreadyPending(filing.email) }, facts));
       }

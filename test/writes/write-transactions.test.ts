@@ -1,0 +1,131 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { sql } from 'kysely';
+import type { Db } from '../../src/db/create-db.js';
+import type { Api } from '../../src/http/routes/route-kit.js';
+import { buildTestApp, createKey } from '../helpers/app.js';
+import { helperBody, JOB_BODY, LISTING_BODY } from '../helpers/bodies.js';
+import { TEST_ENGINE } from '../helpers/database.js';
+
+/**
+ * Every POST of the developer tier writes through inWriteTransaction, which marks the request's
+ * idempotency key 'committed' inside the write's own transaction. A trigger of the database notes
+ * each key at the moment it turns 'committed'; the test then walks the operations of the served
+ * OpenAPI document and proves that each POST it documents for developer keys was exercised and
+ * committed its key with its write. A new POST route that writes outside the one write transaction,
+ * or that this walk does not cover, fails here.
+ */
+async function noteCommittedKeys(db: Db): Promise<void> {
+  await sql`create table committed_keys (key text not null)`.execute(db.kysely);
+  if (TEST_ENGINE === 'postgres') {
+    await sql`
+      create function note_committed_key() returns trigger language plpgsql as $$
+      begin
+        if new.state = 'committed' then insert into committed_keys (key) values (new.key); end if;
+        return new;
+      end $$`.execute(db.kysely);
+    await sql`
+      create trigger note_committed_key after update on idempotency_keys
+      for each row execute function note_committed_key()`.execute(db.kysely);
+  } else {
+    await sql`
+      create trigger note_committed_key after update of state on idempotency_keys
+      when new.state = 'committed'
+      begin insert into committed_keys (key) values (new.key); end`.execute(db.kysely);
+  }
+}
+
+/** The POST operations of the document that take a developer key: "POST /v1/jobs/{id}/cancel". */
+async function documentedKeyedPosts(app: Api): Promise<string[]> {
+  const document = (await app.inject({ method: 'GET', url: '/v1/openapi.json' })).json() as {
+    paths: Record<string, Record<string, { security?: Record<string, unknown>[] }>>;
+  };
+  const posts: string[] = [];
+  for (const [path, operations] of Object.entries(document.paths)) {
+    const post = operations.post;
+    if (post?.security?.some((scheme) => 'ApiKeyAuth' in scheme)) posts.push(`POST ${path}`);
+  }
+  return posts.sort();
+}
+
+test('every documented POST of the developer tier commits its idempotency key with its write', async (t) => {
+  const { app, db } = await buildTestApp(t);
+  await noteCommittedKeys(db);
+  const owner = await createKey(db, { email: 'owner@example.org' });
+  const helper = await createKey(db, { email: 'helper@example.org' });
+  const exercised = new Map<string, string>();
+  let n = 0;
+  /** POSTs with a fresh Idempotency-Key, expects a 2xx, remembers which documented route it was. */
+  const post = async (route: string, url: string, key: string, body: object = {}) => {
+    const idempotencyKey = `walk-${++n}`;
+    const response = await app.inject({
+      method: 'POST',
+      url,
+      headers: { 'x-api-key': key, 'idempotency-key': idempotencyKey },
+      payload: body,
+    });
+    assert.ok(response.statusCode < 300, `${route}: ${response.statusCode} ${response.body}`);
+    exercised.set(`POST ${route}`, idempotencyKey);
+    return response.json() as { id: string };
+  };
+
+  const job = await post('/v1/jobs', '/v1/jobs', owner.key, { ...JOB_BODY, helpers_needed: 1 });
+  const other = await post('/v1/jobs', '/v1/jobs', owner.key, JOB_BODY);
+  const profile = await post('/v1/helpers', '/v1/helpers', helper.key, helperBody('Jana'));
+  const second = await post('/v1/helpers', '/v1/helpers', helper.key, helperBody('Jonas'));
+  const application = await post('/v1/jobs/{id}/applications', `/v1/jobs/${job.id}/applications`, helper.key, {
+    helper_id: profile.id,
+  });
+  const rejected = await post('/v1/jobs/{id}/applications', `/v1/jobs/${job.id}/applications`, helper.key, {
+    helper_id: second.id,
+  });
+  await post(
+    '/v1/jobs/{id}/applications/{application_id}/reject',
+    `/v1/jobs/${job.id}/applications/${rejected.id}/reject`,
+    owner.key,
+  );
+  await post(
+    '/v1/jobs/{id}/applications/{application_id}/accept',
+    `/v1/jobs/${job.id}/applications/${application.id}/accept`,
+    owner.key,
+  );
+  await post('/v1/jobs/{id}/complete', `/v1/jobs/${job.id}/complete`, owner.key);
+  await post('/v1/jobs/{id}/cancel', `/v1/jobs/${other.id}/cancel`, owner.key);
+
+  const listing = await post('/v1/listings', '/v1/listings', owner.key, LISTING_BODY);
+  await post('/v1/listings/{id}/pause', `/v1/listings/${listing.id}/pause`, owner.key);
+  await post('/v1/listings/{id}/resume', `/v1/listings/${listing.id}/resume`, owner.key);
+  const book = (start_date: string, end_date: string) =>
+    post('/v1/listings/{id}/bookings', `/v1/listings/${listing.id}/bookings`, helper.key, { start_date, end_date });
+  const returned = await book('2026-12-01', '2026-12-02');
+  await post('/v1/bookings/{id}/confirm', `/v1/bookings/${returned.id}/confirm`, owner.key);
+  await post('/v1/bookings/{id}/pick-up', `/v1/bookings/${returned.id}/pick-up`, owner.key);
+  await post('/v1/bookings/{id}/return', `/v1/bookings/${returned.id}/return`, owner.key);
+  await post('/v1/bookings/{id}/decline', `/v1/bookings/${(await book('2026-12-05', '2026-12-06')).id}/decline`, owner.key);
+  await post('/v1/bookings/{id}/cancel', `/v1/bookings/${(await book('2026-12-08', '2026-12-09')).id}/cancel`, helper.key);
+  await post('/v1/listings/{id}/archive', `/v1/listings/${listing.id}/archive`, owner.key);
+
+  const webhook = await post('/v1/webhooks', '/v1/webhooks', owner.key, {
+    url: 'https://hooks.example.org/marketplace',
+    events: ['job.created'],
+  });
+  await post('/v1/jobs', '/v1/jobs', owner.key, JOB_BODY);
+  const deliveries = (
+    await app.inject({ method: 'GET', url: `/v1/webhooks/${webhook.id}/deliveries`, headers: { 'x-api-key': owner.key } })
+  ).json() as { data: { id: string }[] };
+  const delivery = deliveries.data[0];
+  assert.ok(delivery, 'the job posted after the webhook was made has a delivery');
+  await post(
+    '/v1/webhooks/{id}/deliveries/{delivery_id}/redeliver',
+    `/v1/webhooks/${webhook.id}/deliveries/${delivery.id}/redeliver`,
+    owner.key,
+  );
+
+  assert.deepEqual([...exercised.keys()].sort(), await documentedKeyedPosts(app), 'every keyed POST is walked');
+  const committed = new Set(
+    (await sql<{ key: string }>`select key from committed_keys`.execute(db.kysely)).rows.map((row) => row.key),
+  );
+  for (const [route, key] of exercised) {
+    assert.ok(committed.has(key), `${route} committed its Idempotency-Key in its write transaction`);
+  }
+});
