@@ -29,6 +29,7 @@ import {
   type Parameter,
   type ParamSchema,
 } from './helpers/contract.js';
+import { resolveShared } from './helpers/openapi.js';
 
 function envInteger(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -603,7 +604,7 @@ async function build(t: TestContext) {
   });
   const docResponse = await app.inject({ method: 'GET', url: '/v1/openapi.json' });
   assert.equal(docResponse.statusCode, 200);
-  const doc = docResponse.json() as OpenApiDocument;
+  const doc = resolveShared(docResponse.json() as OpenApiDocument);
   const routeOf = (response: LightMyRequestResponse) => routes.get(response.raw.req);
   const check = checkerFor(doc, routeOf);
   const ids = async (table: 'jobs' | 'listings') =>

@@ -13,6 +13,12 @@ import { BookingCreateBody } from '../schemas/bookings.js';
 import { CategoriesQuery } from '../schemas/category.js';
 import { NoQuery } from '../schemas/common.js';
 import { EstimateQuery } from '../schemas/estimate.js';
+import {
+  IDEMPOTENCY_KEY_FORMAT,
+  IDEMPOTENCY_KEY_PATTERN,
+  IDEMPOTENCY_RETENTION,
+  IdempotencyKeySchema,
+} from '../schemas/idempotency.js';
 import { JobIdParams, JobSearchQuery } from '../schemas/job.js';
 import { JobActionParams, JobCreateBody } from '../schemas/job-writes.js';
 import { ListingIdParams, ListingSearchQuery } from '../schemas/listing.js';
@@ -62,16 +68,9 @@ export const DEVELOPER_KEY_HINT =
 
 const IDEMPOTENCY_KEY = 'idempotency_key';
 
-/** The REST API's rule for Idempotency-Key headers (src/http/plugins/idempotency.ts). */
-const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
-
 const IDEMPOTENCY_KEY_SCHEMA = {
-  type: 'string',
-  minLength: 1,
-  maxLength: 255,
-  pattern: '^[\\x21-\\x7e]+$',
-  description:
-    'Sent as the Idempotency-Key header: 1 to 255 visible ASCII characters, fresh per operation (a UUID, say). Repeating the call with the same key and arguments within 48 hours answers the first result again without doing the work twice; the same key with other arguments is an error (422).',
+  ...IdempotencyKeySchema,
+  description: `Sent as the Idempotency-Key header: ${IDEMPOTENCY_KEY_FORMAT}, fresh per operation (a UUID, say). Repeating the call with the same key and arguments within ${IDEMPOTENCY_RETENTION} answers the first result again without doing the work twice; the same key with other arguments is an error (422).`,
 };
 
 export const TOOLS: readonly ToolSpec[] = [
@@ -357,7 +356,7 @@ export async function callTool(
         400,
         'invalid_parameter',
         IDEMPOTENCY_KEY,
-        'idempotency_key must be 1 to 255 visible ASCII characters.',
+        `idempotency_key must be ${IDEMPOTENCY_KEY_FORMAT}.`,
         'Send a fresh random value per operation, e.g. a UUID, and the same value when you retry it.',
       );
     }

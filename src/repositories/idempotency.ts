@@ -1,12 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Selectable } from 'kysely';
 import type { IdempotencyKeysTable } from '../db/schema.js';
+import { IDEMPOTENCY_RETENTION_HOURS } from '../domain/idempotency.js';
 import { isUniqueViolation, type Queryable } from './db.js';
 
 export type IdempotencyRecord = Selectable<IdempotencyKeysTable>;
-
-/** Keys are kept at least this long (the issue asks for 24 hours). */
-export const IDEMPOTENCY_RETENTION_HOURS = 48;
 
 /**
  * How long a claim may stay 'running' before a retry may take the key over. Nothing is lost by a

@@ -95,12 +95,5 @@ export const ListingPatchBody = Type.Object(
 );
 export type ListingPatchBody = Static<typeof ListingPatchBody>;
 
-/** Documents the Idempotency-Key header of a POST; the idempotency plugin checks and applies it. */
-export const IdempotencyHeaders = Type.Object({
-  'idempotency-key': Type.Optional(
-    Type.String({
-      description:
-        'Optional: 1 to 255 visible ASCII characters, fresh per operation (a UUID, say). A retry with the same key and body within 48 hours answers the first response again, with Idempotent-Replayed: true, without doing the work twice; the same key with another body is a 422, and a retry while the first still runs a 409.',
-    }),
-  ),
-});
+/** The Idempotency-Key header of a POST, defined in schemas/idempotency.ts (re-exported for the routes that name it). */
+export { IdempotencyHeaders } from './idempotency.js';

@@ -18,6 +18,7 @@ import { inWriteTransaction } from '../../src/repositories/write-transaction.js'
 import { buildTestApp, createKey } from '../helpers/app.js';
 import { helperBody, JOB_BODY, LISTING_BODY } from '../helpers/bodies.js';
 import { createTestDb, freshDatabaseUrl } from '../helpers/database.js';
+import { resolveShared } from '../helpers/openapi.js';
 import { startServer, stopServer } from '../helpers/server-process.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -451,7 +452,7 @@ describe('GET /v1/events/stream', { concurrency: true }, () => {
     assert.match(hidden.message, /private/);
     assert.deepEqual(hidden.alternatives, [...PUBLIC_EVENT_TYPES]);
 
-    const doc = (await inject('/v1/openapi.json')).json() as any;
+    const doc = resolveShared((await inject('/v1/openapi.json')).json() as any);
     const operation = doc.paths['/v1/events/stream']?.get;
     assert.ok(operation, 'the path is documented');
     assert.equal(operation.operationId, 'streamEvents');

@@ -10,6 +10,7 @@ import { EstimateQuery, EstimateSchema } from '../../src/schemas/estimate.js';
 import { JobIdParams, JobSchema, JobSearchQuery } from '../../src/schemas/job.js';
 import { ListingIdParams, ListingSchema, ListingSearchQuery } from '../../src/schemas/listing.js';
 import { buildTestApp } from '../helpers/app.js';
+import { resolveShared } from '../helpers/openapi.js';
 import { AGENT_OPERATIONS, EVENT_OPERATIONS, WRITE_OPERATIONS } from '../helpers/operations.js';
 
 /** What these tests read of a TypeBox object schema or of a component schema. */
@@ -109,12 +110,18 @@ const pick = (schema: object, keys: readonly string[]) => {
   return Object.fromEntries(keys.filter((k) => fields[k] !== undefined).map((k) => [k, fields[k]]));
 };
 
-async function openapi(t: TestContext): Promise<OpenApiDocument> {
+/** The served document as it is, shared parameters, headers and responses referenced by $ref. */
+async function served(t: TestContext): Promise<OpenApiDocument> {
   const { app } = await buildTestApp(t);
   const response = await app.inject({ method: 'GET', url: '/v1/openapi.json' });
   assert.equal(response.statusCode, 200);
   assert.match(String(response.headers['content-type']), /^application\/json/);
   return response.json() as OpenApiDocument;
+}
+
+/** The served document with its shared parameters, headers and responses resolved in place. */
+async function openapi(t: TestContext): Promise<OpenApiDocument> {
+  return resolveShared(await served(t));
 }
 
 function operationOf(doc: OpenApiDocument, path: string): Operation {
@@ -290,8 +297,8 @@ describe('GET /v1/openapi.json', () => {
     assert.deepEqual(errorCode?.enum, [...ERROR_CODES]);
   });
 
-  test('every $ref points at a schema in components', async (t) => {
-    const doc = await openapi(t);
+  test('every $ref points at an entry of components', async (t) => {
+    const doc = await served(t);
     const refs = new Set<string>();
     const walk = (node: unknown): void => {
       if (Array.isArray(node)) node.forEach(walk);
@@ -304,9 +311,10 @@ describe('GET /v1/openapi.json', () => {
     };
     walk(doc);
     assert.ok(refs.size > 0);
+    const components = doc.components as unknown as Record<string, Record<string, unknown>>;
     for (const ref of refs) {
-      const name = /^#\/components\/schemas\/([^/]+)$/.exec(ref)?.[1];
-      assert.ok(name && doc.components.schemas[name], `unresolved $ref ${ref}`);
+      const [, kind, name] = /^#\/components\/(schemas|parameters|headers|responses)\/([^/]+)$/.exec(ref) ?? [];
+      assert.ok(kind && name && components[kind]?.[name], `unresolved $ref ${ref}`);
     }
   });
 });

@@ -22,6 +22,7 @@ import { createKey } from '../helpers/app.js';
 import { JOB_BODY } from '../helpers/bodies.js';
 import { freshDatabaseUrl } from '../helpers/database.js';
 import { AT, helperFixture, insert, listingFixture, ownerFixture } from '../helpers/fixtures.js';
+import { resolveShared } from '../helpers/openapi.js';
 import { childEnv, type ServerProcess, startServer } from '../helpers/server-process.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -180,7 +181,7 @@ describe('the MCP server against a real server process', () => {
     const started = performance.now();
     const { server, keys, listingId } = await world(t, { ...UNLIMITED, LOG_LEVEL: 'info' });
     const base = server.baseUrl;
-    const doc = (await rest(base, '/v1/openapi.json')).body;
+    const doc = resolveShared((await rest(base, '/v1/openapi.json')).body);
     // A job posted over REST before any client connects: both transports must see it.
     const posted = await rest(base, '/v1/jobs', {
       method: 'POST',

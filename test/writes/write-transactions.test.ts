@@ -101,8 +101,16 @@ test('every documented POST of the developer tier commits its idempotency key wi
   await post('/v1/bookings/{id}/confirm', `/v1/bookings/${returned.id}/confirm`, owner.key);
   await post('/v1/bookings/{id}/pick-up', `/v1/bookings/${returned.id}/pick-up`, owner.key);
   await post('/v1/bookings/{id}/return', `/v1/bookings/${returned.id}/return`, owner.key);
-  await post('/v1/bookings/{id}/decline', `/v1/bookings/${(await book('2026-12-05', '2026-12-06')).id}/decline`, owner.key);
-  await post('/v1/bookings/{id}/cancel', `/v1/bookings/${(await book('2026-12-08', '2026-12-09')).id}/cancel`, helper.key);
+  await post(
+    '/v1/bookings/{id}/decline',
+    `/v1/bookings/${(await book('2026-12-05', '2026-12-06')).id}/decline`,
+    owner.key,
+  );
+  await post(
+    '/v1/bookings/{id}/cancel',
+    `/v1/bookings/${(await book('2026-12-08', '2026-12-09')).id}/cancel`,
+    helper.key,
+  );
   await post('/v1/listings/{id}/archive', `/v1/listings/${listing.id}/archive`, owner.key);
 
   const webhook = await post('/v1/webhooks', '/v1/webhooks', owner.key, {
@@ -111,7 +119,11 @@ test('every documented POST of the developer tier commits its idempotency key wi
   });
   await post('/v1/jobs', '/v1/jobs', owner.key, JOB_BODY);
   const deliveries = (
-    await app.inject({ method: 'GET', url: `/v1/webhooks/${webhook.id}/deliveries`, headers: { 'x-api-key': owner.key } })
+    await app.inject({
+      method: 'GET',
+      url: `/v1/webhooks/${webhook.id}/deliveries`,
+      headers: { 'x-api-key': owner.key },
+    })
   ).json() as { data: { id: string }[] };
   const delivery = deliveries.data[0];
   assert.ok(delivery, 'the job posted after the webhook was made has a delivery');

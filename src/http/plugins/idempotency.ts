@@ -7,11 +7,11 @@ import {
   type Claim,
   claimIdempotencyKey,
   completeIdempotencyKey,
-  IDEMPOTENCY_RETENTION_HOURS,
   pastLease,
   releaseIdempotencyKey,
   type StoredResponse,
 } from '../../repositories/idempotency.js';
+import { IDEMPOTENCY_KEY_FORMAT, IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_RETENTION } from '../../schemas/idempotency.js';
 import { ApiError } from '../../services/errors.js';
 
 declare module 'fastify' {
@@ -30,8 +30,6 @@ export function inProgress(message: string): ApiError {
 }
 
 const HEADER = 'idempotency-key';
-const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
-
 /**
  * The headers that describe an answer itself, stored and replayed with it. Everything else a
  * replay carries is about the replaying request (X-Request-Id, the RateLimit budget, the security
@@ -60,22 +58,17 @@ function replayedHeaders(stored: string | null): Record<string, string> {
 }
 
 function badKey(): ApiError {
-  return new ApiError(
-    400,
-    'invalid_parameter',
-    'The Idempotency-Key header must be 1 to 255 visible ASCII characters.',
-    {
-      param: 'Idempotency-Key',
-      suggestion: 'Send a fresh random value per operation, e.g. a UUID, and the same value when you retry it.',
-    },
-  );
+  return new ApiError(400, 'invalid_parameter', `The Idempotency-Key header must be ${IDEMPOTENCY_KEY_FORMAT}.`, {
+    param: 'Idempotency-Key',
+    suggestion: 'Send a fresh random value per operation, e.g. a UUID, and the same value when you retry it.',
+  });
 }
 
 /**
  * Idempotency-Key on every POST of the developer tier, as Stripe does: a retry with the same key
  * and body gets the first response again (with `Idempotent-Replayed: true`) without doing the work
  * twice; the same key with another body is a 422; a retry while the first is still running is a 409.
- * Keys are scoped to the account and kept for IDEMPOTENCY_RETENTION_HOURS. Answers that say "try
+ * Keys are scoped to the account and kept for IDEMPOTENCY_RETENTION_HOURS (domain/idempotency.ts). Answers that say "try
  * later" (5xx, 429, Retry-After) are not kept, so the retry does the work, unless the write had
  * committed. A replay carries the stored answer's REPLAYED_HEADERS.
  *
@@ -92,7 +85,7 @@ export function registerIdempotency(app: FastifyInstance, db: Kysely<Database>, 
     if (request.method !== 'POST') return;
     const header = request.headers[HEADER];
     if (header === undefined) return;
-    if (Array.isArray(header) || !KEY_PATTERN.test(header)) throw badKey();
+    if (Array.isArray(header) || !IDEMPOTENCY_KEY_PATTERN.test(header)) throw badKey();
     const account = request.access?.tier === 'developer' ? request.access.key?.account : undefined;
     if (!account) return; // anonymous posts (key requests) have their own duplicate rule
     const requestHash = fingerprint(request.method, request.url, request.body);
@@ -107,7 +100,7 @@ export function registerIdempotency(app: FastifyInstance, db: Kysely<Database>, 
     if (existing.request_hash !== requestHash) {
       throw new ApiError(422, 'idempotency_key_reused', 'This Idempotency-Key was used for a different request.', {
         param: 'Idempotency-Key',
-        suggestion: `Use a new key for a new operation; a key stays bound to its first request for ${IDEMPOTENCY_RETENTION_HOURS} hours.`,
+        suggestion: `Use a new key for a new operation; a key stays bound to its first request for ${IDEMPOTENCY_RETENTION}.`,
       });
     }
     if (existing.state === 'committed' && pastLease(existing, at)) {
