@@ -8,6 +8,7 @@ import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { LightMyRequestResponse } from 'fastify';
 import { ERROR_CODES } from '../../src/schemas/error.js';
+import { resolveShared } from './openapi.js';
 
 // ---------------------------------------------------------------------------------------------
 // The served OpenAPI document, as far as this test reads it
@@ -52,8 +53,12 @@ const API_ERROR_KEYS = ['error', 'message', 'param', 'suggestion', 'alternatives
 
 const escapePointer = (part: string) => part.replaceAll('~', '~0').replaceAll('/', '~1');
 
-/** Checks answers against the served document with ajv (JSON Schema 2020-12, as OpenAPI 3.1 uses). */
-export function contractOf(doc: OpenApiDocument) {
+/**
+ * Checks answers against the served document with ajv (JSON Schema 2020-12, as OpenAPI 3.1 uses),
+ * its shared responses and parameters resolved in place (test/helpers/openapi.ts).
+ */
+export function contractOf(served: OpenApiDocument) {
+  const doc = resolveShared(served);
   const ajv = new Ajv2020.default({ allErrors: true, strict: true, strictTypes: false });
   addFormats.default(ajv);
   // The document is added whole, so `$ref: '#/components/schemas/X'` resolves inside it; its
