@@ -15,6 +15,7 @@ export function statsRoutes(app: Api, { base, db, now, endpoints, limits }: Rout
   app.get(
     `${base}/stats`,
     {
+      config: { cache: 'public' },
       schema: documented(base, {
         operationId: 'getStats',
         summary: 'Live platform statistics',
