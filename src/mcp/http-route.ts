@@ -4,7 +4,7 @@
  * of this same app through app.inject with the caller's X-API-Key and address, so tiers, validation
  * and ownership are those of REST. The request itself counts once against the caller's budget (the
  * access plugin, as for any route); the REST calls it makes are marked as inner calls
- * (InnerCalls in plugins/access.ts) and not counted again. GET and DELETE /mcp answer 405 with
+ * (inner-calls.ts) and not counted again. GET and DELETE /mcp answer 405 with
  * Allow: POST (the not-found plugin), as the spec allows a server without streams or sessions.
  */
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -16,6 +16,7 @@ import { JSON_CSP } from '../http/plugins/security-headers.js';
 import { type Api, errorResponses, ok, type RouteDeps } from '../http/routes/route-kit.js';
 import { NoQuery } from '../schemas/common.js';
 import { ApiError } from '../services/errors.js';
+import { InnerCalls } from './inner-calls.js';
 import { createMcpServer } from './server.js';
 import { type ApiResponse, type Executor, TOOLS } from './tools.js';
 
@@ -93,14 +94,14 @@ function checkHeaders(request: FastifyRequest): void {
 }
 
 /** Runs a tool's REST request through this app, as the caller of /mcp (its key, its address, its request id). */
-function injectExecutor(app: Api, request: FastifyRequest): Executor {
+function injectExecutor(app: Api, innerCalls: InnerCalls, request: FastifyRequest): Executor {
   const forwarded: Record<string, string> = { 'x-request-id': request.id };
   for (const name of FORWARDED) {
     const value = request.headers[name];
     if (typeof value === 'string') forwarded[name] = value;
   }
   return async (call): Promise<ApiResponse> => {
-    const marker = app.innerCalls.open(request.access);
+    const marker = innerCalls.open(request.access);
     try {
       const response = await app.inject({
         method: call.method,
@@ -170,6 +171,8 @@ const JsonRpcAnswer = Type.Object(
 
 export function mcpRoutes(app: Api, deps: Pick<RouteDeps, 'limits'>, config: Config): void {
   const originAllowed = originPolicy(config);
+  const innerCalls = new InnerCalls();
+  app.acceptInnerCalls(innerCalls.verify);
   app.post(
     MCP_PATH,
     {
@@ -205,7 +208,7 @@ export function mcpRoutes(app: Api, deps: Pick<RouteDeps, 'limits'>, config: Con
 
       const server = createMcpServer({
         developer: request.access.tier === 'developer',
-        execute: injectExecutor(app, request),
+        execute: injectExecutor(app, innerCalls, request),
       });
       server.onerror = (error) => request.log.warn({ err: error }, 'mcp server error');
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
