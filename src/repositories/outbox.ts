@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { EventRow, EventType } from '../db/schema.js';
+import type { EventType } from '../db/schema.js';
 import { passes } from '../domain/events.js';
 import { newId } from '../domain/ids.js';
 import type { Job } from '../schemas/job.js';
