@@ -2,14 +2,9 @@ import type { EventType } from '../db/schema.js';
 import { PUBLIC_EVENT_TYPES } from '../domain/events.js';
 import type { Queryable } from '../repositories/db.js';
 import { latestEventId, type StreamEvent, streamEventsAfter } from '../repositories/event-reads.js';
-import { type EventFilter, eventIdOf, eventJson, passes } from './outbox.js';
+import { type EventFilter, passes } from './outbox.js';
 
 export type { StreamEvent };
-
-/** One Server-Sent Events message of an event: its id, its type as the event name, its JSON as data. */
-export function sseMessage(event: StreamEvent): string {
-  return `id: ${eventIdOf(event.id)}\nevent: ${event.type}\ndata: ${eventJson(event)}\n\n`;
-}
 
 /** Someone the hub sends events to: an open stream. */
 export interface Subscriber {
