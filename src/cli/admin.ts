@@ -97,7 +97,7 @@ async function main(): Promise<void> {
     return;
   }
   const config = loadConfig();
-  const db = await openDatabase(config.DATABASE_URL, { seedIfEmpty: false });
+  const db = await openDatabase(config.DATABASE_URL);
   const mailer = createMailer(config);
   try {
     await parsed.command.run(
