@@ -67,6 +67,20 @@ export async function issueKey(db: Queryable, accountId: string, now: Date, line
   return { key, row };
 }
 
+/**
+ * A key for the account with this email, created when missing (findOrCreateAccount, then
+ * issueKey). Without a transaction of the caller's, it runs in one of its own.
+ */
+export async function issueKeyForAccount(
+  db: Queryable,
+  account: NewAccount,
+  now: Date,
+): Promise<{ account: FoundAccount; issued: IssuedKey }> {
+  if (!db.isTransaction) return db.transaction().execute((trx) => issueKeyForAccount(trx, account, now));
+  const found = await findOrCreateAccount(db, account, now);
+  return { account: found, issued: await issueKey(db, found.row.id, now) };
+}
+
 export type KeyWithAccount = ApiKeyRow & { account: AccountRow };
 
 /** The key with this hash and its account, whatever its state (the caller decides what is valid). */

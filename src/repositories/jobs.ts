@@ -6,8 +6,8 @@ import { DEFAULT_CENTER, haversineKm, type LatLng } from '../domain/geo.js';
 import { centsToEur, maxApplicants, priceRange } from '../domain/pricing.js';
 import { effectiveJobStatus } from '../domain/statuses.js';
 import type { Job } from '../schemas/job.js';
-import type { JobIndex } from '../search/job-index.js';
 import { dialectOf, flag, insertInChunks, pageOf, parsePhotos, type Queryable } from './db.js';
+import type { IndexedPage, IndexRows } from './indexed-search.js';
 import { locationFromRow } from './mappers.js';
 import { idNeighbours } from './neighbours.js';
 import { type SearchSort, searchOrder } from './search-order.js';
@@ -60,6 +60,12 @@ export function openJobSql(now: Date): RawBuilder<boolean> {
   return sql<boolean>`(status = 'open' and (deadline is null or deadline > ${now.toISOString()}))`;
 }
 
+/** An in-memory index of the open jobs (search/job-index.ts JobIndex): the same page as the SQL below. */
+export interface JobSearchIndex {
+  search(search: JobSearch, now: Date): IndexedPage;
+  readonly rows: IndexRows<JobRow>;
+}
+
 /**
  * One page of open jobs and the exact total: from the in-memory index when one is given (it must
  * be current: search/search-indexes.ts), else as SQL. Both give the same answer (tested).
@@ -68,7 +74,7 @@ export async function searchJobs(
   db: Queryable,
   search: JobSearch,
   now: Date,
-  index?: JobIndex,
+  index?: JobSearchIndex,
 ): Promise<{ data: Job[]; total: number }> {
   if (index) {
     const page = index.search(search, now);
