@@ -1,6 +1,6 @@
+import type { Queryable } from '../db/queryable.js';
 import type { EventType } from '../db/schema.js';
 import { type EventFilter, PUBLIC_EVENT_TYPES, passes } from '../domain/events.js';
-import type { Queryable } from '../repositories/db.js';
 import { latestEventId, type StreamEvent, streamEventsAfter } from '../repositories/event-reads.js';
 
 export type { StreamEvent };

@@ -1,8 +1,8 @@
+import type { Queryable } from '../db/queryable.js';
 import type { AccountRow, AccountType, ApiKeyRow } from '../db/schema.js';
 import { generateApiKey, hashApiKey } from '../domain/api-keys.js';
 import { newPlaceSalt } from '../domain/approximate-place.js';
 import { newId } from '../domain/ids.js';
-import type { Queryable } from './db.js';
 
 export interface NewAccount {
   name: string;

@@ -1,6 +1,6 @@
+import type { Queryable } from '../db/queryable.js';
 import { requestExpiresAt } from '../domain/booking-price.js';
 import { recordStatusChange } from './bookings.js';
-import type { Queryable } from './db.js';
 import type { WriteTransaction } from './write-transaction.js';
 
 /** Requests expired per sweep; more wait for the next one (reads show them expired meanwhile). */

@@ -1,4 +1,5 @@
 import { type ExpressionBuilder, sql } from 'kysely';
+import type { Queryable } from '../db/queryable.js';
 import type { BookingRow, BookingStatus, Database } from '../db/schema.js';
 import { bookingPrice, daysInclusive, HOLDING_STATUSES, requestCutoff } from '../domain/booking-price.js';
 import { newId } from '../domain/ids.js';
@@ -6,7 +7,6 @@ import { centsToEur } from '../domain/pricing.js';
 import type { ListingStatus } from '../domain/statuses.js';
 import type { Booking, ListingAvailability } from '../schemas/bookings.js';
 import { claimQuota } from './account-quotas.js';
-import type { Queryable } from './db.js';
 import { recordEvent } from './outbox.js';
 import type { WriteTransaction } from './write-transaction.js';
 

@@ -1,6 +1,6 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
+import { dialectOf, type Queryable } from '../db/queryable.js';
 import type { Database } from '../db/schema.js';
-import { dialectOf, type Queryable } from './db.js';
 
 /** Tables the seed fills, children first (the order to delete them in). */
 const MARKETPLACE_TABLES = ['helper_categories', 'helpers', 'listings', 'owners', 'jobs'] as const;

@@ -1,5 +1,5 @@
+import type { Queryable } from '../db/queryable.js';
 import type { EventRow, EventType } from '../db/schema.js';
-import type { Queryable } from './db.js';
 
 /** What the event stream reads of an event: no subject id, no audience (only public events are read). */
 export type StreamEvent = Pick<EventRow, 'id' | 'type' | 'category' | 'lat' | 'lng' | 'payload' | 'created_at'>;

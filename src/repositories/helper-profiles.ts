@@ -1,3 +1,4 @@
+import type { Queryable } from '../db/queryable.js';
 import type { HelperRow, NewHelper } from '../db/schema.js';
 import type { Category } from '../domain/categories.js';
 import { DEFAULT_CENTER, haversineKm } from '../domain/geo.js';
@@ -5,7 +6,6 @@ import { newId } from '../domain/ids.js';
 import { centsToEur } from '../domain/pricing.js';
 import { reliabilityScore } from '../domain/reliability.js';
 import type { AvailabilityWindow, HelperProfile } from '../schemas/helper-profiles.js';
-import type { Queryable } from './db.js';
 import { helperAreaFromRow, reliabilityFromRow } from './mappers.js';
 import type { WriteTransaction } from './write-transaction.js';
 

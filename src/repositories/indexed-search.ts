@@ -1,5 +1,5 @@
+import type { Queryable } from '../db/queryable.js';
 import type { JobRow, ListingRow } from '../db/schema.js';
-import type { Queryable } from './db.js';
 
 /**
  * What the repositories' searches and the in-memory search indexes (src/search/) share: the page an
@@ -99,4 +99,21 @@ export function listingIndexRowsAfter(db: Queryable, after: string, limit: numbe
     .orderBy('listings.id')
     .limit(limit)
     .execute();
+}
+
+/**
+ * An index's page as API objects, in the index's order, each with the distance the index computed.
+ * A row deleted since the index was built is left out.
+ */
+export function pageOf<R, T>(
+  page: { ids: readonly string[]; distances: readonly number[] },
+  rows: ReadonlyMap<string, R>,
+  toApi: (row: R, distanceKm: number) => T,
+): T[] {
+  const out: T[] = [];
+  page.ids.forEach((id, i) => {
+    const row = rows.get(id);
+    if (row) out.push(toApi(row, page.distances[i] as number));
+  });
+  return out;
 }

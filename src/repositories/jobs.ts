@@ -1,14 +1,15 @@
 import { type RawBuilder, sql } from 'kysely';
 import { distanceKmSql, withinRadiusSql } from '../db/distance.js';
+import { dialectOf, insertInChunks, type Queryable } from '../db/queryable.js';
 import type { JobRow, NewJob } from '../db/schema.js';
 import type { Category } from '../domain/categories.js';
 import { DEFAULT_CENTER, haversineKm, type LatLng } from '../domain/geo.js';
 import { centsToEur, maxApplicants, priceRange } from '../domain/pricing.js';
 import { effectiveJobStatus } from '../domain/statuses.js';
 import type { Job } from '../schemas/job.js';
-import { dialectOf, flag, insertInChunks, pageOf, parsePhotos, type Queryable } from './db.js';
 import type { IndexedPage, IndexRows } from './indexed-search.js';
-import { locationFromRow } from './mappers.js';
+import { pageOf } from './indexed-search.js';
+import { flag, locationFromRow, parsePhotos } from './mappers.js';
 import { idNeighbours } from './neighbours.js';
 import { type SearchSort, searchOrder } from './search-order.js';
 

@@ -1,10 +1,10 @@
 import { sql } from 'kysely';
+import type { Queryable } from '../db/queryable.js';
 import type { AccountRow, ListingRow, ListingsTable, NewListing } from '../db/schema.js';
 import { newId } from '../domain/ids.js';
 import { reliabilityScore } from '../domain/reliability.js';
 import type { ListingStatus } from '../domain/statuses.js';
 import type { Listing } from '../schemas/listing.js';
-import type { Queryable } from './db.js';
 import { recordListingEvent } from './outbox.js';
 import type { WriteTransaction } from './write-transaction.js';
 

@@ -1,14 +1,15 @@
 import { sql } from 'kysely';
 import { distanceKmSql, withinRadiusSql } from '../db/distance.js';
+import { dialectOf, insertInChunks, type Queryable } from '../db/queryable.js';
 import type { ListingRow, NewListing, NewOwner, ReliabilityColumns } from '../db/schema.js';
 import type { Category } from '../domain/categories.js';
 import { DEFAULT_CENTER, haversineKm, type LatLng } from '../domain/geo.js';
 import { centsToEur } from '../domain/pricing.js';
 import type { Condition } from '../domain/statuses.js';
 import type { Listing } from '../schemas/listing.js';
-import { dialectOf, flag, insertInChunks, pageOf, parsePhotos, type Queryable } from './db.js';
 import type { IndexedPage, IndexRows } from './indexed-search.js';
-import { locationFromRow, reliabilityFromRow } from './mappers.js';
+import { pageOf } from './indexed-search.js';
+import { flag, locationFromRow, parsePhotos, reliabilityFromRow } from './mappers.js';
 import { idNeighbours } from './neighbours.js';
 import { type SearchSort, searchOrder } from './search-order.js';
 

@@ -1,6 +1,6 @@
+import type { Queryable } from '../db/queryable.js';
 import type { JobRow } from '../db/schema.js';
 import { CATEGORIES } from '../domain/categories.js';
-import type { Queryable } from '../repositories/db.js';
 import { countOpenJobs, type IndexedPage, jobIndexRowsAfter } from '../repositories/indexed-search.js';
 import type { JobSearch, JobSearchIndex } from '../repositories/jobs.js';
 import { cents, codeOf, dateCode, isoMs, LOAD_CHUNK } from './columns.js';

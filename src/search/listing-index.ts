@@ -1,6 +1,6 @@
+import type { Queryable } from '../db/queryable.js';
 import { CATEGORIES } from '../domain/categories.js';
 import { CONDITIONS } from '../domain/statuses.js';
-import type { Queryable } from '../repositories/db.js';
 import { countAvailableListings, type IndexedPage, listingIndexRowsAfter } from '../repositories/indexed-search.js';
 import type { ListingSearch, ListingSearchIndex, ListingSearchRow } from '../repositories/listings.js';
 import { cents, codeOf, isoMs, LOAD_CHUNK } from './columns.js';

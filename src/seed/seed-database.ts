@@ -1,12 +1,12 @@
 import type { Kysely } from 'kysely';
 import type { Db } from '../db/create-db.js';
+import type { Queryable } from '../db/queryable.js';
 import type { Database, NewJob } from '../db/schema.js';
 import { berlinDate, berlinWallClock } from '../domain/berlin-time.js';
 import type { Category } from '../domain/categories.js';
 import type { EtaHelper } from '../domain/eta.js';
 import { type RateSample, rateSample } from '../domain/pricing.js';
 import { fillDataset, fillDatasetIfEmpty, recordSeed } from '../repositories/dataset.js';
-import type { Queryable } from '../repositories/db.js';
 import { insertHelpers } from '../repositories/helpers.js';
 import { insertJobs } from '../repositories/jobs.js';
 import { insertListings, insertOwners } from '../repositories/listings.js';

@@ -1,3 +1,4 @@
+import type { Queryable } from '../db/queryable.js';
 import type { AccountRow, BookingStatus } from '../db/schema.js';
 import { berlinDate } from '../domain/berlin-time.js';
 import {
@@ -19,7 +20,6 @@ import {
   insertBooking,
   setBookingStatus,
 } from '../repositories/bookings.js';
-import type { Queryable } from '../repositories/db.js';
 import { findListing } from '../repositories/listings.js';
 import { inWriteTransaction, type WriteContext } from '../repositories/write-transaction.js';
 import {

@@ -1,6 +1,6 @@
+import type { Queryable } from '../db/queryable.js';
 import type { AccountRow } from '../db/schema.js';
 import type { Category } from '../domain/categories.js';
-import type { Queryable } from '../repositories/db.js';
 import {
   findHelperProfile,
   type HelperValues,
