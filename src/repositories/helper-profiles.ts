@@ -4,9 +4,8 @@ import type { Category } from '../domain/categories.js';
 import { DEFAULT_CENTER, haversineKm } from '../domain/geo.js';
 import { newId } from '../domain/ids.js';
 import { centsToEur } from '../domain/pricing.js';
-import { reliabilityScore } from '../domain/reliability.js';
 import type { AvailabilityWindow, HelperProfile } from '../schemas/helper-profiles.js';
-import { helperAreaFromRow, reliabilityFromRow } from './mappers.js';
+import { freshRecordColumns, helperAreaFromRow, reliabilityFromRow } from './mappers.js';
 import type { WriteTransaction } from './write-transaction.js';
 
 /** The columns of a helper that its account sets (location resolved, rate in cents, availability as JSON). */
@@ -25,16 +24,6 @@ export type HelperValues = Pick<
   | 'exact_lat'
   | 'exact_lng'
 >;
-
-/** A record with nothing in it yet: no jobs, ratings or cancellations, not verified. */
-const FRESH_RECORD = {
-  completed_jobs: 0,
-  avg_response_minutes: 0,
-  cancellation_rate: 0,
-  rating_avg: 0,
-  rating_count: 0,
-  verified: 0,
-} as const;
 
 export function helperRowToProfile(row: HelperRow, categories: readonly Category[]): HelperProfile {
   return {
@@ -63,8 +52,7 @@ export async function insertHelperProfile(
     .insertInto('helpers')
     .values({
       ...values,
-      ...FRESH_RECORD,
-      reliability_score: reliabilityScore({ ...FRESH_RECORD, verified: false }),
+      ...freshRecordColumns(),
       id,
       account_id: accountId,
       created_at: now.toISOString(),

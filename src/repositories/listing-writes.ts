@@ -2,9 +2,9 @@ import { sql } from 'kysely';
 import type { Queryable } from '../db/queryable.js';
 import type { AccountRow, ListingRow, ListingsTable, NewListing } from '../db/schema.js';
 import { newId } from '../domain/ids.js';
-import { reliabilityScore } from '../domain/reliability.js';
 import type { ListingStatus } from '../domain/statuses.js';
 import type { Listing } from '../schemas/listing.js';
+import { freshRecordColumns } from './mappers.js';
 import { recordListingEvent } from './outbox.js';
 import type { WriteTransaction } from './write-transaction.js';
 
@@ -14,16 +14,6 @@ export function ownerDisplayName(accountName: string): string {
   const last = rest.at(-1);
   return last ? `${first} ${last.charAt(0).toUpperCase()}.` : first;
 }
-
-/** A new owner's record: nothing done yet, nothing verified. */
-const FRESH_RECORD = {
-  completed_jobs: 0,
-  avg_response_minutes: 0,
-  cancellation_rate: 0,
-  rating_avg: 0,
-  rating_count: 0,
-  verified: false,
-};
 
 /**
  * The owner row of an account, created on its first listing. The insert comes first and yields to
@@ -37,9 +27,7 @@ export async function ownerIdOfAccount(db: WriteTransaction, account: AccountRow
       display_name: ownerDisplayName(account.name),
       created_at: now.toISOString(),
       account_id: account.id,
-      ...FRESH_RECORD,
-      verified: 0,
-      reliability_score: reliabilityScore(FRESH_RECORD),
+      ...freshRecordColumns(),
     })
     .onConflict((conflict) => conflict.column('account_id').where('account_id', 'is not', null).doNothing())
     .execute();

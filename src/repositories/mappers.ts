@@ -1,6 +1,7 @@
 /** Row-to-API pieces that jobs, listings and helpers share. */
 import type { ReliabilityColumns } from '../db/schema.js';
 import { round } from '../domain/geo.js';
+import { FRESH_RECORD, reliabilityScore } from '../domain/reliability.js';
 import type { Location, ReliabilityScore } from '../schemas/common.js';
 
 export function reliabilityFromRow(row: ReliabilityColumns): ReliabilityScore {
@@ -42,4 +43,9 @@ export const flag = (value: 0 | 1): boolean => value === 1;
 export function parsePhotos(json: string): string[] {
   const value: unknown = JSON.parse(json);
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+}
+
+/** The reliability columns of a new helper or owner row: FRESH_RECORD and the score it gives. */
+export function freshRecordColumns() {
+  return { ...FRESH_RECORD, verified: 0 as const, reliability_score: reliabilityScore(FRESH_RECORD) };
 }

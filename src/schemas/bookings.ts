@@ -1,6 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { BOOKING_STATUSES, HOLDING_STATUSES, MAX_BOOKING_DAYS, MAX_DAYS_AHEAD } from '../domain/booking-price.js';
 import { LISTING_STATUSES } from '../domain/statuses.js';
+import { BOOKING_MACHINE, transitionsTable } from '../domain/transitions.js';
 import { IdParams, Nullable, StringEnum } from './common.js';
 
 const CalendarDate = (description: string) => Type.String({ format: 'date', description });
@@ -105,7 +106,7 @@ const expiry = (ttlHours: number) =>
   `A request the owner answers neither way within ${ttlHours} hours (BOOKING_REQUEST_TTL_HOURS) expires: requested → expired, shown at once by every read, its days free again at once, and a booking.status_changed event follows shortly, to the owner and the renter. expired is final like declined and cancelled; confirm, decline or cancel then answer 409 invalid_state_transition. Instant bookings are confirmed at once and never expire.`;
 
 /** The booking life cycle for the OpenAPI descriptions; `transitions` is BOOKING_MACHINE as a Markdown table. */
-export const bookingLifeCycle = (ttlHours: number, transitions: string) =>
+export const bookingLifeCycle = (ttlHours: number, transitions = transitionsTable(BOOKING_MACHINE)) =>
   `Booking life cycle (a booking is seen and changed only by its renter, the account that booked, and the owner of the listing; for anyone else it answers 404):\n\n${transitions}\n\n| Action | Who may take it |\n| --- | --- |\n${WHO}\n\n${expiry(ttlHours)}\n\nAn action the caller's role may not take answers 403 forbidden (with the actions the role may take in alternatives); an action not allowed from the current state answers 409 invalid_state_transition naming the state, with the allowed actions in alternatives. Transitions are atomic: the status changes only if it still is what the action leaves from.`;
 
 /** The rules of booking days, for the OpenAPI descriptions. */

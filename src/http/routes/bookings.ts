@@ -1,5 +1,5 @@
 import type { BookingStatus } from '../../db/schema.js';
-import { BOOKING_MACHINE } from '../../domain/transitions.js';
+import { BOOKING_MACHINE, edgesOf } from '../../domain/transitions.js';
 import {
   BOOKING_ACTION_ROLES,
   type BookingAction,
@@ -15,7 +15,7 @@ import { ListingIdParams } from '../../schemas/listing.js';
 import { IdempotencyHeaders } from '../../schemas/listing-writes.js';
 import { changeBookingStatus, createBooking, getBooking, listingAvailability } from '../../services/bookings.js';
 import { WRITE_HOOKS, WRITE_SECURITY } from '../write-body.js';
-import { edgesOf, requireAccount, transitionsTable, writeContext } from '../write-kit.js';
+import { requireAccount, writeContext } from '../write-kit.js';
 import { type Api, errorResponses, ok, type RouteDeps } from './route-kit.js';
 
 const BOOKING_ACTIONS: Record<BookingAction, { operationId: string; summary: string; effect: string }> = {
@@ -48,7 +48,7 @@ const BOOKING_ACTIONS: Record<BookingAction, { operationId: string; summary: str
 
 export function bookingRoutes(app: Api, deps: RouteDeps): void {
   const { base, db, now, quotas, bookingRequestTtlHours: ttl } = deps;
-  const lifeCycleText = bookingLifeCycle(ttl, transitionsTable(BOOKING_MACHINE));
+  const lifeCycleText = bookingLifeCycle(ttl);
   const rulesText = bookingRules(ttl);
   const settings = { base, requestTtlHours: ttl, quota: quotas.bookings };
   app.post(

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { ListingStatus } from '../../domain/statuses.js';
-import { LISTING_MACHINE } from '../../domain/transitions.js';
+import { edgesOf, LISTING_MACHINE } from '../../domain/transitions.js';
 import { RefTo } from '../../schemas/common.js';
 import { ListingIdParams, ListingSchema } from '../../schemas/listing.js';
 import {
@@ -14,7 +14,7 @@ import {
 import { badRequest } from '../../services/errors.js';
 import { createListing, type ListingAction, transitionListing, updateListing } from '../../services/listings.js';
 import { WRITE_HOOKS, WRITE_SECURITY } from '../write-body.js';
-import { edgesOf, requireAccount, transitionsTable, writeContext } from '../write-kit.js';
+import { requireAccount, writeContext } from '../write-kit.js';
 import { type Api, errorResponses, ok, type RouteDeps } from './route-kit.js';
 
 /** Photo URLs with their own advice (ajv would only say "invalid"); the schema stays the final guard. */
@@ -72,7 +72,7 @@ const LISTING_ACTIONS: Record<ListingAction, { summary: string; description: str
   },
 };
 
-const LIFE_CYCLE = listingLifeCycle(transitionsTable(LISTING_MACHINE));
+const LIFE_CYCLE = listingLifeCycle();
 
 export function listingWriteRoutes(app: Api, deps: RouteDeps): void {
   const { base } = deps;
