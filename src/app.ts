@@ -46,6 +46,7 @@ import { sandboxRoutes } from './http/routes/sandbox.js';
 import { statsRoutes } from './http/routes/stats.js';
 import { webhookRoutes } from './http/routes/webhooks.js';
 import { mcpRoutes } from './mcp/http-route.js';
+import { type Operation, operationOf } from './mcp/operations.js';
 import { MemoryRateLimitStore, type RateLimitStore } from './rate-limit/store.js';
 import { createSandbox, type Sandbox } from './sandbox/demo-db.js';
 import { MeSchema } from './schemas/access.js';
@@ -213,15 +214,14 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<Api> {
   });
 
   const endpoints: Endpoint[] = [];
+  // The same operations with their parameter schemas: the MCP tools are made from them.
+  const operations: Operation[] = [];
   app.addHook('onRoute', (route) => {
-    const schema = route.schema as { operationId?: string; summary?: string } | undefined;
-    if (schema?.operationId && route.method !== 'HEAD') {
-      endpoints.push({
-        method: String(route.method),
-        path: route.url.replace(/:(\w+)/g, '{$1}'),
-        operation_id: schema.operationId,
-        summary: schema.summary ?? '',
-      });
+    const operation = operationOf(route);
+    if (operation) {
+      operations.push(operation);
+      const { method, path, operationId, summary } = operation;
+      endpoints.push({ method, path, operation_id: operationId, summary });
     }
   });
   registerNotFound(app, endpoints);
@@ -312,7 +312,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<Api> {
   app.addHook('onReady', async () => sweep.start());
   app.addHook('onClose', () => sweep.stop());
   eventRoutes(app, routeDeps, config);
-  mcpRoutes(app, routeDeps, config);
+  mcpRoutes(app, { limits, operations }, config);
   // A plugin of its own: only /developers parses form bodies, the JSON endpoints answer them 415.
   await app.register(developerPageRoutes, routeDeps);
   return app;

@@ -5,6 +5,7 @@ import { openDatabase, SchemaBehindError } from './db/prepare.js';
 import { Readiness } from './http/readiness.js';
 import { RedisRateLimitStore } from './rate-limit/redis-store.js';
 import { MemoryRateLimitStore } from './rate-limit/store.js';
+import { seedFirstStart } from './seed/seed-database.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -15,7 +16,8 @@ async function main(): Promise<void> {
     poolErrors.push(error);
   };
   const db = await openDatabase(config.DATABASE_URL, {
-    seedIfEmpty: config.SEED_ON_EMPTY,
+    // A first start (no marketplace rows) is seeded, unless SEED_ON_EMPTY=false.
+    onReady: config.SEED_ON_EMPTY ? seedFirstStart : undefined,
     migrate: config.MIGRATE_ON_START,
     poolSize: config.DATABASE_POOL_SIZE,
     queryTimeoutMs: config.DATABASE_QUERY_TIMEOUT_MS,

@@ -19,7 +19,7 @@ const KEY = /kmp_[0-9A-Za-z]{49}/g;
 async function freshDatabase(t: TestContext) {
   const dir = mkdtempSync(join(tmpdir(), 'marketplace-admin-'));
   const url = `sqlite:${join(dir, 'm.db')}`;
-  const db = await openDatabase(url, { seedIfEmpty: false });
+  const db = await openDatabase(url);
   t.after(async () => {
     await db.close();
     rmSync(dir, { recursive: true, force: true });

@@ -1,17 +1,9 @@
 import { Value } from 'typebox/value';
 import type { ApiKeyRow } from '../db/schema.js';
 import { maskedKey } from '../domain/api-keys.js';
-import {
-  findKey,
-  findOrCreateAccount,
-  issueKey,
-  keyState,
-  listKeys,
-  revokeKey,
-  rotateKey,
-} from '../repositories/access.js';
+import { findKey, issueKeyForAccount, keyState, listKeys, revokeKey, rotateKey } from '../repositories/access.js';
 import { KeyRequestBody } from '../schemas/access.js';
-import type { AdminContext, AdminOptions } from './admin.js';
+import type { AdminContext, AdminOptions } from './admin-context.js';
 import { printable } from './admin-requests.js';
 
 /** The same rules as the public form and the JSON endpoint (only the schema: no Fastify here). */
@@ -90,10 +82,7 @@ export async function createKey(ctx: AdminContext, _id: string, options: AdminOp
   const name = text('name', options.name);
   const organisation = options.organisation === undefined ? null : text('organisation', options.organisation);
   const wanted = { name, email, organisation, account_type: options.commercial ? 'commercial' : 'private' } as const;
-  const { account, issued } = await ctx.db.transaction().execute(async (trx) => {
-    const account = await findOrCreateAccount(trx, wanted, ctx.now);
-    return { account, issued: await issueKey(trx, account.row.id, ctx.now) };
-  });
+  const { account, issued } = await issueKeyForAccount(ctx.db, wanted, ctx.now);
   const { row } = account;
   if (!account.created) {
     ctx.note(
@@ -120,7 +109,8 @@ async function keyFor(ctx: AdminContext, id: string, action: 'rotate' | 'revoke'
 export async function rotate(ctx: AdminContext, id: string): Promise<void> {
   const old = await keyFor(ctx, id, 'rotate');
   const grace = ctx.config.KEY_ROTATION_GRACE_HOURS;
-  const issued = await ctx.db.transaction().execute((trx) => rotateKey(trx, id, grace, ctx.now));
+  // In a transaction of its own (rotateKey).
+  const issued = await rotateKey(ctx.db, id, grace, ctx.now);
   if (!issued) throw new Error(`Key ${id} changed a moment ago; \`keys list\` shows its state.`);
   const until = new Date(ctx.now.getTime() + grace * 3_600_000).toISOString();
   const oldUntil = grace === 0 ? 'it stops working now' : `it keeps working until ${until} (${grace} hours)`;

@@ -12,7 +12,7 @@ import {
   type UndoneApproval,
   undoApproval,
 } from '../repositories/key-requests.js';
-import type { AdminContext } from './admin.js';
+import type { AdminContext } from './admin-context.js';
 
 const HOUR_MS = 3_600_000;
 const MAX_REASON_LENGTH = 1000;

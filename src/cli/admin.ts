@@ -1,9 +1,8 @@
 import { parseArgs } from 'node:util';
-import type { Kysely } from 'kysely';
-import { type Config, loadConfig } from '../config.js';
+import { loadConfig } from '../config.js';
 import { openDatabase } from '../db/prepare.js';
-import type { Database } from '../db/schema.js';
-import { createMailer, type Mailer } from '../mail/mailer.js';
+import { createMailer } from '../mail/mailer.js';
+import { ADMIN_OPTIONS, type AdminContext, type AdminOptions, type OptionName } from './admin-context.js';
 import { createKey, listKeysTable, revoke, rotate } from './admin-keys.js';
 import { approve, listRequests, reject } from './admin-requests.js';
 
@@ -28,29 +27,6 @@ Email goes through SMTP_URL (smtp://user:pass@host:port); without it each messag
 .eml file into OUTBOX_DIR (default ./data/outbox): a key's file holds the live key, delete it once sent.
 Links in emails use PUBLIC_URL, else http://HOST:PORT.`;
 
-const OPTIONS = {
-  reason: { type: 'string' },
-  email: { type: 'string' },
-  name: { type: 'string' },
-  organisation: { type: 'string' },
-  commercial: { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
-} as const;
-type OptionName = Exclude<keyof typeof OPTIONS, 'help'>;
-export type AdminOptions = Partial<Record<Exclude<OptionName, 'commercial'>, string>> & { commercial?: boolean };
-
-export interface AdminContext {
-  db: Kysely<Database>;
-  config: Config;
-  mailer: Mailer;
-  /** One "now" per command, so everything it writes carries the same time. */
-  now: Date;
-  /** A result line, on stdout. */
-  out(line: string): void;
-  /** Progress and warnings, on stderr. */
-  note(line: string): void;
-}
-
 interface Command {
   /** The prefix of the id the command takes, or null for none. */
   id: 'kr_' | 'key_' | null;
@@ -70,7 +46,7 @@ const COMMANDS: Record<string, Command> = {
 
 /** The command and its arguments, checked before anything is opened. */
 function parseCommand(args: string[]): { name: string; command: Command; id: string; options: AdminOptions } | null {
-  const { values, positionals } = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
+  const { values, positionals } = parseArgs({ args, options: ADMIN_OPTIONS, allowPositionals: true, strict: true });
   if (values.help || positionals[0] === 'help') return null;
   if (positionals.length < 2) throw new Error('Name a command, such as `requests list` or `keys list`.');
   const name = `${positionals[0]} ${positionals[1]}`;
@@ -97,7 +73,7 @@ async function main(): Promise<void> {
     return;
   }
   const config = loadConfig();
-  const db = await openDatabase(config.DATABASE_URL, { seedIfEmpty: false });
+  const db = await openDatabase(config.DATABASE_URL);
   const mailer = createMailer(config);
   try {
     await parsed.command.run(

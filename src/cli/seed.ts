@@ -62,7 +62,7 @@ async function main(): Promise<void> {
   };
 
   const config = loadConfig();
-  const db = await openDatabase(config.DATABASE_URL, { seedIfEmpty: false });
+  const db = await openDatabase(config.DATABASE_URL);
   try {
     if ((await hasMarketplaceData(db.kysely)) && !values.replace) {
       throw new Error('The database already holds marketplace data. Add --replace to delete it and seed anew.');

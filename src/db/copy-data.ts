@@ -1,7 +1,7 @@
 import { sql, type Transaction } from 'kysely';
-import { dialectOf, insertInChunks, type Queryable } from '../repositories/db.js';
 import type { Db } from './create-db.js';
 import { migrateToLatest, pendingMigrations } from './migrate.js';
+import { dialectOf, insertInChunks, type Queryable } from './queryable.js';
 import type { Database } from './schema.js';
 
 /**

@@ -1,22 +1,20 @@
-import { anchorFor, DEFAULT_SEED_OPTIONS, type Progress, seedIfEmpty } from '../seed/seed-database.js';
 import { createDb, type Db, type DbOptions, redactDatabaseUrl } from './create-db.js';
 import { migrateToLatest, pendingMigrations } from './migrate.js';
 
 export interface OpenOptions extends DbOptions {
-  /** Seed the default dataset when there are no marketplace rows yet (a first start). */
-  seedIfEmpty: boolean;
   /** Apply pending migrations (default); when false, pending ones stop the start with a message. */
   migrate?: boolean;
-  progress?: Progress;
+  /**
+   * Runs once the schema is current, before the database is handed out: the server seeds a first
+   * start here (seed/seed-database.ts seedFirstStart). When it fails, the database is closed.
+   */
+  onReady?: (db: Db) => Promise<unknown>;
 }
 
 export class SchemaBehindError extends Error {}
 
-/**
- * Opens the database, applies pending migrations and, on a first start (no marketplace rows), seeds the
- * default dataset, so a fresh clone serves realistic data at once.
- */
-export async function openDatabase(url: string, options: OpenOptions): Promise<Db> {
+/** Opens the database, applies pending migrations (or checks there are none) and runs `onReady`. */
+export async function openDatabase(url: string, options: OpenOptions = {}): Promise<Db> {
   const db = createDb(url, options);
   try {
     if (options.migrate === false) {
@@ -29,9 +27,7 @@ export async function openDatabase(url: string, options: OpenOptions): Promise<D
     } else {
       await migrateToLatest(db);
     }
-    if (options.seedIfEmpty) {
-      await seedIfEmpty(db.kysely, { ...DEFAULT_SEED_OPTIONS, anchor: anchorFor(new Date()) }, options.progress);
-    }
+    await options.onReady?.(db);
     return db;
   } catch (error) {
     await db.close();

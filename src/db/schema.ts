@@ -2,6 +2,7 @@ import type { Generated, Insertable, Selectable } from 'kysely';
 import type { BOOKING_STATUSES } from '../domain/booking-price.js';
 import type { Category } from '../domain/categories.js';
 import type { EventType } from '../domain/events.js';
+import type { AccountType } from '../domain/key-request.js';
 import type { Condition, JobStatus, ListingStatus, TimePreference } from '../domain/statuses.js';
 
 /**
@@ -110,7 +111,7 @@ export interface HelperCategoriesTable {
   category: Category;
 }
 
-export type AccountType = 'private' | 'commercial';
+export type { AccountType };
 
 export interface AccountsTable {
   id: string;

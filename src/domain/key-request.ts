@@ -1,4 +1,5 @@
-import type { AccountType } from '../db/schema.js';
+/** Who a developer account is: a private person or a business. */
+export type AccountType = 'private' | 'commercial';
 
 /** A developer key request as the form and the JSON endpoint take it (organisation may be left out). */
 export interface KeyRequestFields {

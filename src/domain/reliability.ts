@@ -21,3 +21,13 @@ export function reliabilityScore(r: ReliabilityInputs): number {
   const score = 40 * rating + 25 * cancellations + 15 * experience + 10 * responsiveness + (r.verified ? 10 : 0);
   return Math.max(0, Math.min(100, Math.round(score)));
 }
+
+/** The record of someone new: no jobs, ratings or cancellations yet, not verified. */
+export const FRESH_RECORD: Readonly<ReliabilityInputs> = {
+  completed_jobs: 0,
+  avg_response_minutes: 0,
+  cancellation_rate: 0,
+  rating_avg: 0,
+  rating_count: 0,
+  verified: false,
+};

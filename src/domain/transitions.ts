@@ -50,3 +50,22 @@ export function nextState(machine: Machine, current: string, action: string): st
 export function allowedActions(machine: Machine, current: string): string[] {
   return Object.keys(machine[current] ?? {});
 }
+
+/** The states an action leaves from and the one it leads to (in our machines an action has one target). */
+export function edgesOf<S extends string>(machine: Machine, action: string): { from: S[]; to: S } {
+  const from = Object.keys(machine).filter((state) => nextState(machine, state, action) !== null) as S[];
+  return { from, to: nextState(machine, from[0] ?? '', action) as S };
+}
+
+/** A state machine as a Markdown table for the OpenAPI descriptions. */
+export function transitionsTable(machine: Machine): string {
+  const rows = Object.entries(machine).map(
+    ([state, actions]) =>
+      `| ${state} | ${
+        Object.entries(actions)
+          .map(([action, next]) => `${action} → ${next}`)
+          .join(', ') || '(final)'
+      } |`,
+  );
+  return ['| State | Actions → next state |', '| --- | --- |', ...rows].join('\n');
+}

@@ -1,16 +1,9 @@
-import type { Kysely } from 'kysely';
-import type { Database, EventRow, EventType } from '../db/schema.js';
-import { type EventFilter, eventIdOf, eventJson, PUBLIC_EVENT_TYPES, passes } from '../domain/events.js';
+import type { Queryable } from '../db/queryable.js';
+import type { EventType } from '../db/schema.js';
+import { type EventFilter, PUBLIC_EVENT_TYPES, passes } from '../domain/events.js';
+import { latestEventId, type StreamEvent, streamEventsAfter } from '../repositories/event-reads.js';
 
-/** What the stream needs of an event: no subject id, no audience (only public events are read). */
-export type StreamEvent = Pick<EventRow, 'id' | 'type' | 'category' | 'lat' | 'lng' | 'payload' | 'created_at'>;
-
-const COLUMNS = ['id', 'type', 'category', 'lat', 'lng', 'payload', 'created_at'] as const;
-
-/** One Server-Sent Events message of an event: its id, its type as the event name, its JSON as data. */
-export function sseMessage(event: StreamEvent): string {
-  return `id: ${eventIdOf(event.id)}\nevent: ${event.type}\ndata: ${eventJson(event)}\n\n`;
-}
+export type { StreamEvent };
 
 /** Someone the hub sends events to: an open stream. */
 export interface Subscriber {
@@ -68,17 +61,13 @@ export class EventHub {
   private closed = false;
 
   constructor(
-    private readonly db: Kysely<Database>,
+    private readonly db: Queryable,
     private readonly options: HubOptions,
   ) {}
 
   /** The id of the newest event in the outbox (any type): where a stream without Last-Event-ID starts. */
-  async latestId(): Promise<number> {
-    const row = await this.db
-      .selectFrom('events')
-      .select((eb) => eb.fn.max('id').as('id'))
-      .executeTakeFirst();
-    return Number(row?.id ?? 0);
+  latestId(): Promise<number> {
+    return latestEventId(this.db);
   }
 
   /** Streams following the hub (catching up or live). */
@@ -136,18 +125,15 @@ export class EventHub {
         member.last = target;
         continue;
       }
-      let query = this.db
-        .selectFrom('events')
-        .select(COLUMNS)
-        .where('id', '>', member.last)
-        .where('id', '<=', target)
-        .where('type', 'in', types);
-      const category = subscriber.filter.category;
-      if (category != null) query = query.where('category', '=', category);
-      const page = await query.orderBy('id').limit(pageSize).execute();
-      for (const row of page) {
+      const page = await streamEventsAfter(this.db, {
+        after: member.last,
+        through: target,
+        types,
+        category: subscriber.filter.category,
+        limit: pageSize,
+      });
+      for (const event of page) {
         if (subscriber.closed) return;
-        const event = normalized(row);
         member.last = event.id;
         if (passes(subscriber.filter, event) && !subscriber.send(event)) await subscriber.drained();
       }
@@ -196,18 +182,14 @@ export class EventHub {
     const batchSize = this.options.batchSize ?? 1000;
     try {
       for (;;) {
-        const rows = await this.db
-          .selectFrom('events')
-          .select(COLUMNS)
-          .where('id', '>', this.cursor)
-          .where('type', 'in', PUBLIC_EVENT_TYPES)
-          .orderBy('id')
-          .limit(batchSize)
-          .execute();
+        const rows = await streamEventsAfter(this.db, {
+          after: this.cursor,
+          types: PUBLIC_EVENT_TYPES,
+          limit: batchSize,
+        });
         if (generation !== this.generation) return;
         // Synchronously: a joining stream sees the cursor only between whole batches.
-        for (const row of rows) {
-          const event = normalized(row);
+        for (const event of rows) {
           this.cursor = event.id;
           for (const member of this.live) offer(member, event);
         }
@@ -230,11 +212,6 @@ function offer(member: Member, event: StreamEvent): void {
   member.last = event.id;
   const { subscriber } = member;
   if (subscriber.types.has(event.type) && passes(subscriber.filter, event)) subscriber.send(event);
-}
-
-/** Ids as numbers on both engines (PostgreSQL's bigint arrives as a number too, see create-db). */
-function normalized(row: StreamEvent): StreamEvent {
-  return { ...row, id: Number(row.id) };
 }
 
 /**

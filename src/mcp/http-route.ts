@@ -4,7 +4,7 @@
  * of this same app through app.inject with the caller's X-API-Key and address, so tiers, validation
  * and ownership are those of REST. The request itself counts once against the caller's budget (the
  * access plugin, as for any route); the REST calls it makes are marked as inner calls
- * (InnerCalls in plugins/access.ts) and not counted again. GET and DELETE /mcp answer 405 with
+ * (inner-calls.ts) and not counted again. GET and DELETE /mcp answer 405 with
  * Allow: POST (the not-found plugin), as the spec allows a server without streams or sessions.
  */
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -16,8 +16,10 @@ import { JSON_CSP } from '../http/plugins/security-headers.js';
 import { type Api, errorResponses, ok, type RouteDeps } from '../http/routes/route-kit.js';
 import { NoQuery } from '../schemas/common.js';
 import { ApiError } from '../services/errors.js';
+import { InnerCalls } from './inner-calls.js';
+import type { Operation } from './operations.js';
 import { createMcpServer } from './server.js';
-import { type ApiResponse, type Executor, TOOLS } from './tools.js';
+import { type ApiResponse, type Executor, Tools } from './tools.js';
 
 export const MCP_PATH = '/mcp';
 
@@ -93,14 +95,14 @@ function checkHeaders(request: FastifyRequest): void {
 }
 
 /** Runs a tool's REST request through this app, as the caller of /mcp (its key, its address, its request id). */
-function injectExecutor(app: Api, request: FastifyRequest): Executor {
+function injectExecutor(app: Api, innerCalls: InnerCalls, request: FastifyRequest): Executor {
   const forwarded: Record<string, string> = { 'x-request-id': request.id };
   for (const name of FORWARDED) {
     const value = request.headers[name];
     if (typeof value === 'string') forwarded[name] = value;
   }
   return async (call): Promise<ApiResponse> => {
-    const marker = app.innerCalls.open(request.access);
+    const marker = innerCalls.open(request.access);
     try {
       const response = await app.inject({
         method: call.method,
@@ -129,9 +131,9 @@ function injectExecutor(app: Api, request: FastifyRequest): Executor {
   };
 }
 
-function description(limits: RouteDeps['limits']): string {
-  const reads = TOOLS.filter((t) => !t.write).map((t) => `\`${t.name}\` (${t.method} ${t.path})`);
-  const writes = TOOLS.filter((t) => t.write).map((t) => `\`${t.name}\` (${t.method} ${t.path})`);
+function description(limits: RouteDeps['limits'], tools: Tools): string {
+  const reads = tools.specs.filter((t) => !t.write).map((t) => `\`${t.name}\` (${t.method} ${t.path})`);
+  const writes = tools.specs.filter((t) => t.write).map((t) => `\`${t.name}\` (${t.method} ${t.path})`);
   return `The [Model Context Protocol](https://modelcontextprotocol.io) server of this API, for AI agents, over the Streamable HTTP transport in stateless mode: one JSON-RPC message per POST (no batches, no sessions, no SSE streams; GET and DELETE answer 405), answered with one JSON-RPC message as application/json (a notification or response with 202 and no body). Send \`Accept: application/json, text/event-stream\`. The same server runs over stdio with \`npx karlsruhe-marketplace-api mcp\`.
 
 Tools: ${reads.join(', ')} for everyone; with a developer key (X-API-Key) also ${writes.join(', ')}, each with a required \`idempotency_key\` argument sent as Idempotency-Key. Each tool calls the REST operation it names with the caller's key and address, and its result is the REST answer's JSON (\`structuredContent\` and one text item); an error answer is a result with \`isError: true\` holding the ApiError, its HTTP \`status\` and \`retry_after\` on 429.
@@ -168,8 +170,19 @@ const JsonRpcAnswer = Type.Object(
   { additionalProperties: true, description: 'The JSON-RPC 2.0 response: `result`, or `error` for a protocol error.' },
 );
 
-export function mcpRoutes(app: Api, deps: Pick<RouteDeps, 'limits'>, config: Config): void {
+export interface McpRouteDeps extends Pick<RouteDeps, 'limits'> {
+  /**
+   * The app's route registry (app.ts, onRoute): the tools take their methods, paths and input
+   * schemas from it, so the operations they call must be registered before this route.
+   */
+  operations: readonly Operation[];
+}
+
+export function mcpRoutes(app: Api, deps: McpRouteDeps, config: Config): void {
   const originAllowed = originPolicy(config);
+  const tools = new Tools(deps.operations);
+  const innerCalls = new InnerCalls();
+  app.acceptInnerCalls(innerCalls.verify);
   app.post(
     MCP_PATH,
     {
@@ -189,7 +202,7 @@ export function mcpRoutes(app: Api, deps: Pick<RouteDeps, 'limits'>, config: Con
       schema: {
         operationId: 'mcp',
         summary: 'MCP server for AI agents (Streamable HTTP)',
-        description: description(deps.limits),
+        description: description(deps.limits, tools),
         tags: ['Agents'],
         querystring: NoQuery,
         body: JsonRpcMessage,
@@ -205,7 +218,8 @@ export function mcpRoutes(app: Api, deps: Pick<RouteDeps, 'limits'>, config: Con
 
       const server = createMcpServer({
         developer: request.access.tier === 'developer',
-        execute: injectExecutor(app, request),
+        execute: injectExecutor(app, innerCalls, request),
+        tools,
       });
       server.onerror = (error) => request.log.warn({ err: error }, 'mcp server error');
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });

@@ -8,7 +8,7 @@ import { ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotoc
 import { CATEGORIES } from '../domain/categories.js';
 import { API_VERSION } from '../domain/tiers.js';
 import { ApiError } from '../services/errors.js';
-import { callTool, type Executor, listTools, toolNamed } from './tools.js';
+import { callTool, type Executor, type Tools } from './tools.js';
 
 export const SERVER_NAME = 'karlsruhe-marketplace';
 
@@ -26,6 +26,8 @@ export interface McpServerOptions {
   developer: boolean;
   /** Makes the REST requests of tool calls. */
   execute: Executor;
+  /** The tools, made from the route registry (the app's, or catalog.ts's for stdio). */
+  tools: Tools;
 }
 
 /** A server with the marketplace's tools, ready to be connected to a transport. */
@@ -34,16 +36,16 @@ export function createMcpServer(options: McpServerOptions): Server {
     { name: SERVER_NAME, title: 'Karlsruhe Marketplace API', version: API_VERSION },
     { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS },
   );
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listTools(options.developer) }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: options.tools.list(options.developer) }));
   // tools/call is answered here rather than by setRequestHandler(CallToolRequestSchema): the SDK
   // checks that schema first and answers a malformed call (e.g. "arguments": null) with -32603 and
   // zod's raw issue list. Here a bad name is -32602 and bad arguments a tool error, both ApiErrors.
   server.fallbackRequestHandler = async (request) => {
     if (request.method !== 'tools/call') throw new McpError(ErrorCode.MethodNotFound, 'Method not found');
     const params = (request.params ?? {}) as { name?: unknown; arguments?: unknown };
-    const spec = typeof params.name === 'string' ? toolNamed(params.name) : undefined;
+    const spec = typeof params.name === 'string' ? options.tools.named(params.name) : undefined;
     if (!spec) {
-      const known = listTools(options.developer).map((tool) => tool.name);
+      const known = options.tools.list(options.developer).map((tool) => tool.name);
       const given = typeof params.name === 'string' ? `Unknown tool '${params.name}'` : 'params.name is missing';
       const error = new ApiError(400, 'invalid_parameter', `${given}; tools: ${known.join(', ')}.`, {
         param: 'name',

@@ -7,8 +7,9 @@
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { API_VERSION } from '../domain/tiers.js';
+import { routeCatalog } from './catalog.js';
 import { createMcpServer, SERVER_NAME } from './server.js';
-import type { ApiRequest, ApiResponse, Executor } from './tools.js';
+import { type ApiRequest, type ApiResponse, type Executor, Tools } from './tools.js';
 
 const DEFAULT_API_URL = 'http://127.0.0.1:3000';
 /** A tool call waits at most this long for the API. */
@@ -72,7 +73,11 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const apiKey = process.env.MARKETPLACE_API_KEY?.trim() || undefined;
-  const server = createMcpServer({ developer: apiKey !== undefined, execute: httpExecutor(baseUrl, apiKey) });
+  const server = createMcpServer({
+    developer: apiKey !== undefined,
+    execute: httpExecutor(baseUrl, apiKey),
+    tools: new Tools(routeCatalog()),
+  });
   server.onerror = (error) => process.stderr.write(`mcp: ${error.message}\n`);
   await server.connect(new StdioServerTransport());
   process.stderr.write(

@@ -1,27 +1,22 @@
 /**
- * The MCP tools of the marketplace: each one is a REST operation of /v1, described for agents, with
- * an input schema built from the very TypeBox schemas its route validates with (path params, query
- * string and body merged into one object). A tool is executed by calling the REST API itself
- * (over HTTP for stdio, through app.inject for POST /mcp), so tiers, rate limits, validation and
- * ownership apply exactly as they do to REST, and the API's JSON answer is the tool's result.
+ * The MCP tools of the marketplace: each one is a REST operation of /v1, described for agents. Only
+ * the wording for agents is written here (name, title, description) with the operationId it calls;
+ * its method, path and input schema are those of the route registered under that operationId
+ * (operations.ts), the input schema built from the very TypeBox schemas the route validates with
+ * (path params, query string and body merged into one object). A tool is executed by calling the
+ * REST API itself (over HTTP for stdio, through app.inject for POST /mcp), so tiers, rate limits,
+ * validation and ownership apply exactly as they do to REST, and the API's JSON answer is the
+ * tool's result.
  */
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { TSchema } from 'typebox';
-import { ApplicationCreateBody } from '../schemas/applications.js';
-import { AvailabilityQuery } from '../schemas/availability.js';
-import { BookingCreateBody } from '../schemas/bookings.js';
-import { CategoriesQuery } from '../schemas/category.js';
-import { NoQuery } from '../schemas/common.js';
-import { EstimateQuery } from '../schemas/estimate.js';
 import {
   IDEMPOTENCY_KEY_FORMAT,
   IDEMPOTENCY_KEY_PATTERN,
   IDEMPOTENCY_RETENTION,
   IdempotencyKeySchema,
 } from '../schemas/idempotency.js';
-import { JobIdParams, JobSearchQuery } from '../schemas/job.js';
-import { JobActionParams, JobCreateBody } from '../schemas/job-writes.js';
-import { ListingIdParams, ListingSearchQuery } from '../schemas/listing.js';
+import type { Operation } from './operations.js';
 
 /** One REST request, as a tool makes it. `path` already has its ids filled in (URL-encoded). */
 export interface ApiRequest {
@@ -49,17 +44,23 @@ interface RouteSchemas {
   body?: TSchema;
 }
 
-export interface ToolSpec {
+/** What is said of a tool for agents, and the REST operation it calls. */
+interface ToolWording {
   name: string;
   title: string;
+  /** Without the REST operation, which is appended ("REST: GET /v1/jobs."). */
   description: string;
+  /** The operationId of the REST operation the tool calls (see /v1/openapi.json). */
+  operationId: string;
+}
+
+/** A tool: its wording, and what it takes from its route. */
+export interface ToolSpec extends ToolWording {
   method: 'GET' | 'POST';
   /** The route path with `{name}` placeholders for path parameters, e.g. /v1/jobs/{id}. */
   path: string;
-  /** The operationId of the REST operation the tool calls (see /v1/openapi.json). */
-  operationId: string;
   schemas: RouteSchemas;
-  /** Writes need a developer key and take an idempotency_key. */
+  /** Writes (POST) need a developer key and take an idempotency_key. */
   write: boolean;
 }
 
@@ -73,124 +74,79 @@ const IDEMPOTENCY_KEY_SCHEMA = {
   description: `Sent as the Idempotency-Key header: ${IDEMPOTENCY_KEY_FORMAT}, fresh per operation (a UUID, say). Repeating the call with the same key and arguments within ${IDEMPOTENCY_RETENTION} answers the first result again without doing the work twice; the same key with other arguments is an error (422).`,
 };
 
-export const TOOLS: readonly ToolSpec[] = [
+const TOOL_WORDING: readonly ToolWording[] = [
   {
     name: 'search_jobs',
     title: 'Search open jobs',
     description:
-      'Search open jobs (gardening, cleaning, moving, tech repair, childcare, pet care, shopping, events, borrowing, other) around Karlsruhe: within `radius` km (at most 50) of `lat`/`lng` (default: Karlsruhe centre 49.0069, 8.4037), filtered by category, budget, date and urgency, sorted, one page at a time (`limit` up to 100, `offset`). Answers { data: Job[], total, limit, offset, has_more }. REST: GET /v1/jobs.',
-    method: 'GET',
-    path: '/v1/jobs',
+      'Search open jobs (gardening, cleaning, moving, tech repair, childcare, pet care, shopping, events, borrowing, other) around Karlsruhe: within `radius` km (at most 50) of `lat`/`lng` (default: Karlsruhe centre 49.0069, 8.4037), filtered by category, budget, date and urgency, sorted, one page at a time (`limit` up to 100, `offset`). Answers { data: Job[], total, limit, offset, has_more }.',
     operationId: 'searchJobs',
-    schemas: { query: JobSearchQuery },
-    write: false,
   },
   {
     name: 'get_job',
     title: 'Get a job',
     description:
-      'One job by id (job_...), whatever its status, with price range, pricing confidence and the quickest helper ETA. An unknown id answers not_found with similar ids in alternatives. REST: GET /v1/jobs/{id}.',
-    method: 'GET',
-    path: '/v1/jobs/{id}',
+      'One job by id (job_...), whatever its status, with price range, pricing confidence and the quickest helper ETA. An unknown id answers not_found with similar ids in alternatives.',
     operationId: 'getJob',
-    schemas: { params: JobIdParams, query: NoQuery },
-    write: false,
   },
   {
     name: 'search_listings',
     title: 'Search items to borrow',
     description:
-      'Search available listings (items lent or rented out by the day or week, with a deposit) within `radius` km of `lat`/`lng`, filtered by category, maximum price per day, condition and instant booking, sorted and paged. Answers { data: Listing[], total, has_more }. REST: GET /v1/listings.',
-    method: 'GET',
-    path: '/v1/listings',
+      'Search available listings (items lent or rented out by the day or week, with a deposit) within `radius` km of `lat`/`lng`, filtered by category, maximum price per day, condition and instant booking, sorted and paged. Answers { data: Listing[], total, has_more }.',
     operationId: 'searchListings',
-    schemas: { query: ListingSearchQuery },
-    write: false,
   },
   {
     name: 'get_listing',
     title: 'Get a listing',
-    description:
-      "One listing by id (lst_...), whatever its status, with its owner's reliability. REST: GET /v1/listings/{id}.",
-    method: 'GET',
-    path: '/v1/listings/{id}',
+    description: "One listing by id (lst_...), whatever its status, with its owner's reliability.",
     operationId: 'getListing',
-    schemas: { params: ListingIdParams, query: NoQuery },
-    write: false,
   },
   {
     name: 'list_categories',
     title: 'Categories with live price ranges',
     description:
-      'Every category value (GARDENING, CLEANING, ...) with its name and description in `lang` (de or en) and current price bands (10th percentile, median, 90th percentile): per helper-hour and per job for services, per day, per week and deposit for borrowing. Use it to learn the category values the other tools take. REST: GET /v1/categories.',
-    method: 'GET',
-    path: '/v1/categories',
+      'Every category value (GARDENING, CLEANING, ...) with its name and description in `lang` (de or en) and current price bands (10th percentile, median, 90th percentile): per helper-hour and per job for services, per day, per week and deposit for borrowing. Use it to learn the category values the other tools take.',
     operationId: 'getCategories',
-    schemas: { query: CategoriesQuery },
-    write: false,
   },
   {
     name: 'estimate_price',
     title: 'Estimate a fair price',
     description:
-      'A fair price for a job of a category: what helpers were paid per hour in completed jobs (near `lat`/`lng` when enough are there), scaled by duration_hours × helpers, as median with a low-high range. REST: GET /v1/estimate.',
-    method: 'GET',
-    path: '/v1/estimate',
+      'A fair price for a job of a category: what helpers were paid per hour in completed jobs (near `lat`/`lng` when enough are there), scaled by duration_hours × helpers, as median with a low-high range.',
     operationId: 'getPriceEstimate',
-    schemas: { query: EstimateQuery },
-    write: false,
   },
   {
     name: 'check_availability',
     title: 'Verified helpers available near a location',
     description:
-      'How many verified, available helpers within `radius` km of `lat`/`lng` offer a category (value, or a German or English name such as "Garten") with at least `min_reliability`, with the top ones by reliability and distance. REST: GET /v1/helpers/availability.',
-    method: 'GET',
-    path: '/v1/helpers/availability',
+      'How many verified, available helpers within `radius` km of `lat`/`lng` offer a category (value, or a German or English name such as "Garten") with at least `min_reliability`, with the top ones by reliability and distance.',
     operationId: 'checkAvailability',
-    schemas: { query: AvailabilityQuery },
-    write: false,
   },
   {
     name: 'get_stats',
     title: 'Live platform statistics',
     description:
-      "Coverage (centre, radius, the places served with their open jobs and listings), totals, per-category counts and medians, platform-wide price medians, and this API's capabilities (endpoints, tiers and rate limits, version). REST: GET /v1/stats.",
-    method: 'GET',
-    path: '/v1/stats',
+      "Coverage (centre, radius, the places served with their open jobs and listings), totals, per-category counts and medians, platform-wide price medians, and this API's capabilities (endpoints, tiers and rate limits, version).",
     operationId: 'getStats',
-    schemas: { query: NoQuery },
-    write: false,
   },
   {
     name: 'create_job',
     title: 'Post a job',
-    description: `Posts a job for the calling account: title, description, category, price_eur and location ({lat, lng} within 50 km of Karlsruhe, or {plz}) are required. It is open and visible at once in search_jobs and get_job; answers the Job. Dates must lie ahead. ${DEVELOPER_KEY_HINT} REST: POST /v1/jobs.`,
-    method: 'POST',
-    path: '/v1/jobs',
+    description: `Posts a job for the calling account: title, description, category, price_eur and location ({lat, lng} within 50 km of Karlsruhe, or {plz}) are required. It is open and visible at once in search_jobs and get_job; answers the Job. Dates must lie ahead. ${DEVELOPER_KEY_HINT}`,
     operationId: 'createJob',
-    schemas: { query: NoQuery, body: JobCreateBody },
-    write: true,
   },
   {
     name: 'apply_to_job',
     title: 'Apply to a job as a helper',
-    description: `Applies to an open job (id) with a helper profile the calling account registered (helper_id, hlp_...), with an optional message to the job owner; answers the pending application. A helper applies once per job; an account cannot apply to its own job. ${DEVELOPER_KEY_HINT} REST: POST /v1/jobs/{id}/applications.`,
-    method: 'POST',
-    path: '/v1/jobs/{id}/applications',
+    description: `Applies to an open job (id) with a helper profile the calling account registered (helper_id, hlp_...), with an optional message to the job owner; answers the pending application. A helper applies once per job; an account cannot apply to its own job. ${DEVELOPER_KEY_HINT}`,
     operationId: 'applyToJob',
-    schemas: { params: JobActionParams, query: NoQuery, body: ApplicationCreateBody },
-    write: true,
   },
   {
     name: 'book_listing',
     title: 'Book a listing',
-    description: `Books a listing (id) from start_date to end_date (inclusive, YYYY-MM-DD, Europe/Berlin) for the calling account; answers the booking, confirmed (instant booking) or requested, with its price and deposit. Overlapping bookings are refused (booking_conflict). ${DEVELOPER_KEY_HINT} REST: POST /v1/listings/{id}/bookings.`,
-    method: 'POST',
-    path: '/v1/listings/{id}/bookings',
+    description: `Books a listing (id) from start_date to end_date (inclusive, YYYY-MM-DD, Europe/Berlin) for the calling account; answers the booking, confirmed (instant booking) or requested, with its price and deposit. Overlapping bookings are refused (booking_conflict). ${DEVELOPER_KEY_HINT}`,
     operationId: 'createBooking',
-    schemas: { params: ListingIdParams, body: BookingCreateBody },
-    write: true,
   },
 ];
 
@@ -229,29 +185,64 @@ function inputSchemaOf(spec: ToolSpec): Tool['inputSchema'] {
 /** The names of a path's `{placeholders}`. */
 const placeholdersOf = (path: string): string[] => [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] ?? '');
 
-const DEFINITIONS: ReadonlyMap<string, Tool> = new Map(
-  TOOLS.map((spec) => [
-    spec.name,
-    {
-      name: spec.name,
-      title: spec.title,
-      description: spec.description,
-      inputSchema: inputSchemaOf(spec),
-      annotations: spec.write
-        ? { title: spec.title, readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false }
-        : { title: spec.title, readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-    },
-  ]),
-);
-
-/** The tools a caller may use: the read tools for everyone, the write tools with a developer key too. */
-export function listTools(developer: boolean): Tool[] {
-  return TOOLS.filter((spec) => developer || !spec.write).map((spec) => DEFINITIONS.get(spec.name) as Tool);
+/**
+ * The tool a wording makes with the operation it names. An operation that is not registered, or
+ * that a tool cannot call (neither GET nor POST), stops the process at start-up.
+ */
+function specOf(wording: ToolWording, operations: ReadonlyMap<string, Operation>): ToolSpec {
+  const operation = operations.get(wording.operationId);
+  if (!operation) {
+    throw new Error(`tool ${wording.name}: no route with the operationId '${wording.operationId}' is registered`);
+  }
+  const { method, path, params, query, body } = operation;
+  if (method !== 'GET' && method !== 'POST') {
+    throw new Error(`tool ${wording.name}: ${method} ${path} is neither GET nor POST`);
+  }
+  return {
+    ...wording,
+    description: `${wording.description} REST: ${method} ${path}.`,
+    method,
+    path,
+    schemas: { ...(params && { params }), ...(query && { query }), ...(body && { body }) },
+    write: method === 'POST',
+  };
 }
 
-/** Looks a tool up by name; undefined when there is none (a protocol error for the caller). */
-export function toolNamed(name: string): ToolSpec | undefined {
-  return TOOLS.find((spec) => spec.name === name);
+function definitionOf(spec: ToolSpec): Tool {
+  return {
+    name: spec.name,
+    title: spec.title,
+    description: spec.description,
+    inputSchema: inputSchemaOf(spec),
+    annotations: spec.write
+      ? { title: spec.title, readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false }
+      : { title: spec.title, readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  };
+}
+
+/** The marketplace's tools, made from a route registry: the app's routes (POST /mcp) or catalog.ts's (stdio). */
+export class Tools {
+  readonly specs: readonly ToolSpec[];
+  private readonly definitions: ReadonlyMap<string, Tool>;
+
+  constructor(operations: Iterable<Operation>) {
+    const byId = new Map<string, Operation>();
+    for (const operation of operations) {
+      if (!byId.has(operation.operationId)) byId.set(operation.operationId, operation);
+    }
+    this.specs = TOOL_WORDING.map((wording) => specOf(wording, byId));
+    this.definitions = new Map(this.specs.map((spec) => [spec.name, definitionOf(spec)]));
+  }
+
+  /** The tools a caller may use: the read tools for everyone, the write tools with a developer key too. */
+  list(developer: boolean): Tool[] {
+    return this.specs.filter((spec) => developer || !spec.write).map((spec) => this.definitions.get(spec.name) as Tool);
+  }
+
+  /** Looks a tool up by name; undefined when there is none (a protocol error for the caller). */
+  named(name: string): ToolSpec | undefined {
+    return this.specs.find((spec) => spec.name === name);
+  }
 }
 
 /** An ApiError-shaped body for what is refused before any REST call is made. */

@@ -1,8 +1,8 @@
+import type { Queryable } from '../db/queryable.js';
 import type { AccountRow, AccountType, ApiKeyRow } from '../db/schema.js';
 import { generateApiKey, hashApiKey } from '../domain/api-keys.js';
 import { newPlaceSalt } from '../domain/approximate-place.js';
 import { newId } from '../domain/ids.js';
-import type { Queryable } from './db.js';
 
 export interface NewAccount {
   name: string;
@@ -65,6 +65,20 @@ export async function issueKey(db: Queryable, accountId: string, now: Date, line
   };
   await db.insertInto('api_keys').values(row).execute();
   return { key, row };
+}
+
+/**
+ * A key for the account with this email, created when missing (findOrCreateAccount, then
+ * issueKey). Without a transaction of the caller's, it runs in one of its own.
+ */
+export async function issueKeyForAccount(
+  db: Queryable,
+  account: NewAccount,
+  now: Date,
+): Promise<{ account: FoundAccount; issued: IssuedKey }> {
+  if (!db.isTransaction) return db.transaction().execute((trx) => issueKeyForAccount(trx, account, now));
+  const found = await findOrCreateAccount(db, account, now);
+  return { account: found, issued: await issueKey(db, found.row.id, now) };
 }
 
 export type KeyWithAccount = ApiKeyRow & { account: AccountRow };

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { dialectOf, type Queryable } from './db.js';
+import { dialectOf, type Queryable } from '../db/queryable.js';
 
 /** The business flows limited per account (OWASP API6: sensitive business flows). */
 export type QuotaFlow = 'applications' | 'bookings';

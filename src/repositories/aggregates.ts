@@ -1,9 +1,10 @@
 import { type RawBuilder, sql } from 'kysely';
 import { withinRadiusSql } from '../db/distance.js';
+import { dialectOf, type Queryable } from '../db/queryable.js';
+import { allOf } from '../domain/all-of.js';
 import type { Category } from '../domain/categories.js';
 import type { LatLng } from '../domain/geo.js';
 import type { RateSample } from '../domain/pricing.js';
-import { allOf, dialectOf, type Queryable } from './db.js';
 import { openJobSql } from './jobs.js';
 import { hourlyRateCentsSql, percentilesByCategory, percentilesOverall } from './quantiles.js';
 

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import type { Queryable } from '../db/queryable.js';
 import type { ApplicationRow, ApplicationStatus } from '../db/schema.js';
 import { newId } from '../domain/ids.js';
 import { maxApplicants } from '../domain/pricing.js';
@@ -6,7 +7,6 @@ import { effectiveJobStatus, type JobStatus } from '../domain/statuses.js';
 import { APPLICATION_MACHINE, nextState } from '../domain/transitions.js';
 import type { Application } from '../schemas/applications.js';
 import { claimQuota } from './account-quotas.js';
-import type { Queryable } from './db.js';
 import { rejectPending } from './job-writes.js';
 import { openJobSql } from './jobs.js';
 import { recordEvent, recordJobEvent } from './outbox.js';

@@ -1,22 +1,17 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.js';
-import { requestCutoff, requestExpiresAt } from '../domain/booking-price.js';
+import type { Queryable } from '../db/queryable.js';
+import { requestExpiresAt } from '../domain/booking-price.js';
 import { recordStatusChange } from './bookings.js';
+import type { WriteTransaction } from './write-transaction.js';
 
 /** Requests expired per sweep; more wait for the next one (reads show them expired meanwhile). */
 const SWEEP_BATCH = 100;
 
 /**
- * Writes `expired` for requests past their TTL (BOOKING_REQUEST_TTL_HOURS), oldest first, each in
- * its own transaction with its booking.status_changed event, so the owner's and the renter's
- * webhooks hear of it. The write is conditional on the booking still being an unanswered request:
- * sweeps of several instances, or an owner's answer racing it, change each booking once and record
- * one event. updated_at is the moment it expired, as reads showed it before the sweep.
- * Returns how many this sweep expired.
+ * The unanswered requests created at or before `cutoff` (past their TTL), oldest first, at most
+ * one sweep's batch.
  */
-export async function expireBookingRequests(db: Kysely<Database>, now: Date, requestTtlHours: number): Promise<number> {
-  const cutoff = requestCutoff(now, requestTtlHours);
-  const due = await db
+export function dueBookingRequests(db: Queryable, cutoff: string): Promise<{ id: string; created_at: string }[]> {
+  return db
     .selectFrom('bookings')
     .select(['id', 'created_at'])
     .where('status', '=', 'requested')
@@ -25,21 +20,30 @@ export async function expireBookingRequests(db: Kysely<Database>, now: Date, req
     .orderBy('id')
     .limit(SWEEP_BATCH)
     .execute();
-  let expired = 0;
-  for (const { id, created_at } of due) {
-    const changed = await db.transaction().execute(async (trx) => {
-      const result = await trx
-        .updateTable('bookings')
-        .set({ status: 'expired', updated_at: requestExpiresAt(created_at, requestTtlHours) })
-        .where('id', '=', id)
-        .where('status', '=', 'requested')
-        .where('created_at', '<=', cutoff)
-        .executeTakeFirst();
-      if (Number(result.numUpdatedRows) === 0) return false;
-      await recordStatusChange(trx, id, now);
-      return true;
-    });
-    if (changed) expired++;
-  }
-  return expired;
+}
+
+/**
+ * Writes `expired` for one request past its TTL, with its booking.status_changed event, so the
+ * owner's and the renter's webhooks hear of it. The write is conditional on the booking still being
+ * an unanswered request created at or before `cutoff`: sweeps of several instances, or an owner's
+ * answer racing it, change each booking once and record one event. updated_at is the moment it
+ * expired, as reads showed it before the sweep. False: it was no longer such a request.
+ */
+export async function expireBookingRequest(
+  trx: WriteTransaction,
+  request: { id: string; created_at: string },
+  cutoff: string,
+  requestTtlHours: number,
+  now: Date,
+): Promise<boolean> {
+  const result = await trx
+    .updateTable('bookings')
+    .set({ status: 'expired', updated_at: requestExpiresAt(request.created_at, requestTtlHours) })
+    .where('id', '=', request.id)
+    .where('status', '=', 'requested')
+    .where('created_at', '<=', cutoff)
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) === 0) return false;
+  await recordStatusChange(trx, request.id, now);
+  return true;
 }

@@ -1,4 +1,5 @@
-import { type ExpressionBuilder, type Kysely, sql } from 'kysely';
+import { type ExpressionBuilder, sql } from 'kysely';
+import type { Queryable } from '../db/queryable.js';
 import type { BookingRow, BookingStatus, Database } from '../db/schema.js';
 import { bookingPrice, daysInclusive, HOLDING_STATUSES, requestCutoff } from '../domain/booking-price.js';
 import { newId } from '../domain/ids.js';
@@ -6,8 +7,8 @@ import { centsToEur } from '../domain/pricing.js';
 import type { ListingStatus } from '../domain/statuses.js';
 import type { Booking, ListingAvailability } from '../schemas/bookings.js';
 import { claimQuota } from './account-quotas.js';
-import type { Queryable } from './db.js';
 import { recordEvent } from './outbox.js';
+import type { WriteTransaction } from './write-transaction.js';
 
 export function bookingRowToBooking(row: BookingRow): Booking {
   return {
@@ -65,87 +66,85 @@ export type BookingAttempt =
   | { problem: 'conflict'; with: BookedRange };
 
 /**
- * Books a listing unless its days are taken. One transaction whose first statement writes the
+ * Books a listing unless its days are taken. The first statement of the transaction writes the
  * listing row: that takes SQLite's write lock (PostgreSQL: the row lock) before the overlap check
  * reads, so two requests for the same listing, in one process or several, run one after the other
  * and the second sees the first's booking. Writing first also keeps SQLite from failing with
  * SQLITE_BUSY on a read lock that would have to be upgraded; the wait for the lock is the busy
  * timeout's.
  */
-export function createBooking(
-  db: Queryable,
+export async function insertBooking(
+  trx: WriteTransaction,
   request: BookingRequest,
   now: Date,
   /** Bookings the account may request per hour; beyond it QuotaExceeded (account-quotas.ts). */
   quota: number,
   requestTtlHours: number,
 ): Promise<BookingAttempt> {
-  return db.transaction().execute(async (trx): Promise<BookingAttempt> => {
-    const locked = await trx
-      .updateTable('listings')
-      .set({ updated_at: sql`updated_at` })
-      .where('id', '=', request.listingId)
-      .where('status', '=', 'available')
-      .executeTakeFirst();
-    const listing = await trx
-      .selectFrom('listings')
-      .innerJoin('owners', 'owners.id', 'listings.owner_id')
-      .select([
-        'listings.status',
-        'listings.price_per_day_cents',
-        'listings.price_per_week_cents',
-        'listings.deposit_cents',
-        'listings.instant_booking',
-        'listings.category',
-        'listings.lat',
-        'listings.lng',
-        'owners.account_id',
-      ])
-      .where('listings.id', '=', request.listingId)
-      .executeTakeFirst();
-    if (!listing) return { problem: 'not_found' };
-    if (listing.account_id === request.renterAccountId) return { problem: 'own_listing' };
-    if (Number(locked.numUpdatedRows) === 0) return { problem: 'unavailable', status: listing.status };
+  const locked = await trx
+    .updateTable('listings')
+    .set({ updated_at: sql`updated_at` })
+    .where('id', '=', request.listingId)
+    .where('status', '=', 'available')
+    .executeTakeFirst();
+  const listing = await trx
+    .selectFrom('listings')
+    .innerJoin('owners', 'owners.id', 'listings.owner_id')
+    .select([
+      'listings.status',
+      'listings.price_per_day_cents',
+      'listings.price_per_week_cents',
+      'listings.deposit_cents',
+      'listings.instant_booking',
+      'listings.category',
+      'listings.lat',
+      'listings.lng',
+      'owners.account_id',
+    ])
+    .where('listings.id', '=', request.listingId)
+    .executeTakeFirst();
+  if (!listing) return { problem: 'not_found' };
+  if (listing.account_id === request.renterAccountId) return { problem: 'own_listing' };
+  if (Number(locked.numUpdatedRows) === 0) return { problem: 'unavailable', status: listing.status };
 
-    const clash = await trx
-      .selectFrom('bookings')
-      .select(['start_date', 'end_date', 'status'])
-      .where('listing_id', '=', request.listingId)
-      .where(holdsDays(now, requestTtlHours))
-      .where('start_date', '<=', request.endDate)
-      .where('end_date', '>=', request.startDate)
-      .orderBy('start_date')
-      .executeTakeFirst();
-    if (clash) return { problem: 'conflict', with: clash as BookedRange };
-    await claimQuota(trx, 'bookings', request.renterAccountId, quota, now);
+  const clash = await trx
+    .selectFrom('bookings')
+    .select(['start_date', 'end_date', 'status'])
+    .where('listing_id', '=', request.listingId)
+    .where(holdsDays(now, requestTtlHours))
+    .where('start_date', '<=', request.endDate)
+    .where('end_date', '>=', request.startDate)
+    .orderBy('start_date')
+    .executeTakeFirst();
+  if (clash) return { problem: 'conflict', with: clash as BookedRange };
+  await claimQuota(trx, 'bookings', request.renterAccountId, quota, now);
 
-    const days = daysInclusive(request.startDate, request.endDate);
-    const price = bookingPrice(days, listing.price_per_day_cents, listing.price_per_week_cents);
-    const at = now.toISOString();
-    const row: BookingRow = {
-      id: newId('bkg'),
-      listing_id: request.listingId,
-      renter_account_id: request.renterAccountId,
-      start_date: request.startDate,
-      end_date: request.endDate,
-      days,
-      price_cents: price.total_cents,
-      deposit_cents: listing.deposit_cents,
-      daily_cents: listing.price_per_day_cents,
-      weekly_cents: listing.price_per_week_cents,
-      weeks: price.weeks,
-      extra_days: price.extra_days,
-      status: listing.instant_booking === 1 ? 'confirmed' : 'requested',
-      created_at: at,
-      updated_at: at,
-    };
-    await trx.insertInto('bookings').values(row).execute();
-    // Private: only the listing's owner and the renter see it.
-    const audience = [listing.account_id, request.renterAccountId];
-    const data = bookingRowToBooking(row);
-    await recordEvent(trx, { type: 'booking.created', subjectId: row.id, place: listing, audience, data }, now);
-    return { booked: row };
-  });
+  const days = daysInclusive(request.startDate, request.endDate);
+  const price = bookingPrice(days, listing.price_per_day_cents, listing.price_per_week_cents);
+  const at = now.toISOString();
+  const row: BookingRow = {
+    id: newId('bkg'),
+    listing_id: request.listingId,
+    renter_account_id: request.renterAccountId,
+    start_date: request.startDate,
+    end_date: request.endDate,
+    days,
+    price_cents: price.total_cents,
+    deposit_cents: listing.deposit_cents,
+    daily_cents: listing.price_per_day_cents,
+    weekly_cents: listing.price_per_week_cents,
+    weeks: price.weeks,
+    extra_days: price.extra_days,
+    status: listing.instant_booking === 1 ? 'confirmed' : 'requested',
+    created_at: at,
+    updated_at: at,
+  };
+  await trx.insertInto('bookings').values(row).execute();
+  // Private: only the listing's owner and the renter see it.
+  const audience = [listing.account_id, request.renterAccountId];
+  const data = bookingRowToBooking(row);
+  await recordEvent(trx, { type: 'booking.created', subjectId: row.id, place: listing, audience, data }, now);
+  return { booked: row };
 }
 
 export type BookingWithOwner = BookingRow & { owner_account_id: string | null };
@@ -163,37 +162,35 @@ export function findBookingWithOwner(db: Queryable, id: string): Promise<Booking
 }
 
 /**
- * Moves a booking from one of `from` to `to` in one conditional write (a transaction, as every write
- * of a request is: plugins/idempotency.ts), with its booking.status_changed event; returns the
- * booking as changed, or null when it was not in `from`. A request past its TTL is not `requested`
- * any more (it expired), even before the sweep has written that.
+ * Moves a booking from one of `from` to `to` in one conditional write, with its
+ * booking.status_changed event; returns the booking as changed, or null when it was not in `from`.
+ * A request past its TTL is not `requested` any more (it expired), even before the sweep has
+ * written that.
  */
 export async function setBookingStatus(
-  db: Kysely<Database>,
+  trx: WriteTransaction,
   id: string,
   from: readonly BookingStatus[],
   to: BookingStatus,
   now: Date,
   requestTtlHours: number,
 ): Promise<Booking | null> {
-  return db.transaction().execute(async (trx) => {
-    const result = await trx
-      .updateTable('bookings')
-      .set({ status: to, updated_at: now.toISOString() })
-      .where('id', '=', id)
-      .where('status', 'in', from)
-      .where(notOverdue(now, requestTtlHours))
-      .executeTakeFirst();
-    if (Number(result.numUpdatedRows) === 0) return null;
-    return recordStatusChange(trx, id, now);
-  });
+  const result = await trx
+    .updateTable('bookings')
+    .set({ status: to, updated_at: now.toISOString() })
+    .where('id', '=', id)
+    .where('status', 'in', from)
+    .where(notOverdue(now, requestTtlHours))
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) === 0) return null;
+  return recordStatusChange(trx, id, now);
 }
 
 /**
  * Inside the transaction that changed a booking's status: its booking.status_changed event, for
  * the listing's owner and the renter; returns the booking as changed.
  */
-export async function recordStatusChange(trx: Queryable, id: string, now: Date): Promise<Booking> {
+export async function recordStatusChange(trx: WriteTransaction, id: string, now: Date): Promise<Booking> {
   // The booking, its owner (who sees the event besides the renter) and its listing's place, in one read.
   const { owner_account_id, category, lat, lng, ...row } = await trx
     .selectFrom('bookings')

@@ -1,5 +1,6 @@
-import { sql } from 'kysely';
-import { dialectOf, type Queryable } from './db.js';
+import { type Kysely, sql, type Transaction } from 'kysely';
+import { dialectOf, type Queryable } from '../db/queryable.js';
+import type { Database } from '../db/schema.js';
 
 /** Tables the seed fills, children first (the order to delete them in). */
 const MARKETPLACE_TABLES = ['helper_categories', 'helpers', 'listings', 'owners', 'jobs'] as const;
@@ -49,4 +50,37 @@ export async function lockDataset(trx: Queryable): Promise<void> {
 /** Ends what lockDataset began, inside the same transaction: no lock row outlives it. */
 export async function unlockDataset(trx: Queryable): Promise<void> {
   if (dialectOf(trx) === 'sqlite') await trx.deleteFrom('meta').where('key', '=', 'seed_lock').execute();
+}
+
+/**
+ * Runs `fill` (which writes a dataset) in one transaction: all of it is there or none. With
+ * `replace`, the marketplace rows already there are deleted first, in the same transaction.
+ */
+export async function fillDataset(
+  db: Kysely<Database>,
+  fill: (trx: Transaction<Database>) => Promise<void>,
+  { replace }: { replace: boolean },
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    if (replace) await deleteMarketplaceData(trx);
+    await fill(trx);
+  });
+}
+
+/**
+ * Runs `fill` in one transaction when the database holds no marketplace rows; true when it did.
+ * The emptiness check runs under the dataset lock, inside that transaction, so instances started
+ * together fill it once.
+ */
+export function fillDatasetIfEmpty(
+  db: Kysely<Database>,
+  fill: (trx: Transaction<Database>) => Promise<void>,
+): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    await lockDataset(trx);
+    const empty = !(await hasMarketplaceData(trx));
+    if (empty) await fill(trx);
+    await unlockDataset(trx);
+    return empty;
+  });
 }

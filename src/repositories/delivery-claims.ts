@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
+import { dialectOf, type Queryable } from '../db/queryable.js';
 import type { EventRow } from '../db/schema.js';
-import { dialectOf, type Queryable } from './db.js';
 
 export interface DueDelivery {
   id: string;

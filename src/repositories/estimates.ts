@@ -1,8 +1,8 @@
+import type { Queryable } from '../db/queryable.js';
 import type { Category } from '../domain/categories.js';
 import type { LatLng } from '../domain/geo.js';
 import { type EstimateFigures, estimateFromRates, type RateSample, sampleInEuros } from '../domain/pricing.js';
 import { completedRateSample } from './aggregates.js';
-import type { Queryable } from './db.js';
 
 /** Jobs within this distance count as "nearby" when the caller gives a location. */
 export const NEARBY_RADIUS_KM = 15;

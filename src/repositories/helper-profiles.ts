@@ -1,12 +1,12 @@
+import type { Queryable } from '../db/queryable.js';
 import type { HelperRow, NewHelper } from '../db/schema.js';
 import type { Category } from '../domain/categories.js';
 import { DEFAULT_CENTER, haversineKm } from '../domain/geo.js';
 import { newId } from '../domain/ids.js';
 import { centsToEur } from '../domain/pricing.js';
-import { reliabilityScore } from '../domain/reliability.js';
 import type { AvailabilityWindow, HelperProfile } from '../schemas/helper-profiles.js';
-import type { Queryable } from './db.js';
-import { helperAreaFromRow, reliabilityFromRow } from './mappers.js';
+import { freshRecordColumns, helperAreaFromRow, reliabilityFromRow } from './mappers.js';
+import type { WriteTransaction } from './write-transaction.js';
 
 /** The columns of a helper that its account sets (location resolved, rate in cents, availability as JSON). */
 export type HelperValues = Pick<
@@ -25,16 +25,6 @@ export type HelperValues = Pick<
   | 'exact_lng'
 >;
 
-/** A record with nothing in it yet: no jobs, ratings or cancellations, not verified. */
-const FRESH_RECORD = {
-  completed_jobs: 0,
-  avg_response_minutes: 0,
-  cancellation_rate: 0,
-  rating_avg: 0,
-  rating_count: 0,
-  verified: 0,
-} as const;
-
 export function helperRowToProfile(row: HelperRow, categories: readonly Category[]): HelperProfile {
   return {
     id: row.id,
@@ -51,30 +41,27 @@ export function helperRowToProfile(row: HelperRow, categories: readonly Category
 
 /** Registers a helper profile for an account, unverified and with a fresh record; returns its id. */
 export async function insertHelperProfile(
-  db: Queryable,
+  trx: WriteTransaction,
   accountId: string,
   values: HelperValues,
   categories: readonly Category[],
   now: Date,
 ): Promise<string> {
   const id = newId('hlp');
-  await db.transaction().execute(async (trx) => {
-    await trx
-      .insertInto('helpers')
-      .values({
-        ...values,
-        ...FRESH_RECORD,
-        reliability_score: reliabilityScore({ ...FRESH_RECORD, verified: false }),
-        id,
-        account_id: accountId,
-        created_at: now.toISOString(),
-      })
-      .execute();
-    await trx
-      .insertInto('helper_categories')
-      .values(categories.map((category) => ({ helper_id: id, category })))
-      .execute();
-  });
+  await trx
+    .insertInto('helpers')
+    .values({
+      ...values,
+      ...freshRecordColumns(),
+      id,
+      account_id: accountId,
+      created_at: now.toISOString(),
+    })
+    .execute();
+  await trx
+    .insertInto('helper_categories')
+    .values(categories.map((category) => ({ helper_id: id, category })))
+    .execute();
   return id;
 }
 
@@ -105,32 +92,30 @@ export async function isOwnHelper(db: Queryable, id: string, accountId: string):
 }
 
 /**
- * Changes a helper of the account (and, when given, replaces its categories) in one transaction
- * whose first statement writes. False: no such helper of the account.
+ * Changes a helper of the account (and, when given, replaces its categories); the first statement
+ * of the transaction writes. False: no such helper of the account.
  */
 export async function updateHelperProfile(
-  db: Queryable,
+  trx: WriteTransaction,
   id: string,
   accountId: string,
   values: Partial<HelperValues>,
   categories: readonly Category[] | undefined,
 ): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
-    // Setting account_id to itself keeps the statement valid when only the categories change.
-    const updated = await trx
-      .updateTable('helpers')
-      .set({ ...values, account_id: accountId })
-      .where('id', '=', id)
-      .where('account_id', '=', accountId)
-      .executeTakeFirst();
-    if (Number(updated.numUpdatedRows) === 0) return false;
-    if (categories) {
-      await trx.deleteFrom('helper_categories').where('helper_id', '=', id).execute();
-      await trx
-        .insertInto('helper_categories')
-        .values(categories.map((category) => ({ helper_id: id, category })))
-        .execute();
-    }
-    return true;
-  });
+  // Setting account_id to itself keeps the statement valid when only the categories change.
+  const updated = await trx
+    .updateTable('helpers')
+    .set({ ...values, account_id: accountId })
+    .where('id', '=', id)
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
+  if (Number(updated.numUpdatedRows) === 0) return false;
+  if (categories) {
+    await trx.deleteFrom('helper_categories').where('helper_id', '=', id).execute();
+    await trx
+      .insertInto('helper_categories')
+      .values(categories.map((category) => ({ helper_id: id, category })))
+      .execute();
+  }
+  return true;
 }

@@ -1,11 +1,11 @@
 import { sql } from 'kysely';
 import { distanceKmSql, withinRadiusSql } from '../db/distance.js';
+import { dialectOf, insertInChunks, type Queryable } from '../db/queryable.js';
 import type { NewHelper } from '../db/schema.js';
 import type { Category } from '../domain/categories.js';
 import { type LatLng, round } from '../domain/geo.js';
 import { centsToEur } from '../domain/pricing.js';
 import type { PublicHelper } from '../schemas/availability.js';
-import { dialectOf, insertInChunks, type Queryable } from './db.js';
 import { helperAreaFromRow, reliabilityFromRow } from './mappers.js';
 
 export interface AvailabilityFilter {

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Selectable } from 'kysely';
+import { isUniqueViolation } from '../db/errors.js';
+import type { Queryable } from '../db/queryable.js';
 import type { IdempotencyKeysTable } from '../db/schema.js';
 import { IDEMPOTENCY_RETENTION_HOURS } from '../domain/idempotency.js';
-import { isUniqueViolation, type Queryable } from './db.js';
 
 export type IdempotencyRecord = Selectable<IdempotencyKeysTable>;
 

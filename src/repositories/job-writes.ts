@@ -1,5 +1,6 @@
 import { type RawBuilder, sql } from 'kysely';
 import { withinRadiusSql } from '../db/distance.js';
+import { dialectOf, type Queryable } from '../db/queryable.js';
 import type { JobRow, JobsTable, NewJob } from '../db/schema.js';
 import { smartEtaMinutes } from '../domain/eta.js';
 import { MAX_RADIUS_KM } from '../domain/geo.js';
@@ -9,7 +10,6 @@ import { effectiveJobStatus, type JobStatus } from '../domain/statuses.js';
 import { JOB_MACHINE, nextState } from '../domain/transitions.js';
 import type { Job } from '../schemas/job.js';
 import { completedRateSample } from './aggregates.js';
-import { dialectOf, type Queryable } from './db.js';
 import { openJobSql } from './jobs.js';
 import { recordJobEvent } from './outbox.js';
 import type { WriteTransaction } from './write-transaction.js';

@@ -1,14 +1,15 @@
 import { type RawBuilder, sql } from 'kysely';
 import { distanceKmSql, withinRadiusSql } from '../db/distance.js';
+import { dialectOf, insertInChunks, type Queryable } from '../db/queryable.js';
 import type { JobRow, NewJob } from '../db/schema.js';
 import type { Category } from '../domain/categories.js';
 import { DEFAULT_CENTER, haversineKm, type LatLng } from '../domain/geo.js';
 import { centsToEur, maxApplicants, priceRange } from '../domain/pricing.js';
 import { effectiveJobStatus } from '../domain/statuses.js';
 import type { Job } from '../schemas/job.js';
-import type { JobIndex } from '../search/job-index.js';
-import { dialectOf, flag, insertInChunks, pageOf, parsePhotos, type Queryable } from './db.js';
-import { locationFromRow } from './mappers.js';
+import type { IndexedPage, IndexRows } from './indexed-search.js';
+import { pageOf } from './indexed-search.js';
+import { flag, locationFromRow, parsePhotos } from './mappers.js';
 import { idNeighbours } from './neighbours.js';
 import { type SearchSort, searchOrder } from './search-order.js';
 
@@ -60,6 +61,12 @@ export function openJobSql(now: Date): RawBuilder<boolean> {
   return sql<boolean>`(status = 'open' and (deadline is null or deadline > ${now.toISOString()}))`;
 }
 
+/** An in-memory index of the open jobs (search/job-index.ts JobIndex): the same page as the SQL below. */
+export interface JobSearchIndex {
+  search(search: JobSearch, now: Date): IndexedPage;
+  readonly rows: IndexRows<JobRow>;
+}
+
 /**
  * One page of open jobs and the exact total: from the in-memory index when one is given (it must
  * be current: search/search-indexes.ts), else as SQL. Both give the same answer (tested).
@@ -68,7 +75,7 @@ export async function searchJobs(
   db: Queryable,
   search: JobSearch,
   now: Date,
-  index?: JobIndex,
+  index?: JobSearchIndex,
 ): Promise<{ data: Job[]; total: number }> {
   if (index) {
     const page = index.search(search, now);

@@ -1,8 +1,9 @@
 import { sql } from 'kysely';
+import { isUniqueViolation } from '../db/errors.js';
+import type { Queryable } from '../db/queryable.js';
 import type { AccountRow, AccountType, KeyRequestRow } from '../db/schema.js';
 import { newId } from '../domain/ids.js';
 import { findOrCreateAccount, type IssuedKey, issueKey, revokeKey } from './access.js';
-import { isUniqueViolation, type Queryable } from './db.js';
 import type { WriteTransaction } from './write-transaction.js';
 
 export interface KeyRequestInput {

@@ -1,11 +1,12 @@
-import { type Kysely, sql } from 'kysely';
-import type { AccountRow, Database, ListingRow, ListingsTable, NewListing } from '../db/schema.js';
+import { sql } from 'kysely';
+import type { Queryable } from '../db/queryable.js';
+import type { AccountRow, ListingRow, ListingsTable, NewListing } from '../db/schema.js';
 import { newId } from '../domain/ids.js';
-import { reliabilityScore } from '../domain/reliability.js';
 import type { ListingStatus } from '../domain/statuses.js';
 import type { Listing } from '../schemas/listing.js';
-import type { Queryable } from './db.js';
+import { freshRecordColumns } from './mappers.js';
 import { recordListingEvent } from './outbox.js';
+import type { WriteTransaction } from './write-transaction.js';
 
 /** What an owner shows of a person's name: the first name and the initial of the last ("Ada L."). */
 export function ownerDisplayName(accountName: string): string {
@@ -14,21 +15,11 @@ export function ownerDisplayName(accountName: string): string {
   return last ? `${first} ${last.charAt(0).toUpperCase()}.` : first;
 }
 
-/** A new owner's record: nothing done yet, nothing verified. */
-const FRESH_RECORD = {
-  completed_jobs: 0,
-  avg_response_minutes: 0,
-  cancellation_rate: 0,
-  rating_avg: 0,
-  rating_count: 0,
-  verified: false,
-};
-
 /**
  * The owner row of an account, created on its first listing. The insert comes first and yields to
  * an existing row (owners.account_id is unique), so two first listings at once make one owner.
  */
-export async function ownerIdOfAccount(db: Queryable, account: AccountRow, now: Date): Promise<string> {
+export async function ownerIdOfAccount(db: WriteTransaction, account: AccountRow, now: Date): Promise<string> {
   await db
     .insertInto('owners')
     .values({
@@ -36,9 +27,7 @@ export async function ownerIdOfAccount(db: Queryable, account: AccountRow, now: 
       display_name: ownerDisplayName(account.name),
       created_at: now.toISOString(),
       account_id: account.id,
-      ...FRESH_RECORD,
-      verified: 0,
-      reliability_score: reliabilityScore(FRESH_RECORD),
+      ...freshRecordColumns(),
     })
     .onConflict((conflict) => conflict.column('account_id').where('account_id', 'is not', null).doNothing())
     .execute();
@@ -56,17 +45,20 @@ export type ListingValues = Omit<NewListing, 'id' | 'owner_id' | 'status' | 'cre
  * Inserts a listing of the account (an available one) and its owner row if needed; returns it as
  * GET /v1/listings/{id} shows it (the snapshot its listing.created event holds).
  */
-export function createListing(db: Queryable, account: AccountRow, values: ListingValues, now: Date): Promise<Listing> {
-  return db.transaction().execute(async (trx) => {
-    const ownerId = await ownerIdOfAccount(trx, account, now);
-    const id = newId('lst');
-    const at = now.toISOString();
-    await trx
-      .insertInto('listings')
-      .values({ ...values, id, owner_id: ownerId, status: 'available', created_at: at, updated_at: at })
-      .execute();
-    return recordListingEvent(trx, 'listing.created', id, now);
-  });
+export async function insertListing(
+  trx: WriteTransaction,
+  account: AccountRow,
+  values: ListingValues,
+  now: Date,
+): Promise<Listing> {
+  const ownerId = await ownerIdOfAccount(trx, account, now);
+  const id = newId('lst');
+  const at = now.toISOString();
+  await trx
+    .insertInto('listings')
+    .values({ ...values, id, owner_id: ownerId, status: 'available', created_at: at, updated_at: at })
+    .execute();
+  return recordListingEvent(trx, 'listing.created', id, now);
 }
 
 /** The owner rows of an account (one at most), as a subquery. */
@@ -89,50 +81,46 @@ export type ListingChange = Partial<Omit<ListingsTable, 'id' | 'owner_id' | 'sta
 /**
  * Changes an own listing that is not archived. `change` sees the row as it is inside the
  * transaction, after a first write has locked the listing, so rules that span fields (the weekly
- * price below seven days) hold against concurrent changes; it may throw to change nothing.
+ * price below seven days) hold against concurrent changes; it may throw to change nothing (what it
+ * throws rolls the transaction back).
  */
-export function updateOwnListing(
-  db: Queryable,
+export async function updateOwnListing(
+  trx: WriteTransaction,
   id: string,
   accountId: string,
   change: (current: ListingRow) => ListingChange,
   now: Date,
 ): Promise<{ updated: true; listing: Listing } | { updated: false; current: ListingRow | undefined }> {
-  return db.transaction().execute(async (trx) => {
-    await trx.updateTable('listings').set({ updated_at: sql`updated_at` }).where('id', '=', id).execute();
-    const current = await ownListing(trx, id, accountId);
-    if (!current || current.status === 'archived') return { updated: false as const, current };
-    await trx
-      .updateTable('listings')
-      .set({ ...change(current), updated_at: now.toISOString() })
-      .where('id', '=', id)
-      .execute();
-    return { updated: true as const, listing: await recordListingEvent(trx, 'listing.updated', id, now) };
-  });
+  await trx.updateTable('listings').set({ updated_at: sql`updated_at` }).where('id', '=', id).execute();
+  const current = await ownListing(trx, id, accountId);
+  if (!current || current.status === 'archived') return { updated: false as const, current };
+  await trx
+    .updateTable('listings')
+    .set({ ...change(current), updated_at: now.toISOString() })
+    .where('id', '=', id)
+    .execute();
+  return { updated: true as const, listing: await recordListingEvent(trx, 'listing.updated', id, now) };
 }
 
 /**
- * Moves an own listing from one of `from` to `to` in one conditional write (a transaction, as every
- * write of a request is: plugins/idempotency.ts); returns the listing as changed, or null when it
- * was not in `from`.
+ * Moves an own listing from one of `from` to `to` in one conditional write, with its
+ * listing.status_changed event; returns the listing as changed, or null when it was not in `from`.
  */
 export async function setOwnListingStatus(
-  db: Kysely<Database>,
+  trx: WriteTransaction,
   id: string,
   accountId: string,
   from: readonly ListingStatus[],
   to: ListingStatus,
   now: Date,
 ): Promise<Listing | null> {
-  return db.transaction().execute(async (trx) => {
-    const result = await trx
-      .updateTable('listings')
-      .set({ status: to, updated_at: now.toISOString() })
-      .where('id', '=', id)
-      .where('owner_id', 'in', ownersOf(trx, accountId))
-      .where('status', 'in', from)
-      .executeTakeFirst();
-    if (Number(result.numUpdatedRows) === 0) return null;
-    return recordListingEvent(trx, 'listing.status_changed', id, now);
-  });
+  const result = await trx
+    .updateTable('listings')
+    .set({ status: to, updated_at: now.toISOString() })
+    .where('id', '=', id)
+    .where('owner_id', 'in', ownersOf(trx, accountId))
+    .where('status', 'in', from)
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) === 0) return null;
+  return recordListingEvent(trx, 'listing.status_changed', id, now);
 }

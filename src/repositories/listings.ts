@@ -1,14 +1,15 @@
 import { sql } from 'kysely';
 import { distanceKmSql, withinRadiusSql } from '../db/distance.js';
+import { dialectOf, insertInChunks, type Queryable } from '../db/queryable.js';
 import type { ListingRow, NewListing, NewOwner, ReliabilityColumns } from '../db/schema.js';
 import type { Category } from '../domain/categories.js';
 import { DEFAULT_CENTER, haversineKm, type LatLng } from '../domain/geo.js';
 import { centsToEur } from '../domain/pricing.js';
 import type { Condition } from '../domain/statuses.js';
 import type { Listing } from '../schemas/listing.js';
-import type { ListingIndex } from '../search/listing-index.js';
-import { dialectOf, flag, insertInChunks, pageOf, parsePhotos, type Queryable } from './db.js';
-import { locationFromRow, reliabilityFromRow } from './mappers.js';
+import type { IndexedPage, IndexRows } from './indexed-search.js';
+import { pageOf } from './indexed-search.js';
+import { flag, locationFromRow, parsePhotos, reliabilityFromRow } from './mappers.js';
 import { idNeighbours } from './neighbours.js';
 import { type SearchSort, searchOrder } from './search-order.js';
 
@@ -60,11 +61,17 @@ function listingsWithOwners(db: Queryable) {
   return db.selectFrom('listings').innerJoin('owners', 'owners.id', 'listings.owner_id');
 }
 
+/** An in-memory index of the available listings (search/listing-index.ts ListingIndex): the same page as the SQL below. */
+export interface ListingSearchIndex {
+  search(search: ListingSearch): IndexedPage;
+  readonly rows: IndexRows<ListingSearchRow>;
+}
+
 /** One page of available listings and the exact total: from the index when one is given, else as SQL. */
 export async function searchListings(
   db: Queryable,
   search: ListingSearch,
-  index?: ListingIndex,
+  index?: ListingSearchIndex,
 ): Promise<{ data: Listing[]; total: number }> {
   if (index) {
     const page = index.search(search);

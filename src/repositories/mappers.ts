@@ -1,8 +1,8 @@
 /** Row-to-API pieces that jobs, listings and helpers share. */
 import type { ReliabilityColumns } from '../db/schema.js';
 import { round } from '../domain/geo.js';
+import { FRESH_RECORD, reliabilityScore } from '../domain/reliability.js';
 import type { Location, ReliabilityScore } from '../schemas/common.js';
-import { flag } from './db.js';
 
 export function reliabilityFromRow(row: ReliabilityColumns): ReliabilityScore {
   return {
@@ -36,4 +36,16 @@ export function helperAreaFromRow(
   distanceKm: number,
 ): { city: string; district: string | null; plz: string; distance_km: number } {
   return { city: row.city, district: row.district, plz: row.plz, distance_km: round(distanceKm, 2) };
+}
+
+export const flag = (value: 0 | 1): boolean => value === 1;
+
+export function parsePhotos(json: string): string[] {
+  const value: unknown = JSON.parse(json);
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+}
+
+/** The reliability columns of a new helper or owner row: FRESH_RECORD and the score it gives. */
+export function freshRecordColumns() {
+  return { ...FRESH_RECORD, verified: 0 as const, reliability_score: reliabilityScore(FRESH_RECORD) };
 }

@@ -1,5 +1,5 @@
 import { type RawBuilder, sql } from 'kysely';
-import type { Queryable } from './db.js';
+import type { Queryable } from '../db/queryable.js';
 
 /**
  * Rows whose ids sort next to `id` (half before, half after where possible): what a mistyped or

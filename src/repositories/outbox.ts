@@ -1,10 +1,10 @@
 import { sql } from 'kysely';
-import type { EventRow, EventType } from '../db/schema.js';
+import { dialectOf } from '../db/queryable.js';
+import type { EventType } from '../db/schema.js';
 import { passes } from '../domain/events.js';
 import { newId } from '../domain/ids.js';
 import type { Job } from '../schemas/job.js';
 import type { Listing } from '../schemas/listing.js';
-import { dialectOf } from './db.js';
 import { findJob } from './jobs.js';
 import { findListing } from './listings.js';
 import type { WriteTransaction } from './write-transaction.js';

@@ -1,5 +1,5 @@
+import type { Queryable } from '../db/queryable.js';
 import { addDays, PICK_UP_PLACE_DAYS_AHEAD } from '../domain/booking-price.js';
-import type { Queryable } from './db.js';
 
 /** A place as stored, for whom it concerns (never a public answer). */
 export interface ExactPlace {

@@ -1,7 +1,7 @@
 import { type RawBuilder, sql } from 'kysely';
+import type { Queryable } from '../db/queryable.js';
 import type { Category } from '../domain/categories.js';
 import { PERCENTILES, percentileRank, type RateSample } from '../domain/pricing.js';
-import type { Queryable } from './db.js';
 
 /**
  * Nearest-rank percentiles (10, 25, 50, 75, 90) of `value` per category, computed in the database

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
+import { dialectOf, type Queryable } from '../db/queryable.js';
 import type { DeliveryRow, EventRow, EventType, WebhookRow } from '../db/schema.js';
 import { eventIdOf } from '../domain/events.js';
 import { newId } from '../domain/ids.js';
 import type { Delivery, Webhook } from '../schemas/webhooks.js';
-import { dialectOf, type Queryable } from './db.js';
 import { pendingDelivery } from './outbox.js';
 import type { WriteTransaction } from './write-transaction.js';
 

@@ -1,6 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { BOOKING_STATUSES, HOLDING_STATUSES, MAX_BOOKING_DAYS, MAX_DAYS_AHEAD } from '../domain/booking-price.js';
 import { LISTING_STATUSES } from '../domain/statuses.js';
+import { BOOKING_MACHINE, transitionsTable } from '../domain/transitions.js';
 import { IdParams, Nullable, StringEnum } from './common.js';
 
 const CalendarDate = (description: string) => Type.String({ format: 'date', description });
@@ -83,3 +84,31 @@ export const ListingAvailabilitySchema = Type.Object(
 export type ListingAvailability = Static<typeof ListingAvailabilitySchema>;
 
 export const BookingIdParams = IdParams('Booking', 'bkg_8a1b2c3d4e5f6a7b');
+
+export type BookingRole = 'renter' | 'owner';
+export type BookingAction = 'confirm' | 'decline' | 'cancel' | 'pick-up' | 'return';
+
+/** Who may take each action on a booking (the renter, the listing's owner), in the order the API lists them. */
+export const BOOKING_ACTION_ROLES: Readonly<Record<BookingAction, readonly BookingRole[]>> = {
+  confirm: ['owner'],
+  decline: ['owner'],
+  cancel: ['renter', 'owner'],
+  'pick-up': ['owner'],
+  return: ['owner'],
+};
+
+const WHO = Object.entries(BOOKING_ACTION_ROLES)
+  .map(([action, who]) => `| ${action} | ${who.join(' or ')} |`)
+  .join('\n');
+
+/** Said wherever a booking's states are: how long a request waits for its owner. */
+const expiry = (ttlHours: number) =>
+  `A request the owner answers neither way within ${ttlHours} hours (BOOKING_REQUEST_TTL_HOURS) expires: requested → expired, shown at once by every read, its days free again at once, and a booking.status_changed event follows shortly, to the owner and the renter. expired is final like declined and cancelled; confirm, decline or cancel then answer 409 invalid_state_transition. Instant bookings are confirmed at once and never expire.`;
+
+/** The booking life cycle for the OpenAPI descriptions; `transitions` is BOOKING_MACHINE as a Markdown table. */
+export const bookingLifeCycle = (ttlHours: number, transitions = transitionsTable(BOOKING_MACHINE)) =>
+  `Booking life cycle (a booking is seen and changed only by its renter, the account that booked, and the owner of the listing; for anyone else it answers 404):\n\n${transitions}\n\n| Action | Who may take it |\n| --- | --- |\n${WHO}\n\n${expiry(ttlHours)}\n\nAn action the caller's role may not take answers 403 forbidden (with the actions the role may take in alternatives); an action not allowed from the current state answers 409 invalid_state_transition naming the state, with the allowed actions in alternatives. Transitions are atomic: the status changes only if it still is what the action leaves from.`;
+
+/** The rules of booking days, for the OpenAPI descriptions. */
+export const bookingRules = (ttlHours: number) =>
+  `Days are Europe/Berlin calendar days, both ends included: start_date from today (in Karlsruhe) to ${MAX_DAYS_AHEAD} days ahead, end_date on or after it, at most ${MAX_BOOKING_DAYS} days in all. The listing must be available (paused or archived: 409), and not the caller's own (400). Requested, confirmed and active bookings hold their days: a booking overlapping one of them answers 409 booking_conflict naming the range it collides with; adjacent ranges are fine, and declined, cancelled, returned and expired bookings free their days. Concurrent requests for overlapping days are serialised by the database: exactly one gets through. price_eur is the cheapest split of the days into weeks at the weekly price and days at the daily price (a remainder of days is rounded up to one more week where that is cheaper); the refundable deposit_eur is due on top. With instant_booking the booking is confirmed at once, otherwise requested until the owner confirms or declines it, for at most ${ttlHours} hours: unanswered, it expires.`;

@@ -104,3 +104,6 @@ export const HelperProfileSchema = Type.Object(
 export type HelperProfile = Static<typeof HelperProfileSchema>;
 
 export const HelperIdParams = IdParams('Helper', 'hlp_8a1b2c3d4e5f6a7b');
+
+/** Said in the descriptions of the helper routes: what a new profile is and is not. */
+export const HELPER_PROFILE_ABOUT = `New profiles are not verified: verification is the platform's, and until then a helper does not count in /v1/helpers/availability or in the smart_eta_minutes of jobs. The reliability record starts empty (no jobs, ratings or cancellations) and is the platform's to keep.`;

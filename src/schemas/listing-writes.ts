@@ -1,6 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { CATEGORIES } from '../domain/categories.js';
 import { CONDITIONS } from '../domain/statuses.js';
+import { LISTING_MACHINE, transitionsTable } from '../domain/transitions.js';
 import { Nullable, StringEnum, Text } from './common.js';
 import { LocationInput } from './location-input.js';
 
@@ -97,3 +98,7 @@ export type ListingPatchBody = Static<typeof ListingPatchBody>;
 
 /** The Idempotency-Key header of a POST, defined in schemas/idempotency.ts (re-exported for the routes that name it). */
 export { IdempotencyHeaders } from './idempotency.js';
+
+/** The listing life cycle for the OpenAPI descriptions; `transitions` is LISTING_MACHINE as a Markdown table. */
+export const listingLifeCycle = (transitions = transitionsTable(LISTING_MACHINE)) =>
+  `Listing life cycle (only the owner, the account that created the listing, changes it; for anyone else it answers 404):\n\n${transitions}\n\nAn action not allowed from the current state answers 409 invalid_state_transition naming the state, with the allowed actions in alternatives. Existing bookings stand when a listing is paused or archived; the owner declines or cancels them.`;

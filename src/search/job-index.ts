@@ -1,10 +1,11 @@
+import type { Queryable } from '../db/queryable.js';
 import type { JobRow } from '../db/schema.js';
 import { CATEGORIES } from '../domain/categories.js';
-import type { Queryable } from '../repositories/db.js';
-import type { JobSearch } from '../repositories/jobs.js';
+import { countOpenJobs, type IndexedPage, jobIndexRowsAfter } from '../repositories/indexed-search.js';
+import type { JobSearch, JobSearchIndex } from '../repositories/jobs.js';
 import { cents, codeOf, dateCode, isoMs, LOAD_CHUNK } from './columns.js';
-import type { IndexedPage } from './page.js';
-import { loadPoints, type PointIndex, PointTable, RUN } from './point-index.js';
+import { loadPoints, type PointIndex, RUN } from './point-index.js';
+import { PointTable } from './point-table.js';
 import { RadiusTest } from './radius-test.js';
 
 /**
@@ -12,7 +13,7 @@ import { RadiusTest } from './radius-test.js';
  * repositories/jobs.ts searchJobs, evaluated in memory. Whether a job is still open at `now`
  * (deadline ahead) is decided per search, as the SQL does.
  */
-export class JobIndex extends PointTable<JobRow> {
+export class JobIndex extends PointTable<JobRow> implements JobSearchIndex {
   private constructor(
     points: PointIndex,
     category: Uint8Array,
@@ -29,13 +30,8 @@ export class JobIndex extends PointTable<JobRow> {
 
   /** Reads the open jobs; throws NotMirrorable when a stored value cannot be compared as SQL does. */
   static async load(db: Queryable): Promise<JobIndex> {
-    const counted = await db
-      .selectFrom('jobs')
-      .where('status', '=', 'open')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirst();
     const { points, category, column } = await loadPoints({
-      expected: Number(counted?.n ?? 0),
+      expected: await countOpenJobs(db),
       idPrefix: 'job_',
       types: {
         price: Int32Array,
@@ -44,27 +40,8 @@ export class JobIndex extends PointTable<JobRow> {
         desired: Int32Array,
         urgent: Uint8Array,
       },
-      // Every job in primary-key order, the status tested here: with the status in the WHERE,
-      // SQLite would read the status index and sort the open jobs again for every chunk.
-      page: (after) =>
-        db
-          .selectFrom('jobs')
-          .select([
-            'id',
-            'status',
-            'lat',
-            'lng',
-            'category',
-            'price_cents',
-            'created_at',
-            'deadline',
-            'desired_date',
-            'urgent',
-          ])
-          .where('id', '>', after)
-          .orderBy('id')
-          .limit(LOAD_CHUNK)
-          .execute(),
+      // Every job in primary-key order, the status tested here (see jobIndexRowsAfter).
+      page: (after) => jobIndexRowsAfter(db, after, LOAD_CHUNK),
       values: (row) =>
         row.status !== 'open'
           ? null

@@ -1,17 +1,18 @@
+import type { Queryable } from '../db/queryable.js';
 import { CATEGORIES } from '../domain/categories.js';
 import { CONDITIONS } from '../domain/statuses.js';
-import type { Queryable } from '../repositories/db.js';
-import type { ListingSearch, ListingSearchRow } from '../repositories/listings.js';
+import { countAvailableListings, type IndexedPage, listingIndexRowsAfter } from '../repositories/indexed-search.js';
+import type { ListingSearch, ListingSearchIndex, ListingSearchRow } from '../repositories/listings.js';
 import { cents, codeOf, isoMs, LOAD_CHUNK } from './columns.js';
-import type { IndexedPage } from './page.js';
-import { loadPoints, type PointIndex, PointTable, RUN } from './point-index.js';
+import { loadPoints, type PointIndex, RUN } from './point-index.js';
+import { PointTable } from './point-table.js';
 import { RadiusTest } from './radius-test.js';
 
 /**
  * Every available listing (with its owner, as the search joins them) as typed columns over a
  * PointIndex: the filters and orders of repositories/listings.ts searchListings, in memory.
  */
-export class ListingIndex extends PointTable<ListingSearchRow> {
+export class ListingIndex extends PointTable<ListingSearchRow> implements ListingSearchIndex {
   private constructor(
     points: PointIndex,
     category: Uint8Array,
@@ -25,33 +26,12 @@ export class ListingIndex extends PointTable<ListingSearchRow> {
 
   /** Reads the available listings; throws NotMirrorable when a stored value cannot be compared as SQL does. */
   static async load(db: Queryable): Promise<ListingIndex> {
-    const withOwners = db.selectFrom('listings').innerJoin('owners', 'owners.id', 'listings.owner_id');
-    const counted = await withOwners
-      .where('listings.status', '=', 'available')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirst();
     const { points, category, column } = await loadPoints({
-      expected: Number(counted?.n ?? 0),
+      expected: await countAvailableListings(db),
       idPrefix: 'lst_',
       types: { price: Int32Array, condition: Uint8Array, instant: Uint8Array, created: Float64Array },
-      // In primary-key order, the status tested here (see JobIndex.load).
-      page: (after) =>
-        withOwners
-          .select([
-            'listings.id',
-            'listings.status',
-            'listings.lat',
-            'listings.lng',
-            'listings.category',
-            'listings.price_per_day_cents',
-            'listings.condition',
-            'listings.instant_booking',
-            'listings.created_at',
-          ])
-          .where('listings.id', '>', after)
-          .orderBy('listings.id')
-          .limit(LOAD_CHUNK)
-          .execute(),
+      // In primary-key order, the status tested here (see jobIndexRowsAfter).
+      page: (after) => listingIndexRowsAfter(db, after, LOAD_CHUNK),
       values: (row) =>
         row.status !== 'available'
           ? null

@@ -1,3 +1,4 @@
+import type { IndexedPage } from '../repositories/indexed-search.js';
 import type { SearchSort } from '../repositories/search-order.js';
 import type { PointIndex } from './point-index.js';
 import type { RadiusTest } from './radius-test.js';
@@ -60,13 +61,6 @@ function selectPage(
     }
   }
   return Array.from(heap).sort(compare).slice(offset, k);
-}
-
-/** Where a search's page is: its ids in order with their distances, and the exact total. */
-export interface IndexedPage {
-  ids: string[];
-  distances: number[];
-  total: number;
 }
 
 /**

@@ -1,9 +1,6 @@
 import { CATEGORIES } from '../domain/categories.js';
-import type { SearchSort } from '../repositories/search-order.js';
 import { type Column, Columns, type ColumnType, forEachRow, IdColumn } from './columns.js';
-import { SearchScratch } from './page.js';
 import type { RadiusTest } from './radius-test.js';
-import { RowCache } from './row-cache.js';
 
 /**
  * Cell size by number of points: small cells keep the points a search reads near its circle, large
@@ -12,9 +9,6 @@ import { RowCache } from './row-cache.js';
 export function cellDegFor(points: number): number {
   return points <= 20_000 ? 0.2 : points <= 200_000 ? 0.05 : 0.02;
 }
-
-/** Rows an index snapshot keeps for the pages it shows (a row with its texts is 2-4 KB of heap). */
-export const ROW_CACHE = 2_000;
 
 /** Numbers per run in PointIndex.runs. */
 export const RUN = 6;
@@ -205,33 +199,4 @@ export async function loadPoints<K extends string, R extends { id: string }>(
     CATEGORIES.length,
   );
   return { points, category: points.permute(category), column: (name) => points.permute(columns.take(name)) };
-}
-
-/**
- * What the job and listing indexes share: the points, the columns every search orders or
- * partitions by, the per-search buffers and the rows pages showed. Each keeps its own scan loop:
- * the filters are inlined there, as a callback per point would cost more than the test itself.
- */
-export abstract class PointTable<Row extends { id: string }> {
-  protected readonly scratch: SearchScratch;
-  /** Rows of this snapshot that pages showed (see RowCache). */
-  readonly rows = new RowCache<Row>(ROW_CACHE);
-
-  protected constructor(
-    protected readonly points: PointIndex,
-    protected readonly category: Uint8Array,
-    protected readonly price: Int32Array,
-    protected readonly created: Float64Array,
-  ) {
-    this.scratch = new SearchScratch(points.size);
-  }
-
-  get size(): number {
-    return this.points.size;
-  }
-
-  /** The page of `total` matches (in scratch.matches) in the search's order. */
-  protected page(test: RadiusTest, total: number, search: { sort: SearchSort; offset: number; limit: number }) {
-    return this.scratch.page(this.points, test, total, search, { created: this.created, price: this.price });
-  }
 }

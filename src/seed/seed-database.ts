@@ -1,17 +1,12 @@
 import type { Kysely } from 'kysely';
+import type { Db } from '../db/create-db.js';
+import type { Queryable } from '../db/queryable.js';
 import type { Database, NewJob } from '../db/schema.js';
 import { berlinDate, berlinWallClock } from '../domain/berlin-time.js';
 import type { Category } from '../domain/categories.js';
 import type { EtaHelper } from '../domain/eta.js';
 import { type RateSample, rateSample } from '../domain/pricing.js';
-import {
-  deleteMarketplaceData,
-  hasMarketplaceData,
-  lockDataset,
-  recordSeed,
-  unlockDataset,
-} from '../repositories/dataset.js';
-import type { Queryable } from '../repositories/db.js';
+import { fillDataset, fillDatasetIfEmpty, recordSeed } from '../repositories/dataset.js';
 import { insertHelpers } from '../repositories/helpers.js';
 import { insertJobs } from '../repositories/jobs.js';
 import { insertListings, insertOwners } from '../repositories/listings.js';
@@ -156,10 +151,7 @@ export async function seedDatabase(
   progress: Progress = () => {},
   { replace = false }: { replace?: boolean } = {},
 ): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    if (replace) await deleteMarketplaceData(trx);
-    await seedRows(trx, options, progress);
-  });
+  await fillDataset(db, (trx) => seedRows(trx, options, progress), { replace });
 }
 
 /**
@@ -171,11 +163,13 @@ export function seedIfEmpty(
   options: SeedOptions,
   progress: Progress = () => {},
 ): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
-    await lockDataset(trx);
-    const empty = !(await hasMarketplaceData(trx));
-    if (empty) await seedRows(trx, options, progress);
-    await unlockDataset(trx);
-    return empty;
-  });
+  return fillDatasetIfEmpty(db, (trx) => seedRows(trx, options, progress));
+}
+
+/**
+ * On a first start (no marketplace rows), seeds the default dataset around today, so a fresh clone
+ * serves realistic data at once; true when it did.
+ */
+export function seedFirstStart(db: Db, progress: Progress = () => {}): Promise<boolean> {
+  return seedIfEmpty(db.kysely, { ...DEFAULT_SEED_OPTIONS, anchor: anchorFor(new Date()) }, progress);
 }

@@ -1,3 +1,4 @@
+import { isUniqueViolation } from '../db/errors.js';
 import type { AccountRow } from '../db/schema.js';
 import { APPLICATION_MACHINE, JOB_MACHINE } from '../domain/transitions.js';
 import {
@@ -8,7 +9,6 @@ import {
   hasApplied,
   listJobApplications,
 } from '../repositories/applications.js';
-import { isUniqueViolation } from '../repositories/db.js';
 import { isOwnHelper } from '../repositories/helper-profiles.js';
 import { inWriteTransaction, type WriteContext } from '../repositories/write-transaction.js';
 import type { Application } from '../schemas/applications.js';

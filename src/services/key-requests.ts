@@ -1,5 +1,5 @@
+import { isUniqueViolation } from '../db/errors.js';
 import type { KeyRequestRow } from '../db/schema.js';
-import { isUniqueViolation } from '../repositories/db.js';
 import { createKeyRequest, findPendingRequest, type KeyRequestInput } from '../repositories/key-requests.js';
 import { inWriteTransaction, type WriteContext } from '../repositories/write-transaction.js';
 

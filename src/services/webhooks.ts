@@ -1,5 +1,5 @@
+import type { Queryable } from '../db/queryable.js';
 import type { AccountRow, DeliveryStatus } from '../db/schema.js';
-import type { Queryable } from '../repositories/db.js';
 import {
   createWebhook,
   deleteOwnWebhook,

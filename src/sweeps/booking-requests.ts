@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { expireBookingRequests } from '../repositories/booking-expiry.js';
+import { expireBookingRequests } from '../services/bookings.js';
 
 export interface BookingRequestSweepOptions {
   now: () => Date;
@@ -45,7 +45,7 @@ export class BookingRequestSweep {
     if (this.running) return this.running;
     if (this.stopped) return Promise.resolve();
     const { now, requestTtlHours, log } = this.options;
-    this.running = expireBookingRequests(this.db, now(), requestTtlHours)
+    this.running = expireBookingRequests({ db: this.db, now: now(), claim: null }, requestTtlHours)
       .then((expired) => {
         if (expired > 0) log.info({ expired }, 'unanswered booking requests expired');
       })

@@ -5,9 +5,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { createDb } from '../../src/db/create-db.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
+import type { Queryable } from '../../src/db/queryable.js';
 import type { KeyRequestRow } from '../../src/db/schema.js';
 import { findOrCreateAccount, issueKey, keyState, revokeKey, rotateKey } from '../../src/repositories/access.js';
-import type { Queryable } from '../../src/repositories/db.js';
 import {
   approveRequest,
   findRequest,

@@ -1,4 +1,3 @@
-import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
@@ -24,52 +23,56 @@ declare module 'fastify' {
     access: AccessContext;
   }
   interface FastifyInstance {
-    /** Marks requests a route makes to this app on behalf of its caller (see InnerCalls). */
-    innerCalls: InnerCalls;
+    /**
+     * Lets requests that carry a marker `verify` accepts skip the count (see INNER_CALL_HEADER):
+     * called once by whoever makes inner calls (the MCP endpoint, src/mcp/inner-calls.ts).
+     */
+    acceptInnerCalls(verify: InnerCallVerifier): void;
+  }
+  interface FastifyContextConfig {
+    /**
+     * The budget a route's requests count against. Without it: the caller's tier budget (the
+     * sandbox's for /v1/demo/*). `exempt`: none (liveness, readiness, the token-protected
+     * metrics); `documents`: the documents' own budget (set on every route of the documents'
+     * scope, plugins/documents.ts), not the tiers'.
+     */
+    budget?: 'tier' | 'exempt' | 'documents';
   }
 }
 
 /** The budget an outer request counted against, which its inner calls report again. */
-type Budget = Pick<AccessContext, 'tier' | 'limit' | 'remaining' | 'resetSeconds'>;
+export type CountedBudget = Pick<AccessContext, 'tier' | 'limit' | 'remaining' | 'resetSeconds'>;
 
-/** The header that marks an inner call: `<app secret>.<call id>`. Never sent to a client. */
+/**
+ * The header of an inner call: a request this app makes to itself on behalf of a caller whose own
+ * request was counted already (the MCP endpoint's tool calls, through app.inject). Such a request
+ * is authenticated like any other but not counted a second time: it answers with the budget of the
+ * request that made it. The access plugin only keeps the slot: it removes the header from every
+ * request before anything else sees it, and hands its value to the verifiers registered with
+ * app.acceptInnerCalls; the marker's form, its secret and its validity belong to whoever makes
+ * the calls. A marker no verifier accepts is ignored, and the request is counted as usual.
+ * Never sent to a client.
+ */
 export const INNER_CALL_HEADER = 'x-kmp-inner-call';
 
 /**
- * Requests a route makes to this app on behalf of its caller, through app.inject (the MCP
- * endpoint's tool calls): they are authenticated like any request, but not counted a second time;
- * they answer with the budget of the request that made them. The marker cannot be forged: it holds
- * a secret of 256 random bits made when the app is built, which never leaves the process, and a
- * call id that is valid once, only while the outer request waits for it. A marker that does not
- * match exactly is ignored (the request is counted as usual) and removed either way.
+ * The outer budget when `marker` is genuine, else undefined. A verifier must not be fooled by a
+ * marker a client could make (a secret that never leaves the process, compared in constant time)
+ * and should accept each marker once, only while its outer request waits for it.
  */
-export class InnerCalls {
-  private readonly secret = randomBytes(32).toString('base64url');
-  private readonly calls = new Map<string, Budget>();
+export type InnerCallVerifier = (marker: string) => CountedBudget | undefined;
 
-  /** The headers that mark one call made for `outer`, and how to forget the call if it is never made. */
-  open(outer: AccessContext): { headers: Record<string, string>; close: () => void } {
-    const id = randomUUID();
-    const { tier, limit, remaining, resetSeconds } = outer;
-    this.calls.set(id, { tier, limit, remaining, resetSeconds });
-    return { headers: { [INNER_CALL_HEADER]: `${this.secret}.${id}` }, close: () => this.calls.delete(id) };
+/** The outer budget when `request` is a genuine inner call, else undefined; the marker is removed either way. */
+function innerCallOf(request: FastifyRequest, verifiers: readonly InnerCallVerifier[]): CountedBudget | undefined {
+  const marker = request.headers[INNER_CALL_HEADER];
+  if (marker === undefined) return undefined;
+  delete request.headers[INNER_CALL_HEADER];
+  if (typeof marker !== 'string') return undefined;
+  for (const verify of verifiers) {
+    const budget = verify(marker);
+    if (budget) return budget;
   }
-
-  /** The outer budget when `request` is a genuine inner call (used up by this), else undefined. */
-  take(request: FastifyRequest): Budget | undefined {
-    const marker = request.headers[INNER_CALL_HEADER];
-    if (marker === undefined) return undefined;
-    delete request.headers[INNER_CALL_HEADER];
-    if (typeof marker !== 'string') return undefined;
-    const dot = marker.indexOf('.');
-    const given = Buffer.from(marker.slice(0, Math.max(0, dot)));
-    const secret = Buffer.from(this.secret);
-    if (given.length !== secret.length || !timingSafeEqual(given, secret)) return undefined;
-    const id = marker.slice(dot + 1);
-    const budget = this.calls.get(id);
-    this.calls.delete(id);
-    return budget;
-  }
+  return undefined;
 }
 
 export interface AccessOptions {
@@ -83,16 +86,10 @@ export interface AccessOptions {
   onRefused?: (tier: Tier) => void;
 }
 
-/**
- * Routes outside every tier budget: liveness and readiness for load balancers, metrics
- * (token-protected), and the documents (marked in their config), which have a budget of their own
- * (plugins/documents.ts).
- */
-const EXEMPT_ROUTES = new Set(['/healthz', '/readyz', '/metrics']);
-
+/** Whether the route counts against no tier budget (its `budget` option). */
 function isExempt(request: FastifyRequest): boolean {
-  const route = request.routeOptions;
-  return route.config?.document === true || (route.url !== undefined && EXEMPT_ROUTES.has(route.url));
+  const budget = request.routeOptions.config?.budget;
+  return budget !== undefined && budget !== 'tier';
 }
 
 function invalidKey(message: string, param: KeyHeader = 'X-API-Key'): ApiError {
@@ -185,11 +182,13 @@ function bucketOf(tier: Tier, key: KeyWithAccount | null, ip: string): string {
  */
 export function registerAccess(app: FastifyInstance, options: AccessOptions): void {
   app.decorateRequest('access', null as unknown as AccessContext);
-  const innerCalls = new InnerCalls();
-  app.decorate('innerCalls', innerCalls);
+  const verifiers: InnerCallVerifier[] = [];
+  app.decorate('acceptInnerCalls', (verify: InnerCallVerifier) => {
+    verifiers.push(verify);
+  });
   const lookups = new KeyLookups();
   app.addHook('onRequest', async (request, reply) => {
-    const inner = innerCalls.take(request);
+    const inner = innerCallOf(request, verifiers);
     if (isExempt(request)) return;
     const now = options.now();
     // The matched route, not the raw URL: /v1/%64emo/stats is the sandbox too.

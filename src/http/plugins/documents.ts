@@ -5,13 +5,6 @@ import { ApiError } from '../../services/errors.js';
 import { clientKey, countRequest, setBudgetHeaders } from '../budget.js';
 import { etagOf, matches } from './response-cache.js';
 
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    /** A document (the reference, the OpenAPI document, llms.txt...): outside the tier budgets, in the documents budget. */
-    document?: boolean;
-  }
-}
-
 export interface DocumentsOptions {
   store: RateLimitStore;
   /** Requests per minute per client address over all documents (DOCS_RATE_LIMIT_PER_MIN). */
@@ -27,15 +20,15 @@ const POLICY = 'documents';
 
 /**
  * Makes the plugin it is called in the home of the documents: every route registered there (also
- * those of plugins such as Swagger UI, which take no route options from us) is marked a document in
- * its config, which the tier budgets skip (an integrator reading the docs loses no API calls). In
+ * those of plugins such as Swagger UI, which take no route options from us) gets `budget: 'documents'`
+ * in its config, which the tier budgets skip (an integrator reading the docs loses no API calls). In
  * exchange documents have a budget of their own per client address, in the same store as the tiers
  * (shared through Redis), and their answers are cheap to repeat: an ETag (If-None-Match gives a 304
  * without a body) and brotli or gzip as Accept-Encoding allows.
  */
 export async function documentScope(scope: FastifyInstance, options: DocumentsOptions): Promise<void> {
   scope.addHook('onRoute', (route) => {
-    route.config = { ...route.config, document: true };
+    route.config = { ...route.config, budget: 'documents' };
   });
   // Only here: a global registration would compress the API's answers and streams too (issue 16).
   // Brotli at quality 4 (the plugin's default) costs about the CPU of gzip; per request, so the

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { redactApiKeys } from '../../domain/api-keys.js';
 import type { Metrics } from '../metrics.js';
 
@@ -24,6 +24,20 @@ export function urlForLog(url: string): string {
   return redactApiKeys(url.includes('?') ? url.replace(SECRET_QUERY, '$1[redacted]') : url);
 }
 
+/** A request's log line: method, matched route, URL (secrets redacted), status, duration, tier and client address. */
+export function requestLogLine(request: FastifyRequest, status: number, ms: number) {
+  return {
+    method: request.method,
+    route: request.routeOptions.url ?? null,
+    url: urlForLog(request.url),
+    status,
+    duration_ms: Math.round(ms * 1000) / 1000,
+    tier: request.access?.tier ?? null,
+    ip: request.ip,
+    user_agent: request.headers['user-agent'] ?? null,
+  };
+}
+
 /**
  * Every response carries X-Request-Id (also 401, 404 and 429, so the hook comes before access
  * checks), and every request writes exactly one log line when its response is sent: method,
@@ -39,16 +53,7 @@ export function registerObservability(app: FastifyInstance, metrics: Metrics | u
     const ms = reply.elapsedTime;
     const route = request.routeOptions.url;
     metrics?.observe(request.method, route, status, ms / 1000);
-    const line = {
-      method: request.method,
-      route: route ?? null,
-      url: urlForLog(request.url),
-      status,
-      duration_ms: Math.round(ms * 1000) / 1000,
-      tier: request.access?.tier ?? null,
-      ip: request.ip,
-      user_agent: request.headers['user-agent'] ?? null,
-    };
+    const line = requestLogLine(request, status, ms);
     if (status >= 500) request.log.error(line, 'request');
     else request.log.info(line, 'request');
   });

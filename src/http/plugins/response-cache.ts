@@ -2,22 +2,6 @@ import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
-/** The public reads whose answer depends only on the URL and the data: never on the caller. */
-const CACHEABLE = new Set(
-  ['/v1', '/v1/demo'].flatMap((base) =>
-    [
-      '/jobs',
-      '/jobs/:id',
-      '/listings',
-      '/listings/:id',
-      '/categories',
-      '/estimate',
-      '/helpers/availability',
-      '/stats',
-    ].map((path) => `${base}${path}`),
-  ),
-);
-
 /** Answers remembered at most (with or without their body): bounds the memory of the tags too. */
 const MAX_ENTRIES = 20_000;
 
@@ -56,6 +40,14 @@ export interface ResponseCacheOptions {
 }
 
 declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * `public`: a read whose answer depends only on the URL and the data, never on the caller (no
+     * key, tier or account changes it), so its GET answers may be reused for everyone while the
+     * data stays the same. Without it a route's answers are never cached.
+     */
+    cache?: 'public';
+  }
   interface FastifyRequest {
     /** Set on a request that computes an answer others may wait for. */
     cacheComputing: Computing | null;
@@ -73,12 +65,13 @@ export function matches(request: FastifyRequest, etag: string): boolean {
 }
 
 /**
- * Reuses the serialized answer of a public read while the data has not changed (Db.version, taken
- * before the query, moves with every write, here or on another instance or process) and for at most
- * `ttlMs`. Every answer carries an ETag; a request whose If-None-Match matches a reusable answer gets
- * a 304 without any query. Rate limits apply as to every request (they run before this).
- * A body is kept from the second time its URL is asked for; the same read asked while it is being
- * computed waits for that answer instead of computing it again.
+ * Reuses the serialized answer of a public read (a route with `config: { cache: 'public' }`) while
+ * the data has not changed (Db.version, taken before the query, moves with every write, here or on
+ * another instance or process) and for at most `ttlMs`. Every answer carries an ETag; a request
+ * whose If-None-Match matches a reusable answer gets a 304 without any query. Rate limits apply as
+ * to every request (they run before this). A body is kept from the second time its URL is asked
+ * for; the same read asked while it is being computed waits for that answer instead of computing it
+ * again.
  */
 export function registerResponseCache(app: FastifyInstance, options: ResponseCacheOptions): void {
   app.decorateRequest('cacheVersion', null);
@@ -108,7 +101,7 @@ export function registerResponseCache(app: FastifyInstance, options: ResponseCac
   const release = (request: FastifyRequest) => request.cacheComputing?.release();
 
   app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
-    if (request.method !== 'GET' || !CACHEABLE.has(request.routeOptions.url ?? '')) return;
+    if (request.method !== 'GET' || request.routeOptions.config?.cache !== 'public') return;
     const version = await options.version(request);
     request.cacheVersion = version;
     let entry = fresh(request.url, version);

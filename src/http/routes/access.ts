@@ -10,7 +10,6 @@ import { writeContext } from '../write-kit.js';
 import { type Api, errorResponses, ok, type RouteDeps } from './route-kit.js';
 
 export function accessRoutes(app: Api, deps: RouteDeps): void {
-  const { db, now } = deps;
   app.get(
     '/v1/me',
     {

@@ -28,6 +28,7 @@ export function availabilityRoutes(app: Api, { base, db }: RouteDeps): void {
   app.get(
     `${base}/helpers/availability`,
     {
+      config: { cache: 'public' },
       schema: documented(base, {
         operationId: 'checkAvailability',
         summary: 'Verified helpers available near a location',

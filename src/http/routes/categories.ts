@@ -35,6 +35,7 @@ export function categoryRoutes(app: Api, { base, db, now }: RouteDeps): void {
   app.get(
     `${base}/categories`,
     {
+      config: { cache: 'public' },
       schema: documented(base, {
         operationId: 'getCategories',
         summary: 'Categories with live price ranges',

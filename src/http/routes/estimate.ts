@@ -42,6 +42,7 @@ export function estimateRoutes(app: Api, { base, db }: RouteDeps): void {
   app.get(
     `${base}/estimate`,
     {
+      config: { cache: 'public' },
       schema: documented(base, {
         operationId: 'getPriceEstimate',
         summary: 'Estimate a fair price',

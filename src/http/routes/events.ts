@@ -1,96 +1,15 @@
-import type { ServerResponse } from 'node:http';
-import { PassThrough } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
-import { type Static, Type } from 'typebox';
 import type { Config } from '../../config.js';
 import type { EventType } from '../../db/schema.js';
 import type { EventFilter } from '../../domain/events.js';
 import { PUBLIC_EVENT_TYPES } from '../../domain/events.js';
-import { EventHub, type StreamEvent, StreamSlots, type Subscriber, sseMessage } from '../../events/stream.js';
-import { JobSearchQuery } from '../../schemas/job.js';
+import { EventHub, StreamSlots } from '../../events/stream.js';
+import { STREAM_DESCRIPTION, STREAM_TYPES_LIST, StreamHeaders, StreamQuery } from '../../schemas/events.js';
 import { ApiError, badRequest } from '../../services/errors.js';
 import { clientKey } from '../budget.js';
-import { urlForLog } from '../plugins/observability.js';
+import { requestLogLine } from '../plugins/observability.js';
+import { EventStream } from '../sse.js';
 import { type Api, errorResponses, ok, type RouteDeps } from './route-kit.js';
-
-/** What a client waits before it reconnects after the stream ends (the SSE retry field). */
-export const RETRY_MS = 5_000;
-
-/** Bytes a stream may have waiting for a slow client; beyond them the connection is dropped. */
-export const MAX_BUFFERED_BYTES = 1024 * 1024;
-
-/** The search filters, exactly as GET /v1/jobs defines and validates them. */
-const { category, lat, lng, radius } = JobSearchQuery.properties;
-
-const TYPES_LIST = PUBLIC_EVENT_TYPES.join(', ');
-
-export const StreamQuery = Type.Object(
-  {
-    category,
-    lat,
-    lng,
-    radius,
-    types: Type.Optional(
-      Type.String({
-        minLength: 1,
-        maxLength: 256,
-        description: `Comma-separated event types to receive (case-insensitive), any of ${TYPES_LIST}. All of them when not given.`,
-      }),
-    ),
-    last_event_id: Type.Optional(
-      Type.String({
-        minLength: 1,
-        maxLength: 32,
-        description:
-          'Resume after this event (evt_123 or 123): the query alternative to the Last-Event-ID header, for clients that cannot set headers. The header wins when both are sent.',
-      }),
-    ),
-  },
-  { additionalProperties: false },
-);
-type StreamQuery = Static<typeof StreamQuery>;
-
-const StreamHeaders = Type.Object({
-  'last-event-id': Type.Optional(
-    Type.String({
-      description:
-        'Resume after this event (evt_123 or 123): every matching event after it is sent first, then the live ones. EventSource sends it by itself when it reconnects.',
-    }),
-  ),
-});
-
-const DESCRIPTION = `Server-Sent Events (text/event-stream) of public jobs and listings as they are created and changed, here or on any other instance: \`${TYPES_LIST}\`. Events about applications and bookings are private and never streamed.
-
-**Messages.** The stream starts with \`retry: ${RETRY_MS}\`. Each event is one message:
-
-\`\`\`
-id: evt_1234
-event: job.created
-data: {"id":"evt_1234","type":"job.created","created_at":"2026-11-20T12:00:00.000Z","data":{"object":{...the job as GET /v1/jobs/{id} showed it...}}}
-\`\`\`
-
-\`data\` is the same JSON a webhook receives. Ids grow in commit order. Comment lines (\`: heartbeat 2026-11-20T12:00:15.000Z\`) come every 15 s by default (STREAM_HEARTBEAT_MS), so proxies keep the connection and clients notice a dead one.
-
-**Filters.** \`category\`, \`lat\`, \`lng\` and \`radius\` mean what they mean in GET /v1/jobs, with the same defaults (the centre of Karlsruhe, 50 km): an event is sent when its job or listing lies in the area and has the category. \`types\` narrows the event types.
-
-**Resuming.** Without Last-Event-ID the stream starts now: only events committed after it opened are sent. With the \`Last-Event-ID\` header (EventSource sends it when it reconnects) or \`last_event_id\`, every matching event after that one is sent first, in order, then the live ones, without gaps or repeats. Events are kept for 30 days by default (EVENTS_RETENTION_DAYS).
-
-**Limits.** Opening a stream is one request against the caller's rate limit (a 429 is a JSON ApiError, not a stream). A caller (a developer account, or an anonymous address) may hold 5 streams at once per instance by default (STREAMS_PER_CALLER); one more is a 429 \`too_many_streams\`. A stream ends after an hour by default (STREAM_MAX_SECONDS) and when the server restarts; reconnect with Last-Event-ID (EventSource does by itself) and it is counted again. A client that reads too slowly (more than 1 MiB waiting) is disconnected.
-
-\`\`\`sh
-curl -N 'https://api.example.org/v1/events/stream?category=GARDENING&types=job.created'
-curl -N -H 'Last-Event-ID: evt_1234' https://api.example.org/v1/events/stream
-\`\`\`
-
-\`\`\`js
-const events = new EventSource('https://api.example.org/v1/events/stream?category=GARDENING');
-events.addEventListener('job.created', (message) => {
-  const job = JSON.parse(message.data).data.object;
-  console.log(message.lastEventId, job.title);
-});
-// Reconnects by itself and resumes with Last-Event-ID. A fresh EventSource can resume too:
-// new EventSource('https://api.example.org/v1/events/stream?last_event_id=evt_1234')
-\`\`\``;
 
 const EVENT_ID = /^(?:evt_)?(\d{1,15})$/;
 
@@ -126,7 +45,7 @@ function typesOf(query: StreamQuery): Set<EventType> {
         'invalid_enum_value',
         'types',
         `types must list event types of the stream, comma-separated; ${reason}.`,
-        `Use any of ${TYPES_LIST}, or leave types out to receive them all.`,
+        `Use any of ${STREAM_TYPES_LIST}, or leave types out to receive them all.`,
         [...PUBLIC_EVENT_TYPES],
       );
     }
@@ -142,96 +61,10 @@ function shuttingDown(): ApiError {
   });
 }
 
-/** The request's log line, as plugins/observability.ts writes it, for a stream the client closed. */
-function requestLine(request: FastifyRequest, ms: number, closedBy: 'client' | 'slow_client') {
-  return {
-    method: request.method,
-    route: request.routeOptions.url ?? null,
-    url: urlForLog(request.url),
-    status: 200,
-    duration_ms: Math.round(ms * 1000) / 1000,
-    tier: request.access?.tier ?? null,
-    ip: request.ip,
-    user_agent: request.headers['user-agent'] ?? null,
-    closed_by: closedBy,
-  };
-}
-
 /** Whose streams are counted together: a developer's account (all its keys), else the client address. */
 function callerOf(request: FastifyRequest): string {
   const { tier, key } = request.access;
   return tier === 'developer' && key ? `account:${key.account_id}` : `${tier}:${clientKey(request.ip)}`;
-}
-
-/** One open stream: its filter, the body Fastify pipes to the client, heart-beats and its time limit. */
-class EventStream implements Subscriber {
-  readonly body = new PassThrough();
-  /** Set when the client was too slow and its connection was dropped. */
-  dropped = false;
-  private readonly timers: NodeJS.Timeout[] = [];
-
-  constructor(
-    readonly filter: EventFilter,
-    readonly types: ReadonlySet<EventType>,
-    private readonly raw: ServerResponse,
-  ) {}
-
-  get closed(): boolean {
-    return this.body.destroyed || this.body.writableEnded;
-  }
-
-  /** Starts the heart-beats and the time limit; `onClose` runs once the stream has closed, however. */
-  start(heartbeatMs: number, maxSeconds: number, onClose: () => void): void {
-    this.body.write(`retry: ${RETRY_MS}\n\n`);
-    this.timers.push(setInterval(() => this.write(`: heartbeat ${new Date().toISOString()}\n\n`), heartbeatMs));
-    this.timers.push(
-      setTimeout(
-        () => this.end(`stream ends after ${maxSeconds} s; reconnect with Last-Event-ID to go on`),
-        maxSeconds * 1000,
-      ),
-    );
-    this.body.once('close', () => {
-      for (const timer of this.timers) clearTimeout(timer);
-      onClose();
-    });
-  }
-
-  send(event: StreamEvent): boolean {
-    return this.write(sseMessage(event));
-  }
-
-  drained(): Promise<void> {
-    if (this.closed || !this.body.writableNeedDrain) return Promise.resolve();
-    return new Promise((resolve) => {
-      const done = () => {
-        this.body.off('drain', done);
-        this.body.off('close', done);
-        resolve();
-      };
-      this.body.once('drain', done);
-      this.body.once('close', done);
-    });
-  }
-
-  /** Ends the stream with a last comment line saying why; the response finishes and its connection closes. */
-  end(reason: string): void {
-    if (!this.closed) this.body.end(`: ${reason}\n\n`);
-  }
-
-  private write(text: string): boolean {
-    if (this.closed) return true;
-    const room = this.body.write(text);
-    // What waits for the client: in this stream and in the response (the socket) behind it.
-    const waiting = this.body.writableLength + this.body.readableLength + this.raw.writableLength;
-    if (waiting > MAX_BUFFERED_BYTES) {
-      // Too slow to keep up: dropped rather than buffered without bound. It may resume with Last-Event-ID.
-      this.dropped = true;
-      this.raw.destroy();
-      this.body.destroy();
-      return true;
-    }
-    return room;
-  }
 }
 
 export type StreamConfig = Pick<
@@ -270,7 +103,7 @@ export function eventRoutes(app: Api, { db }: RouteDeps, config: StreamConfig): 
       schema: {
         operationId: 'streamEvents',
         summary: 'Stream job and listing events (Server-Sent Events)',
-        description: DESCRIPTION,
+        description: STREAM_DESCRIPTION,
         tags: ['Events'],
         querystring: StreamQuery,
         headers: StreamHeaders,
@@ -334,10 +167,8 @@ export function eventRoutes(app: Api, { db }: RouteDeps, config: StreamConfig): 
       // onResponse hooks: the request's log line (plugins/observability.ts) is written here then.
       reply.raw.once('close', () => {
         if (!reply.raw.writableFinished) {
-          request.log.info(
-            requestLine(request, reply.elapsedTime, stream.dropped ? 'slow_client' : 'client'),
-            'request',
-          );
+          const closedBy = stream.dropped ? 'slow_client' : 'client';
+          request.log.info({ ...requestLogLine(request, 200, reply.elapsedTime), closed_by: closedBy }, 'request');
         }
       });
       hub.join(stream, start).catch((err: unknown) => {

@@ -10,6 +10,7 @@ export function healthRoutes(app: Api, readiness: Readiness, probes: Readonly<Re
   app.get(
     '/healthz',
     {
+      config: { budget: 'exempt' },
       schema: {
         operationId: 'getHealth',
         summary: 'Liveness',
@@ -32,6 +33,7 @@ export function healthRoutes(app: Api, readiness: Readiness, probes: Readonly<Re
   app.get(
     '/readyz',
     {
+      config: { budget: 'exempt' },
       schema: {
         operationId: 'getReadiness',
         summary: 'Readiness',

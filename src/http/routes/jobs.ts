@@ -21,6 +21,7 @@ export function jobRoutes(app: Api, { base, db, now, searchIndex }: RouteDeps): 
   app.get(
     `${base}/jobs`,
     {
+      config: { cache: 'public' },
       schema: documented(base, {
         operationId: 'searchJobs',
         summary: 'Search open jobs',
@@ -59,6 +60,7 @@ export function jobRoutes(app: Api, { base, db, now, searchIndex }: RouteDeps): 
   app.get(
     `${base}/jobs/:id`,
     {
+      config: { cache: 'public' },
       schema: documented(base, {
         operationId: 'getJob',
         summary: 'Get a job',

@@ -1,27 +1,20 @@
 import type { FastifyRequest } from 'fastify';
-import type { AccountRow } from '../../db/schema.js';
 import type { ListingStatus } from '../../domain/statuses.js';
-import { LISTING_MACHINE } from '../../domain/transitions.js';
-import {
-  createListing,
-  type ListingChange,
-  type ListingValues,
-  ownListing,
-  setOwnListingStatus,
-  updateOwnListing,
-} from '../../repositories/listing-writes.js';
+import { edgesOf, LISTING_MACHINE } from '../../domain/transitions.js';
 import { RefTo } from '../../schemas/common.js';
 import { ListingIdParams, ListingSchema } from '../../schemas/listing.js';
 import {
   IdempotencyHeaders,
   ListingCreateBody,
   ListingPatchBody,
+  listingLifeCycle,
   MAX_PHOTO_URL_LENGTH,
   MAX_PHOTOS,
 } from '../../schemas/listing-writes.js';
 import { badRequest } from '../../services/errors.js';
-import { centsOf, WRITE_HOOKS, WRITE_SECURITY } from '../write-body.js';
-import { edgesOf, illegalTransition, locationOf, notFound, requireAccount, transitionsTable } from '../write-kit.js';
+import { createListing, type ListingAction, transitionListing, updateListing } from '../../services/listings.js';
+import { WRITE_HOOKS, WRITE_SECURITY } from '../write-body.js';
+import { requireAccount, writeContext } from '../write-kit.js';
 import { type Api, errorResponses, ok, type RouteDeps } from './route-kit.js';
 
 /** Photo URLs with their own advice (ajv would only say "invalid"); the schema stays the final guard. */
@@ -67,37 +60,7 @@ async function normalizeListingBody(request: FastifyRequest): Promise<void> {
   if (Array.isArray(body.photos)) checkPhotos(body.photos);
 }
 
-/** The columns a body sets: only those of the fields it has. */
-function columnsOf(body: ListingPatchBody, account: AccountRow): ListingChange {
-  const { price_per_day_eur: day, price_per_week_eur: week, deposit_eur: deposit, location, ...rest } = body;
-  return {
-    ...(rest.title !== undefined && { title: rest.title }),
-    ...(rest.description !== undefined && { description: rest.description }),
-    ...(rest.category !== undefined && { category: rest.category }),
-    ...(rest.condition !== undefined && { condition: rest.condition }),
-    ...(day !== undefined && { price_per_day_cents: centsOf(day, 'price_per_day_eur') }),
-    ...(week !== undefined && { price_per_week_cents: week === null ? null : centsOf(week, 'price_per_week_eur') }),
-    ...(deposit !== undefined && { deposit_cents: centsOf(deposit, 'deposit_eur') }),
-    ...(location !== undefined && locationOf(location, account)),
-    ...(rest.instant_booking !== undefined && { instant_booking: rest.instant_booking ? 1 : 0 }),
-    ...(rest.photos !== undefined && { photos: JSON.stringify(rest.photos) }),
-  };
-}
-
-/** A week must cost less than seven days, or the weekly price would never be used. */
-function checkWeeklyPrice(dailyCents: number, weeklyCents: number | null, blame: string): void {
-  if (weeklyCents === null || weeklyCents < 7 * dailyCents) return;
-  const limit = (7 * dailyCents) / 100;
-  const daily = dailyCents / 100;
-  throw badRequest(
-    'conflicting_parameters',
-    blame,
-    `price_per_week_eur (${weeklyCents / 100}) must be below 7 × price_per_day_eur (7 × ${daily} = ${limit}): a week may not cost as much as seven single days.`,
-    `Send a price_per_week_eur below ${limit}, a higher price_per_day_eur, or price_per_week_eur: null for no weekly price.`,
-  );
-}
-
-const LISTING_ACTIONS: Record<string, { summary: string; description: string }> = {
+const LISTING_ACTIONS: Record<ListingAction, { summary: string; description: string }> = {
   pause: {
     summary: 'Pause a listing',
     description: 'available → paused: the listing leaves the search and takes no new bookings.',
@@ -109,9 +72,10 @@ const LISTING_ACTIONS: Record<string, { summary: string; description: string }> 
   },
 };
 
-const LIFE_CYCLE = `Listing life cycle (only the owner, the account that created the listing, changes it; for anyone else it answers 404):\n\n${transitionsTable(LISTING_MACHINE)}\n\nAn action not allowed from the current state answers 409 invalid_state_transition naming the state, with the allowed actions in alternatives. Existing bookings stand when a listing is paused or archived; the owner declines or cancels them.`;
+const LIFE_CYCLE = listingLifeCycle();
 
-export function listingWriteRoutes(app: Api, { base, db, now }: RouteDeps): void {
+export function listingWriteRoutes(app: Api, deps: RouteDeps): void {
+  const { base } = deps;
   app.post(
     `${base}/listings`,
     {
@@ -132,10 +96,8 @@ export function listingWriteRoutes(app: Api, { base, db, now }: RouteDeps): void
       preValidation: [WRITE_HOOKS.preValidation, normalizeListingBody],
     },
     async (request, reply) => {
-      const account = requireAccount(request);
-      const values = columnsOf(request.body, account) as ListingValues;
-      checkWeeklyPrice(values.price_per_day_cents, values.price_per_week_cents ?? null, 'price_per_week_eur');
-      return reply.code(201).send(await createListing(db, account, values, now()));
+      const listing = await createListing(writeContext(request, deps), requireAccount(request), request.body);
+      return reply.code(201).send(listing);
     },
   );
 
@@ -158,33 +120,16 @@ export function listingWriteRoutes(app: Api, { base, db, now }: RouteDeps): void
       ...WRITE_HOOKS,
       preValidation: [WRITE_HOOKS.preValidation, normalizeListingBody],
     },
-    async (request) => {
-      const account = requireAccount(request);
-      const { id } = request.params;
-      const change = columnsOf(request.body, account);
-      const result = await updateOwnListing(
-        db,
-        id,
-        account.id,
-        (current) => {
-          if (change.price_per_day_cents === undefined && change.price_per_week_cents === undefined) return change;
-          checkWeeklyPrice(
-            change.price_per_day_cents ?? current.price_per_day_cents,
-            change.price_per_week_cents !== undefined ? change.price_per_week_cents : current.price_per_week_cents,
-            change.price_per_week_cents === undefined ? 'price_per_day_eur' : 'price_per_week_eur',
-          );
-          return change;
-        },
-        now(),
-      );
-      if (!result.updated && !result.current) throw notFound('listing', id, `GET ${base}/listings`);
-      if (!result.updated) throw illegalTransition('listing', 'archived', 'update', LISTING_MACHINE);
-      return result.listing;
-    },
+    async (request) =>
+      updateListing(writeContext(request, deps), requireAccount(request), request.params.id, request.body, base),
   );
 
-  for (const [action, docs] of Object.entries(LISTING_ACTIONS)) {
-    const { from, to } = edgesOf<ListingStatus>(LISTING_MACHINE, action);
+  for (const [action, docs] of Object.entries(LISTING_ACTIONS) as [
+    ListingAction,
+    (typeof LISTING_ACTIONS)[ListingAction],
+  ][]) {
+    const edges = edgesOf<ListingStatus>(LISTING_MACHINE, action);
+    const { from, to } = edges;
     app.post(
       `${base}/listings/:id/${action}`,
       {
@@ -203,15 +148,8 @@ export function listingWriteRoutes(app: Api, { base, db, now }: RouteDeps): void
         },
         ...WRITE_HOOKS,
       },
-      async (request) => {
-        const account = requireAccount(request);
-        const { id } = request.params;
-        const changed = await setOwnListingStatus(db, id, account.id, from, to, now());
-        if (changed) return changed;
-        const current = await ownListing(db, id, account.id);
-        if (!current) throw notFound('listing', id, `GET ${base}/listings`);
-        throw illegalTransition('listing', current.status, action, LISTING_MACHINE);
-      },
+      async (request) =>
+        transitionListing(writeContext(request, deps), requireAccount(request), request.params.id, action, edges, base),
     );
   }
 }

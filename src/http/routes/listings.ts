@@ -9,6 +9,7 @@ export function listingRoutes(app: Api, { base, db, searchIndex }: RouteDeps): v
   app.get(
     `${base}/listings`,
     {
+      config: { cache: 'public' },
       schema: documented(base, {
         operationId: 'searchListings',
         summary: 'Search items to borrow',
@@ -44,6 +45,7 @@ export function listingRoutes(app: Api, { base, db, searchIndex }: RouteDeps): v
   app.get(
     `${base}/listings/:id`,
     {
+      config: { cache: 'public' },
       schema: documented(base, {
         operationId: 'getListing',
         summary: 'Get a listing',

@@ -17,6 +17,7 @@ export function metricsRoutes(app: Api, metrics: Metrics, token: string | undefi
   app.get(
     '/metrics',
     {
+      config: { budget: 'exempt' },
       schema: {
         operationId: 'getMetrics',
         summary: 'Prometheus metrics (operator only)',

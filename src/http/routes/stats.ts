@@ -1,10 +1,10 @@
+import { allOf } from '../../domain/all-of.js';
 import { CATEGORIES } from '../../domain/categories.js';
 import { DEFAULT_CENTER, haversineKm, MAX_RADIUS_KM, round } from '../../domain/geo.js';
 import { PLACES } from '../../domain/places.js';
 import { priceBand, type RateSample } from '../../domain/pricing.js';
 import { API_VERSION, describeTiers } from '../../domain/tiers.js';
 import { categoryFigures, countsByPlace, platformSamples, platformTotals } from '../../repositories/aggregates.js';
-import { allOf } from '../../repositories/db.js';
 import { MAX_PAGE_SIZE, NoQuery, RefTo } from '../../schemas/common.js';
 import { type Stats, StatsSchema } from '../../schemas/stats.js';
 import { type Api, documented, errorResponses, ok, type RouteDeps } from './route-kit.js';
@@ -15,6 +15,7 @@ export function statsRoutes(app: Api, { base, db, now, endpoints, limits }: Rout
   app.get(
     `${base}/stats`,
     {
+      config: { cache: 'public' },
       schema: documented(base, {
         operationId: 'getStats',
         summary: 'Live platform statistics',

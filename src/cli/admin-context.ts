@@ -1,0 +1,29 @@
+import type { Kysely } from 'kysely';
+import type { Config } from '../config.js';
+import type { Database } from '../db/schema.js';
+import type { Mailer } from '../mail/mailer.js';
+
+/** The options the admin commands take (node:util parseArgs). */
+export const ADMIN_OPTIONS = {
+  reason: { type: 'string' },
+  email: { type: 'string' },
+  name: { type: 'string' },
+  organisation: { type: 'string' },
+  commercial: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+export type OptionName = Exclude<keyof typeof ADMIN_OPTIONS, 'help'>;
+export type AdminOptions = Partial<Record<Exclude<OptionName, 'commercial'>, string>> & { commercial?: boolean };
+
+/** What every admin command (admin.ts; admin-keys.ts, admin-requests.ts) runs with. */
+export interface AdminContext {
+  db: Kysely<Database>;
+  config: Config;
+  mailer: Mailer;
+  /** One "now" per command, so everything it writes carries the same time. */
+  now: Date;
+  /** A result line, on stdout. */
+  out(line: string): void;
+  /** Progress and warnings, on stderr. */
+  note(line: string): void;
+}

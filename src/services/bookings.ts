@@ -1,0 +1,248 @@
+import type { Queryable } from '../db/queryable.js';
+import type { AccountRow, BookingStatus } from '../db/schema.js';
+import { berlinDate } from '../domain/berlin-time.js';
+import {
+  addDays,
+  daysInclusive,
+  effectiveBooking,
+  MAX_BOOKING_DAYS,
+  MAX_DAYS_AHEAD,
+  requestCutoff,
+} from '../domain/booking-price.js';
+import { allowedActions, BOOKING_MACHINE } from '../domain/transitions.js';
+import { dueBookingRequests, expireBookingRequest } from '../repositories/booking-expiry.js';
+import {
+  type BookingAttempt,
+  type BookingWithOwner,
+  bookedRanges,
+  bookingRowToBooking,
+  findBookingWithOwner,
+  insertBooking,
+  setBookingStatus,
+} from '../repositories/bookings.js';
+import { findListing } from '../repositories/listings.js';
+import { inWriteTransaction, type WriteContext } from '../repositories/write-transaction.js';
+import {
+  BOOKING_ACTION_ROLES,
+  type Booking,
+  type BookingAction,
+  type BookingCreateBody,
+  type BookingRole,
+  type ListingAvailability,
+} from '../schemas/bookings.js';
+import { ApiError, badRequest } from './errors.js';
+import { illegalTransition } from './write-rules.js';
+
+/** What the booking rules depend on besides the request. */
+export interface BookingSettings {
+  /** The path the routes start with (/v1 or /v1/demo): advice points at paths under it. */
+  base: string;
+  /** Hours a request waits for the owner's answer before it expires (BOOKING_REQUEST_TTL_HOURS). */
+  requestTtlHours: number;
+  /** Bookings an account may request per hour (BOOKINGS_PER_ACCOUNT_PER_HOUR). */
+  quota: number;
+}
+
+/**
+ * Books the listing for the account, confirmed (instant booking) or requested, with its
+ * booking.created event; 400 for dates against the rules or an own listing, 404 for no such
+ * listing, 409 for one that takes no bookings or whose days are taken.
+ */
+export async function createBooking(
+  context: WriteContext,
+  account: AccountRow,
+  listingId: string,
+  body: BookingCreateBody,
+  settings: BookingSettings,
+): Promise<Booking> {
+  const { start_date: startDate, end_date: endDate } = body;
+  checkDates(startDate, endDate, berlinDate(context.now));
+  const attempt = await inWriteTransaction(context, (trx) =>
+    insertBooking(
+      trx,
+      { listingId, renterAccountId: account.id, startDate, endDate },
+      context.now,
+      settings.quota,
+      settings.requestTtlHours,
+    ),
+  );
+  if (!('booked' in attempt)) throw bookingRefused(attempt, listingId, settings.base);
+  return bookingRowToBooking(attempt.booked);
+}
+
+/** The days of a listing held from today (Europe/Berlin) on; 404 for no such listing. */
+export async function listingAvailability(
+  db: Queryable,
+  listingId: string,
+  now: Date,
+  settings: Pick<BookingSettings, 'base' | 'requestTtlHours'>,
+): Promise<ListingAvailability> {
+  const listing = await findListing(db, listingId);
+  if (!listing) throw bookingRefused({ problem: 'not_found' }, listingId, settings.base);
+  const today = berlinDate(now);
+  const booked = await bookedRanges(db, listingId, today, now, settings.requestTtlHours);
+  return { listing_id: listingId, listing_status: listing.status, today, booked };
+}
+
+/** A booking as it stands now, for its renter or its listing's owner; 404 for anyone else. */
+export async function getBooking(
+  db: Queryable,
+  account: AccountRow,
+  id: string,
+  now: Date,
+  requestTtlHours: number,
+): Promise<Booking> {
+  const booking = await findBookingWithOwner(db, id);
+  if (!booking || !roleOf(booking, account.id)) throw bookingNotFound(id);
+  return bookingRowToBooking(effectiveBooking(booking, now, requestTtlHours));
+}
+
+/**
+ * Takes an action on a booking along BOOKING_MACHINE (`edges`: the states it leaves from and the
+ * one it leads to): 404 unless the account is its renter or its listing's owner, 403 when that role
+ * may not take the action, 409 when the booking's state does not allow it.
+ */
+export async function changeBookingStatus(
+  context: WriteContext,
+  account: AccountRow,
+  id: string,
+  action: BookingAction,
+  edges: { from: readonly BookingStatus[]; to: BookingStatus },
+  requestTtlHours: number,
+): Promise<Booking> {
+  const { db, now } = context;
+  const found = await findBookingWithOwner(db, id);
+  const role = found && roleOf(found, account.id);
+  if (!found || !role) throw bookingNotFound(id);
+  const booking = effectiveBooking(found, now, requestTtlHours);
+  if (!BOOKING_ACTION_ROLES[action].includes(role)) throw forbidden(action, role, booking.status);
+  const changed = await inWriteTransaction(context, (trx) =>
+    setBookingStatus(trx, id, edges.from, edges.to, now, requestTtlHours),
+  );
+  if (changed) return changed;
+  const fresh = await findBookingWithOwner(db, id);
+  const status = (fresh ? effectiveBooking(fresh, now, requestTtlHours) : booking).status;
+  throw illegalTransition('booking', status, action, BOOKING_MACHINE);
+}
+
+/**
+ * Writes `expired` for requests past their TTL (BOOKING_REQUEST_TTL_HOURS), oldest first, at most
+ * a batch per call, each in its own transaction with its booking.status_changed event (a background
+ * write: the context has no idempotency claim). Returns how many this call expired.
+ */
+export async function expireBookingRequests(context: WriteContext, requestTtlHours: number): Promise<number> {
+  const cutoff = requestCutoff(context.now, requestTtlHours);
+  const due = await dueBookingRequests(context.db, cutoff);
+  let expired = 0;
+  for (const request of due) {
+    const changed = await inWriteTransaction(context, (trx) =>
+      expireBookingRequest(trx, request, cutoff, requestTtlHours, context.now),
+    );
+    if (changed) expired++;
+  }
+  return expired;
+}
+
+function bookingNotFound(id: string): ApiError {
+  return new ApiError(404, 'not_found', `No booking with the id '${id}' is yours to see.`, {
+    param: 'id',
+    suggestion: 'Check the id: a booking is seen and changed only by its renter and the owner of its listing.',
+  });
+}
+
+/** The dates rules, against today in Karlsruhe; returns the number of days. */
+function checkDates(start: string, end: string, today: string): number {
+  if (start < today) {
+    throw badRequest(
+      'parameter_out_of_range',
+      'start_date',
+      `start_date ${start} is in the past: today in Karlsruhe (Europe/Berlin) is ${today}.`,
+      `Send a start_date from ${today} on.`,
+    );
+  }
+  const lastStart = addDays(today, MAX_DAYS_AHEAD);
+  if (start > lastStart) {
+    throw badRequest(
+      'parameter_out_of_range',
+      'start_date',
+      `start_date ${start} is more than ${MAX_DAYS_AHEAD} days ahead.`,
+      `Send a start_date up to ${lastStart}.`,
+    );
+  }
+  if (end < start) {
+    throw badRequest(
+      'conflicting_parameters',
+      'end_date',
+      `end_date ${end} is before start_date ${start}.`,
+      'Send an end_date on or after start_date; both days are included (one day: the same date twice).',
+    );
+  }
+  const days = daysInclusive(start, end);
+  if (days > MAX_BOOKING_DAYS) {
+    throw badRequest(
+      'parameter_out_of_range',
+      'end_date',
+      `The booking covers ${days} days; at most ${MAX_BOOKING_DAYS} are allowed.`,
+      `Send an end_date up to ${addDays(start, MAX_BOOKING_DAYS - 1)}, and book the rest separately.`,
+    );
+  }
+  return days;
+}
+
+function bookingRefused(attempt: Exclude<BookingAttempt, { booked: unknown }>, id: string, base: string): ApiError {
+  switch (attempt.problem) {
+    case 'not_found':
+      return new ApiError(404, 'not_found', `No listing has the id '${id}'.`, {
+        param: 'id',
+        suggestion: `Check the id (listing ids start with lst_), or find listings with GET ${base}/listings.`,
+      });
+    case 'own_listing':
+      return badRequest(
+        'invalid_parameter',
+        'id',
+        'This listing is your own: an owner cannot book it.',
+        `To keep days free, pause the listing (POST ${base}/listings/${id}/pause) and resume it later.`,
+      );
+    case 'unavailable':
+      return new ApiError(409, 'invalid_state_transition', `The listing is ${attempt.status}: it takes no bookings.`, {
+        suggestion: `Only available listings can be booked; GET ${base}/listings finds them.`,
+      });
+    case 'conflict': {
+      const { start_date, end_date, status } = attempt.with;
+      return new ApiError(
+        409,
+        'booking_conflict',
+        `The listing is already booked from ${start_date} to ${end_date} (${status}); the days overlap.`,
+        {
+          param: 'start_date',
+          suggestion: `Choose days outside the booked ranges; GET ${base}/listings/${id}/availability lists them.`,
+        },
+      );
+    }
+  }
+}
+
+function roleOf(booking: BookingWithOwner, accountId: string): BookingRole | null {
+  if (booking.renter_account_id === accountId) return 'renter';
+  return booking.owner_account_id === accountId ? 'owner' : null;
+}
+
+const ROLE_NAMES: Record<BookingRole, string> = { renter: 'renter', owner: "listing's owner" };
+
+function forbidden(action: BookingAction, role: BookingRole, status: BookingStatus): ApiError {
+  const roles: Readonly<Record<string, readonly BookingRole[]>> = BOOKING_ACTION_ROLES;
+  const who = (roles[action] ?? []).map((r) => ROLE_NAMES[r]);
+  const mine = allowedActions(BOOKING_MACHINE, status).filter((a) => roles[a]?.includes(role));
+  return new ApiError(
+    403,
+    'forbidden',
+    `Only the ${who.join(' or ')} can ${action} this booking; you are its ${ROLE_NAMES[role]}.`,
+    {
+      suggestion:
+        mine.length > 0
+          ? `As its ${ROLE_NAMES[role]} you can: ${mine.join(', ')}.`
+          : `As its ${ROLE_NAMES[role]} you cannot change this ${status} booking.`,
+      alternatives: mine,
+    },
+  );
+}

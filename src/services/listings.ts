@@ -1,0 +1,114 @@
+import type { AccountRow } from '../db/schema.js';
+import type { ListingStatus } from '../domain/statuses.js';
+import { LISTING_MACHINE } from '../domain/transitions.js';
+import {
+  insertListing,
+  type ListingChange,
+  type ListingValues,
+  ownListing,
+  setOwnListingStatus,
+  updateOwnListing,
+} from '../repositories/listing-writes.js';
+import { inWriteTransaction, type WriteContext } from '../repositories/write-transaction.js';
+import type { Listing } from '../schemas/listing.js';
+import type { ListingCreateBody, ListingPatchBody } from '../schemas/listing-writes.js';
+import { badRequest } from './errors.js';
+import { centsOf, illegalTransition, locationOf, notFound } from './write-rules.js';
+
+export type ListingAction = 'pause' | 'resume' | 'archive';
+
+/** Lists an item of the account: available at once, its listing.created event committed with it. */
+export async function createListing(
+  context: WriteContext,
+  account: AccountRow,
+  body: ListingCreateBody,
+): Promise<Listing> {
+  const values = columnsOf(body, account) as ListingValues;
+  checkWeeklyPrice(values.price_per_day_cents, values.price_per_week_cents ?? null, 'price_per_week_eur');
+  return inWriteTransaction(context, (trx) => insertListing(trx, account, values, context.now));
+}
+
+/**
+ * Changes the fields of the account's listing that the body has; 404 for anyone else's (`base`: the
+ * path the routes start with, for the advice), 409 for an archived one.
+ */
+export async function updateListing(
+  context: WriteContext,
+  account: AccountRow,
+  id: string,
+  body: ListingPatchBody,
+  base: string,
+): Promise<Listing> {
+  const change = columnsOf(body, account);
+  const result = await inWriteTransaction(context, (trx) =>
+    updateOwnListing(
+      trx,
+      id,
+      account.id,
+      (current) => {
+        if (change.price_per_day_cents === undefined && change.price_per_week_cents === undefined) return change;
+        checkWeeklyPrice(
+          change.price_per_day_cents ?? current.price_per_day_cents,
+          change.price_per_week_cents !== undefined ? change.price_per_week_cents : current.price_per_week_cents,
+          change.price_per_week_cents === undefined ? 'price_per_day_eur' : 'price_per_week_eur',
+        );
+        return change;
+      },
+      context.now,
+    ),
+  );
+  if (!result.updated && !result.current) throw notFound('listing', id, `GET ${base}/listings`);
+  if (!result.updated) throw illegalTransition('listing', 'archived', 'update', LISTING_MACHINE);
+  return result.listing;
+}
+
+/**
+ * Takes an action on the account's listing along LISTING_MACHINE (`edges`: the states it leaves
+ * from and the one it leads to); 404 for anyone else's, 409 when its state does not allow it.
+ */
+export async function transitionListing(
+  context: WriteContext,
+  account: AccountRow,
+  id: string,
+  action: ListingAction,
+  edges: { from: readonly ListingStatus[]; to: ListingStatus },
+  base: string,
+): Promise<Listing> {
+  const changed = await inWriteTransaction(context, (trx) =>
+    setOwnListingStatus(trx, id, account.id, edges.from, edges.to, context.now),
+  );
+  if (changed) return changed;
+  const current = await ownListing(context.db, id, account.id);
+  if (!current) throw notFound('listing', id, `GET ${base}/listings`);
+  throw illegalTransition('listing', current.status, action, LISTING_MACHINE);
+}
+
+/** The columns a body sets: only those of the fields it has. */
+function columnsOf(body: ListingPatchBody, account: AccountRow): ListingChange {
+  const { price_per_day_eur: day, price_per_week_eur: week, deposit_eur: deposit, location, ...rest } = body;
+  return {
+    ...(rest.title !== undefined && { title: rest.title }),
+    ...(rest.description !== undefined && { description: rest.description }),
+    ...(rest.category !== undefined && { category: rest.category }),
+    ...(rest.condition !== undefined && { condition: rest.condition }),
+    ...(day !== undefined && { price_per_day_cents: centsOf(day, 'price_per_day_eur') }),
+    ...(week !== undefined && { price_per_week_cents: week === null ? null : centsOf(week, 'price_per_week_eur') }),
+    ...(deposit !== undefined && { deposit_cents: centsOf(deposit, 'deposit_eur') }),
+    ...(location !== undefined && locationOf(location, account)),
+    ...(rest.instant_booking !== undefined && { instant_booking: rest.instant_booking ? 1 : 0 }),
+    ...(rest.photos !== undefined && { photos: JSON.stringify(rest.photos) }),
+  };
+}
+
+/** A week must cost less than seven days, or the weekly price would never be used. */
+function checkWeeklyPrice(dailyCents: number, weeklyCents: number | null, blame: string): void {
+  if (weeklyCents === null || weeklyCents < 7 * dailyCents) return;
+  const limit = (7 * dailyCents) / 100;
+  const daily = dailyCents / 100;
+  throw badRequest(
+    'conflicting_parameters',
+    blame,
+    `price_per_week_eur (${weeklyCents / 100}) must be below 7 × price_per_day_eur (7 × ${daily} = ${limit}): a week may not cost as much as seven single days.`,
+    `Send a price_per_week_eur below ${limit}, a higher price_per_day_eur, or price_per_week_eur: null for no weekly price.`,
+  );
+}
