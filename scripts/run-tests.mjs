@@ -17,12 +17,10 @@ import pg from 'pg';
 
 const BOTH_ENGINES = [
   'test/http/',
-  'test/writes/',
+  'test/services/',
   'test/access/',
   'test/mcp/',
-  'test/property.test.ts',
-  'test/property-writes.test.ts',
-  'test/key-lifecycle.test.ts',
+  'test/cli/key-lifecycle.test.ts',
   'test/hardening/crash.test.ts',
 ];
 const POSTGRES_ONLY = 'test/postgres/';

@@ -7,7 +7,7 @@ import type { Category } from '../domain/categories.js';
 import type { EtaHelper } from '../domain/eta.js';
 import { type RateSample, rateSample } from '../domain/pricing.js';
 import { fillDataset, fillDatasetIfEmpty, recordSeed } from '../repositories/dataset.js';
-import { insertHelpers } from '../repositories/helpers.js';
+import { insertHelpers } from '../repositories/helper-availability.js';
 import { insertJobs } from '../repositories/jobs.js';
 import { insertListings, insertOwners } from '../repositories/listings.js';
 import { type JobContext, makeHelper, makeJob } from './generate.js';

@@ -1,6 +1,6 @@
 /**
  * The HTTP contract the served OpenAPI document promises, checked on real answers (the fuzz suites
- * test/property.test.ts and test/property-writes.test.ts): below 500; JSON; a status the operation
+ * test/http/property.test.ts and test/services/property-writes.test.ts): below 500; JSON; a status the operation
  * documents; every error a well-formed ApiError; every success matching its documented schema.
  */
 import assert from 'node:assert/strict';

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Queryable } from '../../src/db/queryable.js';
 import type { Database, KeyRequestRow, NewHelper, NewJob, NewListing, NewOwner } from '../../src/db/schema.js';
 import type { Category } from '../../src/domain/categories.js';
-import { insertHelpers } from '../../src/repositories/helpers.js';
+import { insertHelpers } from '../../src/repositories/helper-availability.js';
 import { insertJobs } from '../../src/repositories/jobs.js';
 import { createKeyRequest, type KeyRequestInput } from '../../src/repositories/key-requests.js';
 import { insertListings, insertOwners } from '../../src/repositories/listings.js';

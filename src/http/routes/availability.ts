@@ -1,6 +1,6 @@
 import { CATEGORIES, CATEGORY_INFO, categoryFromTerm } from '../../domain/categories.js';
 import { closestMatches } from '../../domain/text.js';
-import { helperAvailability } from '../../repositories/helpers.js';
+import { helperAvailability } from '../../repositories/helper-availability.js';
 import {
   AvailabilityQuery,
   AvailabilitySchema,

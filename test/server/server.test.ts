@@ -3,8 +3,8 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { createDb } from '../src/db/create-db.js';
-import { exitWithin, type ServerProcess, spawnServer, startServer, stopServer } from './helpers/server-process.js';
+import { createDb } from '../../src/db/create-db.js';
+import { exitWithin, type ServerProcess, spawnServer, startServer, stopServer } from '../helpers/server-process.js';
 
 async function get(server: ServerProcess, path: string): Promise<{ status: number; body: any }> {
   const response = await fetch(`${server.baseUrl}${path}`, { signal: AbortSignal.timeout(10_000) });

@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { sql } from 'kysely';
-import { ConfigError, loadConfig, testConfig } from '../src/config.js';
-import { createDb, redactDatabaseUrl } from '../src/db/create-db.js';
-import { DEFAULT_CENTER, haversineKm, type LatLng, MAX_RADIUS_KM } from '../src/domain/geo.js';
-import { maskUrlPasswords } from '../src/domain/secrets.js';
-import { type CliRun, runCli } from './helpers/admin-cli.js';
+import { ConfigError, loadConfig, testConfig } from '../../src/config.js';
+import { createDb, redactDatabaseUrl } from '../../src/db/create-db.js';
+import { DEFAULT_CENTER, haversineKm, type LatLng, MAX_RADIUS_KM } from '../../src/domain/geo.js';
+import { maskUrlPasswords } from '../../src/domain/secrets.js';
+import { type CliRun, runCli } from '../helpers/admin-cli.js';
 
 const DEFAULTS = {
   PORT: 3000,

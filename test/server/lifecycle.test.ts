@@ -9,9 +9,9 @@ import { once } from 'node:events';
 import { Agent, type ClientRequest, type IncomingMessage, request } from 'node:http';
 import { connect } from 'node:net';
 import { type TestContext, test } from 'node:test';
-import { runCli } from './helpers/admin-cli.js';
-import { freshDatabaseUrl } from './helpers/database.js';
-import { exitWithin, type ServerProcess, spawnServer, startServer, until } from './helpers/server-process.js';
+import { runCli } from '../helpers/admin-cli.js';
+import { freshDatabaseUrl } from '../helpers/database.js';
+import { exitWithin, type ServerProcess, spawnServer, startServer, until } from '../helpers/server-process.js';
 
 const UNLIMITED = { RATE_LIMIT_ANONYMOUS_PER_MIN: '1000000' };
 

@@ -5,10 +5,10 @@ import { createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type TestContext, test } from 'node:test';
-import { lastLine, runAdmin } from './helpers/admin-cli.js';
-import { freshDatabaseUrl, TEST_ENGINE } from './helpers/database.js';
-import { startServer as startServerProcess } from './helpers/server-process.js';
-import { startSmtpServer } from './helpers/smtp.js';
+import { lastLine, runAdmin } from '../helpers/admin-cli.js';
+import { freshDatabaseUrl, TEST_ENGINE } from '../helpers/database.js';
+import { startServer as startServerProcess } from '../helpers/server-process.js';
+import { startSmtpServer } from '../helpers/smtp.js';
 
 /** The server on a fresh database of the run's engine, stopped when the test ends; `config` is for the admin command. */
 async function startServer(t: TestContext, smtpUrl: string) {

@@ -11,7 +11,7 @@
  * any HTTP method. URLs go to app.inject raw, so malformed encoding reaches the server.
  *
  * Reproducible by default (fixed seed); explore further with
- *   FUZZ_RUNS=20000 FUZZ_SEED=12345 npm test -- test/property.test.ts
+ *   FUZZ_RUNS=20000 FUZZ_SEED=12345 npm test -- test/http/property.test.ts
  * A failure prints the seed and the shrunk request; the same FUZZ_SEED and FUZZ_RUNS replay it.
  */
 import assert from 'node:assert/strict';
@@ -19,17 +19,17 @@ import { METHODS } from 'node:http';
 import { type TestContext, test } from 'node:test';
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
-import type { Api } from '../src/http/routes/route-kit.js';
-import { seedDatabase } from '../src/seed/seed-database.js';
-import { buildTestApp } from './helpers/app.js';
+import type { Api } from '../../src/http/routes/route-kit.js';
+import { seedDatabase } from '../../src/seed/seed-database.js';
+import { buildTestApp } from '../helpers/app.js';
 import {
   checkerFor,
   type FuzzRequest,
   type OpenApiDocument,
   type Parameter,
   type ParamSchema,
-} from './helpers/contract.js';
-import { resolveShared } from './helpers/openapi.js';
+} from '../helpers/contract.js';
+import { resolveShared } from '../helpers/openapi.js';
 
 function envInteger(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -668,7 +668,7 @@ test('no request breaks the HTTP contract (property-based)', async (t) => {
       const cause =
         details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
       assert.fail(
-        `${fc.defaultReportMessage(details)}\n\n${cause}\n\nReplay: FUZZ_SEED=${SEED} FUZZ_RUNS=${RUNS} npm test -- test/property.test.ts`,
+        `${fc.defaultReportMessage(details)}\n\n${cause}\n\nReplay: FUZZ_SEED=${SEED} FUZZ_RUNS=${RUNS} npm test -- test/http/property.test.ts`,
       );
     }
   });

@@ -3,14 +3,14 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, type TestContext, test } from 'node:test';
-import { openDatabase } from '../src/db/prepare.js';
-import type { KeyRequestRow } from '../src/db/schema.js';
-import { hashApiKey, isWellFormedApiKey } from '../src/domain/api-keys.js';
-import { findOrCreateAccount, issueKey, keyState } from '../src/repositories/access.js';
-import { findRequest, type KeyRequestInput } from '../src/repositories/key-requests.js';
-import { type AdminRun, lastLine, runAdmin } from './helpers/admin-cli.js';
-import { insertKeyRequest } from './helpers/fixtures.js';
-import { parseMail, startSmtpServer } from './helpers/smtp.js';
+import { openDatabase } from '../../src/db/prepare.js';
+import type { KeyRequestRow } from '../../src/db/schema.js';
+import { hashApiKey, isWellFormedApiKey } from '../../src/domain/api-keys.js';
+import { findOrCreateAccount, issueKey, keyState } from '../../src/repositories/access.js';
+import { findRequest, type KeyRequestInput } from '../../src/repositories/key-requests.js';
+import { type AdminRun, lastLine, runAdmin } from '../helpers/admin-cli.js';
+import { insertKeyRequest } from '../helpers/fixtures.js';
+import { parseMail, startSmtpServer } from '../helpers/smtp.js';
 
 const HOUR = 3_600_000;
 const KEY = /kmp_[0-9A-Za-z]{49}/g;

@@ -10,16 +10,16 @@
  * answer must keep the contract (helpers/contract.ts): below 500, a documented status, an ApiError
  * for every error and a documented body for every success.
  *
- *   FUZZ_WRITE_RUNS=20000 FUZZ_SEED=7 npm test -- test/property-writes.test.ts
+ *   FUZZ_WRITE_RUNS=20000 FUZZ_SEED=7 npm test -- test/services/property-writes.test.ts
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
-import { seedDatabase } from '../src/seed/seed-database.js';
-import { buildTestApp, createdId, createKey } from './helpers/app.js';
-import { helperBody, JOB_BODY, LISTING_BODY } from './helpers/bodies.js';
-import { checkerFor, type FuzzRequest, type OpenApiDocument } from './helpers/contract.js';
+import { seedDatabase } from '../../src/seed/seed-database.js';
+import { buildTestApp, createdId, createKey } from '../helpers/app.js';
+import { helperBody, JOB_BODY, LISTING_BODY } from '../helpers/bodies.js';
+import { checkerFor, type FuzzRequest, type OpenApiDocument } from '../helpers/contract.js';
 
 const RUNS = Number(process.env.FUZZ_WRITE_RUNS ?? 2500);
 const SEED = Number(process.env.FUZZ_SEED ?? 20261121);
@@ -454,7 +454,7 @@ test('no write breaks the HTTP contract (property-based, bodies from the OpenAPI
     const cause =
       details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
     assert.fail(
-      `${fc.defaultReportMessage(details)}\n\n${cause}\n\nReplay: FUZZ_SEED=${SEED} FUZZ_WRITE_RUNS=${RUNS} npm test -- test/property-writes.test.ts`,
+      `${fc.defaultReportMessage(details)}\n\n${cause}\n\nReplay: FUZZ_SEED=${SEED} FUZZ_WRITE_RUNS=${RUNS} npm test -- test/services/property-writes.test.ts`,
     );
   }
   // Enough of the fuzzing reached the handlers and succeeded, or it proved little.

@@ -1,19 +1,19 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { type Kysely, sql } from 'kysely';
-import { createDb, type Db } from '../src/db/create-db.js';
-import { migrateToLatest } from '../src/db/migrate.js';
-import type { Database, HelperRow, JobRow, ListingRow, OwnerRow } from '../src/db/schema.js';
-import { berlinDate, berlinWallClock } from '../src/domain/berlin-time.js';
-import { CATEGORIES, type Category } from '../src/domain/categories.js';
-import { type EtaHelper, smartEtaMinutes } from '../src/domain/eta.js';
-import { haversineKm } from '../src/domain/geo.js';
-import { PLACES } from '../src/domain/places.js';
-import { pricingConfidence, rateSample } from '../src/domain/pricing.js';
-import { reliabilityScore } from '../src/domain/reliability.js';
-import { TIME_PREFERENCES } from '../src/domain/statuses.js';
-import { hasMarketplaceData } from '../src/repositories/dataset.js';
-import { DEFAULT_SEED_OPTIONS, type SeedOptions, seedDatabase } from '../src/seed/seed-database.js';
+import { createDb, type Db } from '../../src/db/create-db.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
+import type { Database, HelperRow, JobRow, ListingRow, OwnerRow } from '../../src/db/schema.js';
+import { berlinDate, berlinWallClock } from '../../src/domain/berlin-time.js';
+import { CATEGORIES, type Category } from '../../src/domain/categories.js';
+import { type EtaHelper, smartEtaMinutes } from '../../src/domain/eta.js';
+import { haversineKm } from '../../src/domain/geo.js';
+import { PLACES } from '../../src/domain/places.js';
+import { pricingConfidence, rateSample } from '../../src/domain/pricing.js';
+import { reliabilityScore } from '../../src/domain/reliability.js';
+import { TIME_PREFERENCES } from '../../src/domain/statuses.js';
+import { hasMarketplaceData } from '../../src/repositories/dataset.js';
+import { DEFAULT_SEED_OPTIONS, type SeedOptions, seedDatabase } from '../../src/seed/seed-database.js';
 
 /** Midnight in Karlsruhe at the start of Friday 20 November 2026 (23:00 UTC the day before). */
 const ANCHOR = berlinWallClock('2026-11-20', 0);
