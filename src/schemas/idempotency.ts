@@ -43,12 +43,3 @@ export const IDEMPOTENCY_KEY_PARAMETER = {
     schema: IdempotencyKeySchema,
   },
 } as const;
-
-/**
- * The header in a route schema. It names the header but leaves the check of its format to the
- * idempotency plugin, which answers a 400 with advice; the document replaces it with the shared
- * parameter, declared on every POST under /v1 whether its route schema names the header or not.
- */
-export const IdempotencyHeaders = Type.Object({
-  'idempotency-key': Type.Optional(Type.String({ description: IDEMPOTENCY_KEY_DESCRIPTION })),
-});

@@ -97,7 +97,6 @@ export const ListingPatchBody = Type.Object(
 export type ListingPatchBody = Static<typeof ListingPatchBody>;
 
 /** The Idempotency-Key header of a POST, defined in schemas/idempotency.ts (re-exported for the routes that name it). */
-export { IdempotencyHeaders } from './idempotency.js';
 
 /** The listing life cycle for the OpenAPI descriptions; `transitions` is LISTING_MACHINE as a Markdown table. */
 export const listingLifeCycle = (transitions = transitionsTable(LISTING_MACHINE)) =>

@@ -12,7 +12,6 @@ import {
 } from '../../schemas/bookings.js';
 import { NoQuery, RefTo } from '../../schemas/common.js';
 import { ListingIdParams } from '../../schemas/listing.js';
-import { IdempotencyHeaders } from '../../schemas/listing-writes.js';
 import { changeBookingStatus, createBooking, getBooking, listingAvailability } from '../../services/bookings.js';
 import { WRITE_HOOKS, WRITE_SECURITY } from '../write-body.js';
 import { requireAccount, writeContext } from '../write-kit.js';
@@ -61,7 +60,6 @@ export function bookingRoutes(app: Api, deps: RouteDeps): void {
         tags: ['Bookings'],
         security: WRITE_SECURITY,
         params: ListingIdParams,
-        headers: IdempotencyHeaders,
         body: BookingCreateBody,
         response: {
           201: ok(RefTo(BookingSchema), 'The booking, confirmed or requested, with its price and deposit.'),
@@ -137,7 +135,6 @@ export function bookingRoutes(app: Api, deps: RouteDeps): void {
           tags: ['Bookings'],
           security: WRITE_SECURITY,
           params: BookingIdParams,
-          headers: IdempotencyHeaders,
           response: {
             200: ok(RefTo(BookingSchema), `The booking, now ${to}.`),
             ...errorResponses(400, 403, 404, 409, 413, 415, 422),

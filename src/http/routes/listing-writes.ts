@@ -4,7 +4,6 @@ import { edgesOf, LISTING_MACHINE } from '../../domain/transitions.js';
 import { RefTo } from '../../schemas/common.js';
 import { ListingIdParams, ListingSchema } from '../../schemas/listing.js';
 import {
-  IdempotencyHeaders,
   ListingCreateBody,
   ListingPatchBody,
   listingLifeCycle,
@@ -85,7 +84,6 @@ export function listingWriteRoutes(app: Api, deps: RouteDeps): void {
         description: `Creates an available listing owned by the calling account (a developer key is needed); it is in the search, categories and statistics at once. The owner's public record starts empty (reliability from a fresh record). Enum values (category, condition) match case-insensitively. price_per_week_eur must be below 7 × price_per_day_eur.\n\n${LIFE_CYCLE}`,
         tags: ['Listings'],
         security: WRITE_SECURITY,
-        headers: IdempotencyHeaders,
         body: ListingCreateBody,
         response: {
           201: ok(RefTo(ListingSchema), 'The listing, exactly as GET /v1/listings/{id} shows it.'),
@@ -140,7 +138,6 @@ export function listingWriteRoutes(app: Api, deps: RouteDeps): void {
           tags: ['Listings'],
           security: WRITE_SECURITY,
           params: ListingIdParams,
-          headers: IdempotencyHeaders,
           response: {
             200: ok(RefTo(ListingSchema), `The listing, now ${to}.`),
             ...errorResponses(400, 404, 409, 413, 415, 422),

@@ -1,7 +1,6 @@
 import { Type } from 'typebox';
 import type { DeliveryStatus } from '../../db/schema.js';
 import { NoQuery, RefTo } from '../../schemas/common.js';
-import { IdempotencyHeaders } from '../../schemas/listing-writes.js';
 import {
   DeliveryPage,
   DeliveryParams,
@@ -51,7 +50,6 @@ export function webhookRoutes(app: Api, deps: RouteDeps, settings: WebhookSettin
         tags: ['Events'],
         security: WRITE_SECURITY,
         querystring: NoQuery,
-        headers: IdempotencyHeaders,
         body: WebhookCreateBody,
         response: {
           201: ok(WebhookWithSecret, 'The webhook with its signing secret (shown this once).'),
@@ -161,7 +159,6 @@ export function webhookRoutes(app: Api, deps: RouteDeps, settings: WebhookSettin
         security: WRITE_SECURITY,
         params: DeliveryParams,
         querystring: NoQuery,
-        headers: IdempotencyHeaders,
         response: {
           202: ok(RefTo(DeliverySchema), 'The new delivery, pending.'),
           ...errorResponses(400, 404, 409, 413, 415, 422),
