@@ -1,8 +1,9 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController } from 'fastify';
+import { startBackgroundWork } from './background.js';
 import { type Config, publicBaseUrl, trustProxyOption } from './config.js';
 import type { Db } from './db/create-db.js';
-import { API_VERSION, type TierLimits } from './domain/tiers.js';
+import type { TierLimits } from './domain/tiers.js';
 import { limitConnections } from './http/connections.js';
 import { versionPerRequest } from './http/data-version.js';
 import { Metrics } from './http/metrics.js';
@@ -19,53 +20,27 @@ import { registerIdempotency } from './http/plugins/idempotency.js';
 import { registerJsonBody } from './http/plugins/json-body.js';
 import { registerNotFound } from './http/plugins/not-found.js';
 import { registerNulGuard } from './http/plugins/nul-guard.js';
-import { registerObservability, requestIdOf } from './http/plugins/observability.js';
+import { REDACTED_LOG_PATHS, registerObservability, requestIdOf } from './http/plugins/observability.js';
 import { registerQueryGuard } from './http/plugins/query-guard.js';
 import { registerResponseCache } from './http/plugins/response-cache.js';
 import { registerSecurityHeaders, securityPolicy } from './http/plugins/security-headers.js';
 import { type Probe, Readiness } from './http/readiness.js';
-import { accessRoutes } from './http/routes/access.js';
-import { applicationRoutes } from './http/routes/applications.js';
-import { availabilityRoutes } from './http/routes/availability.js';
-import { bookingRoutes } from './http/routes/bookings.js';
-import { categoryRoutes } from './http/routes/categories.js';
 import { developerPageRoutes } from './http/routes/developers.js';
 import { discoveryRoutes } from './http/routes/discovery.js';
-import { estimateRoutes } from './http/routes/estimate.js';
 import { eventRoutes } from './http/routes/events.js';
 import { healthRoutes } from './http/routes/health.js';
-import { helperProfileRoutes } from './http/routes/helper-profiles.js';
-import { jobWriteRoutes } from './http/routes/job-writes.js';
-import { jobRoutes } from './http/routes/jobs.js';
-import { listingWriteRoutes } from './http/routes/listing-writes.js';
-import { listingRoutes } from './http/routes/listings.js';
+import { READ_ROUTES, registerRoutes, WRITE_ROUTES } from './http/routes/index.js';
 import { metricsRoutes } from './http/routes/metrics.js';
-import { placeRoutes } from './http/routes/places.js';
 import type { Api, RouteDeps } from './http/routes/route-kit.js';
 import { sandboxRoutes } from './http/routes/sandbox.js';
-import { statsRoutes } from './http/routes/stats.js';
 import { webhookRoutes } from './http/routes/webhooks.js';
 import { mcpRoutes } from './mcp/http-route.js';
 import { type Operation, operationOf } from './mcp/operations.js';
 import { MemoryRateLimitStore, type RateLimitStore } from './rate-limit/store.js';
 import { createSandbox, type Sandbox } from './sandbox/demo-db.js';
-import { MeSchema } from './schemas/access.js';
-import { ApplicationSchema } from './schemas/applications.js';
-import { AvailabilitySchema, PublicHelperSchema } from './schemas/availability.js';
-import { BookingSchema } from './schemas/bookings.js';
-import { CategoryItemSchema } from './schemas/category.js';
-import { CategorySchema, LocationSchema, ReliabilityScoreSchema } from './schemas/common.js';
-import { ApiErrorSchema } from './schemas/error.js';
-import { EstimateSchema } from './schemas/estimate.js';
-import { HelperProfileSchema } from './schemas/helper-profiles.js';
-import { JobSchema } from './schemas/job.js';
-import { ListingSchema } from './schemas/listing.js';
-import { ExactLocationSchema } from './schemas/places.js';
-import { type Endpoint, StatsSchema } from './schemas/stats.js';
-import { DeliverySchema, WebhookSchema } from './schemas/webhooks.js';
+import { COMPONENT_SCHEMAS } from './schemas/components.js';
+import type { Endpoint } from './schemas/stats.js';
 import { SearchIndexes } from './search/search-indexes.js';
-import { BookingRequestSweep } from './sweeps/booking-requests.js';
-import { WebhookWorker } from './webhooks/worker.js';
 
 export interface AppDeps {
   db: Db;
@@ -88,50 +63,6 @@ export interface AppDeps {
   buildSearchIndex?: boolean;
 }
 
-/** Component schemas, shown once in the OpenAPI document and referenced by `$ref`. */
-const COMPONENTS = [
-  CategorySchema,
-  LocationSchema,
-  ExactLocationSchema,
-  ReliabilityScoreSchema,
-  JobSchema,
-  ListingSchema,
-  BookingSchema,
-  CategoryItemSchema,
-  EstimateSchema,
-  PublicHelperSchema,
-  AvailabilitySchema,
-  HelperProfileSchema,
-  ApplicationSchema,
-  StatsSchema,
-  MeSchema,
-  WebhookSchema,
-  DeliverySchema,
-  ApiErrorSchema,
-];
-
-/**
- * Paths whose values never reach a log line, wherever a log call puts them: credentials, and
- * personal data (emails of key requests and accounts).
- */
-const REDACTED_PATHS = [
-  'req.headers["x-api-key"]',
-  'req.headers.authorization',
-  'req.headers.cookie',
-  'headers["x-api-key"]',
-  'headers.authorization',
-  'headers.cookie',
-  'key',
-  'token',
-  'password',
-  'email',
-  '*.key',
-  '*.token',
-  '*.password',
-  '*.email',
-  '*.api_key',
-];
-
 /** Builds the whole HTTP application; never listens (server.ts and tests decide how it is reached). */
 export async function buildApp(config: Config, deps: AppDeps): Promise<Api> {
   // One policy for the headers of every answer: the hooks', the router errors' and those written to the socket.
@@ -143,7 +74,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<Api> {
         : {
             level: config.LOG_LEVEL,
             // Secrets never reach a log line, whatever a log call includes.
-            redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+            redact: { paths: REDACTED_LOG_PATHS, censor: '[redacted]' },
             ...(deps.logStream ? { stream: deps.logStream } : {}),
           },
     // One line per request, written when its response is sent (plugins/observability.ts), with
@@ -176,7 +107,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<Api> {
     perAddress: config.MAX_CONNECTIONS_PER_ADDRESS,
     firstByteTimeoutMs: config.CONNECTION_FIRST_BYTE_TIMEOUT_MS,
   });
-  for (const schema of COMPONENTS) app.addSchema(schema);
+  for (const schema of COMPONENT_SCHEMAS) app.addSchema(schema);
   registerErrorHandler(app);
   registerJsonBody(app);
   const metrics = new Metrics({ pool: () => deps.db.pool(), processMetrics: config.METRICS_TOKEN !== undefined });
@@ -263,20 +194,9 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<Api> {
     await docsRoutes(documents);
     discoveryRoutes(documents, { baseUrl: publicBaseUrl(config), limits });
   });
-  jobRoutes(app, routeDeps);
-  listingRoutes(app, routeDeps);
-  categoryRoutes(app, routeDeps);
-  estimateRoutes(app, routeDeps);
-  availabilityRoutes(app, routeDeps);
-  statsRoutes(app, routeDeps);
+  registerRoutes(app, READ_ROUTES, routeDeps);
   sandboxRoutes(app, routeDeps, sandbox);
-  accessRoutes(app, routeDeps);
-  jobWriteRoutes(app, routeDeps);
-  applicationRoutes(app, routeDeps);
-  helperProfileRoutes(app, routeDeps);
-  listingWriteRoutes(app, routeDeps);
-  bookingRoutes(app, routeDeps);
-  placeRoutes(app, routeDeps);
+  registerRoutes(app, WRITE_ROUTES, routeDeps);
   webhookRoutes(app, routeDeps, {
     perAccount: config.WEBHOOKS_PER_ACCOUNT,
     allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
@@ -284,33 +204,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<Api> {
     maxAttempts: config.WEBHOOK_MAX_ATTEMPTS,
     timeoutMs: config.WEBHOOK_TIMEOUT_MS,
   });
-  if (config.WEBHOOK_DELIVERY) {
-    // Sends the outbox's deliveries; stopped (waiting for those in flight) when the app closes.
-    const worker = new WebhookWorker(deps.db.kysely, {
-      now,
-      pollMs: config.EVENTS_POLL_MS,
-      retryBaseMs: config.WEBHOOK_RETRY_BASE_MS,
-      maxAttempts: config.WEBHOOK_MAX_ATTEMPTS,
-      timeoutMs: config.WEBHOOK_TIMEOUT_MS,
-      allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
-      log: app.log,
-      userAgent: `KarlsruheMarketplace-Webhooks/${API_VERSION}`,
-      retentionDays: config.EVENTS_RETENTION_DAYS,
-      concurrency: config.WEBHOOK_CONCURRENCY,
-      inFlight: { perWebhook: config.WEBHOOK_IN_FLIGHT_PER_WEBHOOK, perAccount: config.WEBHOOK_IN_FLIGHT_PER_ACCOUNT },
-    });
-    app.addHook('onReady', async () => worker.start());
-    app.addHook('onClose', () => worker.stop());
-  }
-  // Writes `expired` (and its event) for unanswered booking requests; stopped when the app closes.
-  const sweep = new BookingRequestSweep(deps.db.kysely, {
-    now,
-    everyMs: config.EVENTS_POLL_MS,
-    requestTtlHours: config.BOOKING_REQUEST_TTL_HOURS,
-    log: app.log,
-  });
-  app.addHook('onReady', async () => sweep.start());
-  app.addHook('onClose', () => sweep.stop());
+  startBackgroundWork(app, deps.db.kysely, config, now);
   eventRoutes(app, routeDeps, config);
   mcpRoutes(app, { limits, operations }, config);
   // A plugin of its own: only /developers parses form bodies, the JSON endpoints answer them 415.

@@ -1,39 +1,18 @@
 /**
  * The REST operations of /v1 for the stdio server, which calls a running API over HTTP and has no
- * app, so no route registry, of its own: the route modules register their routes on a bare Fastify
- * instance that is never started (nothing is compiled or served, no database is opened, no request
- * is made), and what they register is collected as app.ts collects it (operationOf). The tools are
- * then made from it exactly as the /mcp endpoint makes them from the app's routes. A module missing
- * here is a tool whose operation is not found: the stdio server stops at start-up saying which.
+ * app, so no route registry, of its own: the read and write route modules (the lists app.ts
+ * registers, http/routes/index.ts) register their routes on a bare Fastify instance that is never
+ * started (nothing is compiled or served, no database is opened, no request is made), and what they
+ * register is collected as app.ts collects it (operationOf). The tools are then made from it exactly
+ * as the /mcp endpoint makes them from the app's routes.
  */
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { applicationRoutes } from '../http/routes/applications.js';
-import { availabilityRoutes } from '../http/routes/availability.js';
-import { bookingRoutes } from '../http/routes/bookings.js';
-import { categoryRoutes } from '../http/routes/categories.js';
-import { estimateRoutes } from '../http/routes/estimate.js';
-import { jobWriteRoutes } from '../http/routes/job-writes.js';
-import { jobRoutes } from '../http/routes/jobs.js';
-import { listingRoutes } from '../http/routes/listings.js';
+import { READ_ROUTES, registerRoutes, WRITE_ROUTES } from '../http/routes/index.js';
 import type { RouteDeps } from '../http/routes/route-kit.js';
-import { statsRoutes } from '../http/routes/stats.js';
 import { type Operation, operationOf } from './operations.js';
-
-/** The route modules of the operations the tools call. */
-const ROUTE_MODULES = [
-  jobRoutes,
-  listingRoutes,
-  categoryRoutes,
-  estimateRoutes,
-  availabilityRoutes,
-  statsRoutes,
-  jobWriteRoutes,
-  applicationRoutes,
-  bookingRoutes,
-];
 
 /**
  * What the modules need to register their routes. Handlers never run here, so no database is
@@ -57,6 +36,6 @@ export function routeCatalog(): Operation[] {
     const operation = operationOf(route);
     if (operation) operations.push(operation);
   });
-  for (const register of ROUTE_MODULES) register(app, DEPS);
+  registerRoutes(app, [...READ_ROUTES, ...WRITE_ROUTES], DEPS);
   return operations;
 }

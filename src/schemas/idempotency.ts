@@ -1,4 +1,3 @@
-import { Type } from 'typebox';
 import { IDEMPOTENCY_RETENTION_HOURS } from '../domain/idempotency.js';
 
 /**

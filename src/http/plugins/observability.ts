@@ -58,3 +58,25 @@ export function registerObservability(app: FastifyInstance, metrics: Metrics | u
     else request.log.info(line, 'request');
   });
 }
+
+/**
+ * Paths whose values never reach a log line, wherever a log call puts them: credentials, and
+ * personal data (emails of key requests and accounts).
+ */
+export const REDACTED_LOG_PATHS = [
+  'req.headers["x-api-key"]',
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'headers["x-api-key"]',
+  'headers.authorization',
+  'headers.cookie',
+  'key',
+  'token',
+  'password',
+  'email',
+  '*.key',
+  '*.token',
+  '*.password',
+  '*.email',
+  '*.api_key',
+];

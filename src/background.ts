@@ -1,0 +1,42 @@
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Config } from './config.js';
+import type { Database } from './db/schema.js';
+import { API_VERSION } from './domain/tiers.js';
+import { BookingRequestSweep } from './sweeps/booking-requests.js';
+import { WebhookWorker } from './webhooks/worker.js';
+
+/**
+ * The work every instance does besides answering requests: sending the outbox's webhook deliveries
+ * (when WEBHOOK_DELIVERY is on) and expiring unanswered booking requests. Both start when the app
+ * is ready and stop (waiting for what is in flight) when it closes.
+ */
+export function startBackgroundWork(app: FastifyInstance, db: Kysely<Database>, config: Config, now: () => Date): void {
+  if (config.WEBHOOK_DELIVERY) {
+    // Sends the outbox's deliveries; stopped (waiting for those in flight) when the app closes.
+    const worker = new WebhookWorker(db, {
+      now,
+      pollMs: config.EVENTS_POLL_MS,
+      retryBaseMs: config.WEBHOOK_RETRY_BASE_MS,
+      maxAttempts: config.WEBHOOK_MAX_ATTEMPTS,
+      timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+      allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
+      log: app.log,
+      userAgent: `KarlsruheMarketplace-Webhooks/${API_VERSION}`,
+      retentionDays: config.EVENTS_RETENTION_DAYS,
+      concurrency: config.WEBHOOK_CONCURRENCY,
+      inFlight: { perWebhook: config.WEBHOOK_IN_FLIGHT_PER_WEBHOOK, perAccount: config.WEBHOOK_IN_FLIGHT_PER_ACCOUNT },
+    });
+    app.addHook('onReady', async () => worker.start());
+    app.addHook('onClose', () => worker.stop());
+  }
+  // Writes `expired` (and its event) for unanswered booking requests; stopped when the app closes.
+  const sweep = new BookingRequestSweep(db, {
+    now,
+    everyMs: config.EVENTS_POLL_MS,
+    requestTtlHours: config.BOOKING_REQUEST_TTL_HOURS,
+    log: app.log,
+  });
+  app.addHook('onReady', async () => sweep.start());
+  app.addHook('onClose', () => sweep.stop());
+}

@@ -1,0 +1,42 @@
+import { accessRoutes } from './access.js';
+import { applicationRoutes } from './applications.js';
+import { availabilityRoutes } from './availability.js';
+import { bookingRoutes } from './bookings.js';
+import { categoryRoutes } from './categories.js';
+import { estimateRoutes } from './estimate.js';
+import { helperProfileRoutes } from './helper-profiles.js';
+import { jobWriteRoutes } from './job-writes.js';
+import { jobRoutes } from './jobs.js';
+import { listingWriteRoutes } from './listing-writes.js';
+import { listingRoutes } from './listings.js';
+import { placeRoutes } from './places.js';
+import type { Api, RouteDeps } from './route-kit.js';
+import { statsRoutes } from './stats.js';
+
+/** A resource's routes: registered on the app with what handlers need. */
+export type RouteModule = (app: Api, deps: RouteDeps) => void;
+
+/** The public reads of /v1, in the order the document lists them (their sandbox twins follow). */
+export const READ_ROUTES: readonly RouteModule[] = [
+  jobRoutes,
+  listingRoutes,
+  categoryRoutes,
+  estimateRoutes,
+  availabilityRoutes,
+  statsRoutes,
+];
+
+/** Keys, writes and what concerns one account (developer tier), in the order the document lists them. */
+export const WRITE_ROUTES: readonly RouteModule[] = [
+  accessRoutes,
+  jobWriteRoutes,
+  applicationRoutes,
+  helperProfileRoutes,
+  listingWriteRoutes,
+  bookingRoutes,
+  placeRoutes,
+];
+
+export function registerRoutes(app: Api, modules: readonly RouteModule[], deps: RouteDeps): void {
+  for (const register of modules) register(app, deps);
+}
