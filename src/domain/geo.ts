@@ -92,3 +92,14 @@ export function planarBand(center: LatLng, radiusKm: number, box: BoundingBox): 
     margin,
   };
 }
+
+/** The search area of a query: lat/lng/radius as given, or the defaults (Karlsruhe centre, 50 km). */
+export function searchArea(query: { lat?: number; lng?: number; radius?: number }): {
+  center: LatLng;
+  radiusKm: number;
+} {
+  return {
+    center: { lat: query.lat ?? DEFAULT_CENTER.lat, lng: query.lng ?? DEFAULT_CENTER.lng },
+    radiusKm: query.radius ?? MAX_RADIUS_KM,
+  };
+}

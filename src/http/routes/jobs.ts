@@ -1,9 +1,10 @@
+import { searchArea } from '../../domain/geo.js';
 import { eurToCents } from '../../domain/pricing.js';
 import { findJob, jobsNearId, searchJobs } from '../../repositories/jobs.js';
 import { DEFAULT_PAGE_SIZE, NoQuery, RefTo } from '../../schemas/common.js';
 import { JobIdParams, JobPage, JobSchema, JobSearchQuery } from '../../schemas/job.js';
 import { ApiError, badRequest } from '../../services/errors.js';
-import { type Api, documented, errorResponses, idPrefixOf, ok, type RouteDeps, searchArea } from './route-kit.js';
+import { type Api, documented, errorResponses, idPrefixOf, ok, type RouteDeps } from './route-kit.js';
 
 function checkBudget(query: JobSearchQuery): void {
   if (query.budget_min !== undefined && query.budget_max !== undefined && query.budget_min > query.budget_max) {

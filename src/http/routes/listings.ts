@@ -1,9 +1,10 @@
+import { searchArea } from '../../domain/geo.js';
 import { eurToCents } from '../../domain/pricing.js';
 import { findListing, listingsNearId, searchListings } from '../../repositories/listings.js';
 import { DEFAULT_PAGE_SIZE, NoQuery, RefTo } from '../../schemas/common.js';
 import { ListingIdParams, ListingPage, ListingSchema, ListingSearchQuery } from '../../schemas/listing.js';
 import { ApiError } from '../../services/errors.js';
-import { type Api, documented, errorResponses, idPrefixOf, ok, type RouteDeps, searchArea } from './route-kit.js';
+import { type Api, documented, errorResponses, idPrefixOf, ok, type RouteDeps } from './route-kit.js';
 
 export function listingRoutes(app: Api, { base, db, searchIndex }: RouteDeps): void {
   app.get(

@@ -9,7 +9,6 @@ import type {
 } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { DEFAULT_CENTER, type LatLng, MAX_RADIUS_KM } from '../../domain/geo.js';
 import { DEMO_ID_PREFIX } from '../../domain/ids.js';
 import type { TierLimits } from '../../domain/tiers.js';
 import type { AccountQuotas } from '../../repositories/account-quotas.js';
@@ -206,15 +205,4 @@ export function ok<T extends object>(schema: T, description: string): T & { desc
 /** Response entries for error statuses, all with the one ApiError schema. */
 export function errorResponses(...statuses: number[]): Record<number, ErrorResponse> {
   return Object.fromEntries([...statuses, 401, 429, 500, 503].map((status) => [status, tierError(status)]));
-}
-
-/** The search area of a query: lat/lng/radius as given, or the defaults (Karlsruhe centre, 50 km). */
-export function searchArea(query: { lat?: number; lng?: number; radius?: number }): {
-  center: LatLng;
-  radiusKm: number;
-} {
-  return {
-    center: { lat: query.lat ?? DEFAULT_CENTER.lat, lng: query.lng ?? DEFAULT_CENTER.lng },
-    radiusKm: query.radius ?? MAX_RADIUS_KM,
-  };
 }
