@@ -79,6 +79,22 @@ export type StreamConfig = Pick<
  * line is written when it ends. Every stream is ended before the server closes (preClose), so
  * app.close() and SIGTERM are not held up by open streams.
  */
+/** 429 for a caller that holds as many streams as it may. */
+function tooManyStreams(caller: string, limit: number): ApiError {
+  const who = caller.startsWith('account:') ? 'A developer account' : 'An address';
+  return new ApiError(
+    429,
+    'too_many_streams',
+    `${who} may hold ${limit} event streams at once; this would be one more.`,
+    {
+      param: null,
+      suggestion:
+        'Close a stream you no longer read, or open one stream without filters and filter on your side. Each stream ends by itself after STREAM_MAX_SECONDS.',
+      headers: { 'retry-after': '10' },
+    },
+  );
+}
+
 export function eventRoutes(app: Api, { db }: RouteDeps, config: StreamConfig): void {
   const hub = new EventHub(db, {
     pollMs: config.EVENTS_POLL_MS,
@@ -125,20 +141,7 @@ export function eventRoutes(app: Api, { db }: RouteDeps, config: StreamConfig): 
       if (closing) {
         throw shuttingDown();
       }
-      if (!slots.take(caller)) {
-        const who = caller.startsWith('account:') ? 'A developer account' : 'An address';
-        throw new ApiError(
-          429,
-          'too_many_streams',
-          `${who} may hold ${config.STREAMS_PER_CALLER} event streams at once; this would be one more.`,
-          {
-            param: null,
-            suggestion:
-              'Close a stream you no longer read, or open one stream without filters and filter on your side. Each stream ends by itself after STREAM_MAX_SECONDS.',
-            headers: { 'retry-after': '10' },
-          },
-        );
-      }
+      if (!slots.take(caller)) throw tooManyStreams(caller, config.STREAMS_PER_CALLER);
       let start: number;
       try {
         // Errors here (the database is down) still answer JSON: 503 with Retry-After.
