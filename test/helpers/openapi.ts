@@ -7,4 +7,4 @@
  * with every such $ref replaced by what it points at (the route schemas' own $refs stay, as they
  * are served) and every description written out again. components stays as served.
  */
-export { resolveShared } from '../../src/http/plugins/openapi-components.js';
+export { resolveShared } from '../../src/http/openapi/compact.js';

@@ -2,7 +2,8 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { API_VERSION } from '../../domain/tiers.js';
-import { compactDocument, type OpenApiObject } from './openapi-components.js';
+import { compactDocument } from '../openapi/compact.js';
+import type { OpenApiObject } from '../openapi/types.js';
 
 const DESCRIPTION = `A JSON REST API for the Karlsruhe area: jobs for local helpers (gardening, cleaning, moving, tech repair, childcare, pet care, shopping, events, borrowing, other) and items to borrow or rent by the day or week with a deposit.
 
