@@ -3,7 +3,7 @@ import { IDEMPOTENCY_RETENTION_HOURS } from '../domain/idempotency.js';
 /**
  * The Idempotency-Key contract, written once: its format, how long a key is kept and what the
  * server does with it (src/http/plugins/idempotency.ts applies it). The document declares it on
- * every POST under /v1 as one components.parameters entry (plugins/openapi-components.ts); the MCP
+ * every POST under /v1 as one components.parameters entry (http/openapi/components.ts); the MCP
  * write tools take it as their idempotency_key argument.
  */
 

@@ -1,6 +1,6 @@
 /**
  * The served OpenAPI document writes what operations share once and points at it
- * (src/http/plugins/openapi-components.ts): parameters, headers, responses and repeated schemas
+ * (src/http/openapi/compact.ts): parameters, headers, responses and repeated schemas
  * under components, referenced by $ref; paragraphs several operations repeat in a tag's
  * description; a sandbox twin's copy of its real operation's description as a pointer. Tests that
  * read an operation's parameters, responses or description read them through this: the document

@@ -70,7 +70,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
     refResolver: {
       buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
     },
-    // What operations share is written once and pointed at (plugins/openapi-components.ts): headers,
+    // What operations share is written once and pointed at (http/openapi/compact.ts): headers,
     // responses, parameters and repeated schemas under components, the life cycles in their tags'
     // descriptions. Under 150 KB (test/http/openapi-size.test.ts), less than a third of it inlined.
     transformObject: (document) =>

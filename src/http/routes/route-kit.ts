@@ -182,7 +182,7 @@ function tierError(status: number): ErrorResponse {
 
 /**
  * The error responses the document shares as components.responses, by name: every error an
- * operation answers is written once there and referenced (src/http/plugins/openapi-components.ts).
+ * operation answers is written once there and referenced (src/http/openapi/compact.ts).
  */
 export const SHARED_ERRORS: Readonly<Record<string, { status: number; response: ErrorResponse }>> = {
   ...Object.fromEntries(
