@@ -88,6 +88,19 @@ describe('rate limits', () => {
     assert.equal(sandbox.headers['x-ratelimit-remaining'], '19');
   });
 
+  test('the sandbox 429 says what helps: waiting, not a key (a key does not raise the sandbox budget)', async (t) => {
+    const { app, db } = await buildTestApp(t, NOW, LIMITS);
+    const { key } = await createKey(db);
+    for (let i = 0; i < 20; i++) await app.inject({ url: '/v1/demo/stats', headers: { 'x-api-key': key } });
+    const refused = await app.inject({ url: '/v1/demo/stats', headers: { 'x-api-key': key } });
+    assert.equal(refused.statusCode, 429);
+    assert.equal(refused.headers['ratelimit-policy'], '"sandbox";q=20;w=60');
+    assert.match(
+      refused.json().suggestion,
+      /^Wait \d+ s \(Retry-After\): the sandbox allows 20 requests per minute per address, with or without a key\./,
+    );
+  });
+
   test('clients are told apart by address', async (t) => {
     const { app } = await buildTestApp(t, NOW, LIMITS);
     for (let i = 0; i < 21; i++) await app.inject({ url: '/v1/me', remoteAddress: '10.0.0.1' });

@@ -227,7 +227,9 @@ export function registerAccess(app: FastifyInstance, options: AccessOptions): vo
           suggestion:
             tier === 'developer'
               ? `Wait ${resetSeconds} s (Retry-After) and keep to the budget in the RateLimit headers.`
-              : `Wait ${resetSeconds} s (Retry-After), or get a free developer key (${options.limits.developer} requests per minute) at /developers.`,
+              : tier === 'sandbox'
+                ? `Wait ${resetSeconds} s (Retry-After): the sandbox allows ${limit} requests per minute per address, with or without a key. For more, use the real API under /v1 (a free developer key allows ${options.limits.developer} requests per minute).`
+                : `Wait ${resetSeconds} s (Retry-After), or get a free developer key (${options.limits.developer} requests per minute) at /developers.`,
           headers: { 'retry-after': String(resetSeconds) },
         },
       );

@@ -50,7 +50,7 @@ export function prototypeKeyPath(value: unknown, path: readonly string[] = []): 
 }
 
 /**
- * application/json bodies through Fastify's own parser (which refuses __proto__ and constructor
+ * application/json bodies, the only ones taken, through Fastify's own parser (which refuses __proto__ and constructor
  * keys), after a check that they nest at most MAX_BODY_DEPTH levels (400 invalid_body otherwise).
  * An empty body is no body (a client library sets Content-Type on a POST without one, such as
  * /cancel): operations that need a body say so through their schema. A refused prototype key is
@@ -58,7 +58,9 @@ export function prototypeKeyPath(value: unknown, path: readonly string[] = []): 
  */
 export function registerJsonBody(app: FastifyInstance): void {
   const parse = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('application/json');
+  // JSON is the only body media type: text/plain, which Fastify reads by default, is a 415 like
+  // every other type (a web page may post text/plain to another site without asking).
+  app.removeContentTypeParser(['application/json', 'text/plain']);
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = String(body);
     if (text.trim() === '') {

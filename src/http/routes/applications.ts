@@ -10,7 +10,7 @@ import { JobActionParams } from '../../schemas/job-writes.js';
 import { applicationsOfJob, applyAsHelper, decide } from '../../services/applications.js';
 import { WRITE_HOOKS, WRITE_SECURITY } from '../write-body.js';
 import { requireAccount, writeContext } from '../write-kit.js';
-import { type Api, errorResponses, ok, type RouteDeps } from './route-kit.js';
+import { type Api, created, errorResponses, ok, type RouteDeps, sendCreated } from './route-kit.js';
 
 export function applicationRoutes(app: Api, deps: RouteDeps): void {
   const { quotas } = deps;
@@ -28,7 +28,7 @@ export function applicationRoutes(app: Api, deps: RouteDeps): void {
         querystring: NoQuery,
         body: ApplicationCreateBody,
         response: {
-          201: ok(RefTo(ApplicationSchema), 'The application, pending.'),
+          201: created(RefTo(ApplicationSchema), 'The application, pending.'),
           ...errorResponses(400, 404, 409, 413, 415, 422),
         },
       },
@@ -37,7 +37,7 @@ export function applicationRoutes(app: Api, deps: RouteDeps): void {
       const account = requireAccount(request);
       const context = writeContext(request, deps);
       const application = await applyAsHelper(context, account, request.params.id, request.body, quotas.applications);
-      return reply.code(201).send(application);
+      return sendCreated(reply, `/v1/jobs/${application.job_id}/applications`, application);
     },
   );
 

@@ -15,7 +15,7 @@ import { ListingIdParams } from '../../schemas/listing.js';
 import { changeBookingStatus, createBooking, getBooking, listingAvailability } from '../../services/bookings.js';
 import { WRITE_HOOKS, WRITE_SECURITY } from '../write-body.js';
 import { requireAccount, writeContext } from '../write-kit.js';
-import { type Api, errorResponses, ok, type RouteDeps } from './route-kit.js';
+import { type Api, created, errorResponses, ok, type RouteDeps, sendCreated } from './route-kit.js';
 
 const BOOKING_ACTIONS: Record<BookingAction, { operationId: string; summary: string; effect: string }> = {
   confirm: {
@@ -62,7 +62,7 @@ export function bookingRoutes(app: Api, deps: RouteDeps): void {
         params: ListingIdParams,
         body: BookingCreateBody,
         response: {
-          201: ok(RefTo(BookingSchema), 'The booking, confirmed or requested, with its price and deposit.'),
+          201: created(RefTo(BookingSchema), 'The booking, confirmed or requested, with its price and deposit.'),
           ...errorResponses(400, 404, 409, 413, 415, 422),
         },
       },
@@ -77,7 +77,7 @@ export function bookingRoutes(app: Api, deps: RouteDeps): void {
         request.body,
         settings,
       );
-      return reply.code(201).send(booking);
+      return sendCreated(reply, `${base}/bookings/${booking.id}`, booking);
     },
   );
 

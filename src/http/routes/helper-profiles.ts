@@ -9,7 +9,7 @@ import {
 import { createHelper, getHelper, updateHelper } from '../../services/helper-profiles.js';
 import { WRITE_HOOKS, WRITE_SECURITY } from '../write-body.js';
 import { requireAccount, writeContext } from '../write-kit.js';
-import { type Api, errorResponses, ok, type RouteDeps } from './route-kit.js';
+import { type Api, created, errorResponses, ok, type RouteDeps, sendCreated } from './route-kit.js';
 
 export function helperProfileRoutes(app: Api, deps: RouteDeps): void {
   app.post(
@@ -25,14 +25,14 @@ export function helperProfileRoutes(app: Api, deps: RouteDeps): void {
         querystring: NoQuery,
         body: HelperCreateBody,
         response: {
-          201: ok(RefTo(HelperProfileSchema), 'The public profile.'),
+          201: created(RefTo(HelperProfileSchema), 'The public profile.'),
           ...errorResponses(400, 409, 413, 415, 422),
         },
       },
     },
     async (request, reply) => {
       const helper = await createHelper(writeContext(request, deps), requireAccount(request), request.body);
-      return reply.code(201).send(helper);
+      return sendCreated(reply, `/v1/helpers/${helper.id}`, helper);
     },
   );
 

@@ -5,7 +5,7 @@ import { JOB_LIFE_CYCLE, JobActionParams, JobCreateBody, JobUpdateBody } from '.
 import { createJob, transitionJob, updateJob } from '../../services/jobs.js';
 import { WRITE_HOOKS, WRITE_SECURITY } from '../write-body.js';
 import { requireAccount, writeContext } from '../write-kit.js';
-import { type Api, errorResponses, ok, type RouteDeps } from './route-kit.js';
+import { type Api, created, errorResponses, ok, type RouteDeps, sendCreated } from './route-kit.js';
 
 const JOB_ERRORS = errorResponses(400, 404, 409, 413, 415, 422);
 
@@ -22,12 +22,12 @@ export function jobWriteRoutes(app: Api, deps: RouteDeps): void {
         security: WRITE_SECURITY,
         querystring: NoQuery,
         body: JobCreateBody,
-        response: { 201: ok(RefTo(JobSchema), 'The job, as GET /v1/jobs/{id} shows it.'), ...JOB_ERRORS },
+        response: { 201: created(RefTo(JobSchema), 'The job, as GET /v1/jobs/{id} shows it.'), ...JOB_ERRORS },
       },
     },
     async (request, reply) => {
       const job = await createJob(writeContext(request, deps), requireAccount(request), request.body);
-      return reply.code(201).send(job);
+      return sendCreated(reply, `/v1/jobs/${job.id}`, job);
     },
   );
 

@@ -14,7 +14,7 @@ import { badRequest } from '../../services/errors.js';
 import { createListing, type ListingAction, transitionListing, updateListing } from '../../services/listings.js';
 import { WRITE_HOOKS, WRITE_SECURITY } from '../write-body.js';
 import { requireAccount, writeContext } from '../write-kit.js';
-import { type Api, errorResponses, ok, type RouteDeps } from './route-kit.js';
+import { type Api, created, errorResponses, ok, type RouteDeps, sendCreated } from './route-kit.js';
 
 /** Photo URLs with their own advice (ajv would only say "invalid"); the schema stays the final guard. */
 function checkPhotos(photos: unknown[]): void {
@@ -86,7 +86,7 @@ export function listingWriteRoutes(app: Api, deps: RouteDeps): void {
         security: WRITE_SECURITY,
         body: ListingCreateBody,
         response: {
-          201: ok(RefTo(ListingSchema), 'The listing, exactly as GET /v1/listings/{id} shows it.'),
+          201: created(RefTo(ListingSchema), 'The listing, exactly as GET /v1/listings/{id} shows it.'),
           ...errorResponses(400, 409, 413, 415, 422),
         },
       },
@@ -95,7 +95,7 @@ export function listingWriteRoutes(app: Api, deps: RouteDeps): void {
     },
     async (request, reply) => {
       const listing = await createListing(writeContext(request, deps), requireAccount(request), request.body);
-      return reply.code(201).send(listing);
+      return sendCreated(reply, `${base}/listings/${listing.id}`, listing);
     },
   );
 

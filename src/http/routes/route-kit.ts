@@ -2,6 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type {
   FastifyBaseLogger,
   FastifyInstance,
+  FastifyReply,
   FastifyRequest,
   RawReplyDefaultExpression,
   RawRequestDefaultExpression,
@@ -142,7 +143,16 @@ const RETRY_AFTER: Record<string, HeaderSchema> = {
 };
 
 /** The headers the document shares as components.headers, by name. */
-export const SHARED_HEADERS: Readonly<Record<string, HeaderSchema>> = { ...BUDGET_HEADERS, ...RETRY_AFTER };
+/** The Location of a 201: what was created. */
+const LOCATION = {
+  Location: { type: 'string', description: "What was created, to GET (an application: its job's applications)." },
+} satisfies Record<string, HeaderSchema>;
+
+export const SHARED_HEADERS: Readonly<Record<string, HeaderSchema>> = {
+  ...BUDGET_HEADERS,
+  ...RETRY_AFTER,
+  ...LOCATION,
+};
 
 /** An error response of a route schema: the one ApiError schema, a description and the headers it carries. */
 export interface ErrorResponse {
@@ -200,6 +210,23 @@ export const SHARED_ERRORS: Readonly<Record<string, { status: number; response: 
 /** A success response schema with its description and the budget headers, for the OpenAPI document. */
 export function ok<T extends object>(schema: T, description: string): T & { description: string } {
   return { ...schema, description, headers: BUDGET_HEADERS };
+}
+
+/** A 201's response schema: as ok(), with the Location of what was created. */
+export function created<T extends object>(schema: T, description: string): T & { description: string } {
+  return {
+    ...schema,
+    description,
+    headers: {
+      ...LOCATION,
+      ...BUDGET_HEADERS,
+    },
+  };
+}
+
+/** Answers 201 with the Location of what was created. */
+export function sendCreated<T>(reply: FastifyReply, location: string, body: T): FastifyReply {
+  return reply.code(201).header('location', location).send(body);
 }
 
 /** Response entries for error statuses, all with the one ApiError schema. */

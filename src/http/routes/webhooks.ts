@@ -17,7 +17,7 @@ import { addWebhook, deliveriesOf, removeWebhook, sendAgain, webhookOf, webhooks
 import { retryDelayMs } from '../../webhooks/worker.js';
 import { WRITE_HOOKS, WRITE_SECURITY } from '../write-body.js';
 import { requireAccount, writeContext } from '../write-kit.js';
-import { type Api, errorResponses, ok, type RouteDeps } from './route-kit.js';
+import { type Api, created, errorResponses, ok, type RouteDeps, sendCreated } from './route-kit.js';
 
 export interface WebhookSettings {
   perAccount: number;
@@ -52,14 +52,14 @@ export function webhookRoutes(app: Api, deps: RouteDeps, settings: WebhookSettin
         querystring: NoQuery,
         body: WebhookCreateBody,
         response: {
-          201: ok(WebhookWithSecret, 'The webhook with its signing secret (shown this once).'),
+          201: created(WebhookWithSecret, 'The webhook with its signing secret (shown this once).'),
           ...errorResponses(400, 409, 413, 415, 422),
         },
       },
     },
     async (request, reply) => {
       const webhook = await addWebhook(writeContext(request, deps), requireAccount(request), request.body, settings);
-      return reply.code(201).send(webhook);
+      return sendCreated(reply, `/v1/webhooks/${webhook.id}`, webhook);
     },
   );
 
