@@ -9,7 +9,7 @@ import {
   MAX_DAYS_AHEAD,
   requestCutoff,
 } from '../domain/booking-price.js';
-import { allowedActions, BOOKING_MACHINE } from '../domain/transitions.js';
+import { allowedActions, BOOKING_MACHINE, edgesOf } from '../domain/transitions.js';
 import { dueBookingRequests, expireBookingRequest } from '../repositories/booking-expiry.js';
 import {
   type BookingAttempt,
@@ -98,8 +98,7 @@ export async function getBooking(
 }
 
 /**
- * Takes an action on a booking along BOOKING_MACHINE (`edges`: the states it leaves from and the
- * one it leads to): 404 unless the account is its renter or its listing's owner, 403 when that role
+ * Takes an action on a booking along BOOKING_MACHINE: 404 unless the account is its renter or its listing's owner, 403 when that role
  * may not take the action, 409 when the booking's state does not allow it.
  */
 export async function changeBookingStatus(
@@ -107,10 +106,10 @@ export async function changeBookingStatus(
   account: AccountRow,
   id: string,
   action: BookingAction,
-  edges: { from: readonly BookingStatus[]; to: BookingStatus },
   requestTtlHours: number,
 ): Promise<Booking> {
   const { db, now } = context;
+  const edges = edgesOf<BookingStatus>(BOOKING_MACHINE, action);
   const found = await findBookingWithOwner(db, id);
   const role = found && roleOf(found, account.id);
   if (!found || !role) throw bookingNotFound(id);

@@ -1,6 +1,6 @@
 import type { AccountRow } from '../db/schema.js';
 import type { ListingStatus } from '../domain/statuses.js';
-import { LISTING_MACHINE } from '../domain/transitions.js';
+import { edgesOf, LISTING_MACHINE } from '../domain/transitions.js';
 import {
   insertListing,
   type ListingChange,
@@ -63,17 +63,16 @@ export async function updateListing(
 }
 
 /**
- * Takes an action on the account's listing along LISTING_MACHINE (`edges`: the states it leaves
- * from and the one it leads to); 404 for anyone else's, 409 when its state does not allow it.
+ * Takes an action on the account's listing along LISTING_MACHINE; 404 for anyone else's, 409 when its state does not allow it.
  */
 export async function transitionListing(
   context: WriteContext,
   account: AccountRow,
   id: string,
   action: ListingAction,
-  edges: { from: readonly ListingStatus[]; to: ListingStatus },
   base: string,
 ): Promise<Listing> {
+  const edges = edgesOf<ListingStatus>(LISTING_MACHINE, action);
   const changed = await inWriteTransaction(context, (trx) =>
     setOwnListingStatus(trx, id, account.id, edges.from, edges.to, context.now),
   );

@@ -122,8 +122,7 @@ export function bookingRoutes(app: Api, deps: RouteDeps): void {
     BookingAction,
     (typeof BOOKING_ACTIONS)[BookingAction],
   ][]) {
-    const edges = edgesOf<BookingStatus>(BOOKING_MACHINE, action);
-    const { to } = edges;
+    const { to } = edgesOf<BookingStatus>(BOOKING_MACHINE, action);
     const who = BOOKING_ACTION_ROLES[action];
     app.post(
       `${base}/bookings/:id/${action}`,
@@ -143,14 +142,7 @@ export function bookingRoutes(app: Api, deps: RouteDeps): void {
         ...WRITE_HOOKS,
       },
       async (request) =>
-        changeBookingStatus(
-          writeContext(request, deps),
-          requireAccount(request),
-          request.params.id,
-          action,
-          edges,
-          ttl,
-        ),
+        changeBookingStatus(writeContext(request, deps), requireAccount(request), request.params.id, action, ttl),
     );
   }
 }

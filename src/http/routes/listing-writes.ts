@@ -126,8 +126,7 @@ export function listingWriteRoutes(app: Api, deps: RouteDeps): void {
     ListingAction,
     (typeof LISTING_ACTIONS)[ListingAction],
   ][]) {
-    const edges = edgesOf<ListingStatus>(LISTING_MACHINE, action);
-    const { from, to } = edges;
+    const { from, to } = edgesOf<ListingStatus>(LISTING_MACHINE, action);
     app.post(
       `${base}/listings/:id/${action}`,
       {
@@ -146,7 +145,7 @@ export function listingWriteRoutes(app: Api, deps: RouteDeps): void {
         ...WRITE_HOOKS,
       },
       async (request) =>
-        transitionListing(writeContext(request, deps), requireAccount(request), request.params.id, action, edges, base),
+        transitionListing(writeContext(request, deps), requireAccount(request), request.params.id, action, base),
     );
   }
 }
