@@ -6,6 +6,8 @@
 //   BENCH_DATASETS=default                one dataset (default; large: 1,000,000 jobs and
 //                                         300,000 listings over Baden-Wuerttemberg, ~2 min to seed)
 //   BENCH_SECONDS=10 BENCH_CONNECTIONS=10 longer or wider runs
+//   BENCH_COMPRESSION=false               without the compression scenarios (default dataset: the
+//                                         same answers as they are, gzip and brotli)
 //   BENCH_POSTGRES_URL=postgres://...     the server to create the benchmark's databases on
 //                                         (default postgres://postgres@127.0.0.1:5432/postgres)
 //
@@ -22,6 +24,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { jobSearches, listingSearches } from './queries.mjs';
+import { evaluate, loadQueries, openRelevanceApp, relevanceReport } from './relevance/relevance.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -37,6 +40,51 @@ const SEED_ARGS = {
 /** Requests of the sequential latency probe per cold scenario. */
 const PROBE_REQUESTS = 2000;
 const COLD_QUERIES = 100_000;
+/** The compression scenarios (default dataset only; BENCH_COMPRESSION=false leaves them out). */
+const COMPRESSION = process.env.BENCH_COMPRESSION !== 'false';
+
+/** Words of the cold text-search scenarios (from the relevance set's kinds: words, typos, prefixes, compounds). */
+const LISTING_WORDS = [
+  'bohrmaschine',
+  'Rasenmaeher',
+  'Mäher',
+  'Bohrm',
+  'Fahrräder',
+  'Kärcher',
+  'Zelt',
+  'Kinderwagen',
+  'Hund',
+];
+const JOB_WORDS = [
+  'rasen mähen',
+  'Hecke schneiden',
+  'Umzugshelfer',
+  'Babysiter',
+  'Nachhilfe',
+  'Gassi',
+  'Fenster putzen',
+];
+
+/** Distinct text searches: each word around each centre and radius of a seeded mix. */
+function textSearches(path, words) {
+  return listingSearches(20_000, 7).map((search, i) => {
+    // Only the area of the seeded search: its other filters are a listing's, not a job's.
+    const area = new URL(search, 'http://x').searchParams;
+    const params = new URLSearchParams({ lat: area.get('lat'), lng: area.get('lng'), radius: area.get('radius') });
+    params.set('q', words[i % words.length]);
+    return `${path}?${params}`;
+  });
+}
+
+/** Precision@5 and recall@5 of the relevance set (bench/relevance/), in process on the fixed dataset (dist/). */
+async function relevance() {
+  const app = await openRelevanceApp(new URL('../dist/', import.meta.url));
+  try {
+    return relevanceReport(await evaluate(loadQueries(), app.get));
+  } finally {
+    await app.close();
+  }
+}
 
 /** Peak resident memory of a process so far, in MB (Linux: VmHWM). */
 function peakRssMb(pid) {
@@ -89,6 +137,7 @@ async function startService(databaseUrl, port) {
       DATABASE_URL: databaseUrl,
       LOG_LEVEL: 'warn',
       RATE_LIMIT_DEVELOPER_PER_MIN: '1000000',
+      DOCS_RATE_LIMIT_PER_MIN: '1000000',
       SEED_ON_EMPTY: 'false',
     },
   });
@@ -207,6 +256,8 @@ async function measure(title, port, paths, pid, headers = {}) {
   const bad = result.non2xx + result.errors + result.timeouts;
   return {
     title,
+    bytesPerResponse: result.requests.total > 0 ? Math.round(result.throughput.total / result.requests.total) : 0,
+    bytesPerSecond: result.throughput.average,
     rps: Math.round(result.requests.average),
     p50: result.latency.p50,
     p99: result.latency.p99,
@@ -228,18 +279,18 @@ function table(rows, hello, serialize) {
   return lines.join('\n');
 }
 
-async function benchDataset(engine, dataset, dir) {
+async function benchDataset(engine, dataset, dir, withCompression) {
   const database = await createDatabase(engine, dataset, dir);
   try {
     const seconds = await seed(database.url, dataset);
     process.stdout.write(`seeded in ${seconds.toFixed(0)} s\n`);
-    return await benchService(database.url);
+    return await benchService(database.url, withCompression);
   } finally {
     await database.drop();
   }
 }
 
-async function benchService(databaseUrl) {
+async function benchService(databaseUrl, withCompression) {
   const port = 4100;
   const service = await startService(databaseUrl, port);
   try {
@@ -270,6 +321,13 @@ async function benchService(databaseUrl) {
     };
     const scenarios = [
       ['hot job search', ['/v1/jobs']],
+      // Text search (issue 18) beside the plain search on the same server and dataset: reused
+      // answers (one path) and distinct ones (q with changing radius, so none repeats).
+      ['plain listing search', ['/v1/listings']],
+      ['listing search q=bohrmaschine near=Durlach', ['/v1/listings?q=bohrmaschine&near=Durlach']],
+      ['job search q=rasen mähen', ['/v1/jobs?q=rasen+m%C3%A4hen']],
+      ['cold listing search with q', textSearches('/v1/listings', LISTING_WORDS)],
+      ['cold job search with q', textSearches('/v1/jobs', JOB_WORDS)],
       ['cold job search', cold.job],
       ['cold listing search', cold.listing],
       ['get job by id', [`/v1/jobs/${jobId}`]],
@@ -283,11 +341,50 @@ async function benchService(databaseUrl) {
       // Requests the load generator gave up on may still be running: each scenario starts on an idle service.
       await settle(port);
     }
-    return { rows, probes };
+    const compression = COMPRESSION && withCompression ? await benchCompression(port, service.pid, auth, jobId) : null;
+    return { rows, probes, compression };
   } finally {
     service.kill('SIGTERM');
     await once(service, 'exit');
   }
+}
+
+/**
+ * The same answers asked for as they are, gzip and brotli (Accept-Encoding), one load run each:
+ * bytes on the wire per response (body and headers, as the load generator counted them) and req/s.
+ * Reused answers are compressed once per coding and kept; a cold search is compressed per request.
+ */
+async function benchCompression(port, pid, auth, jobId) {
+  const answers = [
+    ['20-job page (reused)', ['/v1/jobs']],
+    ['job by id (reused)', [`/v1/jobs/${jobId}`]],
+    ['OpenAPI document', ['/v1/openapi.json']],
+    // A seed of its own: none of these queries was asked before, so each answer is made (and compressed) anew.
+    ['cold job search', jobSearches(COLD_QUERIES, 3)],
+  ];
+  const rows = [];
+  for (const [answer, paths] of answers) {
+    for (const coding of ['identity', 'gzip', 'br']) {
+      const row = await measure(`${answer}, ${coding}`, port, paths, pid, { ...auth, 'accept-encoding': coding });
+      rows.push({ ...row, answer, coding });
+      await settle(port);
+    }
+  }
+  return rows;
+}
+
+function compressionTable(rows, hello) {
+  const lines = [
+    '| answer | Accept-Encoding | bytes/response on the wire | × identity bytes | req/s | × identity req/s | MB/s on the wire | × hello | non-2xx |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+  ];
+  for (const r of rows) {
+    const plain = rows.find((o) => o.answer === r.answer && o.coding === 'identity');
+    lines.push(
+      `| ${r.answer} | ${r.coding} | ${r.bytesPerResponse} | ${(r.bytesPerResponse / plain.bytesPerResponse).toFixed(2)} | ${r.rps} | ${(r.rps / plain.rps).toFixed(2)} | ${(r.bytesPerSecond / 1e6).toFixed(1)} | ${(r.rps / hello).toFixed(2)} | ${r.bad} |`,
+    );
+  }
+  return lines.join('\n');
 }
 
 async function postgresReachable() {
@@ -303,6 +400,9 @@ async function postgresReachable() {
 
 const dir = mkdtempSync(join(tmpdir(), 'kmp-bench-'));
 const sections = [];
+process.stdout.write('\n== relevance of text search\n');
+const relevanceText = await relevance();
+process.stdout.write(`${relevanceText}\n`);
 try {
   for (const engine of ENGINES) {
     const unreachable = engine === 'postgres' ? await postgresReachable() : null;
@@ -313,7 +413,7 @@ try {
     const results = {};
     for (const dataset of DATASETS) {
       process.stdout.write(`\n== ${engine}, ${dataset} dataset\n`);
-      const { rows, probes } = await benchDataset(engine, dataset, dir);
+      const { rows, probes, compression } = await benchDataset(engine, dataset, dir, dataset === 'default');
       results[dataset] = { rows, probes };
       const [hello, serialize] = rows;
       const text = [
@@ -323,7 +423,11 @@ try {
         '',
         `Unloaded median latency (one connection, ${PROBE_REQUESTS} distinct queries each): cold job search ${probes.job.toFixed(3)} ms, cold listing search ${probes.listing.toFixed(3)} ms.`,
         '',
+        `Text search against the plain search (req/s ratio, same server and dataset):\n\n${textRatios(rows)}\n`,
         dataset === 'default' ? `Targets:\n\n${targets(rows)}` : '',
+        compression
+          ? `\nCompression (the same answers as they are, gzip and brotli; bytes counted by the load generator, headers included):\n\n${compressionTable(compression, hello.rps)}\n`
+          : '',
       ].join('\n');
       process.stdout.write(`${text}\n`);
       sections.push({ engine, text });
@@ -336,6 +440,23 @@ try {
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });
+}
+
+/** Each text-search scenario's req/s against its plain twin. */
+function textRatios(rows) {
+  const by = (title) => rows.find((r) => r.title === title);
+  const lines = ['| with q | plain | req/s with q | req/s plain | ratio |', '| --- | --- | ---: | ---: | ---: |'];
+  for (const [text, plain] of [
+    ['listing search q=bohrmaschine near=Durlach', 'plain listing search'],
+    ['job search q=rasen mähen', 'hot job search'],
+    ['cold listing search with q', 'cold listing search'],
+    ['cold job search with q', 'cold job search'],
+  ]) {
+    const [a, b] = [by(text), by(plain)];
+    if (a && b)
+      lines.push(`| ${text} | ${plain} | ${a.rps} | ${b.rps} | ${b.rps > 0 ? (a.rps / b.rps).toFixed(2) : '–'} |`);
+  }
+  return lines.join('\n');
 }
 
 /** The large dataset's targets: cold search p50 at most 3 × the default's, peak RSS under 300 MB. */
@@ -408,6 +529,10 @@ const header = [
   '# Benchmark results',
   '',
   `Run ${new Date().toISOString()} by \`npm run bench\` on ${cpus().length} × ${cpu}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}; ${SECONDS} s per scenario, ${CONNECTIONS} connections, load generator (autocannon) on the same machine.`,
+  '',
+  '## Relevance of text search',
+  '',
+  relevanceText,
   '',
 ];
 const notes = [

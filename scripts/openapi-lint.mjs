@@ -1,6 +1,8 @@
-// Lints the OpenAPI document the app serves with Redocly's `recommended` rules (see redocly.yaml).
-// Builds the app in-process from the TypeScript sources, takes GET /v1/openapi.json, writes it to a
-// temporary file and runs `redocly lint` on it. Exits non-zero when Redocly reports an error;
+// Lints the OpenAPI document the app serves twice: with Redocly's `recommended` rules (see
+// redocly.yaml), then with Spectral's OpenAPI rules and the OWASP API Security ruleset (see
+// .spectral.yaml), which third-party tooling runs. Builds the app in-process from the TypeScript
+// sources, takes GET /v1/openapi.json (scripts/served-document.mjs), writes it to a temporary file
+// and runs `redocly lint` and `spectral lint` on it. Exits non-zero when either reports an error;
 // warnings are printed but do not fail. Extra arguments go to `redocly lint`:
 //   node --import tsx scripts/openapi-lint.mjs --format=stylish
 import { spawnSync } from 'node:child_process';
@@ -9,38 +11,22 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { servedDocument } from './served-document.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
-// The app is TypeScript: without `--import tsx` on the command line, load tsx's hooks here.
-if (![...process.execArgv, process.env.NODE_OPTIONS ?? ''].some((arg) => arg.includes('tsx'))) {
-  const { register } = await import('tsx/esm/api');
-  register();
-}
-
-/** The document exactly as the app serves it; building it needs no data, so the database is empty. */
-async function servedDocument() {
-  const { buildApp } = await import('../src/app.ts');
-  const { testConfig } = await import('../src/config.ts');
-  const { createDb } = await import('../src/db/create-db.ts');
-  const db = createDb('sqlite::memory:');
-  const app = await buildApp(testConfig(), { db });
-  try {
-    const response = await app.inject({ method: 'GET', url: '/v1/openapi.json' });
-    if (response.statusCode !== 200) {
-      throw new Error(`GET /v1/openapi.json answered ${response.statusCode}: ${response.body.slice(0, 500)}`);
-    }
-    return response.json();
-  } finally {
-    await app.close();
-    await db.close();
-  }
-}
-
-function redoclyCli() {
+/** The command-line entry of a package, from its package.json `bin`. */
+function binOf(packageName, command) {
   const require = createRequire(import.meta.url);
-  const manifest = require.resolve('@redocly/cli/package.json');
-  return join(dirname(manifest), require(manifest).bin.redocly);
+  const manifest = require.resolve(`${packageName}/package.json`);
+  const { bin } = require(manifest);
+  return join(dirname(manifest), typeof bin === 'string' ? bin : bin[command]);
+}
+
+function run(args, env = {}) {
+  const result = spawnSync(process.execPath, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+  if (result.error) throw result.error;
+  return result.status ?? 1;
 }
 
 const document = await servedDocument();
@@ -49,13 +35,20 @@ try {
   const file = join(dir, 'openapi.json');
   // Indented, so that findings point at a line of their own.
   writeFileSync(file, `${JSON.stringify(document, null, 2)}\n`);
-  const result = spawnSync(
-    process.execPath,
-    [redoclyCli(), 'lint', file, '--config', join(root, 'redocly.yaml'), ...process.argv.slice(2)],
-    { stdio: 'inherit', env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' } },
+  const redocly = run(
+    [binOf('@redocly/cli', 'redocly'), 'lint', file, '--config', join(root, 'redocly.yaml'), ...process.argv.slice(2)],
+    { REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
   );
-  if (result.error) throw result.error;
-  process.exitCode = result.status ?? 1;
+  process.stdout.write('\nSpectral (spectral:oas and the OWASP API Security ruleset, .spectral.yaml):\n');
+  const spectral = run([
+    binOf('@stoplight/spectral-cli', 'spectral'),
+    'lint',
+    file,
+    '--ruleset',
+    join(root, '.spectral.yaml'),
+    '--fail-severity=error',
+  ]);
+  process.exitCode = redocly !== 0 || spectral !== 0 ? 1 : 0;
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

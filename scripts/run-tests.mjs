@@ -5,14 +5,21 @@
 //
 //   npm test                              every engine there is (PostgreSQL when reachable)
 //   npm test -- test/http/jobs.test.ts    one file, on every engine it belongs to
+//   npm test -- test/mcp test/access      the files of folders
 //   TEST_ENGINES=sqlite npm test          one engine
+//
+// Each engine's run is followed by the request check (scripts/check-requests.mjs): every request the
+// tests sent that the server accepted must be valid against the served OpenAPI document. The run
+// logs them through test/helpers/request-log.mjs, loaded into every Node process it starts (NODE_OPTIONS).
+// REQUEST_CHECK=off skips it.
 //
 // PostgreSQL is found at TEST_POSTGRES_ADMIN_URL (default postgres://postgres@127.0.0.1:5432/postgres).
 // When it does not answer, the run goes on with SQLite alone and says so, unless CI=true: then
 // a missing PostgreSQL fails the run. Node 20 has no glob support in --test, hence the file list.
 import { spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import pg from 'pg';
 
 const BOTH_ENGINES = [
@@ -21,6 +28,7 @@ const BOTH_ENGINES = [
   'test/access/',
   'test/mcp/',
   'test/cli/key-lifecycle.test.ts',
+  'test/search/relevance.test.ts',
   'test/hardening/crash.test.ts',
 ];
 const POSTGRES_ONLY = 'test/postgres/';
@@ -35,7 +43,10 @@ function testFiles(dir) {
   });
 }
 
-const requested = process.argv.slice(2);
+// A folder stands for its test files (Node 20's --test given a folder runs nothing, and passes).
+const requested = process.argv
+  .slice(2)
+  .flatMap((arg) => (statSync(arg).isDirectory() ? testFiles(arg.replace(/\/+$/, '')).sort() : [arg]));
 const all = requested.length > 0 ? requested : testFiles('test').sort();
 const files = {
   sqlite: all.filter((f) => !f.startsWith(POSTGRES_ONLY)),
@@ -43,15 +54,35 @@ const files = {
 };
 const wanted = (process.env.TEST_ENGINES ?? 'sqlite,postgres').split(',').map((e) => e.trim());
 
+const REQUEST_CHECK = process.env.REQUEST_CHECK !== 'off';
+const REQUEST_LOG = resolve('test/helpers/request-log.mjs');
+
+/** Runs the files on one engine, then the request check over what they sent; 0 when both pass. */
 function run(engine, list, env) {
-  if (list.length === 0) return 0;
+  if (list.length === 0) return { status: 0, check: 'none' };
   process.stdout.write(`\n=== ${engine}: ${list.length} test file(s) ===\n`);
-  const result = spawnSync(
-    process.execPath,
-    ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', ...list],
-    { stdio: 'inherit', env: { ...process.env, TEST_DATABASE: engine, ...env } },
-  );
-  return result.status ?? 1;
+  const logDir = REQUEST_CHECK ? mkdtempSync(join(tmpdir(), `requests-${engine}-`)) : undefined;
+  const logging = logDir
+    ? {
+        REQUEST_LOG_DIR: logDir,
+        NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import=${REQUEST_LOG}`.trim(),
+      }
+    : {};
+  try {
+    const result = spawnSync(
+      process.execPath,
+      // A test that hangs fails after 15 minutes instead of holding the run (and CI) forever.
+      ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', '--test-timeout=900000', ...list],
+      { stdio: 'inherit', env: { ...process.env, TEST_DATABASE: engine, ...env, ...logging } },
+    );
+    if (!logDir) return { status: result.status ?? 1, check: 'off' };
+    const checked = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/check-requests.mjs', logDir], {
+      stdio: 'inherit',
+    });
+    return { status: result.status ?? 1, check: checked.status === 0 ? 'passed' : 'FAILED' };
+  } finally {
+    if (logDir) rmSync(logDir, { recursive: true, force: true });
+  }
 }
 
 async function withAdmin(action) {
@@ -69,10 +100,10 @@ let failed = false;
 let ran = 0;
 
 if (wanted.includes('sqlite') && files.sqlite.length > 0) {
-  const status = run('sqlite', files.sqlite, {});
+  const { status, check } = run('sqlite', files.sqlite, {});
   ran += 1;
-  failed ||= status !== 0;
-  summary.push(`sqlite: ${files.sqlite.length} file(s) ${status === 0 ? 'passed' : 'FAILED'}`);
+  failed ||= status !== 0 || check === 'FAILED';
+  summary.push(`sqlite: ${files.sqlite.length} file(s) ${status === 0 ? 'passed' : 'FAILED'}; request check ${check}`);
 }
 
 if (wanted.includes('postgres') && files.postgres.length > 0) {
@@ -94,10 +125,12 @@ if (wanted.includes('postgres') && files.postgres.length > 0) {
     const url = new URL(ADMIN_URL);
     url.pathname = `/${database}`;
     try {
-      const status = run('postgres', files.postgres, { TEST_POSTGRES_URL: url.toString() });
+      const { status, check } = run('postgres', files.postgres, { TEST_POSTGRES_URL: url.toString() });
       ran += 1;
-      failed ||= status !== 0;
-      summary.push(`postgres: ${files.postgres.length} file(s) ${status === 0 ? 'passed' : 'FAILED'}`);
+      failed ||= status !== 0 || check === 'FAILED';
+      summary.push(
+        `postgres: ${files.postgres.length} file(s) ${status === 0 ? 'passed' : 'FAILED'}; request check ${check}`,
+      );
     } finally {
       // The run's database and the per-file ones next to it (test/helpers/database.ts), also those a crash left.
       await withAdmin(async (client) => {

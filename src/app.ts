@@ -4,10 +4,12 @@ import { startBackgroundWork } from './background.js';
 import { type Config, publicBaseUrl, trustProxyOption } from './config.js';
 import type { Db } from './db/create-db.js';
 import type { TierLimits } from './domain/tiers.js';
+import { encoder } from './http/compression.js';
 import { limitConnections } from './http/connections.js';
 import { versionPerRequest } from './http/data-version.js';
 import { Metrics } from './http/metrics.js';
 import { registerAccess } from './http/plugins/access.js';
+import { registerCompression } from './http/plugins/compression.js';
 import { docsRoutes, registerOpenApi } from './http/plugins/docs.js';
 import { documentScope } from './http/plugins/documents.js';
 import {
@@ -25,6 +27,7 @@ import { registerQueryGuard } from './http/plugins/query-guard.js';
 import { registerResponseCache } from './http/plugins/response-cache.js';
 import { registerSecurityHeaders, securityPolicy } from './http/plugins/security-headers.js';
 import { type Probe, Readiness } from './http/readiness.js';
+import { reportBudget } from './http/report-budget.js';
 import { developerPageRoutes } from './http/routes/developers.js';
 import { discoveryRoutes } from './http/routes/discovery.js';
 import { eventRoutes } from './http/routes/events.js';
@@ -34,6 +37,7 @@ import { metricsRoutes } from './http/routes/metrics.js';
 import type { Api, RouteDeps } from './http/routes/route-kit.js';
 import { sandboxRoutes } from './http/routes/sandbox.js';
 import { webhookRoutes } from './http/routes/webhooks.js';
+import { cachedSerializerFactory } from './http/serializer-cache.js';
 import { mcpRoutes } from './mcp/http-route.js';
 import { type Operation, operationOf } from './mcp/operations.js';
 import { MemoryRateLimitStore, type RateLimitStore } from './rate-limit/store.js';
@@ -100,6 +104,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<Api> {
     routerOptions: { maxParamLength: 16_384 },
     frameworkErrors: frameworkErrorWith(security),
     ajv: { customOptions: { removeAdditional: false, allErrors: false } },
+    schemaController: { compilersFactory: { buildSerializer: cachedSerializerFactory } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.server.maxConnections = config.MAX_CONNECTIONS;
@@ -126,16 +131,29 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<Api> {
   const store: RateLimitStore = deps.rateLimitStore ?? new MemoryRateLimitStore();
   if (!deps.rateLimitStore) app.addHook('onClose', () => store.close());
   const version = versionPerRequest(deps.db);
-  registerAccess(app, { db: deps.db.kysely, version, store, limits, now, onRefused: (tier) => metrics.refused(tier) });
+  registerAccess(app, {
+    db: deps.db.kysely,
+    version,
+    store,
+    limits,
+    mcpLimit: config.MCP_RATE_LIMIT_PER_MIN,
+    now,
+    onRefused: (tier) => metrics.refused(tier),
+  });
   registerIdempotency(app, deps.db.kysely, now);
   registerQueryGuard(app);
   registerNulGuard(app);
-  registerResponseCache(app, {
+  const encode = encoder((coding) => metrics.compressed(coding));
+  const cache = registerResponseCache(app, {
     version,
     now,
     ttlMs: config.RESPONSE_CACHE_MS,
     maxBytes: config.RESPONSE_CACHE_MB * 2 ** 20,
+    encode,
   });
+  metrics.watchResponseCache(cache.bytes);
+  // After the hooks that keep an answer's bytes as they are (idempotency, the response cache).
+  registerCompression(app, encode);
   const readiness = deps.readiness ?? new Readiness();
   // While draining, every response closes its connection: a kept-alive connection that goes idle
   // after its last response would otherwise hold app.close() until the client hangs up. Added
@@ -156,7 +174,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<Api> {
     }
   });
   registerNotFound(app, endpoints);
-  await registerOpenApi(app);
+  await registerOpenApi(app, config.PUBLIC_URL);
 
   const indexError = (err: unknown) => app.log.warn({ err }, 'search index build failed; searches use SQL meanwhile');
   const indexes =
@@ -179,8 +197,16 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<Api> {
     now,
     endpoints,
     limits,
-    quotas: { applications: config.APPLICATIONS_PER_ACCOUNT_PER_HOUR, bookings: config.BOOKINGS_PER_ACCOUNT_PER_HOUR },
+    quotas: {
+      applications: config.APPLICATIONS_PER_ACCOUNT_PER_HOUR,
+      bookings: config.BOOKINGS_PER_ACCOUNT_PER_HOUR,
+      messages: config.MESSAGES_PER_ACCOUNT_PER_HOUR,
+      conversations: config.NEW_CONVERSATIONS_PER_ACCOUNT_PER_HOUR,
+    },
     bookingRequestTtlHours: config.BOOKING_REQUEST_TTL_HOURS,
+    reviewWindowDays: config.REVIEW_WINDOW_DAYS,
+    savedSearchesPerAccount: config.SAVED_SEARCHES_PER_ACCOUNT,
+    countReport: reportBudget(store, config.REPORTS_PER_HOUR),
     ...(indexes && { searchIndex: async (request) => indexes.at(await version(request)) }),
   };
   const probes: Record<string, Probe> = { database: () => deps.db.ping() };
@@ -190,7 +216,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<Api> {
   metricsRoutes(app, metrics, config.METRICS_TOKEN);
   // The documents, in a scope of their own: their own budget per address, ETags and compression.
   await app.register(async (documents: Api) => {
-    await documentScope(documents, { store, perMinute: config.DOCS_RATE_LIMIT_PER_MIN, now });
+    await documentScope(documents, { store, perMinute: config.DOCS_RATE_LIMIT_PER_MIN, now, encode });
     await docsRoutes(documents);
     discoveryRoutes(documents, { baseUrl: publicBaseUrl(config), limits });
   });

@@ -1,14 +1,19 @@
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
-import type { Config } from './config.js';
+import { type Config, publicBaseUrl } from './config.js';
 import type { Database } from './db/schema.js';
 import { API_VERSION } from './domain/tiers.js';
-import { BookingRequestSweep } from './sweeps/booking-requests.js';
+import { createMailer } from './mail/mailer.js';
+import { sendSavedSearchDigests } from './services/saved-search-digests.js';
+import { bookingRequestSweep } from './sweeps/booking-requests.js';
+import { PeriodicSweep } from './sweeps/periodic.js';
+import { reviewPublicationSweep } from './sweeps/reviews.js';
 import { WebhookWorker } from './webhooks/worker.js';
 
 /**
  * The work every instance does besides answering requests: sending the outbox's webhook deliveries
- * (when WEBHOOK_DELIVERY is on) and expiring unanswered booking requests. Both start when the app
+ * (when WEBHOOK_DELIVERY is on), expiring unanswered booking requests and publishing reviews whose
+ * window closed. Both start when the app
  * is ready and stop (waiting for what is in flight) when it closes.
  */
 export function startBackgroundWork(app: FastifyInstance, db: Kysely<Database>, config: Config, now: () => Date): void {
@@ -31,12 +36,26 @@ export function startBackgroundWork(app: FastifyInstance, db: Kysely<Database>, 
     app.addHook('onClose', () => worker.stop());
   }
   // Writes `expired` (and its event) for unanswered booking requests; stopped when the app closes.
-  const sweep = new BookingRequestSweep(db, {
+  const bookingRequests = bookingRequestSweep(db, {
     now,
     everyMs: config.EVENTS_POLL_MS,
     requestTtlHours: config.BOOKING_REQUEST_TTL_HOURS,
     log: app.log,
   });
-  app.addHook('onReady', async () => sweep.start());
-  app.addHook('onClose', () => sweep.stop());
+  // Publishes reviews whose window closed alone (their events and the reviewed parties' figures).
+  const reviews = reviewPublicationSweep(db, { now, everyMs: config.EVENTS_POLL_MS, log: app.log });
+  // Sends the daily digest e-mails of saved-search matches (claimed per account: one instance sends).
+  const mailer = createMailer(config);
+  const digests = new PeriodicSweep({
+    everyMs: config.DIGEST_SWEEP_MS,
+    log: app.log,
+    run: () => sendSavedSearchDigests(db, mailer, { now: now(), baseUrl: publicBaseUrl(config) }),
+    done: 'saved-search digests sent',
+    failed: 'saved-search digests failed; retried next round',
+  });
+  for (const sweep of [bookingRequests, reviews, digests]) {
+    app.addHook('onReady', async () => sweep.start());
+    app.addHook('onClose', () => sweep.stop());
+  }
+  app.addHook('onClose', async () => mailer.close());
 }

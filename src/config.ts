@@ -1,8 +1,18 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseEnv } from 'node:util';
 import { type Static, type TSchema, Type } from 'typebox';
 import { Value } from 'typebox/value';
 import { maskUrlPasswords } from './domain/secrets.js';
 
 const ConfigSchema = Type.Object({
+  // Read by environment() before the rest; listed here so it is documented and validated like the others.
+  ENV_FILE: Type.Optional(
+    Type.String({
+      minLength: 1,
+      description: "a file of KEY=value lines (default ./.env when it exists; 'none' reads no file)",
+    }),
+  ),
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
   HOST: Type.String({ minLength: 1, default: '127.0.0.1' }),
   DATABASE_URL: Type.String({
@@ -19,10 +29,22 @@ const ConfigSchema = Type.Object({
   RATE_LIMIT_DEVELOPER_PER_MIN: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 100 }),
   RATE_LIMIT_SANDBOX_PER_MIN: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 20 }),
   DOCS_RATE_LIMIT_PER_MIN: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 60 }),
+  // Requests to /mcp per key or address (issue 16): protocol messages; a tool call counts against the tier too.
+  MCP_RATE_LIMIT_PER_MIN: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 300 }),
   APPLICATIONS_PER_ACCOUNT_PER_HOUR: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 30 }),
   BOOKINGS_PER_ACCOUNT_PER_HOUR: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 20 }),
+  MESSAGES_PER_ACCOUNT_PER_HOUR: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 200 }),
+  NEW_CONVERSATIONS_PER_ACCOUNT_PER_HOUR: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 20 }),
   // A request the owner leaves unanswered this long expires and frees its days (issue 14).
   BOOKING_REQUEST_TTL_HOURS: Type.Integer({ minimum: 1, maximum: 720, default: 48 }),
+  // Days after a job's completion or a booking's return in which both sides may review (issue 17).
+  REVIEW_WINDOW_DAYS: Type.Integer({ minimum: 1, maximum: 90, default: 14 }),
+  // Saved searches an account may keep (issue 18).
+  SAVED_SEARCHES_PER_ACCOUNT: Type.Integer({ minimum: 1, maximum: 1_000, default: 20 }),
+  // Reports (DSA notices) one client address, or one key, may file per hour (issue 19).
+  REPORTS_PER_HOUR: Type.Integer({ minimum: 1, maximum: 10_000, default: 5 }),
+  // How often each instance looks for accounts due for their daily digest e-mail of saved-search matches.
+  DIGEST_SWEEP_MS: Type.Integer({ minimum: 10, maximum: 3_600_000, default: 60_000 }),
   REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://.+', description: 'redis://host:port[/db]' })),
   REDIS_PREFIX: Type.String({
     pattern: '^[A-Za-z0-9:_-]{1,64}$',
@@ -125,8 +147,32 @@ function shown(key: string, value: string | undefined): string | null {
   return key.endsWith('_URL') ? maskUrlPasswords(value) : value;
 }
 
-/** Reads and validates the environment once; the only place that touches process.env. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+/**
+ * The process environment over the variables of the environment file: ENV_FILE when set (a file
+ * that cannot be read is a ConfigError), else ./.env when it exists; ENV_FILE=none reads no file.
+ * The server and every command (admin, migrate, seed, mcp) read their configuration through it, so
+ * an approval e-mail sent by `npm run admin` links to the PUBLIC_URL (or PORT) the server runs with.
+ * Parsed by node:util parseEnv, the dotenv syntax Node's own --env-file reads.
+ */
+export function environment(env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): NodeJS.ProcessEnv {
+  const named = env.ENV_FILE;
+  if (named === 'none') return env;
+  const path = resolve(cwd, named || '.env');
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    if (!named && (error as NodeJS.ErrnoException).code === 'ENOENT') return env;
+    throw new ConfigError(
+      `Invalid configuration:\n  ENV_FILE=${JSON.stringify(named ?? '.env')}: cannot read ${path} (${(error as Error).message}); name a readable file of KEY=value lines, or ENV_FILE=none`,
+    );
+  }
+  // Variables set in the process win over the file, as with node --env-file.
+  return { ...parseEnv(text), ...env };
+}
+
+/** Reads and validates the environment once; the only place that touches process.env (through environment()). */
+export function loadConfig(env: NodeJS.ProcessEnv = environment()): Config {
   const properties = ConfigSchema.properties as unknown as Record<ConfigKey, FieldSchema & TSchema>;
   const raw: Record<string, unknown> = {};
   for (const key of Object.keys(properties) as ConfigKey[]) {

@@ -1,14 +1,48 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { pino } from 'pino';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase, SchemaBehindError } from './db/prepare.js';
 import { Readiness } from './http/readiness.js';
 import { RedisRateLimitStore } from './rate-limit/redis-store.js';
 import { MemoryRateLimitStore } from './rate-limit/store.js';
-import { seedFirstStart } from './seed/seed-database.js';
+import { type Progress, seedFirstStart } from './seed/seed-database.js';
+
+/** The oldest Node.js major still supported upstream; older ones run (and are tested) but are warned about. */
+const OLDEST_SUPPORTED_NODE = 22;
+
+/**
+ * Log lines before the app (and its logger) exist, in the same JSON shape and level: the Node.js
+ * end-of-life warning and the seeding of a first start, which takes a while and must not be silent.
+ */
+function startupLogger(level: string) {
+  return pino({ level, base: { pid: process.pid } });
+}
+
+/** The seeding's progress: a line when it starts, one per finished phase, and one at the end. */
+function seedingLog(log: ReturnType<typeof startupLogger>): Progress {
+  const started = Date.now();
+  let first = true;
+  return (phase, done, total) => {
+    if (first) {
+      first = false;
+      log.info('empty database: seeding demo data (SEED_ON_EMPTY=true), this takes a while on first start');
+    }
+    if (done >= total)
+      log.info({ phase, rows: total, seconds: Math.round((Date.now() - started) / 1000) }, `seeded ${phase}`);
+  };
+}
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  const log = startupLogger(config.LOG_LEVEL);
+  const nodeMajor = Number(process.versions.node.split('.')[0]);
+  if (nodeMajor < OLDEST_SUPPORTED_NODE) {
+    log.warn(
+      { node: process.versions.node },
+      `Node.js ${nodeMajor} is past its end of life (Node 20: April 2026) and gets no security fixes: run this server on Node 24 (tested) or 22`,
+    );
+  }
   // An idle pooled connection that breaks (the database restarted) is reported here, not thrown:
   // the pool replaces it. Held until the app's logger exists.
   const poolErrors: Error[] = [];
@@ -17,7 +51,12 @@ async function main(): Promise<void> {
   };
   const db = await openDatabase(config.DATABASE_URL, {
     // A first start (no marketplace rows) is seeded, unless SEED_ON_EMPTY=false.
-    onReady: config.SEED_ON_EMPTY ? seedFirstStart : undefined,
+    onReady: config.SEED_ON_EMPTY
+      ? async (opened) => {
+          const seeded = await seedFirstStart(opened, seedingLog(log));
+          if (seeded) log.info('seeding done');
+        }
+      : undefined,
     migrate: config.MIGRATE_ON_START,
     poolSize: config.DATABASE_POOL_SIZE,
     queryTimeoutMs: config.DATABASE_QUERY_TIMEOUT_MS,

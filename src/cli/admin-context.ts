@@ -10,10 +10,17 @@ export const ADMIN_OPTIONS = {
   name: { type: 'string' },
   organisation: { type: 'string' },
   commercial: { type: 'boolean' },
+  action: { type: 'string' },
+  ground: { type: 'string' },
+  explanation: { type: 'string' },
+  uphold: { type: 'boolean' },
+  reverse: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 export type OptionName = Exclude<keyof typeof ADMIN_OPTIONS, 'help'>;
-export type AdminOptions = Partial<Record<Exclude<OptionName, 'commercial'>, string>> & { commercial?: boolean };
+type BooleanOption = 'commercial' | 'uphold' | 'reverse';
+export type AdminOptions = Partial<Record<Exclude<OptionName, BooleanOption>, string>> &
+  Partial<Record<BooleanOption, boolean>>;
 
 /** What every admin command (admin.ts; admin-keys.ts, admin-requests.ts) runs with. */
 export interface AdminContext {
@@ -24,6 +31,9 @@ export interface AdminContext {
   now: Date;
   /** A result line, on stdout. */
   out(line: string): void;
+  /** Raw output on stdout (an export), false when the pipe is full; `drained` waits until it is not. */
+  write?(chunk: string): boolean;
+  drained?(): Promise<void>;
   /** Progress and warnings, on stderr. */
   note(line: string): void;
 }

@@ -2,13 +2,17 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.js';
 import { openDatabase } from '../db/prepare.js';
 import { createMailer } from '../mail/mailer.js';
+import { eraseAccountCommand, exportAccountCommand, stdoutWriter } from './admin-accounts.js';
 import { ADMIN_OPTIONS, type AdminContext, type AdminOptions, type OptionName } from './admin-context.js';
 import { createKey, listKeysTable, revoke, rotate } from './admin-keys.js';
+import { decideAppealCommand, decideReportCommand, listAppeals, listReports } from './admin-notices.js';
 import { approve, listRequests, reject } from './admin-requests.js';
+import { approveVerification, listVerifications, rejectVerification, unverify } from './admin-verifications.js';
 
 const USAGE = `Usage: npm run admin -- <command>
 
-Reviews developer key requests and manages API keys in DATABASE_URL (default sqlite:./data/marketplace.db),
+Reviews developer key requests and helper verifications, manages API keys and answers data requests
+(export, erasure) in DATABASE_URL (default sqlite:./data/marketplace.db),
 the database the server uses.
 
   requests list                     pending requests, oldest first; those waiting over 24 hours are marked OVERDUE
@@ -22,6 +26,23 @@ the database the server uses.
   keys rotate <key_id>              issue a successor, printed alone on the last line; the old key keeps
                                     working for KEY_ROTATION_GRACE_HOURS (default 24) more hours
   keys revoke <key_id>              refuse the key from now on
+  verifications list                pending helper verification requests, oldest first
+  verifications approve <ver_id>    the helper is verified from now on; the account is told (event and email)
+  verifications reject <ver_id> --reason TEXT
+                                    reject the request; the reason is stored and emailed to the account
+  helpers unverify <hlp_id> --reason TEXT
+                                    revoke the helper's verification; the reason is stored and emailed
+  accounts export <acc_id>          everything stored about the account as JSON on stdout (as GET /v1/me/export)
+  accounts erase <acc_id>           erase the account (as DELETE /v1/me): commitments ended, names and texts
+                                    erased, keys revoked; prints what was done and what is kept
+  reports list                      received reports (DSA notices), oldest first
+  reports decide <rpt_id> --action remove|restrict_visibility|suspend_account|no_action
+                 --ground legal|terms --explanation TEXT
+                                    decide: applied at once, a statement of reasons for the account
+                                    (event), the outcome e-mailed to the reporter when they gave an address
+  appeals list                      pending appeals, oldest first
+  appeals decide <apl_id> --uphold|--reverse --explanation TEXT
+                                    a reversal restores the item (or the account) at once
 
 Email goes through SMTP_URL (smtp://user:pass@host:port); without it each message is written as an
 .eml file into OUTBOX_DIR (default ./data/outbox): a key's file holds the live key, delete it once sent.
@@ -29,7 +50,7 @@ Links in emails use PUBLIC_URL, else http://HOST:PORT.`;
 
 interface Command {
   /** The prefix of the id the command takes, or null for none. */
-  id: 'kr_' | 'key_' | null;
+  id: 'kr_' | 'key_' | 'ver_' | 'hlp_' | 'acc_' | 'rpt_' | 'apl_' | null;
   options: readonly OptionName[];
   run(ctx: AdminContext, id: string, options: AdminOptions): Promise<void>;
 }
@@ -42,6 +63,20 @@ const COMMANDS: Record<string, Command> = {
   'keys create': { id: null, options: ['email', 'name', 'organisation', 'commercial'], run: createKey },
   'keys rotate': { id: 'key_', options: [], run: rotate },
   'keys revoke': { id: 'key_', options: [], run: revoke },
+  'verifications list': { id: null, options: [], run: listVerifications },
+  'verifications approve': { id: 'ver_', options: [], run: approveVerification },
+  'verifications reject': {
+    id: 'ver_',
+    options: ['reason'],
+    run: (ctx, id, o) => rejectVerification(ctx, id, o.reason),
+  },
+  'helpers unverify': { id: 'hlp_', options: ['reason'], run: (ctx, id, o) => unverify(ctx, id, o.reason) },
+  'accounts export': { id: 'acc_', options: [], run: exportAccountCommand },
+  'accounts erase': { id: 'acc_', options: [], run: eraseAccountCommand },
+  'reports list': { id: null, options: [], run: listReports },
+  'reports decide': { id: 'rpt_', options: ['action', 'ground', 'explanation'], run: decideReportCommand },
+  'appeals list': { id: null, options: [], run: listAppeals },
+  'appeals decide': { id: 'apl_', options: ['uphold', 'reverse', 'explanation'], run: decideAppealCommand },
 };
 
 /** The command and its arguments, checked before anything is opened. */
@@ -83,6 +118,7 @@ async function main(): Promise<void> {
         mailer,
         now: new Date(),
         out: (line) => process.stdout.write(`${line}\n`),
+        ...stdoutWriter,
         note: (line) => process.stderr.write(`${line}\n`),
       },
       parsed.id,

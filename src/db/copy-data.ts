@@ -25,6 +25,18 @@ const TABLES: { [T in keyof Database]: readonly (keyof Database[T] & string)[] }
   events: ['id'],
   webhooks: ['id'],
   webhook_deliveries: ['id'],
+  conversations: ['id'],
+  messages: ['id'],
+  reviews: ['id'],
+  verifications: ['id'],
+  calendar_feeds: ['account_id'],
+  saved_searches: ['id'],
+  saved_search_matches: ['saved_search_id', 'subject_id'],
+  saved_search_digests: ['account_id'],
+  providers: ['account_id'],
+  reports: ['id'],
+  moderation_decisions: ['id'],
+  appeals: ['id'],
 };
 
 export type TableName = keyof Database;

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import SQLite from 'better-sqlite3';
+import type SQLite from 'better-sqlite3';
 import {
   Kysely,
   type KyselyPlugin,
@@ -15,6 +15,7 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
+import { sqliteDriver } from './sqlite-driver.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -113,7 +114,7 @@ function reusingStatements(sqlite: SQLite.Database): SqliteDatabase {
 
 function createSqlite(path: string): Db {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const sqlite = new SQLite(path);
+  const sqlite = new (sqliteDriver().Database)(path);
   // WAL lets readers run while a writer commits; NORMAL sync is durable across process crashes.
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');

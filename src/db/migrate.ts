@@ -1,4 +1,4 @@
-import { type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
+import { type Migration, type MigrationProvider, type MigrationResultSet, Migrator, sql } from 'kysely';
 import type { Db } from './create-db.js';
 import * as initial from './migrations/0001-initial.js';
 import * as access from './migrations/0002-access.js';
@@ -11,6 +11,13 @@ import * as events from './migrations/0008-events.js';
 import * as bookingExpiry from './migrations/0009-booking-expiry.js';
 import * as shownPlaces from './migrations/0010-shown-places.js';
 import * as idempotencyHeaders from './migrations/0011-idempotency-headers.js';
+import * as conversations from './migrations/0012-conversations.js';
+import * as reviews from './migrations/0013-reviews.js';
+import * as calendarFeeds from './migrations/0014-calendar-feeds.js';
+import * as savedSearches from './migrations/0015-saved-searches.js';
+import * as accountErasure from './migrations/0016-account-erasure.js';
+import * as providers from './migrations/0017-providers.js';
+import * as notices from './migrations/0018-notices.js';
 
 /** Migrations are listed in code, not read from a folder, so they work the same from src/ and dist/. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -25,9 +32,21 @@ const MIGRATIONS: Record<string, Migration> = {
   '0009-booking-expiry': bookingExpiry,
   '0010-shown-places': shownPlaces,
   '0011-idempotency-headers': idempotencyHeaders,
+  '0012-conversations': conversations,
+  '0013-reviews': reviews,
+  '0014-calendar-feeds': calendarFeeds,
+  '0015-saved-searches': savedSearches,
+  '0016-account-erasure': accountErasure,
+  '0017-providers': providers,
+  '0018-notices': notices,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
+
+async function currentSchema(db: Db): Promise<string | undefined> {
+  const { rows } = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db.kysely);
+  return rows[0]?.schema ?? undefined;
+}
 
 /**
  * On PostgreSQL, the migration tables live in the schema the tables do (the first of the
@@ -35,23 +54,46 @@ const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
  */
 async function migratorFor(db: Db): Promise<Migrator> {
   if (db.dialect !== 'postgres') return new Migrator({ db: db.kysely, provider });
-  const { rows } = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db.kysely);
-  const schema = rows[0]?.schema;
+  const schema = await currentSchema(db);
   if (!schema) throw new Error('No schema to migrate into: the search_path names no existing schema.');
   return new Migrator({ db: db.kysely, provider, migrationTableSchema: schema });
 }
 
+/**
+ * Kysely looks for its migration table by listing the tables of every schema of the database, and
+ * PostgreSQL checks each schema by name while it lists them: a schema that another client drops in
+ * that moment (tenants sharing a database, or tests each with their own schema) fails the listing
+ * with 3F000 "schema … does not exist". That error names another schema than ours and nothing was
+ * applied (the migrations themselves run in one transaction): such a run is tried again, up to ten times.
+ */
+function droppedMeanwhile(error: unknown, ours: string | undefined): boolean {
+  if (typeof error !== 'object' || error === null || (error as { code?: unknown }).code !== '3F000') return false;
+  const missing = /schema "([^"]+)" does not exist/.exec(String((error as { message?: unknown }).message))?.[1];
+  return missing !== undefined && missing !== ours;
+}
+
+async function runMigrator(
+  db: Db,
+  run: (migrator: Migrator) => Promise<MigrationResultSet>,
+): Promise<MigrationResultSet> {
+  for (let attempt = 1; ; attempt++) {
+    const migrator = await migratorFor(db);
+    const outcome = await run(migrator);
+    const ours = db.dialect === 'postgres' ? await currentSchema(db) : undefined;
+    if (!outcome.error || attempt >= 10 || !droppedMeanwhile(outcome.error, ours)) return outcome;
+  }
+}
+
 /** Applies every pending migration; returns the names applied. Throws on the first failure. */
 export async function migrateToLatest(db: Db): Promise<string[]> {
-  const migrator = await migratorFor(db);
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = await runMigrator(db, (m) => m.migrateToLatest());
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
 
 /** Applies the migrations up to and including `name` (tests of a migration start from the one before). */
 export async function migrateTo(db: Db, name: string): Promise<void> {
-  const { error } = await (await migratorFor(db)).migrateTo(name);
+  const { error } = await runMigrator(db, (m) => m.migrateTo(name));
   if (error) throw error instanceof Error ? error : new Error(String(error));
 }
 

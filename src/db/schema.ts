@@ -104,6 +104,8 @@ export interface HelpersTable extends PlaceColumns, ReliabilityColumns {
   account_id: string | null;
   /** When the helper works, as JSON ({weekdays, from, to}); null: any time. */
   availability: string | null;
+  /** When a moderation decision removed it from every public read (migration 0018). */
+  removed_at: Generated<string | null>;
 }
 
 export interface HelperCategoriesTable {
@@ -122,6 +124,10 @@ export interface AccountsTable {
   created_at: string;
   /** Keys the offset of the account's shown places (domain/approximate-place.ts); never shown. */
   place_salt: string;
+  /** When the account was erased (DELETE /v1/me, migration 0016): name and e-mail are gone, no key works. */
+  erased_at: Generated<string | null>;
+  /** When the platform suspended the account (a moderation decision, migration 0018); its keys are refused meanwhile. */
+  suspended_at: Generated<string | null>;
 }
 
 /** Only a SHA-256 of a key is stored (and its last four characters for display). */
@@ -155,7 +161,8 @@ export interface KeyRequestsTable {
   key_id: string | null;
 }
 
-export type ApplicationStatus = 'pending' | 'accepted' | 'rejected';
+/** withdrawn: the helper's account was erased while the application was pending (migration 0016). */
+export type ApplicationStatus = 'pending' | 'accepted' | 'rejected' | 'withdrawn';
 
 export interface ApplicationsTable {
   id: string;
@@ -167,6 +174,8 @@ export interface ApplicationsTable {
   status: ApplicationStatus;
   created_at: string;
   decided_at: string | null;
+  /** When the helper gave up an accepted application (a cancellation in the helper's record); migration 0013. */
+  withdrawn_at: Generated<string | null>;
 }
 
 export type BookingStatus = (typeof BOOKING_STATUSES)[number];
@@ -189,6 +198,60 @@ export interface BookingsTable {
   status: BookingStatus;
   created_at: string;
   updated_at: string;
+  /** When the owner confirmed or declined the request (null: instant, or not answered); migration 0013. */
+  decided_at: Generated<string | null>;
+  /** Who cancelled the booking (the owner's cancellations count in the owner's record). */
+  cancelled_by: Generated<'owner' | 'renter' | null>;
+}
+
+/** What a review is about, and the side that wrote it (the caller's role). */
+export type ReviewAbout = 'application' | 'booking';
+export type ReviewSide = 'client' | 'helper' | 'owner' | 'renter';
+
+/** A review of one side of a completed job or a returned booking (migration 0013). */
+export interface ReviewsTable {
+  id: string;
+  about_type: ReviewAbout;
+  /** The application (for a job) or the booking reviewed. */
+  about_id: string;
+  author_side: ReviewSide;
+  /** null for seeded reviews. */
+  author_account_id: string | null;
+  /** First name and initial, as public reads show the author. */
+  author_name: string;
+  /** The reviewed helper (author_side client), or null. */
+  helper_id: string | null;
+  /** The reviewed listing owner (author_side renter), or null. */
+  owner_id: string | null;
+  listing_id: string | null;
+  /** The account reviewed: the one that may reply (null for seeded parties without an account). */
+  reviewed_account_id: string | null;
+  rating: number;
+  text: string | null;
+  created_at: string;
+  window_closes_at: string;
+  /** Set when the other side reviewed too, or by the background publication after the window. */
+  published_at: string | null;
+  reply: string | null;
+  replied_at: string | null;
+  /** When a moderation decision removed it from every public read (migration 0018). */
+  removed_at: Generated<string | null>;
+}
+
+export type VerificationStatus = 'pending' | 'approved' | 'rejected' | 'revoked';
+export type VerificationMethod = 'id_document' | 'address_letter' | 'phone';
+
+/** A request to verify a helper (or a seeded owner) and the platform's decision (migration 0013). */
+export interface VerificationsTable {
+  id: string;
+  helper_id: string | null;
+  owner_id: string | null;
+  account_id: string | null;
+  method: VerificationMethod;
+  status: VerificationStatus;
+  created_at: string;
+  decided_at: string | null;
+  reason: string | null;
 }
 
 export interface IdempotencyKeysTable {
@@ -256,9 +319,157 @@ export interface WebhookDeliveriesTable {
   created_at: string;
 }
 
+/** What a conversation is about (issue 17). */
+export type ConversationAbout = 'job' | 'listing' | 'application' | 'booking';
+
+export interface ConversationsTable {
+  id: string;
+  about_type: ConversationAbout;
+  about_id: string;
+  /** The two accounts in id order: one row per pair and subject, whoever wrote first. */
+  account_low: string;
+  account_high: string;
+  /** The account that opened it (counted by NEW_CONVERSATIONS_PER_ACCOUNT_PER_HOUR). */
+  started_by: string;
+  created_at: string;
+  last_message_at: string;
+}
+
+export interface MessagesTable {
+  id: string;
+  conversation_id: string;
+  /** 1, 2, ... within the conversation: the reading order (drawn while the conversation row is locked). */
+  seq: number;
+  sender_account_id: string;
+  recipient_account_id: string;
+  /** As written: the contact-data shield masks it at read time, for the recipient only. */
+  text: string;
+  created_at: string;
+  read_at: string | null;
+  /** When a moderation decision removed it from every public read (migration 0018). */
+  removed_at: Generated<string | null>;
+}
+
 export interface MetaTable {
   key: string;
   value: string;
+}
+
+/** An account's private calendar feed (migration 0014): only a SHA-256 of its token is stored. */
+export interface CalendarFeedsTable {
+  account_id: string;
+  token_hash: string;
+  created_at: string;
+}
+
+export type SavedSearchResource = 'jobs' | 'listings';
+
+/** An account's stored search (migration 0015): the query as JSON, its category and area as columns to pre-filter by. */
+export interface SavedSearchesTable {
+  id: string;
+  account_id: string;
+  name: string;
+  resource: SavedSearchResource;
+  /** The validated search parameters as JSON (without paging); `near` is kept as given. */
+  query: string;
+  category: Category | null;
+  /** The search centre (lat/lng, the place `near` names, or the default centre) and radius. */
+  center_lat: number;
+  center_lng: number;
+  radius_km: number;
+  /** The bounding box of the circle: the cheap SQL pre-filter of candidates. */
+  min_lat: number;
+  max_lat: number;
+  min_lng: number;
+  max_lng: number;
+  email_digest: Flag;
+  /** Random key (hex) of the HMAC in the digest's unsubscribe link (domain/unsubscribe.ts); never shown. */
+  unsubscribe_key: string;
+  created_at: string;
+}
+
+/** A job or listing that started to match a saved search after it was saved (migration 0015). */
+export interface SavedSearchMatchesTable {
+  saved_search_id: string;
+  subject_id: string;
+  matched_at: string;
+}
+
+/** When an account's digest e-mail of saved-search matches was last sent (migration 0015). */
+export interface SavedSearchDigestsTable {
+  account_id: string;
+  sent_at: string;
+}
+
+/** A commercial account's legal details (§ 5 DDG; migration 0017); jobs and listings show the public part. */
+export interface ProvidersTable {
+  account_id: string;
+  legal_name: string;
+  street: string;
+  plz: string;
+  city: string;
+  /** ISO 3166-1 alpha-2. */
+  country: string;
+  email: string;
+  phone: string;
+  register_court: string | null;
+  register_number: string | null;
+  vat_id: string | null;
+  /** When the account last stated it offers only lawful services and products (DSA Art. 30(1)(e)). */
+  self_certified_at: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export type ReportAbout = 'job' | 'listing' | 'helper' | 'review' | 'message';
+export type ModerationAction = 'remove' | 'restrict_visibility' | 'suspend_account' | 'no_action';
+
+/** A notice of illegal or prohibited content (DSA Art. 16; migration 0018). */
+export interface ReportsTable {
+  id: string;
+  about_type: ReportAbout;
+  about_id: string;
+  reason: string;
+  explanation: string;
+  /** Where the outcome is e-mailed, when the reporter gave it. */
+  reporter_email: string | null;
+  reporter_account_id: string | null;
+  /** SHA-256 of the report token the reporter follows the report with. */
+  token_hash: string;
+  status: 'received' | 'decided';
+  decision_id: string | null;
+  created_at: string;
+  decided_at: string | null;
+}
+
+/** A decision of the platform about content or an account, with its statement of reasons (DSA Art. 17). */
+export interface ModerationDecisionsTable {
+  id: string;
+  report_id: string | null;
+  about_type: ReportAbout;
+  about_id: string;
+  /** The account affected (null: seeded content without an account). */
+  account_id: string | null;
+  action: ModerationAction;
+  ground: 'legal' | 'terms';
+  explanation: string;
+  automated: Generated<number>;
+  /** A job's or listing's status before removal, restored by a reversal. */
+  status_before: string | null;
+  created_at: string;
+  reversed_at: string | null;
+}
+
+/** An appeal of the affected account against a decision (DSA Art. 20). */
+export interface AppealsTable {
+  id: string;
+  decision_id: string;
+  account_id: string;
+  text: string;
+  status: 'pending' | 'upheld' | 'reversed';
+  created_at: string;
+  decided_at: string | null;
+  explanation: string | null;
 }
 
 export interface Database {
@@ -277,6 +488,18 @@ export interface Database {
   events: EventsTable;
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  conversations: ConversationsTable;
+  messages: MessagesTable;
+  reviews: ReviewsTable;
+  verifications: VerificationsTable;
+  calendar_feeds: CalendarFeedsTable;
+  saved_searches: SavedSearchesTable;
+  saved_search_matches: SavedSearchMatchesTable;
+  saved_search_digests: SavedSearchDigestsTable;
+  providers: ProvidersTable;
+  reports: ReportsTable;
+  moderation_decisions: ModerationDecisionsTable;
+  appeals: AppealsTable;
 }
 
 export type JobRow = Selectable<JobsTable>;
@@ -295,5 +518,10 @@ export type BookingRow = Selectable<BookingsTable>;
 export type EventRow = Selectable<EventsTable>;
 export type WebhookRow = Selectable<WebhooksTable>;
 export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
+export type ConversationRow = Selectable<ConversationsTable>;
+export type MessageRow = Selectable<MessagesTable>;
+export type ReviewRow = Selectable<ReviewsTable>;
+export type VerificationRow = Selectable<VerificationsTable>;
 
 export type { EventType };
+export type SavedSearchRow = Selectable<SavedSearchesTable>;

@@ -1,5 +1,5 @@
-import { createHash, randomInt } from 'node:crypto';
 import { crc32 } from 'node:zlib';
+import { randomBase62, sha256Hex } from './secrets.js';
 
 /** Every key starts with this, so people and secret scanners recognise one (like sk_ or ghp_). */
 export const API_KEY_PREFIX = 'kmp_';
@@ -20,8 +20,7 @@ function base62(value: number, length: number): string {
  * so a mistyped key is recognised without a database lookup.
  */
 export function generateApiKey(): string {
-  let secret = '';
-  for (let i = 0; i < SECRET_LENGTH; i++) secret += ALPHABET[randomInt(62)];
+  const secret = randomBase62(SECRET_LENGTH);
   return `${API_KEY_PREFIX}${secret}${base62(crc32(secret), CHECKSUM_LENGTH)}`;
 }
 
@@ -50,12 +49,9 @@ export function redactApiKeys(text: string): string {
   );
 }
 
-/**
- * What is stored instead of the key. A fast hash is right here: keys carry 256 random bits, so
- * there is nothing to brute-force, and every request must look its key up.
- */
+/** What is stored instead of the key (secrets.ts sha256Hex: 256 random bits need no slow hash). */
 export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
+  return sha256Hex(key);
 }
 
 /** How a key is shown after it was issued: never more than its last four characters. */

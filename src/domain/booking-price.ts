@@ -65,6 +65,15 @@ export function addDays(date: string, days: number): string {
   return new Date(utcDay(date) + days * DAY_MS).toISOString().slice(0, 10);
 }
 
+/**
+ * The days (Europe/Berlin, both ends included) on which a confirmed booking's item can be picked
+ * up: from the day before its first day (an evening hand-over for an early start) to its last day.
+ * Earlier, the item is still the owner's to use or lend; later, the booking's days are over.
+ */
+export function pickUpWindow(booking: { start_date: string; end_date: string }): { from: string; to: string } {
+  return { from: addDays(booking.start_date, -1), to: booking.end_date };
+}
+
 /** Days from start to end, both included: 2026-12-01 to 2026-12-01 is 1. */
 export function daysInclusive(start: string, end: string): number {
   return Math.round((utcDay(end) - utcDay(start)) / DAY_MS) + 1;

@@ -1,6 +1,6 @@
 import { haversineKm, MAX_RADIUS_KM } from './geo.js';
 
-/** What the outbox records: a change of a job, listing, application or booking. */
+/** What the outbox records: a change of a job, listing, application or booking, a new message, a review published, a verification decided, a saved search matched, a moderation decision (or its reversal) about the account. */
 export const EVENT_TYPES = [
   'job.created',
   'job.updated',
@@ -11,6 +11,11 @@ export const EVENT_TYPES = [
   'application.created',
   'booking.created',
   'booking.status_changed',
+  'message.created',
+  'review.published',
+  'verification.decided',
+  'saved_search.matched',
+  'moderation.decided',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];
@@ -18,6 +23,11 @@ export type EventType = (typeof EVENT_TYPES)[number];
 /** Events about public jobs and listings: anyone may see them (the SSE stream shows only these). */
 export const PUBLIC_EVENT_TYPES: readonly EventType[] = EVENT_TYPES.filter(
   (type) => type.startsWith('job.') || type.startsWith('listing.'),
+);
+
+/** Events that concern only the accounts in their audience: their webhooks and private stream (GET /v1/me/events/stream). */
+export const PRIVATE_EVENT_TYPES: readonly EventType[] = EVENT_TYPES.filter(
+  (type) => !PUBLIC_EVENT_TYPES.includes(type),
 );
 
 /** What an event is matched against: the search filters category, lat, lng and radius. */

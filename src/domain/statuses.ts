@@ -1,9 +1,9 @@
 /** Job life cycle (the write API drives the transitions): open -> assigned -> completed, or cancelled / expired. */
-export const JOB_STATUSES = ['open', 'assigned', 'completed', 'cancelled', 'expired'] as const;
+export const JOB_STATUSES = ['open', 'assigned', 'completed', 'cancelled', 'expired', 'removed'] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
 
 /** Listing life cycle: available <-> paused, either -> archived. */
-export const LISTING_STATUSES = ['available', 'paused', 'archived'] as const;
+export const LISTING_STATUSES = ['available', 'paused', 'archived', 'removed'] as const;
 export type ListingStatus = (typeof LISTING_STATUSES)[number];
 
 export const TIME_PREFERENCES = ['vormittags', 'nachmittags', 'abends', 'wochenende', 'flexibel'] as const;

@@ -73,3 +73,100 @@ export function directionControlIn(text: string): string | null {
 export function hasVisibleText(text: string): boolean {
   return VISIBLE.test(text);
 }
+
+/*
+ * Enum values (categories, sort orders, conditions, event types ...) and true/false are taken in
+ * any letter case: "cleaning" is CLEANING. sameIgnoringCase is that rule, for the query guard and
+ * the write bodies alike; anyCasePattern writes it as a JSON Schema pattern, so that the OpenAPI
+ * document accepts exactly what the server does ("cleaning", "Cleaning", also the Kelvin sign U+212A,
+ * whose lower case is k).
+ */
+
+/** Whether `given` is `value` in another letter case (compared in lower case, as the server does). */
+export const sameIgnoringCase = (value: string, given: string) => value.toLowerCase() === given.toLowerCase();
+
+/** For each lower-case character, the characters of the Basic Multilingual Plane that lower-case to it. */
+let variantsByLower: Map<string, string[]> | undefined;
+
+function caseVariants(character: string): string[] {
+  if (!variantsByLower) {
+    variantsByLower = new Map();
+    for (let code = 0; code <= 0xffff; code++) {
+      if (code >= 0xd800 && code <= 0xdfff) continue; // lone surrogates
+      const c = String.fromCharCode(code);
+      const lower = c.toLowerCase();
+      if (lower.length === 1) variantsByLower.set(lower, [...(variantsByLower.get(lower) ?? []), c]);
+    }
+  }
+  return variantsByLower.get(character.toLowerCase()) ?? [character];
+}
+
+const escapeInPattern = (c: string) => c.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
+
+/** One character of a value, in any case: a class of its variants, or itself. */
+function anyCaseCharacter(c: string): string {
+  const variants = caseVariants(c);
+  return variants.length > 1 ? `[${variants.map(escapeInPattern).join('')}]` : escapeInPattern(c);
+}
+
+interface Trie {
+  end: boolean;
+  next: Map<string, Trie>;
+}
+
+/** The alternatives below a trie node, with their common beginnings written once: job.(?:created|updated). */
+function trieSource(node: Trie): string {
+  const branches = [...node.next].map(([c, child]) => anyCaseCharacter(c) + trieSource(child));
+  if (branches.length === 0) return '';
+  const group = branches.length === 1 ? (branches[0] ?? '') : `(?:${branches.join('|')})`;
+  if (!node.end) return group;
+  return branches.length === 1 && branches[0]?.length === anyCaseCharacter([...node.next.keys()][0] ?? '').length
+    ? `${group}?`
+    : `(?:${branches.join('|')})?`;
+}
+
+/**
+ * A JSON Schema pattern matching each of `values` in any letter case and nothing else: what
+ * sameIgnoringCase accepts ("de" -> ^(?:[Dd][Ee])$), common beginnings written once. The values are
+ * ASCII-lower-casing texts such as enum values; a character whose lower case is longer than one
+ * character ("İ") cannot match them.
+ */
+export function anyCasePattern(values: readonly string[]): string {
+  const root: Trie = { end: false, next: new Map() };
+  for (const value of values) {
+    let node = root;
+    for (const c of value.toLowerCase()) {
+      let child = node.next.get(c);
+      if (!child) {
+        child = { end: false, next: new Map() };
+        node.next.set(c, child);
+      }
+      node = child;
+    }
+    node.end = true;
+  }
+  return `^${trieSource(root)}$`;
+}
+
+/** A JSON Schema of the texts sameIgnoringCase accepts for one of `values`: anyCasePattern, with its length bound. */
+export function anyCaseSchema(values: readonly string[]) {
+  return {
+    type: 'string',
+    pattern: anyCasePattern(values),
+    maxLength: Math.max(...values.map((value) => [...value].length)),
+  } as const;
+}
+
+/**
+ * How a person is shown to other people: the first name and the initial of the last word ("Anna M."),
+ * never the whole name. One rule for a conversation's other party, a review's author and a listing's
+ * owner.
+ */
+export function firstNameAndInitial(name: string): string {
+  const words = name.trim().split(/\s+/).filter(Boolean);
+  const first = words[0] ?? '';
+  if (words.length < 2) return first || 'Anonym';
+  const last = words[words.length - 1] ?? '';
+  const initial = [...last][0] ?? '';
+  return /^\p{L}$/u.test(initial) ? `${first} ${initial.toUpperCase()}.` : first;
+}

@@ -11,6 +11,8 @@ export const JOB_MACHINE: Machine = {
   completed: {},
   cancelled: {},
   expired: {},
+  /** By a moderation decision (DSA Art. 17): only the owner sees it; a reversed decision restores the status before. */
+  removed: {},
 };
 
 /** Listing: available <-> paused; either -> archived. */
@@ -18,6 +20,8 @@ export const LISTING_MACHINE: Machine = {
   available: { pause: 'paused', archive: 'archived' },
   paused: { resume: 'available', archive: 'archived' },
   archived: {},
+  /** By a moderation decision: only the owner sees it; a reversed decision restores the status before. */
+  removed: {},
 };
 
 /**

@@ -8,6 +8,11 @@ export type { StreamEvent };
 /** Someone the hub sends events to: an open stream. */
 export interface Subscriber {
   readonly filter: EventFilter;
+  /**
+   * The account of a private stream: it gets the private events whose audience names it. Without
+   * one, a subscriber never gets a private event, whatever hub it joins.
+   */
+  readonly account?: string;
   readonly types: ReadonlySet<EventType>;
   /** Whether the subscriber has gone; the hub stops catching it up. */
   readonly closed: boolean;
@@ -28,6 +33,8 @@ export interface HubOptions {
   batchSize?: number;
   /** Events read per catch-up query. */
   pageSize?: number;
+  /** The event types the hub reads: the public ones (the default), or the private ones (GET /v1/me/events/stream). */
+  types?: readonly EventType[];
 }
 
 interface Member {
@@ -60,10 +67,14 @@ export class EventHub {
   private failures = 0;
   private closed = false;
 
+  private readonly types: readonly EventType[];
+
   constructor(
     private readonly db: Queryable,
     private readonly options: HubOptions,
-  ) {}
+  ) {
+    this.types = options.types ?? PUBLIC_EVENT_TYPES;
+  }
 
   /** The id of the newest event in the outbox (any type): where a stream without Last-Event-ID starts. */
   latestId(): Promise<number> {
@@ -111,7 +122,7 @@ export class EventHub {
     const member: Member = { subscriber, last: after };
     this.members.add(member);
     await this.start();
-    const types = PUBLIC_EVENT_TYPES.filter((type) => subscriber.types.has(type));
+    const types = this.types.filter((type) => subscriber.types.has(type));
     const pageSize = this.options.pageSize ?? 500;
     for (;;) {
       if (subscriber.closed || !this.members.has(member)) return;
@@ -130,12 +141,19 @@ export class EventHub {
         through: target,
         types,
         category: subscriber.filter.category,
+        ...(subscriber.account === undefined ? {} : { audience: subscriber.account }),
         limit: pageSize,
       });
       for (const event of page) {
         if (subscriber.closed) return;
         member.last = event.id;
-        if (passes(subscriber.filter, event) && !subscriber.send(event)) await subscriber.drained();
+        if (
+          visibleTo(subscriber, event, audienceOf(event)) &&
+          passes(subscriber.filter, event) &&
+          !subscriber.send(event)
+        ) {
+          await subscriber.drained();
+        }
       }
       // A short page read everything up to the target: events in between were private or filtered out.
       if (page.length < pageSize) member.last = Math.max(member.last, target);
@@ -184,14 +202,16 @@ export class EventHub {
       for (;;) {
         const rows = await streamEventsAfter(this.db, {
           after: this.cursor,
-          types: PUBLIC_EVENT_TYPES,
+          types: this.types,
           limit: batchSize,
         });
         if (generation !== this.generation) return;
         // Synchronously: a joining stream sees the cursor only between whole batches.
         for (const event of rows) {
           this.cursor = event.id;
-          for (const member of this.live) offer(member, event);
+          // A private event's audience is read once, not once per stream.
+          const audience = audienceOf(event);
+          for (const member of this.live) offer(member, event, audience);
         }
         if (rows.length < batchSize) break;
       }
@@ -207,11 +227,30 @@ export class EventHub {
   }
 }
 
-function offer(member: Member, event: StreamEvent): void {
+/** The accounts a private event names (none for a public one, or an unreadable audience). */
+function audienceOf(event: StreamEvent): ReadonlySet<string> | null {
+  if (event.audience === null) return null;
+  try {
+    const accounts: unknown = JSON.parse(event.audience);
+    return new Set(Array.isArray(accounts) ? accounts.filter((a): a is string => typeof a === 'string') : []);
+  } catch {
+    return new Set();
+  }
+}
+
+/** A public event is for every subscriber; a private one only for the private stream of an account it names. */
+function visibleTo(subscriber: Subscriber, event: StreamEvent, audience: ReadonlySet<string> | null): boolean {
+  if (event.audience === null) return subscriber.account === undefined;
+  return subscriber.account !== undefined && (audience?.has(subscriber.account) ?? false);
+}
+
+function offer(member: Member, event: StreamEvent, audience: ReadonlySet<string> | null): void {
   if (event.id <= member.last) return;
   member.last = event.id;
   const { subscriber } = member;
-  if (subscriber.types.has(event.type) && passes(subscriber.filter, event)) subscriber.send(event);
+  if (subscriber.types.has(event.type) && visibleTo(subscriber, event, audience) && passes(subscriber.filter, event)) {
+    subscriber.send(event);
+  }
 }
 
 /**

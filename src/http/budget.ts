@@ -24,9 +24,14 @@ export function clientKey(ip: string): string {
 }
 
 /** Counts `request` in `bucket`'s window; a store that does not answer is a 503, never a free pass. */
-export async function countRequest(store: RateLimitStore, bucket: string, request: FastifyRequest): Promise<WindowHit> {
+export async function countRequest(
+  store: RateLimitStore,
+  bucket: string,
+  request: FastifyRequest,
+  windowMs = RATE_WINDOW_SECONDS * 1000,
+): Promise<WindowHit> {
   try {
-    return await store.hit(bucket, RATE_WINDOW_SECONDS * 1000);
+    return await store.hit(bucket, windowMs);
   } catch (error) {
     request.log.error({ err: error }, 'rate limit store unavailable');
     throw new ApiError(503, 'service_unavailable', 'The service cannot count requests right now.', {

@@ -15,6 +15,7 @@ export class Metrics {
   private readonly requests: Counter<'method' | 'route' | 'status'>;
   private readonly latency: Histogram<'method' | 'route' | 'status'>;
   private readonly refusals: Counter<'tier'>;
+  private readonly compressions: Counter<'encoding'>;
 
   constructor(options: { pool?: () => PoolStats; processMetrics?: boolean } = {}) {
     const registers = [this.registry];
@@ -35,6 +36,12 @@ export class Metrics {
       name: 'rate_limit_refusals_total',
       help: 'Requests refused with 429 because their budget was spent, by tier.',
       labelNames: ['tier'],
+      registers,
+    });
+    this.compressions = new Counter({
+      name: 'http_response_compressions_total',
+      help: 'Answers compressed, by content coding: CPU spent per compression. A reused answer is compressed once per coding and its bytes are kept.',
+      labelNames: ['encoding'],
       registers,
     });
     const { pool } = options;
@@ -73,6 +80,23 @@ export class Metrics {
 
   refused(tier: Tier): void {
     this.refusals.inc({ tier });
+  }
+
+  /** One answer compressed (http/compression.ts). */
+  compressed(encoding: string): void {
+    this.compressions.inc({ encoding });
+  }
+
+  /** The bytes the response cache holds, read at each scrape. */
+  watchResponseCache(bytes: () => number): void {
+    new Gauge({
+      name: 'response_cache_bytes',
+      help: 'Bytes of reused answers held by this instance, as they are and compressed (at most RESPONSE_CACHE_MB).',
+      registers: [this.registry],
+      collect() {
+        this.set(bytes());
+      },
+    });
   }
 
   text(): Promise<string> {

@@ -27,6 +27,8 @@ export class EventStream implements Subscriber {
     readonly filter: EventFilter,
     readonly types: ReadonlySet<EventType>,
     private readonly raw: ServerResponse,
+    /** The account of a private stream (GET /v1/me/events/stream); none for the public one. */
+    readonly account?: string,
   ) {}
 
   get closed(): boolean {

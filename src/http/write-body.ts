@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { closestMatches } from '../domain/text.js';
+import { anyCaseSchema, closestMatches, sameIgnoringCase } from '../domain/text.js';
 import { badRequest } from '../services/errors.js';
 import { requireAccount } from './write-kit.js';
 
@@ -39,7 +39,7 @@ function fitsType(types: readonly string[], value: unknown): boolean {
 
 function canonicalEnum(values: readonly unknown[], given: string, name: string): string {
   const allowed = values.filter((v): v is string => typeof v === 'string');
-  const match = allowed.find((v) => v.toLowerCase() === given.toLowerCase());
+  const match = allowed.find((v) => sameIgnoringCase(v, given));
   if (match !== undefined) return match;
   const close = closestMatches(given, allowed);
   throw badRequest(
@@ -122,6 +122,30 @@ function strictly(schema: BodySchema | undefined, value: unknown, path: readonly
 }
 
 /**
+ * A write body's schema as `strictly` takes it, for the OpenAPI document: every enum of texts, also
+ * in lists, nested objects and anyOf shapes, in any letter case (anyOf the declared enum and
+ * anyCaseSchema); everything else as declared.
+ */
+export function acceptedBodySchema(schema: BodySchema): BodySchema {
+  const { type, enum: values, properties, items, anyOf, ...rest } = schema;
+  const words = values?.filter((v): v is string => typeof v === 'string') ?? [];
+  if (words.length > 0) {
+    return {
+      ...rest,
+      anyOf: [{ type, enum: values }, anyCaseSchema(words)],
+    } as BodySchema;
+  }
+  return {
+    ...schema,
+    ...(properties && {
+      properties: Object.fromEntries(Object.entries(properties).map(([k, v]) => [k, acceptedBodySchema(v)])),
+    }),
+    ...(items && { items: acceptedBodySchema(items) }),
+    ...(anyOf && { anyOf: anyOf.map(acceptedBodySchema) }),
+  };
+}
+
+/**
  * Hooks of every write route: a key is needed before anything else is looked at (401 before 400),
  * and the body is checked strictly (see `strictly`) before schema validation.
  */
@@ -134,5 +158,9 @@ export const WRITE_HOOKS = {
   },
 };
 
+/** The developer key's two headers as security requirements: X-API-Key, or Authorization: Bearer. */
+export const API_KEY_BEARER = 'Bearer';
+export const KEY_SECURITY: Record<string, string[]>[] = [{ ApiKeyAuth: [] }, { [API_KEY_BEARER]: [] }];
+
 /** Writes need the developer key; reads stay open to everyone. */
-export const WRITE_SECURITY = [{ ApiKeyAuth: [] }];
+export const WRITE_SECURITY = KEY_SECURITY;

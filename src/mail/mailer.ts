@@ -8,6 +8,8 @@ export interface MailMessage {
   to: string;
   subject: string;
   text: string;
+  /** Extra headers (List-Unsubscribe); Auto-Submitted is always set. */
+  headers?: Readonly<Record<string, string>>;
 }
 
 /** Where a message went: handed to the SMTP server, or written as an .eml file for someone to send. */
@@ -31,6 +33,10 @@ const TEXT_ONLY = { textEncoding: 'quoted-printable', headers: { 'Auto-Submitted
  */
 const SMTP_TIMEOUTS = { connectionTimeout: 5_000, greetingTimeout: 5_000, socketTimeout: 15_000 };
 
+function mailOf(from: string, message: MailMessage) {
+  return { from, ...message, ...TEXT_ONLY, headers: { ...message.headers, ...TEXT_ONLY.headers } };
+}
+
 /** SMTP through SMTP_URL when it is set, otherwise .eml files in OUTBOX_DIR. */
 export function createMailer(config: MailConfig): Mailer {
   return config.SMTP_URL
@@ -48,7 +54,7 @@ function smtpMailer(url: string, from: string): Mailer {
   const transport = createTransport({ url, ...SMTP_TIMEOUTS });
   return {
     async send(message) {
-      const info = await transport.sendMail({ from, ...message, ...TEXT_ONLY });
+      const info = await transport.sendMail(mailOf(from, message));
       return { via: 'smtp', to: message.to, server: serverOf(url), messageId: info.messageId };
     },
     close: () => transport.close(),
@@ -66,7 +72,7 @@ function outboxMailer(dir: string, from: string): Mailer {
   const transport = createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
   return {
     async send(message) {
-      const info = await transport.sendMail({ from, ...message, ...TEXT_ONLY });
+      const info = await transport.sendMail(mailOf(from, message));
       await mkdir(dir, { recursive: true, mode: 0o700 });
       const path = resolve(join(dir, emlName(message.to, new Date())));
       // The message may carry a key: readable by the owner only, and never overwrite another file.

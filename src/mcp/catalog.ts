@@ -24,8 +24,10 @@ const DEPS: RouteDeps = {
   now: () => new Date(),
   endpoints: [],
   limits: { anonymous: 0, developer: 0, sandbox: 0 },
-  quotas: { applications: 0, bookings: 0 },
+  quotas: { applications: 0, bookings: 0, messages: 0, conversations: 0 },
   bookingRequestTtlHours: 0,
+  reviewWindowDays: 0,
+  savedSearchesPerAccount: 0,
 };
 
 /** The operations the route modules register under /v1. */

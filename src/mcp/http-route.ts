@@ -1,22 +1,27 @@
 /**
  * POST /mcp: the MCP server over Streamable HTTP, stateless (no sessions, one JSON answer per
  * request). Each request gets a fresh Server and transport; the tools it runs call the REST routes
- * of this same app through app.inject with the caller's X-API-Key and address, so tiers, validation
- * and ownership are those of REST. The request itself counts once against the caller's budget (the
- * access plugin, as for any route); the REST calls it makes are marked as inner calls
- * (inner-calls.ts) and not counted again. GET and DELETE /mcp answer 405 with
- * Allow: POST (the not-found plugin), as the spec allows a server without streams or sessions.
+ * of this same app through app.inject with the caller's X-API-Key and address, so tiers, validation,
+ * ownership and rate limits are those of REST.
+ *
+ * Budgets count work, not protocol: a tool call is one REST request, counted against the caller's
+ * tier like any other (over the budget, its result is the 429 as isError with retry_after, in an
+ * HTTP 200), exactly as over stdio. The messages around it (initialize, notifications, tools/list,
+ * ping) and GET and DELETE /mcp count against the endpoint's own, generous budget per key or
+ * address (`budget: 'mcp'`, MCP_RATE_LIMIT_PER_MIN), so an agent's handshake costs it no tool
+ * calls. GET and DELETE answer 405 with Allow: POST (the not-found plugin's answer), as the spec
+ * allows a server without streams or sessions.
  */
+import type { ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { JSONRPCMessageSchema, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { type Config, publicBaseUrl } from '../config.js';
 import { JSON_CSP } from '../http/plugins/security-headers.js';
 import { type Api, errorResponses, ok, type RouteDeps } from '../http/routes/route-kit.js';
 import { NoQuery } from '../schemas/common.js';
 import { ApiError } from '../services/errors.js';
-import { InnerCalls } from './inner-calls.js';
 import type { Operation } from './operations.js';
 import { createMcpServer } from './server.js';
 import { type ApiResponse, type Executor, Tools } from './tools.js';
@@ -94,40 +99,61 @@ function checkHeaders(request: FastifyRequest): void {
   }
 }
 
-/** Runs a tool's REST request through this app, as the caller of /mcp (its key, its address, its request id). */
-function injectExecutor(app: Api, innerCalls: InnerCalls, request: FastifyRequest): Executor {
+const TIER_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'] as const;
+
+/** The budget of /mcp as the access plugin announced it for this request. */
+interface OwnBudget {
+  policy: string;
+  left: string;
+}
+
+/**
+ * After a tool's REST call, the answer shows the tier budget that call counted against: first in
+ * RateLimit-Policy and RateLimit (lists), before /mcp's own, and in X-RateLimit-*, which hold one.
+ */
+function showTierBudget(raw: ServerResponse, rest: ApiResponse['headers'], own: OwnBudget): void {
+  const policy = rest['ratelimit-policy'];
+  const left = rest.ratelimit;
+  if (raw.headersSent || policy === undefined || left === undefined) return;
+  raw.setHeader('ratelimit-policy', `${policy}, ${own.policy}`);
+  raw.setHeader('ratelimit', `${left}, ${own.left}`);
+  for (const name of TIER_HEADERS) {
+    const value = rest[name];
+    if (value !== undefined) raw.setHeader(name, value);
+  }
+}
+
+/**
+ * Runs a tool's REST request through this app, as the caller of /mcp (its key, its address, its
+ * request id): counted against the caller's tier like any REST request.
+ */
+function injectExecutor(app: Api, request: FastifyRequest, reply: FastifyReply): Executor {
+  const own = { policy: String(reply.getHeader('ratelimit-policy')), left: String(reply.getHeader('ratelimit')) };
   const forwarded: Record<string, string> = { 'x-request-id': request.id };
   for (const name of FORWARDED) {
     const value = request.headers[name];
     if (typeof value === 'string') forwarded[name] = value;
   }
   return async (call): Promise<ApiResponse> => {
-    const marker = innerCalls.open(request.access);
+    const response = await app.inject({
+      method: call.method,
+      url: call.path,
+      query: call.query,
+      headers: { ...forwarded, ...call.headers },
+      remoteAddress: request.ip,
+      ...(call.body !== undefined && { payload: call.body as object }),
+    });
+    let body: unknown;
     try {
-      const response = await app.inject({
-        method: call.method,
-        url: call.path,
-        query: call.query,
-        headers: { ...forwarded, ...call.headers, ...marker.headers },
-        remoteAddress: request.ip,
-        ...(call.body !== undefined && { payload: call.body as object }),
-      });
-      let body: unknown;
-      try {
-        body = response.body === '' ? undefined : JSON.parse(response.body);
-      } catch {
-        body = undefined;
-      }
-      const headers = Object.fromEntries(
-        Object.entries(response.headers).map(([name, value]) => [
-          name,
-          value === undefined ? undefined : String(value),
-        ]),
-      );
-      return { status: response.statusCode, headers, body };
-    } finally {
-      marker.close();
+      body = response.body === '' ? undefined : JSON.parse(response.body);
+    } catch {
+      body = undefined;
     }
+    const headers = Object.fromEntries(
+      Object.entries(response.headers).map(([name, value]) => [name, value === undefined ? undefined : String(value)]),
+    );
+    showTierBudget(reply.raw, headers, own);
+    return { status: response.statusCode, headers, body };
   };
 }
 
@@ -136,9 +162,9 @@ function description(limits: RouteDeps['limits'], tools: Tools): string {
   const writes = tools.specs.filter((t) => t.write).map((t) => `\`${t.name}\` (${t.method} ${t.path})`);
   return `The [Model Context Protocol](https://modelcontextprotocol.io) server of this API, for AI agents, over the Streamable HTTP transport in stateless mode: one JSON-RPC message per POST (no batches, no sessions, no SSE streams; GET and DELETE answer 405), answered with one JSON-RPC message as application/json (a notification or response with 202 and no body). Send \`Accept: application/json, text/event-stream\`. The same server runs over stdio with \`npx karlsruhe-marketplace-api mcp\`.
 
-Tools: ${reads.join(', ')} for everyone; with a developer key (X-API-Key) also ${writes.join(', ')}, each with a required \`idempotency_key\` argument sent as Idempotency-Key. Each tool calls the REST operation it names with the caller's key and address, and its result is the REST answer's JSON (\`structuredContent\` and one text item); an error answer is a result with \`isError: true\` holding the ApiError, its HTTP \`status\` and \`retry_after\` on 429.
+Tools: ${reads.join(', ')} for everyone; with a developer key (X-API-Key) also ${writes.join(', ')}, each with a required \`idempotency_key\` argument sent as Idempotency-Key. Each tool calls the REST operation it names with the caller's key and address, and its result is the REST answer's JSON (\`structuredContent\` and one text item); an error answer is a result with \`isError: true\` holding the ApiError and its HTTP \`status\`.
 
-Rate limits: each POST /mcp counts once against the caller's budget, as any REST request (anonymous ${limits.anonymous}, developer ${limits.developer} requests per minute); the REST call a tool makes is not counted again. Browsers: an Origin header must be one CORS_ORIGINS allows (any with the default *), else 403.
+Rate limits: each tool call counts once against the caller's budget (anonymous ${limits.anonymous}, developer ${limits.developer} per minute; beyond it, isError with \`retry_after\`); other messages only against /mcp's own limit (429). Browsers: an Origin header must be one CORS_ORIGINS allows (any with the default *), else 403.
 
 Example: \`curl -X POST /mcp -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' -d '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_jobs","arguments":{"category":"GARDENING","limit":5}}}'\``;
 }
@@ -181,11 +207,20 @@ export interface McpRouteDeps extends Pick<RouteDeps, 'limits'> {
 export function mcpRoutes(app: Api, deps: McpRouteDeps, config: Config): void {
   const originAllowed = originPolicy(config);
   const tools = new Tools(deps.operations);
-  const innerCalls = new InnerCalls();
-  app.acceptInnerCalls(innerCalls.verify);
+  // GET (a stream) and DELETE (a session) are messages of the transport too: counted against the
+  // budget of /mcp, not the tier's, and answered as an unknown method (405, Allow: POST).
+  app.route({
+    method: ['GET', 'DELETE'],
+    url: MCP_PATH,
+    exposeHeadRoute: false,
+    schema: { hide: true },
+    config: { budget: 'mcp', refusesMethod: true },
+    handler: (_request, reply) => reply.callNotFound(),
+  });
   app.post(
     MCP_PATH,
     {
+      config: { budget: 'mcp' },
       // After the access plugin counted the request; before the body is validated or anything is done.
       preValidation: async (request) => {
         const origin = request.headers.origin;
@@ -218,7 +253,7 @@ export function mcpRoutes(app: Api, deps: McpRouteDeps, config: Config): void {
 
       const server = createMcpServer({
         developer: request.access.tier === 'developer',
-        execute: injectExecutor(app, innerCalls, request),
+        execute: injectExecutor(app, request, reply),
         tools,
       });
       server.onerror = (error) => request.log.warn({ err: error }, 'mcp server error');

@@ -18,6 +18,8 @@ export interface Operation {
   params?: TSchema;
   query?: TSchema;
   body?: TSchema;
+  /** The schema of its success answer (200, else 201), where it declares one. */
+  response?: TSchema;
 }
 
 /** What an onRoute hook is given, as far as it is read here. */
@@ -33,12 +35,14 @@ interface OperationSchema {
   params?: TSchema;
   querystring?: TSchema;
   body?: TSchema;
+  response?: Record<string, TSchema>;
 }
 
 /** The operation a route registers: undefined without an operationId, and for the HEAD twins of GET routes. */
 export function operationOf(route: RegisteredRoute): Operation | undefined {
   const schema = route.schema as OperationSchema | undefined;
   if (!schema?.operationId || route.method === 'HEAD') return undefined;
+  const success = schema.response?.[200] ?? schema.response?.[201];
   return {
     operationId: schema.operationId,
     method: String(route.method),
@@ -47,5 +51,6 @@ export function operationOf(route: RegisteredRoute): Operation | undefined {
     ...(schema.params && { params: schema.params }),
     ...(schema.querystring && { query: schema.querystring }),
     ...(schema.body && { body: schema.body }),
+    ...(success && { response: success }),
   };
 }

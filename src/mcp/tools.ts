@@ -3,10 +3,10 @@
  * the wording for agents is written here (name, title, description) with the operationId it calls;
  * its method, path and input schema are those of the route registered under that operationId
  * (operations.ts), the input schema built from the very TypeBox schemas the route validates with
- * (path params, query string and body merged into one object). A tool is executed by calling the
- * REST API itself (over HTTP for stdio, through app.inject for POST /mcp), so tiers, rate limits,
- * validation and ownership apply exactly as they do to REST, and the API's JSON answer is the
- * tool's result.
+ * (path params, query string and body merged into one object), its output schema the route's
+ * success answer (tool-schemas.ts). A tool is executed by calling the REST API itself (over HTTP
+ * for stdio, through app.inject for POST /mcp), so tiers, rate limits, validation and ownership
+ * apply exactly as they do to REST, and the API's JSON answer is the tool's result.
  */
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { TSchema } from 'typebox';
@@ -17,6 +17,7 @@ import {
   IdempotencyKeySchema,
 } from '../schemas/idempotency.js';
 import type { Operation } from './operations.js';
+import { inputSchemaOf, outputSchemaOf } from './tool-schemas.js';
 
 /** One REST request, as a tool makes it. `path` already has its ids filled in (URL-encoded). */
 export interface ApiRequest {
@@ -37,11 +38,13 @@ export interface ApiResponse {
 /** Makes one REST request on behalf of the MCP client: over HTTP (stdio) or in process (POST /mcp). */
 export type Executor = (request: ApiRequest) => Promise<ApiResponse>;
 
-/** The parts of a route's schema a tool's arguments are taken from. */
+/** The parts of a route's schema a tool's arguments and its structuredContent are taken from. */
 interface RouteSchemas {
   params?: TSchema;
   query?: TSchema;
   body?: TSchema;
+  /** The success answer (200 or 201). */
+  response: TSchema;
 }
 
 /** What is said of a tool for agents, and the REST operation it calls. */
@@ -79,7 +82,7 @@ const TOOL_WORDING: readonly ToolWording[] = [
     name: 'search_jobs',
     title: 'Search open jobs',
     description:
-      'Search open jobs (gardening, cleaning, moving, tech repair, childcare, pet care, shopping, events, borrowing, other) around Karlsruhe: within `radius` km (at most 50) of `lat`/`lng` (default: Karlsruhe centre 49.0069, 8.4037), filtered by category, budget, date and urgency, sorted, one page at a time (`limit` up to 100, `offset`). Answers { data: Job[], total, limit, offset, has_more }.',
+      'Search open jobs (gardening, cleaning, moving, tech repair, childcare, pet care, shopping, events, borrowing, other) around Karlsruhe: by words (`q`, German as typed: "Rasen mähen") within `radius` km (at most 50) of `lat`/`lng` (default: Karlsruhe centre 49.0069, 8.4037) or of a place name (`near`: "Durlach", "76227"), filtered by category, budget, date and urgency, sorted (relevance with q), one page at a time (`limit` up to 100, `offset`). Answers { data: Job[], total, limit, offset, has_more }.',
     operationId: 'searchJobs',
   },
   {
@@ -93,7 +96,7 @@ const TOOL_WORDING: readonly ToolWording[] = [
     name: 'search_listings',
     title: 'Search items to borrow',
     description:
-      'Search available listings (items lent or rented out by the day or week, with a deposit) within `radius` km of `lat`/`lng`, filtered by category, maximum price per day, condition and instant booking, sorted and paged. Answers { data: Listing[], total, has_more }.',
+      'Search available listings (items lent or rented out by the day or week, with a deposit) by words (`q`: "bohrmaschine") within `radius` km of `lat`/`lng` or of a place name (`near`), filtered by category, maximum price per day, condition and instant booking, sorted and paged. Answers { data: Listing[], total, has_more }.',
     operationId: 'searchListings',
   },
   {
@@ -150,38 +153,6 @@ const TOOL_WORDING: readonly ToolWording[] = [
   },
 ];
 
-interface ObjectSchema {
-  properties?: Record<string, unknown>;
-  required?: readonly string[];
-}
-
-/** A schema as plain JSON (what a client is sent), without anything TypeBox keeps beside it. */
-const plain = (schema: unknown): Record<string, unknown> => JSON.parse(JSON.stringify(schema));
-
-/**
- * The tool's input schema: the properties and required names of the route's params, query and body
- * schemas in one object (plus idempotency_key for writes). A name in two parts would be ambiguous,
- * so it stops the process at start-up.
- */
-function inputSchemaOf(spec: ToolSpec): Tool['inputSchema'] {
-  const properties: Record<string, object> = {};
-  const required: string[] = [];
-  for (const part of [spec.schemas.params, spec.schemas.query, spec.schemas.body]) {
-    if (!part) continue;
-    const schema = plain(part) as ObjectSchema;
-    for (const [name, property] of Object.entries(schema.properties ?? {})) {
-      if (name in properties) throw new Error(`tool ${spec.name}: '${name}' is in two parts of the route schema`);
-      properties[name] = property as object;
-    }
-    required.push(...(schema.required ?? []));
-  }
-  if (spec.write) {
-    properties[IDEMPOTENCY_KEY] = IDEMPOTENCY_KEY_SCHEMA;
-    required.push(IDEMPOTENCY_KEY);
-  }
-  return { type: 'object', properties, ...(required.length > 0 && { required }), additionalProperties: false };
-}
-
 /** The names of a path's `{placeholders}`. */
 const placeholdersOf = (path: string): string[] => [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] ?? '');
 
@@ -194,26 +165,32 @@ function specOf(wording: ToolWording, operations: ReadonlyMap<string, Operation>
   if (!operation) {
     throw new Error(`tool ${wording.name}: no route with the operationId '${wording.operationId}' is registered`);
   }
-  const { method, path, params, query, body } = operation;
+  const { method, path, params, query, body, response } = operation;
   if (method !== 'GET' && method !== 'POST') {
     throw new Error(`tool ${wording.name}: ${method} ${path} is neither GET nor POST`);
   }
+  if (!response) throw new Error(`tool ${wording.name}: ${method} ${path} declares no 200 or 201 answer`);
   return {
     ...wording,
     description: `${wording.description} REST: ${method} ${path}.`,
     method,
     path,
-    schemas: { ...(params && { params }), ...(query && { query }), ...(body && { body }) },
+    schemas: { ...(params && { params }), ...(query && { query }), ...(body && { body }), response },
     write: method === 'POST',
   };
 }
 
 function definitionOf(spec: ToolSpec): Tool {
+  const { params, query, body, response } = spec.schemas;
+  const extra = spec.write
+    ? { properties: { [IDEMPOTENCY_KEY]: IDEMPOTENCY_KEY_SCHEMA }, required: [IDEMPOTENCY_KEY] }
+    : {};
   return {
     name: spec.name,
     title: spec.title,
     description: spec.description,
-    inputSchema: inputSchemaOf(spec),
+    inputSchema: inputSchemaOf(spec.name, [params, query, body], extra),
+    outputSchema: outputSchemaOf(spec.name, response),
     annotations: spec.write
       ? { title: spec.title, readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false }
       : { title: spec.title, readOnlyHint: true, idempotentHint: true, openWorldHint: false },
@@ -276,7 +253,8 @@ function successResult(response: ApiResponse): CallToolResult {
  * An error answer: isError, with the ApiError's fields (error, message, param, suggestion,
  * alternatives) and the HTTP status, plus retry_after (seconds) when the API sent Retry-After
  * (429, 503, an idempotency key in progress). The Idempotency-Key header is the idempotency_key
- * argument here, so an error about it names the argument.
+ * argument here, so an error about it names the argument. As JSON text only: structuredContent is
+ * the tool's outputSchema (the success answer), which clients check it against even on isError.
  */
 function errorResult(response: ApiResponse): CallToolResult {
   const retryAfter = Number(response.headers['retry-after']);
@@ -289,7 +267,7 @@ function errorResult(response: ApiResponse): CallToolResult {
     ...(Number.isFinite(retryAfter) && { retry_after: retryAfter }),
     ...apiError,
   };
-  return { isError: true, content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result };
+  return { isError: true, content: [{ type: 'text', text: JSON.stringify(result) }] };
 }
 
 /** An argument as query string value(s): numbers and booleans as text, a list as a repeated parameter. */

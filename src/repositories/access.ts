@@ -32,6 +32,8 @@ export async function findOrCreateAccount(db: Queryable, account: NewAccount, no
     account_type: account.account_type,
     created_at: now.toISOString(),
     place_salt: newPlaceSalt(),
+    erased_at: null,
+    suspended_at: null,
   };
   const inserted = await db
     .insertInto('accounts')
@@ -96,6 +98,8 @@ export async function findKeyByHash(db: Queryable, keyHash: string): Promise<Key
       'accounts.account_type as account_account_type',
       'accounts.created_at as account_created_at',
       'accounts.place_salt as account_place_salt',
+      'accounts.erased_at as account_erased_at',
+      'accounts.suspended_at as account_suspended_at',
     ])
     .where('api_keys.key_hash', '=', keyHash)
     .executeTakeFirst();
@@ -107,6 +111,8 @@ export async function findKeyByHash(db: Queryable, keyHash: string): Promise<Key
     account_account_type,
     account_created_at,
     account_place_salt,
+    account_erased_at,
+    account_suspended_at,
     ...key
   } = row;
   return {
@@ -119,6 +125,8 @@ export async function findKeyByHash(db: Queryable, keyHash: string): Promise<Key
       account_type: account_account_type,
       created_at: account_created_at,
       place_salt: account_place_salt,
+      erased_at: account_erased_at,
+      suspended_at: account_suspended_at,
     },
   };
 }

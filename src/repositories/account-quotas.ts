@@ -2,9 +2,12 @@ import { sql } from 'kysely';
 import { dialectOf, type Queryable } from '../db/queryable.js';
 
 /** The business flows limited per account (OWASP API6: sensitive business flows). */
-export type QuotaFlow = 'applications' | 'bookings';
+export type QuotaFlow = 'applications' | 'bookings' | 'messages' | 'conversations';
 
-/** How many of a flow one account may start per hour (APPLICATIONS_/BOOKINGS_PER_ACCOUNT_PER_HOUR). */
+/**
+ * How many of a flow one account may start per hour (APPLICATIONS_, BOOKINGS_, MESSAGES_ and
+ * NEW_CONVERSATIONS_PER_ACCOUNT_PER_HOUR).
+ */
 export type AccountQuotas = Record<QuotaFlow, number>;
 
 export const QUOTA_WINDOW_MS = 3_600_000;
@@ -13,6 +16,8 @@ export const QUOTA_WINDOW_MS = 3_600_000;
 const COUNTED = {
   applications: { table: 'applications', column: 'account_id' },
   bookings: { table: 'bookings', column: 'renter_account_id' },
+  messages: { table: 'messages', column: 'sender_account_id' },
+  conversations: { table: 'conversations', column: 'started_by' },
 } as const;
 
 /** Thrown inside a write transaction when the account's quota is spent: everything rolls back. */

@@ -10,6 +10,7 @@ import { claimQuota } from './account-quotas.js';
 import { rejectPending } from './job-writes.js';
 import { openJobSql } from './jobs.js';
 import { recordEvent, recordJobEvent } from './outbox.js';
+import { refreshHelperRecords } from './reliability-records.js';
 import type { WriteTransaction } from './write-transaction.js';
 
 export function applicationRowToApplication(row: ApplicationRow): Application {
@@ -78,8 +79,11 @@ export async function applyToJob(
     status: 'pending',
     created_at: now.toISOString(),
     decided_at: null,
+    withdrawn_at: null,
   };
   await trx.insertInto('applications').values(row).execute();
+  // The helper's avg_response_minutes counts this answer to the job at once.
+  await refreshHelperRecords(trx, [input.helperId]);
   const application = applicationRowToApplication(row);
   const job = await trx
     .selectFrom('jobs')
@@ -190,6 +194,8 @@ export async function decideApplication(
     .selectAll()
     .where('id', '=', input.applicationId)
     .executeTakeFirstOrThrow();
+  // An acceptance is a commitment in the helper's record.
+  if (to === 'accepted') await refreshHelperRecords(trx, [row.helper_id]);
   return { ok: true, application: applicationRowToApplication(row) };
 }
 

@@ -8,6 +8,7 @@ import type { ListingStatus } from '../domain/statuses.js';
 import type { Booking, ListingAvailability } from '../schemas/bookings.js';
 import { claimQuota } from './account-quotas.js';
 import { recordEvent } from './outbox.js';
+import { ownerOfBooking, refreshOwnerRecords } from './reliability-records.js';
 import type { WriteTransaction } from './write-transaction.js';
 
 export function bookingRowToBooking(row: BookingRow): Booking {
@@ -45,7 +46,7 @@ export type BookedRange = ListingAvailability['booked'][number];
  * Bookings that hold their days at `now`: confirmed and active ones, and requests younger than the
  * TTL. A request past it frees its days at once, before the sweep writes `expired`.
  */
-function holdsDays(now: Date, requestTtlHours: number) {
+export function holdsDays(now: Date, requestTtlHours: number) {
   const stillWaiting = notOverdue(now, requestTtlHours);
   return (eb: ExpressionBuilder<Database, 'bookings'>) =>
     eb.and([eb('status', 'in', HOLDING_STATUSES), stillWaiting(eb)]);
@@ -138,8 +139,11 @@ export async function insertBooking(
     status: listing.instant_booking === 1 ? 'confirmed' : 'requested',
     created_at: at,
     updated_at: at,
+    decided_at: null,
+    cancelled_by: null,
   };
   await trx.insertInto('bookings').values(row).execute();
+  if (row.status === 'confirmed') await refreshOwnerRecords(trx, [await listingOwner(trx, row.listing_id)]);
   // Private: only the listing's owner and the renter see it.
   const audience = [listing.account_id, request.renterAccountId];
   const data = bookingRowToBooking(row);
@@ -161,11 +165,22 @@ export function findBookingWithOwner(db: Queryable, id: string): Promise<Booking
     .executeTakeFirst();
 }
 
+async function listingOwner(db: Queryable, listingId: string): Promise<string> {
+  const row = await db.selectFrom('listings').select('owner_id').where('id', '=', listingId).executeTakeFirstOrThrow();
+  return row.owner_id;
+}
+
+/** What a status change records besides the status: the owner's decision time, who cancelled. */
+export interface BookingChangeHistory {
+  decided_at?: string;
+  cancelled_by?: 'owner' | 'renter';
+}
+
 /**
  * Moves a booking from one of `from` to `to` in one conditional write, with its
- * booking.status_changed event; returns the booking as changed, or null when it was not in `from`.
- * A request past its TTL is not `requested` any more (it expired), even before the sweep has
- * written that.
+ * booking.status_changed event and the owner's reliability figures computed again; returns the
+ * booking as changed, or null when it was not in `from`. A request past its TTL is not `requested`
+ * any more (it expired), even before the sweep has written that.
  */
 export async function setBookingStatus(
   trx: WriteTransaction,
@@ -174,15 +189,18 @@ export async function setBookingStatus(
   to: BookingStatus,
   now: Date,
   requestTtlHours: number,
+  history: BookingChangeHistory = {},
 ): Promise<Booking | null> {
   const result = await trx
     .updateTable('bookings')
-    .set({ status: to, updated_at: now.toISOString() })
+    .set({ status: to, updated_at: now.toISOString(), ...history })
     .where('id', '=', id)
     .where('status', 'in', from)
     .where(notOverdue(now, requestTtlHours))
     .executeTakeFirst();
   if (Number(result.numUpdatedRows) === 0) return null;
+  const owner = await ownerOfBooking(trx, id);
+  if (owner) await refreshOwnerRecords(trx, [owner]);
   return recordStatusChange(trx, id, now);
 }
 
@@ -215,13 +233,27 @@ export function bookedRanges(
   now: Date,
   requestTtlHours: number,
 ): Promise<BookedRange[]> {
-  return db
-    .selectFrom('bookings')
+  return bookingsHoldingDays(db, listingId, { from: today }, now, requestTtlHours)
     .select(['start_date', 'end_date', 'status'])
+    .execute() as Promise<BookedRange[]>;
+}
+
+/**
+ * The listing's bookings that hold days at `now` (holdsDays) and end on or after `window.from`
+ * (and start by `window.to`), in date order: what availability and the listing's calendar show.
+ */
+export function bookingsHoldingDays(
+  db: Queryable,
+  listingId: string,
+  window: { from: string; to?: string },
+  now: Date,
+  requestTtlHours: number,
+) {
+  let query = db
+    .selectFrom('bookings')
     .where('listing_id', '=', listingId)
     .where(holdsDays(now, requestTtlHours))
-    .where('end_date', '>=', today)
-    .orderBy('start_date')
-    .orderBy('id')
-    .execute() as Promise<BookedRange[]>;
+    .where('end_date', '>=', window.from);
+  if (window.to !== undefined) query = query.where('start_date', '<=', window.to);
+  return query.orderBy('start_date').orderBy('id');
 }

@@ -3,7 +3,17 @@ import { dialectOf, type Queryable } from '../db/queryable.js';
 import type { Database } from '../db/schema.js';
 
 /** Tables the seed fills, children first (the order to delete them in). */
-const MARKETPLACE_TABLES = ['helper_categories', 'helpers', 'listings', 'owners', 'jobs'] as const;
+const MARKETPLACE_TABLES = [
+  'reviews',
+  'verifications',
+  'bookings',
+  'applications',
+  'helper_categories',
+  'helpers',
+  'listings',
+  'owners',
+  'jobs',
+] as const;
 
 /** Whether any marketplace row exists: a first start seeds only a database with none. */
 export async function hasMarketplaceData(db: Queryable): Promise<boolean> {

@@ -32,6 +32,7 @@ export async function helperAvailability(db: Queryable, filter: AvailabilityFilt
     .selectFrom('helpers')
     .where('verified', '=', 1)
     .where('available', '=', 1)
+    .where('removed_at', 'is', null)
     .where('reliability_score', '>=', filter.minReliability)
     .where(withinRadiusSql(dialect, 'lat', 'lng', filter.center, filter.radiusKm));
   const category = filter.category;
@@ -80,7 +81,8 @@ export async function helperAvailability(db: Queryable, filter: AvailabilityFilt
   };
 }
 
-async function categoriesOfHelpers(db: Queryable, ids: readonly string[]): Promise<Map<string, Category[]>> {
+/** The categories of these helpers, sorted, by helper id (helpers without any are left out). */
+export async function categoriesOfHelpers(db: Queryable, ids: readonly string[]): Promise<Map<string, Category[]>> {
   const byHelper = new Map<string, Category[]>();
   if (ids.length === 0) return byHelper;
   const rows = await db

@@ -80,6 +80,12 @@ export async function findHelperProfile(db: Queryable, id: string): Promise<Help
   );
 }
 
+/** Whether a moderation decision removed the helper's profile from public reads. */
+export async function isRemovedHelper(db: Queryable, id: string): Promise<boolean> {
+  const row = await db.selectFrom('helpers').select('removed_at').where('id', '=', id).executeTakeFirst();
+  return row !== undefined && row.removed_at !== null;
+}
+
 /** Whether the helper was registered by the account. */
 export async function isOwnHelper(db: Queryable, id: string, accountId: string): Promise<boolean> {
   const row = await db

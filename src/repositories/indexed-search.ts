@@ -23,13 +23,35 @@ export interface IndexRows<R extends { id: string }> {
 /** What a job index keeps per job: the columns it filters and orders by, and the status it skips by. */
 export type JobIndexRow = Pick<
   JobRow,
-  'id' | 'status' | 'lat' | 'lng' | 'category' | 'price_cents' | 'created_at' | 'deadline' | 'desired_date' | 'urgent'
+  | 'id'
+  | 'status'
+  | 'lat'
+  | 'lng'
+  | 'category'
+  | 'price_cents'
+  | 'created_at'
+  | 'deadline'
+  | 'desired_date'
+  | 'urgent'
+  | SearchTextColumn
 >;
+
+/** The columns a search with words reads (domain/search-text.ts SearchableText, with the category). */
+type SearchTextColumn = 'title' | 'description' | 'city' | 'district';
 
 /** What a listing index keeps per listing (see JobIndexRow). */
 export type ListingIndexRow = Pick<
   ListingRow,
-  'id' | 'status' | 'lat' | 'lng' | 'category' | 'price_per_day_cents' | 'condition' | 'instant_booking' | 'created_at'
+  | 'id'
+  | 'status'
+  | 'lat'
+  | 'lng'
+  | 'category'
+  | 'price_per_day_cents'
+  | 'condition'
+  | 'instant_booking'
+  | 'created_at'
+  | SearchTextColumn
 >;
 
 /** Jobs with status 'open' (whatever their deadline): how many rows a job index will hold. */
@@ -61,6 +83,10 @@ export function jobIndexRowsAfter(db: Queryable, after: string, limit: number): 
       'deadline',
       'desired_date',
       'urgent',
+      'title',
+      'description',
+      'city',
+      'district',
     ])
     .where('id', '>', after)
     .orderBy('id')
@@ -94,6 +120,10 @@ export function listingIndexRowsAfter(db: Queryable, after: string, limit: numbe
       'listings.condition',
       'listings.instant_booking',
       'listings.created_at',
+      'listings.title',
+      'listings.description',
+      'listings.city',
+      'listings.district',
     ])
     .where('listings.id', '>', after)
     .orderBy('listings.id')
@@ -116,4 +146,19 @@ export function pageOf<R, T>(
     if (row) out.push(toApi(row, page.distances[i] as number));
   });
   return out;
+}
+
+/**
+ * A page's API objects read by id (`read` answers the rows of the ids it is given), in the page's
+ * order; `mapperFor` makes the row mapper once the page's rows are known (it may read what they
+ * refer to in one query, such as their providers).
+ */
+export async function readPage<R extends { id: string }, T>(
+  page: IndexedPage,
+  read: (ids: string[]) => Promise<R[]>,
+  mapperFor: (rows: readonly R[]) => Promise<(row: R, distanceKm: number) => T>,
+): Promise<T[]> {
+  if (page.ids.length === 0) return [];
+  const rows = await read([...page.ids]);
+  return pageOf(page, new Map(rows.map((row) => [row.id, row])), await mapperFor(rows));
 }

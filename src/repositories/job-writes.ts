@@ -12,6 +12,8 @@ import type { Job } from '../schemas/job.js';
 import { completedRateSample } from './aggregates.js';
 import { openJobSql } from './jobs.js';
 import { recordJobEvent } from './outbox.js';
+import { acceptedHelpersOf, refreshHelperRecords } from './reliability-records.js';
+import { matchSavedSearches } from './saved-search-matches.js';
 import type { WriteTransaction } from './write-transaction.js';
 
 /** The columns of a job that a client sets (location already resolved, prices in cents). */
@@ -87,7 +89,9 @@ export async function insertOwnJob(
       updated_at: now.toISOString(),
     })
     .execute();
-  return recordJobEvent(trx, 'job.created', id, now);
+  const job = await recordJobEvent(trx, 'job.created', id, now);
+  await matchSavedSearches(trx, 'jobs', job, accountId, now);
+  return job;
 }
 
 /**
@@ -126,7 +130,9 @@ export async function updateOwnJob(
     .set({ ...changes, ...derived })
     .where('id', '=', id)
     .execute();
-  return recordJobEvent(trx, 'job.updated', id, now);
+  const job = await recordJobEvent(trx, 'job.updated', id, now);
+  await matchSavedSearches(trx, 'jobs', job, accountId, now);
+  return job;
 }
 
 /** SQL for "the job is in one of these states"; open means open with its deadline ahead. */
@@ -170,6 +176,8 @@ export async function transitionOwnJob(
     return row && { done: false, status: effectiveJobStatus(row.status, row.deadline, now) };
   }
   if (to === 'cancelled') await rejectPending(trx, id, now);
+  // A completion is one more completed job for each accepted helper, in the next read already.
+  if (to === 'completed') await refreshHelperRecords(trx, await acceptedHelpersOf(trx, id));
   return { done: true, job: await recordJobEvent(trx, 'job.status_changed', id, now) };
 }
 

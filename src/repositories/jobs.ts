@@ -5,13 +5,17 @@ import type { JobRow, NewJob } from '../db/schema.js';
 import type { Category } from '../domain/categories.js';
 import { DEFAULT_CENTER, haversineKm, type LatLng } from '../domain/geo.js';
 import { centsToEur, maxApplicants, priceRange } from '../domain/pricing.js';
+import type { QueryWord } from '../domain/search-text.js';
 import { effectiveJobStatus } from '../domain/statuses.js';
 import type { Job } from '../schemas/job.js';
+import type { PublicProvider } from '../schemas/providers.js';
 import type { IndexedPage, IndexRows } from './indexed-search.js';
-import { pageOf } from './indexed-search.js';
+import { pageOf, readPage } from './indexed-search.js';
 import { flag, locationFromRow, parsePhotos } from './mappers.js';
 import { idNeighbours } from './neighbours.js';
+import { publicProviders } from './providers.js';
 import { type SearchSort, searchOrder } from './search-order.js';
+import { scoredPage } from './text-search.js';
 
 export interface JobSearch {
   center: LatLng;
@@ -22,12 +26,23 @@ export interface JobSearch {
   /** Europe/Berlin calendar date of desired_at. */
   date?: string;
   urgent?: boolean;
+  /** Words of q that must all match (domain/search-text.ts queryWords); none: no text filter. */
+  text?: readonly QueryWord[];
   sort: SearchSort;
   limit: number;
   offset: number;
 }
 
-export function jobRowToJob(row: JobRow, distanceKm: number, now: Date): Job {
+/**
+ * A job as the API shows it; `providers` holds the public details of the commercial accounts
+ * among the rows' owners (publicProviders): jobs of other owners show provider null.
+ */
+export function jobRowToJob(
+  row: JobRow,
+  distanceKm: number,
+  now: Date,
+  providers: ReadonlyMap<string, PublicProvider>,
+): Job {
   const priceEur = centsToEur(row.price_cents);
   return {
     id: row.id,
@@ -53,6 +68,18 @@ export function jobRowToJob(row: JobRow, distanceKm: number, now: Date): Job {
     express: flag(row.express),
     remote_task: flag(row.remote_task),
     pricing_confidence: row.pricing_confidence,
+    provider: (row.owner_account_id !== null && providers.get(row.owner_account_id)) || null,
+  };
+}
+
+/** The mapper of a page of job rows: their owners' providers read in one query first. */
+function jobMapper(db: Queryable, now: Date) {
+  return async (rows: readonly JobRow[]) => {
+    const providers = await publicProviders(
+      db,
+      rows.map((row) => row.owner_account_id),
+    );
+    return (row: JobRow, km: number) => jobRowToJob(row, km, now, providers);
   };
 }
 
@@ -67,6 +94,11 @@ export interface JobSearchIndex {
   readonly rows: IndexRows<JobRow>;
 }
 
+/** The rows of these jobs (any status), for a page found by id. */
+function jobRowsOf(db: Queryable, ids: readonly string[]): Promise<JobRow[]> {
+  return db.selectFrom('jobs').selectAll().where('id', 'in', ids).execute();
+}
+
 /**
  * One page of open jobs and the exact total: from the in-memory index when one is given (it must
  * be current: search/search-indexes.ts), else as SQL. Both give the same answer (tested).
@@ -77,12 +109,11 @@ export async function searchJobs(
   now: Date,
   index?: JobSearchIndex,
 ): Promise<{ data: Job[]; total: number }> {
+  const mapper = jobMapper(db, now);
   if (index) {
     const page = index.search(search, now);
-    const rows = await index.rows.get(page.ids, (ids) =>
-      db.selectFrom('jobs').selectAll().where('id', 'in', ids).execute(),
-    );
-    return { data: pageOf(page, rows, (row, km) => jobRowToJob(row, km, now)), total: page.total };
+    const rows = await index.rows.get(page.ids, (ids) => jobRowsOf(db, ids));
+    return { data: pageOf(page, rows, await mapper([...rows.values()])), total: page.total };
   }
   const distance = distanceKmSql(dialectOf(db), sql.ref<number>('lat'), sql.ref<number>('lng'), search.center);
   let query = db
@@ -95,6 +126,22 @@ export async function searchJobs(
   if (search.date) query = query.where('desired_date', '=', search.date);
   if (search.urgent !== undefined) query = query.where('urgent', '=', search.urgent ? 1 : 0);
 
+  if (search.text && search.text.length > 0) {
+    const page = await scoredPage(
+      (after, size) =>
+        query
+          .select(['id', 'title', 'description', 'category', 'city', 'district', 'created_at', 'price_cents'])
+          .select(distance.as('distance_km'))
+          .where('id', '>', after)
+          .orderBy('id')
+          .limit(size)
+          .execute(),
+      { ...search, text: search.text },
+      (row) => row.price_cents,
+    );
+    return { data: await readPage(page, (ids) => jobRowsOf(db, ids), mapper), total: page.total };
+  }
+
   const countRow = await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
   const total = Number(countRow?.n ?? 0);
   if (search.offset >= total) return { data: [], total };
@@ -106,12 +153,21 @@ export async function searchJobs(
     .limit(search.limit)
     .offset(search.offset)
     .execute();
-  return { data: rows.map((row) => jobRowToJob(row, row.distance_km, now)), total };
+  const toApi = await mapper(rows);
+  return { data: rows.map((row) => toApi(row, row.distance_km)), total };
 }
 
 export async function findJob(db: Queryable, id: string, now: Date): Promise<Job | undefined> {
   const row = await db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst();
-  return row && jobRowToJob(row, haversineKm(DEFAULT_CENTER, row), now);
+  return row && (await jobMapper(db, now)([row]))(row, haversineKm(DEFAULT_CENTER, row));
+}
+
+/** Jobs by id, as GET /v1/jobs/{id} shows each (one query); missing ids are left out. */
+export async function findJobsById(db: Queryable, ids: readonly string[], now: Date): Promise<Map<string, Job>> {
+  if (ids.length === 0) return new Map();
+  const rows = await jobRowsOf(db, ids);
+  const toApi = await jobMapper(db, now)(rows);
+  return new Map(rows.map((row) => [row.id, toApi(row, haversineKm(DEFAULT_CENTER, row))]));
 }
 
 /** Open jobs whose ids sort next to `id`. */

@@ -3,17 +3,12 @@ import type { Queryable } from '../db/queryable.js';
 import type { AccountRow, ListingRow, ListingsTable, NewListing } from '../db/schema.js';
 import { newId } from '../domain/ids.js';
 import type { ListingStatus } from '../domain/statuses.js';
+import { firstNameAndInitial } from '../domain/text.js';
 import type { Listing } from '../schemas/listing.js';
 import { freshRecordColumns } from './mappers.js';
 import { recordListingEvent } from './outbox.js';
+import { matchSavedSearches } from './saved-search-matches.js';
 import type { WriteTransaction } from './write-transaction.js';
-
-/** What an owner shows of a person's name: the first name and the initial of the last ("Ada L."). */
-export function ownerDisplayName(accountName: string): string {
-  const [first = '', ...rest] = accountName.trim().split(/\s+/);
-  const last = rest.at(-1);
-  return last ? `${first} ${last.charAt(0).toUpperCase()}.` : first;
-}
 
 /**
  * The owner row of an account, created on its first listing. The insert comes first and yields to
@@ -24,7 +19,7 @@ export async function ownerIdOfAccount(db: WriteTransaction, account: AccountRow
     .insertInto('owners')
     .values({
       id: newId('own'),
-      display_name: ownerDisplayName(account.name),
+      display_name: firstNameAndInitial(account.name),
       created_at: now.toISOString(),
       account_id: account.id,
       ...freshRecordColumns(),
@@ -58,7 +53,9 @@ export async function insertListing(
     .insertInto('listings')
     .values({ ...values, id, owner_id: ownerId, status: 'available', created_at: at, updated_at: at })
     .execute();
-  return recordListingEvent(trx, 'listing.created', id, now);
+  const listing = await recordListingEvent(trx, 'listing.created', id, now);
+  await matchSavedSearches(trx, 'listings', listing, account.id, now);
+  return listing;
 }
 
 /** The owner rows of an account (one at most), as a subquery. */
@@ -93,13 +90,17 @@ export async function updateOwnListing(
 ): Promise<{ updated: true; listing: Listing } | { updated: false; current: ListingRow | undefined }> {
   await trx.updateTable('listings').set({ updated_at: sql`updated_at` }).where('id', '=', id).execute();
   const current = await ownListing(trx, id, accountId);
-  if (!current || current.status === 'archived') return { updated: false as const, current };
+  // Archived, or removed by a moderation decision: no longer changed.
+  if (!current || current.status === 'archived' || current.status === 'removed')
+    return { updated: false as const, current };
   await trx
     .updateTable('listings')
     .set({ ...change(current), updated_at: now.toISOString() })
     .where('id', '=', id)
     .execute();
-  return { updated: true as const, listing: await recordListingEvent(trx, 'listing.updated', id, now) };
+  const listing = await recordListingEvent(trx, 'listing.updated', id, now);
+  await matchSavedSearches(trx, 'listings', listing, accountId, now);
+  return { updated: true as const, listing };
 }
 
 /**
@@ -122,5 +123,8 @@ export async function setOwnListingStatus(
     .where('status', 'in', from)
     .executeTakeFirst();
   if (Number(result.numUpdatedRows) === 0) return null;
-  return recordListingEvent(trx, 'listing.status_changed', id, now);
+  const listing = await recordListingEvent(trx, 'listing.status_changed', id, now);
+  // A paused listing made available again may start to match.
+  await matchSavedSearches(trx, 'listings', listing, accountId, now);
+  return listing;
 }

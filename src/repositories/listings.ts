@@ -5,13 +5,17 @@ import type { ListingRow, NewListing, NewOwner, ReliabilityColumns } from '../db
 import type { Category } from '../domain/categories.js';
 import { DEFAULT_CENTER, haversineKm, type LatLng } from '../domain/geo.js';
 import { centsToEur } from '../domain/pricing.js';
+import type { QueryWord } from '../domain/search-text.js';
 import type { Condition } from '../domain/statuses.js';
 import type { Listing } from '../schemas/listing.js';
+import type { PublicProvider } from '../schemas/providers.js';
 import type { IndexedPage, IndexRows } from './indexed-search.js';
-import { pageOf } from './indexed-search.js';
+import { pageOf, readPage } from './indexed-search.js';
 import { flag, locationFromRow, parsePhotos, reliabilityFromRow } from './mappers.js';
 import { idNeighbours } from './neighbours.js';
+import { publicProviders } from './providers.js';
 import { type SearchSort, searchOrder } from './search-order.js';
+import { scoredPage } from './text-search.js';
 
 export interface ListingSearch {
   center: LatLng;
@@ -20,15 +24,25 @@ export interface ListingSearch {
   priceMaxCents?: number;
   condition?: Condition;
   instantBooking?: boolean;
+  /** Words of q that must all match (domain/search-text.ts queryWords); none: no text filter. */
+  text?: readonly QueryWord[];
   sort: SearchSort;
   limit: number;
   offset: number;
 }
 
-/** A listing row with its owner's reliability, as searches read it. */
-export type ListingSearchRow = ListingRow & ReliabilityColumns;
+/** A listing row with its owner's reliability and account (null for seeded owners), as searches read it. */
+export type ListingSearchRow = ListingRow & ReliabilityColumns & { owner_account_id: string | null };
 
-export function listingRowToListing(row: ListingSearchRow, distanceKm: number): Listing {
+/**
+ * A listing as the API shows it; `providers` holds the public details of the commercial accounts
+ * among the rows' owners (publicProviders): listings of other owners show provider null.
+ */
+export function listingRowToListing(
+  row: ListingSearchRow,
+  distanceKm: number,
+  providers: ReadonlyMap<string, PublicProvider>,
+): Listing {
   return {
     id: row.id,
     title: row.title,
@@ -44,6 +58,18 @@ export function listingRowToListing(row: ListingSearchRow, distanceKm: number): 
     instant_booking: flag(row.instant_booking),
     photos: parsePhotos(row.photos),
     owner_reliability: reliabilityFromRow(row),
+    provider: (row.owner_account_id !== null && providers.get(row.owner_account_id)) || null,
+  };
+}
+
+/** The mapper of a page of listing rows: their owners' providers read in one query first. */
+function listingMapper(db: Queryable) {
+  return async (rows: readonly ListingSearchRow[]) => {
+    const providers = await publicProviders(
+      db,
+      rows.map((row) => row.owner_account_id),
+    );
+    return (row: ListingSearchRow, km: number) => listingRowToListing(row, km, providers);
   };
 }
 
@@ -55,6 +81,7 @@ const OWNER_RELIABILITY = [
   'owners.rating_avg',
   'owners.rating_count',
   'owners.verified',
+  'owners.account_id as owner_account_id',
 ] as const;
 
 function listingsWithOwners(db: Queryable) {
@@ -67,6 +94,15 @@ export interface ListingSearchIndex {
   readonly rows: IndexRows<ListingSearchRow>;
 }
 
+/** The rows of these listings with their owner's reliability, as searches read them, for a page found by id. */
+function listingRowsOf(db: Queryable, ids: readonly string[]): Promise<ListingSearchRow[]> {
+  return listingsWithOwners(db)
+    .selectAll('listings')
+    .select(OWNER_RELIABILITY)
+    .where('listings.id', 'in', ids)
+    .execute();
+}
+
 /** One page of available listings and the exact total: from the index when one is given, else as SQL. */
 export async function searchListings(
   db: Queryable,
@@ -75,10 +111,8 @@ export async function searchListings(
 ): Promise<{ data: Listing[]; total: number }> {
   if (index) {
     const page = index.search(search);
-    const rows = await index.rows.get(page.ids, (ids) =>
-      listingsWithOwners(db).selectAll('listings').select(OWNER_RELIABILITY).where('listings.id', 'in', ids).execute(),
-    );
-    return { data: pageOf(page, rows, listingRowToListing), total: page.total };
+    const rows = await index.rows.get(page.ids, (ids) => listingRowsOf(db, ids));
+    return { data: pageOf(page, rows, await listingMapper(db)([...rows.values()])), total: page.total };
   }
   const dialect = dialectOf(db);
   let query = listingsWithOwners(db)
@@ -90,17 +124,42 @@ export async function searchListings(
   if (search.condition) query = query.where('listings.condition', '=', search.condition);
   if (search.instantBooking !== undefined)
     query = query.where('listings.instant_booking', '=', search.instantBooking ? 1 : 0);
-
-  const countRow = await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
-  const total = Number(countRow?.n ?? 0);
-  if (search.offset >= total) return { data: [], total };
-
   const distance = distanceKmSql(
     dialect,
     sql.ref<number>('listings.lat'),
     sql.ref<number>('listings.lng'),
     search.center,
   );
+
+  if (search.text && search.text.length > 0) {
+    const page = await scoredPage(
+      (after, size) =>
+        query
+          .select([
+            'listings.id',
+            'listings.title',
+            'listings.description',
+            'listings.category',
+            'listings.city',
+            'listings.district',
+            'listings.created_at',
+            'listings.price_per_day_cents',
+          ])
+          .select(distance.as('distance_km'))
+          .where('listings.id', '>', after)
+          .orderBy('listings.id')
+          .limit(size)
+          .execute(),
+      { ...search, text: search.text },
+      (row) => row.price_per_day_cents,
+    );
+    return { data: await readPage(page, (ids) => listingRowsOf(db, ids), listingMapper(db)), total: page.total };
+  }
+
+  const countRow = await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
+  const total = Number(countRow?.n ?? 0);
+  if (search.offset >= total) return { data: [], total };
+
   const rows = await query
     .selectAll('listings')
     .select(OWNER_RELIABILITY)
@@ -115,7 +174,8 @@ export async function searchListings(
     .limit(search.limit)
     .offset(search.offset)
     .execute();
-  return { data: rows.map((row) => listingRowToListing(row, row.distance_km)), total };
+  const toApi = await listingMapper(db)(rows);
+  return { data: rows.map((row) => toApi(row, row.distance_km)), total };
 }
 
 export async function findListing(db: Queryable, id: string): Promise<Listing | undefined> {
@@ -124,7 +184,15 @@ export async function findListing(db: Queryable, id: string): Promise<Listing | 
     .select(OWNER_RELIABILITY)
     .where('listings.id', '=', id)
     .executeTakeFirst();
-  return row && listingRowToListing(row, haversineKm(DEFAULT_CENTER, row));
+  return row && (await listingMapper(db)([row]))(row, haversineKm(DEFAULT_CENTER, row));
+}
+
+/** Listings by id, as GET /v1/listings/{id} shows each (one query); missing ids are left out. */
+export async function findListingsById(db: Queryable, ids: readonly string[]): Promise<Map<string, Listing>> {
+  if (ids.length === 0) return new Map();
+  const rows = await listingRowsOf(db, ids);
+  const toApi = await listingMapper(db)(rows);
+  return new Map(rows.map((row) => [row.id, toApi(row, haversineKm(DEFAULT_CENTER, row))]));
 }
 
 /** Available listings whose ids sort next to `id`. */

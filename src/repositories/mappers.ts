@@ -1,7 +1,7 @@
 /** Row-to-API pieces that jobs, listings and helpers share. */
 import type { ReliabilityColumns } from '../db/schema.js';
 import { round } from '../domain/geo.js';
-import { FRESH_RECORD, reliabilityScore } from '../domain/reliability.js';
+import { FRESH_HISTORY, type ReliabilityFigures, reliabilityOf } from '../domain/reliability.js';
 import type { Location, ReliabilityScore } from '../schemas/common.js';
 
 export function reliabilityFromRow(row: ReliabilityColumns): ReliabilityScore {
@@ -45,7 +45,12 @@ export function parsePhotos(json: string): string[] {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
 }
 
-/** The reliability columns of a new helper or owner row: FRESH_RECORD and the score it gives. */
-export function freshRecordColumns() {
-  return { ...FRESH_RECORD, verified: 0 as const, reliability_score: reliabilityScore(FRESH_RECORD) };
+/** The reliability columns (the cache) holding a record's figures. */
+export function figuresToColumns(figures: ReliabilityFigures): ReliabilityColumns {
+  return { ...figures, verified: figures.verified ? 1 : 0 };
+}
+
+/** The reliability columns of a new helper or owner row: the figures of an empty record. */
+export function freshRecordColumns(): ReliabilityColumns {
+  return figuresToColumns(reliabilityOf(FRESH_HISTORY));
 }

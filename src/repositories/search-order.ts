@@ -1,6 +1,7 @@
 import { type RawBuilder, sql } from 'kysely';
 
-export type SearchSort = 'newest' | 'price_asc' | 'price_desc' | 'distance';
+/** relevance is for searches with q (its order is computed outside SQL); without words it is newest. */
+export type SearchSort = 'newest' | 'price_asc' | 'price_desc' | 'distance' | 'relevance';
 
 /**
  * ORDER BY for a search sort over the given columns (and the `distance_km` alias). Ties always

@@ -2,7 +2,7 @@ import { type Static, Type } from 'typebox';
 import { Nullable, PlainText, RefTo, StringEnum } from './common.js';
 import { JOB_LIFE_CYCLE } from './job-writes.js';
 
-const APPLICATION_STATUSES = ['pending', 'accepted', 'rejected'] as const;
+const APPLICATION_STATUSES = ['pending', 'accepted', 'rejected', 'withdrawn'] as const;
 
 const Id = (what: string, example: string) =>
   Type.String({ minLength: 1, maxLength: 64, description: `${what} id, e.g. ${example}.` });
@@ -26,11 +26,13 @@ export const ApplicationSchema = Type.Object(
     helper_id: Type.String(),
     status: StringEnum(APPLICATION_STATUSES, {
       description:
-        'pending (waiting for the job owner) -> accepted or rejected. Pending applications are rejected when the job is cancelled or when its last helper is accepted.',
+        'pending (waiting for the job owner) -> accepted or rejected. Pending applications are rejected when the job is cancelled or when its last helper is accepted, and withdrawn when the helper’s account is erased (DELETE /v1/me).',
     }),
     message: Nullable(Type.String()),
     created_at: Type.String({ format: 'date-time' }),
-    decided_at: Nullable(Type.String({ format: 'date-time' }), { description: 'When it was accepted or rejected.' }),
+    decided_at: Nullable(Type.String({ format: 'date-time' }), {
+      description: 'When it was accepted, rejected or withdrawn.',
+    }),
   },
   { $id: 'Application', additionalProperties: false, description: 'A helper’s application for a job.' },
 );

@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { CategorySchema, Lat, Lng, Nullable, Radius, RefTo, ReliabilityScoreSchema } from './common.js';
+import { NearParam } from './search-words.js';
 
 export const TOP_HELPERS = 5;
 
@@ -13,11 +14,13 @@ export const AvailabilityQuery = Type.Object(
           'A category value in any case, or a German or English name for it ("GARDENING", "gardening", "Garten", "pet care"). Omit for all categories.',
       }),
     ),
+    near: NearParam,
     lat: Type.Optional(Lat('Latitude of the location.')),
     lng: Type.Optional(Lng('Longitude of the location.')),
     radius: Type.Optional(Radius('Radius in km around the location; at most 50, the service area.')),
     min_reliability: Type.Optional(
       Type.Integer({
+        format: 'int32',
         minimum: 0,
         maximum: 100,
         default: 0,

@@ -4,7 +4,7 @@ import { LISTING_STATUSES } from '../domain/statuses.js';
 import { BOOKING_MACHINE, transitionsTable } from '../domain/transitions.js';
 import { IdParams, Nullable, StringEnum } from './common.js';
 
-const CalendarDate = (description: string) => Type.String({ format: 'date', description });
+const CalendarDate = (description: string) => Type.String({ format: 'date', maxLength: 10, description });
 
 export const BookingCreateBody = Type.Object(
   {
@@ -107,7 +107,7 @@ const expiry = (ttlHours: number) =>
 
 /** The booking life cycle for the OpenAPI descriptions; `transitions` is BOOKING_MACHINE as a Markdown table. */
 export const bookingLifeCycle = (ttlHours: number, transitions = transitionsTable(BOOKING_MACHINE)) =>
-  `Booking life cycle (a booking is seen and changed only by its renter, the account that booked, and the owner of the listing; for anyone else it answers 404):\n\n${transitions}\n\n| Action | Who may take it |\n| --- | --- |\n${WHO}\n\n${expiry(ttlHours)}\n\nAn action the caller's role may not take answers 403 forbidden (with the actions the role may take in alternatives); an action not allowed from the current state answers 409 invalid_state_transition naming the state, with the allowed actions in alternatives. Transitions are atomic: the status changes only if it still is what the action leaves from.`;
+  `Booking life cycle (a booking is seen and changed only by its renter, the account that booked, and the owner of the listing; for anyone else it answers 404):\n\n${transitions}\n\n| Action | Who may take it |\n| --- | --- |\n${WHO}\n\n${expiry(ttlHours)}\n\nAn action the caller's role may not take answers 403 forbidden (with the actions the role may take in alternatives); an action not allowed from the current state answers 409 invalid_state_transition naming the state, with the allowed actions in alternatives. Transitions are atomic.`;
 
 /** The rules of booking days, for the OpenAPI descriptions. */
 export const bookingRules = (ttlHours: number) =>

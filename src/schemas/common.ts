@@ -2,6 +2,7 @@ import { type Static, type TSchema, Type } from 'typebox';
 import { PLACE_OFFSET_MAX_M, PLACE_OFFSET_MIN_M } from '../domain/approximate-place.js';
 import { CATEGORIES } from '../domain/categories.js';
 import { DEFAULT_CENTER, MAX_RADIUS_KM } from '../domain/geo.js';
+import { RELIABILITY_FORMULA } from '../domain/reliability.js';
 import { PLAIN_TEXT_PATTERN, VISIBLE_TEXT_PATTERN } from '../domain/text.js';
 
 /** A string enum rendered as `{type: string, enum: [...]}`: one JSON Schema shape for ajv, OpenAPI and TS. */
@@ -42,13 +43,15 @@ export const CategorySchema = StringEnum(CATEGORIES, { $id: 'Category', descript
 
 /** The category query parameter: inline (not a $ref) so validation errors can list its values. */
 export const CategoryParam = StringEnum(CATEGORIES, {
-  description: 'Category value, case-insensitive ("gardening" = "GARDENING").',
+  description: 'Category value, in any case.',
 });
 
+// No `default` keyword: a default filled in by validation could not be told from a sent value
+// (near and lat/lng exclude each other); the default centre is applied by domain/geo.ts searchArea.
 export const Lat = (description: string) =>
-  Type.Number({ minimum: -90, maximum: 90, default: DEFAULT_CENTER.lat, description });
+  Type.Number({ minimum: -90, maximum: 90, description: `${description} Default ${DEFAULT_CENTER.lat}.` });
 export const Lng = (description: string) =>
-  Type.Number({ minimum: -180, maximum: 180, default: DEFAULT_CENTER.lng, description });
+  Type.Number({ minimum: -180, maximum: 180, description: `${description} Default ${DEFAULT_CENTER.lng}.` });
 export const Radius = (description: string) =>
   Type.Number({ exclusiveMinimum: 0, maximum: MAX_RADIUS_KM, default: MAX_RADIUS_KM, description });
 
@@ -57,20 +60,27 @@ export const DEFAULT_PAGE_SIZE = 20;
 /** Deeper pages cost a scan of every row before them; past this, narrow the search instead. */
 export const MAX_OFFSET = 10_000;
 
-export const SEARCH_SORTS = ['newest', 'price_asc', 'price_desc', 'distance'] as const;
+export const SEARCH_SORTS = ['newest', 'price_asc', 'price_desc', 'distance', 'relevance'] as const;
 
 export const PagingQuery = {
   sort: Type.Optional(
     StringEnum(SEARCH_SORTS, {
-      default: 'newest',
-      description: 'newest first, price ascending or descending, or nearest to lat/lng first. Ties break by id.',
+      description:
+        'newest first, price ascending or descending, nearest to the centre first, or (with q) relevance: title matches before category, place and description matches, whole words before parts, exact before one typo, then newest. Default: relevance with q, else newest. Ties break by id.',
     }),
   ),
   limit: Type.Optional(
-    Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE, description: 'Results per page.' }),
+    Type.Integer({
+      format: 'int32',
+      minimum: 1,
+      maximum: MAX_PAGE_SIZE,
+      default: DEFAULT_PAGE_SIZE,
+      description: 'Results per page.',
+    }),
   ),
   offset: Type.Optional(
     Type.Integer({
+      format: 'int32',
       minimum: 0,
       maximum: MAX_OFFSET,
       default: 0,
@@ -107,16 +117,38 @@ export const ReliabilityScoreSchema = Type.Object(
     reliability_score: Type.Integer({
       minimum: 0,
       maximum: 100,
-      description: '0 to 100; above 80 is suggested for time-sensitive tasks.',
+      description: '0 to 100 by the formula above; above 80 is suggested for time-sensitive tasks.',
     }),
-    completed_jobs: Type.Integer({ minimum: 0 }),
-    avg_response_minutes: Type.Integer({ minimum: 0 }),
-    cancellation_rate: Type.Number({ minimum: 0, maximum: 1, description: 'Share of commitments cancelled, 0 to 1.' }),
-    rating_avg: Type.Number({ minimum: 0, maximum: 5, description: 'Average rating, 1 to 5 stars (0 when unrated).' }),
-    rating_count: Type.Integer({ minimum: 0 }),
-    verified: Type.Boolean({ description: 'Identity verified by the platform.' }),
+    completed_jobs: Type.Integer({
+      minimum: 0,
+      description: 'A helper: jobs completed with their application accepted. A listing owner: bookings returned.',
+    }),
+    avg_response_minutes: Type.Integer({
+      minimum: 0,
+      description:
+        "Mean minutes to answer (0 before the first): a helper from a job's posting to their application; a listing owner from a booking request to confirming or declining it; both from the first message of a conversation the other side opened to their first reply.",
+    }),
+    cancellation_rate: Type.Number({
+      minimum: 0,
+      maximum: 1,
+      description:
+        'Cancellations by this party / commitments, 0 to 1: a helper withdrawing an accepted application; an owner cancelling a booking (commitments: confirmed, active, returned and owner-cancelled bookings).',
+    }),
+    rating_avg: Type.Number({
+      minimum: 0,
+      maximum: 5,
+      description: 'Mean of the published reviews, 1 to 5 stars, two decimals (0 when unrated).',
+    }),
+    rating_count: Type.Integer({ minimum: 0, description: 'Published reviews (of clients, or of renters).' }),
+    verified: Type.Boolean({
+      description: 'An approved verification by the platform exists and was not revoked.',
+    }),
   },
-  { $id: 'ReliabilityScore', additionalProperties: false },
+  {
+    $id: 'ReliabilityScore',
+    additionalProperties: false,
+    description: `Computed from stored history, never set: every write that changes the history (an application, its acceptance, a job's completion, a booking decision, cancellation or return, a published review, a verification) computes the figures again in its own transaction, so the next read shows them. ${RELIABILITY_FORMULA}`,
+  },
 );
 export type ReliabilityScore = Static<typeof ReliabilityScoreSchema>;
 
@@ -130,9 +162,9 @@ export const PriceBand = (description: string) =>
     { description, additionalProperties: false },
   );
 
-export const IdParams = (what: string, example: string) =>
+export const IdParams = (what: string, example: string, options: { pattern?: string } = {}) =>
   Type.Object(
-    { id: Type.String({ minLength: 1, maxLength: 64, description: `${what} id, e.g. ${example}.` }) },
+    { id: Type.String({ minLength: 1, maxLength: 64, ...options, description: `${what} id, e.g. ${example}.` }) },
     { additionalProperties: false },
   );
 

@@ -1,16 +1,25 @@
 import { MeSchema } from './access.js';
+import { AccountErasureSchema } from './account-data.js';
+import { AccountExportSchema } from './account-export.js';
 import { ApplicationSchema } from './applications.js';
 import { AvailabilitySchema, PublicHelperSchema } from './availability.js';
 import { BookingSchema } from './bookings.js';
 import { CategoryItemSchema } from './category.js';
 import { CategorySchema, LocationSchema, ReliabilityScoreSchema } from './common.js';
+import { ConversationSchema, MessageSchema } from './conversations.js';
 import { ApiErrorSchema } from './error.js';
 import { EstimateSchema } from './estimate.js';
 import { HelperProfileSchema } from './helper-profiles.js';
 import { JobSchema } from './job.js';
 import { ListingSchema } from './listing.js';
+import { AppealSchema, ModerationDecisionSchema, ReportSchema, TransparencySchema } from './notices.js';
 import { ExactLocationSchema } from './places.js';
+import { ProviderSchema, PublicProviderSchema } from './providers.js';
+import { PublicReviewSchema, ReviewSchema } from './reviews.js';
+import { SavedSearchSchema } from './saved-searches.js';
+import { NamedPlaceSchema } from './search-words.js';
 import { StatsSchema } from './stats.js';
+import { VerificationSchema } from './verifications.js';
 import { DeliverySchema, WebhookSchema } from './webhooks.js';
 
 /** Component schemas, shown once in the OpenAPI document and referenced by `$ref`. */
@@ -18,7 +27,10 @@ export const COMPONENT_SCHEMAS = [
   CategorySchema,
   LocationSchema,
   ExactLocationSchema,
+  NamedPlaceSchema,
   ReliabilityScoreSchema,
+  PublicProviderSchema,
+  ProviderSchema,
   JobSchema,
   ListingSchema,
   BookingSchema,
@@ -28,8 +40,20 @@ export const COMPONENT_SCHEMAS = [
   AvailabilitySchema,
   HelperProfileSchema,
   ApplicationSchema,
+  MessageSchema,
+  ConversationSchema,
+  ReviewSchema,
+  PublicReviewSchema,
+  VerificationSchema,
+  SavedSearchSchema,
   StatsSchema,
   MeSchema,
+  ReportSchema,
+  AppealSchema,
+  ModerationDecisionSchema,
+  TransparencySchema,
+  AccountExportSchema,
+  AccountErasureSchema,
   WebhookSchema,
   DeliverySchema,
   ApiErrorSchema,

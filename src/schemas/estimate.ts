@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { CategoryParam, CategorySchema, Nullable, RefTo } from './common.js';
+import { NearParam } from './search-words.js';
 
 export const MAX_DURATION_HOURS = 100;
 
@@ -16,8 +17,9 @@ export const EstimateQuery = Type.Object(
     ),
     duration_hours: Type.Optional(Duration('Working hours per helper.', { default: 1 })),
     helpers: Type.Optional(
-      Type.Integer({ minimum: 1, maximum: 4, default: 1, description: 'Number of helpers, 1 to 4.' }),
+      Type.Integer({ format: 'int32', minimum: 1, maximum: 4, default: 1, description: 'Number of helpers, 1 to 4.' }),
     ),
+    near: NearParam,
     lat: Type.Optional(
       Type.Number({ minimum: -90, maximum: 90, description: 'With lng: learn from jobs near this point.' }),
     ),

@@ -17,7 +17,11 @@ import { LocationInput } from './location-input.js';
 export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
 
 const Clock = (description: string) =>
-  Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description: `${description}, HH:MM (Europe/Berlin).` });
+  Type.String({
+    pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$',
+    maxLength: 5,
+    description: `${description}, HH:MM (Europe/Berlin).`,
+  });
 
 const AvailabilityWindow = Type.Object(
   {
@@ -39,7 +43,7 @@ function helperFields(defaults: boolean) {
   const orDefault = (value: unknown) => (defaults ? { default: value } : {});
   return {
     display_name: Text(2, 60, 'The name shown, e.g. first name and initial; 2 to 60 characters.'),
-    categories: Type.Array(StringEnum(CATEGORIES, { description: 'Category value, case-insensitive.' }), {
+    categories: Type.Array(StringEnum(CATEGORIES, { description: 'Category value, in any case.' }), {
       minItems: 1,
       maxItems: CATEGORIES.length,
       uniqueItems: true,

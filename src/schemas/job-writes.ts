@@ -9,6 +9,9 @@ import { LocationInput } from './location-input.js';
 export const Euros = (min: number, max: number, description: string) =>
   Type.Number({ minimum: min, maximum: max, description: `${description} At most two decimals.` });
 
+/** Longer than any RFC 3339 date-time a client writes (35 characters with nanoseconds and an offset). */
+const DATE_TIME_MAX_LENGTH = 64;
+
 const { commercial, private: personal } = SCHEDULE_HORIZON_DAYS;
 const HORIZON = `at most ${commercial} days after the job was created for commercial accounts (spec 2.1) and ${personal} days for private accounts`;
 
@@ -19,13 +22,13 @@ function jobFields(defaults: boolean) {
   return {
     title: Text(3, 120, 'Short title, 3 to 120 characters.'),
     description: Text(10, 5000, 'What is to be done, 10 to 5000 characters.'),
-    category: StringEnum(CATEGORIES, { description: 'Category value, case-insensitive ("gardening" = "GARDENING").' }),
+    category: StringEnum(CATEGORIES, { description: 'Category value, in any case.' }),
     price_eur: Euros(0, 100_000, 'Price for the whole job in EUR, 0 to 100000.'),
     location: LocationInput,
-    desired_at: Nullable(Type.String({ format: 'date-time' }), {
+    desired_at: Nullable(Type.String({ format: 'date-time', maxLength: DATE_TIME_MAX_LENGTH }), {
       description: `When the job should be done: in the future and ${HORIZON}. null: no date.`,
     }),
-    deadline: Nullable(Type.String({ format: 'date-time' }), {
+    deadline: Nullable(Type.String({ format: 'date-time', maxLength: DATE_TIME_MAX_LENGTH }), {
       description: `Last moment the job can be done: in the future, not before desired_at, and ${HORIZON}. The job leaves the open search (status expired) when it passes. null: no deadline.`,
     }),
     time_preference: Nullable(StringEnum(TIME_PREFERENCES), {
@@ -36,6 +39,7 @@ function jobFields(defaults: boolean) {
     remote_task: Flag('Can be done remotely (smart_eta_minutes then counts no travel).'),
     requires_license: Flag('Needs a licence or certificate.'),
     helpers_needed: Type.Integer({
+      format: 'int32',
       minimum: 1,
       maximum: 4,
       ...orDefault(1),

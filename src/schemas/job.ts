@@ -13,6 +13,8 @@ import {
   RefTo,
   StringEnum,
 } from './common.js';
+import { PublicProviderSchema } from './providers.js';
+import { NamedPlaceSchema, NearParam, TextSearchParams } from './search-words.js';
 
 const DateTime = (description: string) => Nullable(Type.String({ format: 'date-time' }), { description });
 
@@ -60,6 +62,7 @@ export const JobSchema = Type.Object(
       description:
         'How well the price per helper-hour is backed by completed jobs of the category (the data /v1/estimate uses): high inside their middle half (with 30+ jobs), medium inside the 10th-90th percentile, low outside; null with fewer than 5 jobs.',
     }),
+    provider: Nullable(RefTo(PublicProviderSchema)),
   },
   { $id: 'Job', additionalProperties: false },
 );
@@ -67,6 +70,8 @@ export type Job = Static<typeof JobSchema>;
 
 export const JobSearchQuery = Type.Object(
   {
+    ...TextSearchParams,
+    near: NearParam,
     lat: Type.Optional(Lat('Latitude of the search centre.')),
     lng: Type.Optional(Lng('Longitude of the search centre.')),
     radius: Type.Optional(Radius('Search radius in km around lat/lng; at most 50.')),
@@ -80,6 +85,7 @@ export const JobSearchQuery = Type.Object(
     date: Type.Optional(
       Type.String({
         format: 'date',
+        maxLength: 10,
         description: 'Only jobs whose desired_at falls on this calendar day in Europe/Berlin (YYYY-MM-DD).',
       }),
     ),
@@ -99,6 +105,7 @@ export const JobPage = Type.Object(
     limit: Type.Integer(),
     offset: Type.Integer(),
     has_more: Type.Boolean({ description: 'Whether a page after this one has results (offset + limit < total).' }),
+    near: Type.Optional(RefTo(NamedPlaceSchema)),
   },
   { additionalProperties: false },
 );

@@ -12,7 +12,7 @@ export const MAX_PHOTO_URL_LENGTH = 500;
 const ListingFields = {
   title: Text(3, 120, 'What is lent, 3 to 120 characters (surrounding spaces are trimmed).'),
   description: Text(10, 5000, 'Details: what is included, pick-up, conditions; 10 to 5000 characters.'),
-  category: StringEnum(CATEGORIES, { description: 'Category value, case-insensitive ("events" = "EVENTS").' }),
+  category: StringEnum(CATEGORIES, { description: 'Category value, in any case.' }),
   price_per_day_eur: Type.Number({
     minimum: 0.5,
     maximum: 10_000,
@@ -31,7 +31,7 @@ const ListingFields = {
       maximum: 100_000,
       description: 'Refundable deposit in EUR, 0 to 100,000, at most two decimals.',
     }),
-  condition: StringEnum(CONDITIONS, { description: 'new, like_new, good or fair (case-insensitive).' }),
+  condition: StringEnum(CONDITIONS, { description: 'new, like_new, good or fair, in any case.' }),
   location: LocationInput,
   instant_booking: (options: object = {}) =>
     Type.Boolean({

@@ -14,6 +14,8 @@ import {
   ReliabilityScoreSchema,
   StringEnum,
 } from './common.js';
+import { PublicProviderSchema } from './providers.js';
+import { NamedPlaceSchema, NearParam, TextSearchParams } from './search-words.js';
 
 export const ConditionSchema = StringEnum(CONDITIONS, { description: 'new, like_new, good or fair.' });
 
@@ -36,6 +38,7 @@ export const ListingSchema = Type.Object(
     instant_booking: Type.Boolean({ description: 'Bookings are confirmed at once, without the owner’s approval.' }),
     photos: Type.Array(Type.String({ format: 'uri' })),
     owner_reliability: RefTo(ReliabilityScoreSchema),
+    provider: Nullable(RefTo(PublicProviderSchema)),
   },
   { $id: 'Listing', additionalProperties: false },
 );
@@ -43,6 +46,8 @@ export type Listing = Static<typeof ListingSchema>;
 
 export const ListingSearchQuery = Type.Object(
   {
+    ...TextSearchParams,
+    near: NearParam,
     lat: Type.Optional(Lat('Latitude of the search centre.')),
     lng: Type.Optional(Lng('Longitude of the search centre.')),
     radius: Type.Optional(Radius('Search radius in km; at most 50.')),
@@ -65,6 +70,7 @@ export const ListingPage = Type.Object(
     data: Type.Array(RefTo(ListingSchema)),
     total: Type.Integer({ minimum: 0, description: 'Available listings matching the filters, over all pages.' }),
     has_more: Type.Boolean({ description: 'Whether a page after this one has results.' }),
+    near: Type.Optional(RefTo(NamedPlaceSchema)),
   },
   { additionalProperties: false, description: 'As the spec says, this page carries no limit and offset fields.' },
 );

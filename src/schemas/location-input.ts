@@ -11,7 +11,13 @@ export const LocationInput = Type.Union(
       { additionalProperties: false },
     ),
     Type.Object(
-      { plz: Type.String({ pattern: '^[0-9]{5}$', description: 'A postal code of the service area, e.g. 76227.' }) },
+      {
+        plz: Type.String({
+          pattern: '^[0-9]{5}$',
+          maxLength: 5,
+          description: 'A postal code of the service area, e.g. 76227.',
+        }),
+      },
       { additionalProperties: false },
     ),
   ],

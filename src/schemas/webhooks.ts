@@ -1,15 +1,17 @@
 import { type Static, Type } from 'typebox';
 import { EVENT_TYPES } from '../domain/events.js';
 import { CategoryParam, DEFAULT_PAGE_SIZE, MAX_OFFSET, MAX_PAGE_SIZE, Nullable, RefTo, StringEnum } from './common.js';
+import { NearParam } from './search-words.js';
 
 export const EventTypeSchema = StringEnum(EVENT_TYPES, {
   description:
-    'job.* and listing.* are public (any webhook may subscribe); application.created goes to the job owner and the applicant, booking.* to the listing owner and the renter.',
+    "job.* and listing.* are public (any webhook may subscribe); application.created goes to the job owner and the applicant, booking.* to the listing owner and the renter, review.published to both sides of the review, verification.decided to the helper's account, saved_search.matched to the search's account.",
 });
 
 const Filters = Type.Object(
   {
     category: Type.Optional(CategoryParam),
+    near: NearParam,
     lat: Type.Optional(Type.Number({ minimum: -90, maximum: 90, description: 'Latitude of the area centre.' })),
     lng: Type.Optional(Type.Number({ minimum: -180, maximum: 180, description: 'Longitude of the area centre.' })),
     radius: Type.Optional(
@@ -19,7 +21,7 @@ const Filters = Type.Object(
   {
     additionalProperties: false,
     description:
-      'Only events whose job or listing is of this category and within radius km of lat/lng (the search filters; lat and lng come together). Empty: every event of the subscribed types.',
+      'Only events whose job or listing is of this category and within radius km of lat/lng or of the place near names (the search filters; lat and lng come together; near is stored as its lat/lng). Empty: every event of the subscribed types.',
   },
 );
 
@@ -114,6 +116,7 @@ export const DeliveryQuery = Type.Object(
     status: Type.Optional(StringEnum(DELIVERY_STATUSES, { description: 'Only deliveries in this state.' })),
     limit: Type.Optional(
       Type.Integer({
+        format: 'int32',
         minimum: 1,
         maximum: MAX_PAGE_SIZE,
         default: DEFAULT_PAGE_SIZE,
@@ -121,7 +124,13 @@ export const DeliveryQuery = Type.Object(
       }),
     ),
     offset: Type.Optional(
-      Type.Integer({ minimum: 0, maximum: MAX_OFFSET, default: 0, description: 'Results to skip (newest first).' }),
+      Type.Integer({
+        format: 'int32',
+        minimum: 0,
+        maximum: MAX_OFFSET,
+        default: 0,
+        description: 'Results to skip (newest first).',
+      }),
     ),
   },
   { additionalProperties: false },
@@ -153,7 +162,7 @@ export interface WebhookDocSettings {
 export function webhookDocs(settings: WebhookDocSettings): string {
   return `Webhooks tell a developer account's server about changes as they happen, instead of it polling.
 
-**Events.** job.created, job.updated, job.status_changed, listing.created, listing.updated and listing.status_changed are public: any webhook may subscribe to them, optionally filtered by category and area (lat, lng, radius in km: the search filters). application.created reaches only the job's owner and the applicant; booking.created and booking.status_changed only the listing's owner and the renter. Each change is written to an outbox in the same database transaction as the change itself, so no acknowledged change goes without its event, also across a crash or a restart.
+**Events.** job.created, job.updated, job.status_changed, listing.created, listing.updated and listing.status_changed are public: any webhook may subscribe to them, optionally filtered by category and area (lat, lng, radius in km: the search filters). application.created reaches only the job's owner and the applicant; booking.created and booking.status_changed only the listing's owner and the renter; review.published (a review became visible: both sides reviewed, or the window closed) only the two sides of the review; verification.decided (the platform approved, rejected or revoked a helper's verification) only the helper's account; saved_search.matched (a job or listing started to match a saved search) only the search's account. Each change is written to an outbox in the same database transaction as the change itself, so no acknowledged change goes without its event, also across a crash or a restart.
 
 **Delivery.** A POST to the webhook's url with the JSON body \`{"id": "evt_…", "type": "job.created", "created_at": "…", "data": {"object": {…the job, listing, application or booking as the API showed it…}}}\` and the headers Marketplace-Event-Id, Marketplace-Event-Type, Marketplace-Delivery-Id and Marketplace-Signature. Any 2xx answer within ${settings.timeoutMs / 1000} s counts as delivered; anything else (other statuses, redirects, timeouts, refused connections) is retried with exponential backoff: ${settings.retryBaseMs / 1000} s after the first failure, doubling each time (±10 % jitter, at most a day between attempts), ${settings.maxAttempts} attempts over ${settings.retryWindow}, then the delivery is failed. Deliveries are at least once and not ordered: deduplicate on the event id.
 

@@ -1,12 +1,18 @@
 import type { Queryable } from '../db/queryable.js';
 import type { JobRow } from '../db/schema.js';
 import { CATEGORIES } from '../domain/categories.js';
-import { countOpenJobs, type IndexedPage, jobIndexRowsAfter } from '../repositories/indexed-search.js';
+import {
+  countOpenJobs,
+  type IndexedPage,
+  type JobIndexRow,
+  jobIndexRowsAfter,
+} from '../repositories/indexed-search.js';
 import type { JobSearch, JobSearchIndex } from '../repositories/jobs.js';
 import { cents, codeOf, dateCode, isoMs, LOAD_CHUNK } from './columns.js';
 import { loadPoints, type PointIndex, RUN } from './point-index.js';
 import { PointTable } from './point-table.js';
 import { RadiusTest } from './radius-test.js';
+import { TextIndex } from './text-index.js';
 
 /**
  * Every job with status 'open' as typed columns over a PointIndex: the filters and orders of
@@ -24,14 +30,18 @@ export class JobIndex extends PointTable<JobRow> implements JobSearchIndex {
     /** YYYYMMDD; 0 for no desired date. */
     private readonly desired: Int32Array,
     private readonly urgent: Uint8Array,
+    text: TextIndex,
   ) {
-    super(points, category, price, created);
+    super(points, category, price, created, text);
   }
 
   /** Reads the open jobs; throws NotMirrorable when a stored value cannot be compared as SQL does. */
   static async load(db: Queryable): Promise<JobIndex> {
+    const expected = await countOpenJobs(db);
+    const text = new TextIndex(expected);
     const { points, category, column } = await loadPoints({
-      expected: await countOpenJobs(db),
+      expected,
+      kept: (row: JobIndexRow) => text.add(row),
       idPrefix: 'job_',
       types: {
         price: Int32Array,
@@ -56,6 +66,7 @@ export class JobIndex extends PointTable<JobRow> implements JobSearchIndex {
               urgent: row.urgent,
             },
     });
+    text.finish();
     return new JobIndex(
       points,
       category,
@@ -64,6 +75,7 @@ export class JobIndex extends PointTable<JobRow> implements JobSearchIndex {
       column('deadline') as Float64Array,
       column('desired') as Int32Array,
       column('urgent') as Uint8Array,
+      text,
     );
   }
 
@@ -74,7 +86,9 @@ export class JobIndex extends PointTable<JobRow> implements JobSearchIndex {
     const [min, max] = [search.budgetMinCents ?? -Infinity, search.budgetMaxCents ?? Infinity];
     const desired = search.date === undefined ? -1 : dateCode(search.date);
     const urgent = search.urgent === undefined ? -1 : search.urgent ? 1 : 0;
-    const { matches } = this.scratch;
+    const { matches, relevance } = this.scratch;
+    const { rank } = this.points;
+    const scorer = this.scorer(search.text);
     const { lat, lng } = this.points;
     const { deadline: deadlines, category: categories, price: prices, desired: dates, urgent: urgents } = this;
     const runs = this.points.runs(test, category);
@@ -96,9 +110,15 @@ export class JobIndex extends PointTable<JobRow> implements JobSearchIndex {
         if (price < min || price > max) continue;
         if (desired >= 0 && dates[s] !== desired) continue;
         if (urgent >= 0 && urgents[s] !== urgent) continue;
+        if (scorer) {
+          const score = scorer.score(rank[s] as number, categories[s] as number);
+          if (score === 0) continue;
+          relevance[s] = score;
+        }
         matches[total++] = s;
       }
     }
+    scorer?.release();
     return this.page(test, total, search);
   }
 }

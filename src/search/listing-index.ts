@@ -1,12 +1,18 @@
 import type { Queryable } from '../db/queryable.js';
 import { CATEGORIES } from '../domain/categories.js';
 import { CONDITIONS } from '../domain/statuses.js';
-import { countAvailableListings, type IndexedPage, listingIndexRowsAfter } from '../repositories/indexed-search.js';
+import {
+  countAvailableListings,
+  type IndexedPage,
+  type ListingIndexRow,
+  listingIndexRowsAfter,
+} from '../repositories/indexed-search.js';
 import type { ListingSearch, ListingSearchIndex, ListingSearchRow } from '../repositories/listings.js';
 import { cents, codeOf, isoMs, LOAD_CHUNK } from './columns.js';
 import { loadPoints, type PointIndex, RUN } from './point-index.js';
 import { PointTable } from './point-table.js';
 import { RadiusTest } from './radius-test.js';
+import { TextIndex } from './text-index.js';
 
 /**
  * Every available listing (with its owner, as the search joins them) as typed columns over a
@@ -20,14 +26,18 @@ export class ListingIndex extends PointTable<ListingSearchRow> implements Listin
     private readonly condition: Uint8Array,
     private readonly instant: Uint8Array,
     created: Float64Array,
+    text: TextIndex,
   ) {
-    super(points, category, price, created);
+    super(points, category, price, created, text);
   }
 
   /** Reads the available listings; throws NotMirrorable when a stored value cannot be compared as SQL does. */
   static async load(db: Queryable): Promise<ListingIndex> {
+    const expected = await countAvailableListings(db);
+    const text = new TextIndex(expected);
     const { points, category, column } = await loadPoints({
-      expected: await countAvailableListings(db),
+      expected,
+      kept: (row: ListingIndexRow) => text.add(row),
       idPrefix: 'lst_',
       types: { price: Int32Array, condition: Uint8Array, instant: Uint8Array, created: Float64Array },
       // In primary-key order, the status tested here (see jobIndexRowsAfter).
@@ -45,6 +55,7 @@ export class ListingIndex extends PointTable<ListingSearchRow> implements Listin
               created: isoMs(row.created_at),
             },
     });
+    text.finish();
     return new ListingIndex(
       points,
       category,
@@ -52,6 +63,7 @@ export class ListingIndex extends PointTable<ListingSearchRow> implements Listin
       column('condition') as Uint8Array,
       column('instant') as Uint8Array,
       column('created') as Float64Array,
+      text,
     );
   }
 
@@ -61,7 +73,9 @@ export class ListingIndex extends PointTable<ListingSearchRow> implements Listin
     const max = search.priceMaxCents ?? Infinity;
     const condition = search.condition === undefined ? -1 : CONDITIONS.indexOf(search.condition);
     const instant = search.instantBooking === undefined ? -1 : search.instantBooking ? 1 : 0;
-    const { matches } = this.scratch;
+    const { matches, relevance } = this.scratch;
+    const { rank } = this.points;
+    const scorer = this.scorer(search.text);
     const { lat, lng } = this.points;
     const { category: categories, price: prices, condition: conditions, instant: instants } = this;
     const runs = this.points.runs(test, category);
@@ -81,9 +95,15 @@ export class ListingIndex extends PointTable<ListingSearchRow> implements Listin
         if ((prices[s] as number) > max) continue;
         if (condition >= 0 && conditions[s] !== condition) continue;
         if (instant >= 0 && instants[s] !== instant) continue;
+        if (scorer) {
+          const score = scorer.score(rank[s] as number, categories[s] as number);
+          if (score === 0) continue;
+          relevance[s] = score;
+        }
         matches[total++] = s;
       }
     }
+    scorer?.release();
     return this.page(test, total, search);
   }
 }

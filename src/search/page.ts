@@ -70,10 +70,13 @@ function selectPage(
 export class SearchScratch {
   readonly matches: Uint32Array;
   private readonly key: Float64Array;
+  /** Per slot the relevance a search with words gave it (set for its matches only). */
+  readonly relevance: Float64Array;
 
   constructor(size: number) {
     this.matches = new Uint32Array(size);
     this.key = new Float64Array(size);
+    this.relevance = new Float64Array(size);
   }
 
   page(
@@ -81,15 +84,23 @@ export class SearchScratch {
     test: RadiusTest,
     total: number,
     search: { sort: SearchSort; offset: number; limit: number },
-    keys: { created: Float64Array; price: Int32Array },
+    keys: { created: Float64Array; price: Int32Array; relevance?: Float64Array },
   ): IndexedPage {
     if (search.offset >= total) return { ids: [], distances: [], total };
     const distanceOf = (s: number) => test.distanceKm(points.lat[s] as number, points.lng[s] as number);
     let slots: number[];
     if (search.sort === 'distance') slots = this.nearest(points, test, total, search.offset, search.limit);
-    else {
+    else if (search.sort === 'relevance' && keys.relevance) {
+      // Relevance, then newest, as one number: scores stay below 2^11, milliseconds below 2^42.
+      const { matches, key } = this;
+      for (let m = 0; m < total; m++) {
+        const s = matches[m] as number;
+        key[s] = (keys.relevance[s] as number) * 2 ** 42 + (keys.created[s] as number);
+      }
+      slots = selectPage(matches, total, points.rank, { key, descending: true }, search.offset, search.limit);
+    } else {
       const order =
-        search.sort === 'newest'
+        search.sort === 'newest' || search.sort === 'relevance'
           ? { key: keys.created, descending: true }
           : { key: keys.price, descending: search.sort === 'price_desc' };
       slots = selectPage(this.matches, total, points.rank, order, search.offset, search.limit);

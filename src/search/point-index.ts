@@ -170,6 +170,8 @@ export interface PointLoad<K extends string, R extends { id: string }> {
   /** The next rows with an id above `after`, in id order (columns.ts forEachRow). */
   page: (after: string) => Promise<R[]>;
   values: (row: R) => (Record<NoInfer<K>, number> & { lat: number; lng: number; category: number }) | null;
+  /** Called for each row kept (values not null), in id order. */
+  kept?: (row: R) => void;
 }
 
 /**
@@ -189,6 +191,7 @@ export async function loadPoints<K extends string, R extends { id: string }>(
     if (!values) return;
     ids.push(row.id);
     columns.push(values);
+    load.kept?.(row);
   });
   const category = columns.take('category') as Uint8Array;
   const points = new PointIndex(

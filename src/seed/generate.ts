@@ -6,24 +6,15 @@ import { MAX_RADIUS_KM } from '../domain/geo.js';
 import { placeName } from '../domain/places.js';
 import { FALLBACK_HOURLY_EUR, pricingConfidence, type RateSample } from '../domain/pricing.js';
 import type { JobStatus, TimePreference } from '../domain/statuses.js';
+import { freshRecordColumns } from '../repositories/mappers.js';
 import { JOB_CATALOG } from './catalog/jobs.js';
 import type { JobTemplate } from './catalog/types.js';
+import { drawTraits, type Traits } from './history.js';
 import { displayName } from './people.js';
-import {
-  DAY_MS,
-  describe,
-  fill,
-  idOf,
-  type Marking,
-  named,
-  photos,
-  placedAt,
-  reliabilityColumns,
-  titled,
-} from './placing.js';
+import { DAY_MS, describe, fill, idOf, type Marking, named, photos, placedAt, titled } from './placing.js';
 import type { Rng } from './rng.js';
 
-export type HelperSeed = NewHelper & { categories: Category[] };
+export type HelperSeed = NewHelper & { categories: Category[]; traits: Traits };
 
 export function makeHelper(rng: Rng, anchor: Date, marking: Marking): HelperSeed {
   const { location } = placedAt(rng, marking);
@@ -46,8 +37,9 @@ export function makeHelper(rng: Rng, anchor: Date, marking: Marking): HelperSeed
     available: rng.chance(0.7) ? 1 : 0,
     created_at: new Date(anchor.getTime() - rng.between(10, 1200) * DAY_MS).toISOString(),
     ...location,
-    ...reliabilityColumns(rng, 250),
+    ...freshRecordColumns(),
     categories,
+    traits: drawTraits(rng),
   };
 }
 
@@ -113,7 +105,9 @@ export function makeJob(rng: Rng, ctx: JobContext, status: JobStatus): NewJob {
   const history = status === 'completed' || status === 'cancelled' || status === 'expired';
   const createdDaysAgo = history ? rng.between(20, 365) : rng.between(0, 21);
   const created = new Date(ctx.anchor.getTime() - createdDaysAgo * DAY_MS);
-  const startOffset = urgent ? rng.between(0, 2) : rng.between(1, 21);
+  // An open job is wanted from tomorrow on: one wanted earlier today would show a time already
+  // passed on a first start in the afternoon (the anchor is midnight). History may have any day.
+  const startOffset = urgent ? rng.between(history ? 0 : 0.5, 2) : rng.between(1, 21);
   const desired = rng.chance(0.88)
     ? desiredMoment(rng, ctx.anchor, (history ? -createdDaysAgo : 0) + startOffset, preference)
     : null;

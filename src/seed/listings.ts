@@ -1,28 +1,23 @@
 import type { NewListing, NewOwner } from '../db/schema.js';
 import { CATEGORIES } from '../domain/categories.js';
 import type { Condition } from '../domain/statuses.js';
+import { freshRecordColumns } from '../repositories/mappers.js';
 import { ITEM_CATALOG } from './catalog/items.js';
+import { drawTraits, type Traits } from './history.js';
 import { displayName } from './people.js';
-import {
-  DAY_MS,
-  describe,
-  fill,
-  idOf,
-  type Marking,
-  named,
-  photos,
-  placedAt,
-  reliabilityColumns,
-  titled,
-} from './placing.js';
+import { DAY_MS, describe, fill, idOf, type Marking, named, photos, placedAt, titled } from './placing.js';
 import type { Rng } from './rng.js';
 
-export function makeOwner(rng: Rng, anchor: Date, marking: Marking): NewOwner {
+export type OwnerSeed = NewOwner & { traits: Traits };
+
+/** An owner with an empty record: their figures follow from the history the seed gives them (history.ts). */
+export function makeOwner(rng: Rng, anchor: Date, marking: Marking): OwnerSeed {
   return {
     id: idOf(rng, marking, 'own'),
     display_name: named(marking, displayName(rng)),
     created_at: new Date(anchor.getTime() - rng.between(30, 900) * DAY_MS).toISOString(),
-    ...reliabilityColumns(rng, 60),
+    ...freshRecordColumns(),
+    traits: drawTraits(rng),
   };
 }
 

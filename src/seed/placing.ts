@@ -1,12 +1,10 @@
-import type { ReliabilityColumns } from '../db/schema.js';
 import { offsetPoint } from '../domain/approximate-place.js';
 import { DEFAULT_CENTER, haversineKm, type LatLng, MAX_RADIUS_KM, round } from '../domain/geo.js';
 import { PLACES, type Place, placeName } from '../domain/places.js';
-import { reliabilityScore } from '../domain/reliability.js';
 import { type Placed, type Region, StatePlacer } from './regions.js';
 import type { Rng } from './rng.js';
 
-/** Building blocks every generated row uses: ids, places, texts, photos, reliability. */
+/** Building blocks every generated row uses: ids, places, texts, photos. */
 
 export const DAY_MS = 86_400_000;
 const PHOTO_HOST = 'https://cdn.karlsruhe-marketplace.example/photos';
@@ -75,18 +73,4 @@ export function describe(rng: Rng, sentences: readonly string[], place: Place): 
 export function photos(rng: Rng, id: string, probability: number): string {
   const count = rng.chance(probability) ? rng.int(1, 3) : 0;
   return JSON.stringify(Array.from({ length: count }, (_, i) => `${PHOTO_HOST}/${id}/${i + 1}.jpg`));
-}
-
-export function reliabilityColumns(rng: Rng, experienced: number): ReliabilityColumns {
-  const completed = Math.floor(rng.next() ** 2 * experienced);
-  const ratingCount = Math.floor(completed * rng.between(0.5, 0.9));
-  const r = {
-    completed_jobs: completed,
-    avg_response_minutes: Math.round(Math.exp(rng.between(Math.log(5), Math.log(240)))),
-    cancellation_rate: round(rng.next() ** 3 * 0.2, 2),
-    rating_avg: ratingCount > 0 ? round(Math.min(5, rng.between(3.4, 5.2)), 1) : 0,
-    rating_count: ratingCount,
-    verified: rng.chance(0.78),
-  };
-  return { ...r, reliability_score: reliabilityScore(r), verified: r.verified ? 1 : 0 };
 }

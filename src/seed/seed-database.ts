@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Db } from '../db/create-db.js';
 import type { Queryable } from '../db/queryable.js';
-import type { Database, NewJob } from '../db/schema.js';
+import type { Database, NewJob, NewListing } from '../db/schema.js';
 import { berlinDate, berlinWallClock } from '../domain/berlin-time.js';
 import type { Category } from '../domain/categories.js';
 import type { EtaHelper } from '../domain/eta.js';
@@ -10,7 +10,10 @@ import { fillDataset, fillDatasetIfEmpty, recordSeed } from '../repositories/dat
 import { insertHelpers } from '../repositories/helper-availability.js';
 import { insertJobs } from '../repositories/jobs.js';
 import { insertListings, insertOwners } from '../repositories/listings.js';
+import { figuresToColumns } from '../repositories/mappers.js';
+import { insertHistory } from '../repositories/seed-history.js';
 import { type JobContext, makeHelper, makeJob } from './generate.js';
+import { emptyHistory, helperHistory, ownerHistory } from './history.js';
 import { makeListing, makeOwner } from './listings.js';
 import type { Marking } from './placing.js';
 import type { Region } from './regions.js';
@@ -77,6 +80,22 @@ function rateSamples(rates: ReadonlyMap<Category, number[]>): Map<Category, Rate
   return samples;
 }
 
+/** Verified, available helpers by category, with the response time smart_eta_minutes reads. */
+function etaHelpersOf(helpers: readonly (EtaHelper & HelperFacts)[]): Map<Category, EtaHelper[]> {
+  const etaHelpers = new Map<Category, EtaHelper[]>();
+  for (const h of helpers) {
+    if (h.verified !== 1 || h.available !== 1) continue;
+    for (const c of h.categories) etaHelpers.set(c, [...(etaHelpers.get(c) ?? []), h]);
+  }
+  return etaHelpers;
+}
+
+interface HelperFacts {
+  verified: 0 | 1;
+  available: 0 | 1;
+  categories: readonly Category[];
+}
+
 async function seedRows(db: Queryable, options: SeedOptions, progress: Progress): Promise<void> {
   const { anchor } = options;
   const marking: Marking = {
@@ -87,22 +106,31 @@ async function seedRows(db: Queryable, options: SeedOptions, progress: Progress)
   const stream = (n: number) => new Rng(options.seed * 31 + n);
 
   const helperRng = stream(1);
-  const helpers = Array.from({ length: options.helpers }, () => makeHelper(helperRng, anchor, marking));
-  await insertHelpers(db, helpers);
-  progress('helpers', helpers.length, options.helpers);
-  const etaHelpers = new Map<Category, EtaHelper[]>();
-  for (const h of helpers) {
-    if (h.verified !== 1 || h.available !== 1) continue;
-    for (const c of h.categories) {
-      const list = etaHelpers.get(c) ?? [];
-      list.push(h);
-      etaHelpers.set(c, list);
-    }
-  }
+  const made = Array.from({ length: options.helpers }, () => makeHelper(helperRng, anchor, marking));
+  // Past jobs were judged against the helpers as they were then: their usual answer time.
+  const asThen = made.map((h) => ({
+    ...h,
+    avg_response_minutes: Math.round(h.traits.responseMinutes),
+    verified: h.traits.verified ? (1 as const) : (0 as const),
+  }));
 
   // History first: open jobs judge their price against what completed jobs were paid.
   const historyRng = stream(2);
-  const history: JobContext = { anchor, etaHelpers, rates: new Map(), marking };
+  const history: JobContext = { anchor, etaHelpers: etaHelpersOf(asThen), rates: new Map(), marking };
+  const completed = Array.from({ length: options.completedJobs }, () => makeJob(historyRng, history, 'completed'));
+  const cancelledCount = Math.round(options.completedJobs * 0.08);
+  const cancelled = Array.from({ length: cancelledCount }, () => makeJob(historyRng, history, 'cancelled'));
+
+  // What the helpers did on those jobs, and the figures that follow from it.
+  const past = emptyHistory();
+  const helperFigures = helperHistory(stream(5), marking, anchor, made, [...completed, ...cancelled], past);
+  const helpers = made.map(({ traits: _traits, ...h }) => {
+    const figures = helperFigures.get(h.id);
+    return figures ? { ...h, ...figuresToColumns(figures) } : h;
+  });
+  await insertHelpers(db, helpers);
+  progress('helpers', helpers.length, options.helpers);
+
   const rates = new Map<Category, number[]>();
   const insertCompleted = async (batch: NewJob[]) => {
     await insertJobs(db, batch);
@@ -113,29 +141,43 @@ async function seedRows(db: Queryable, options: SeedOptions, progress: Progress)
     }
   };
   const insert = (batch: NewJob[]) => insertJobs(db, batch);
-  await inBatches(
-    options.completedJobs,
-    () => makeJob(historyRng, history, 'completed'),
-    insertCompleted,
-    'completed jobs',
-    progress,
+  const completedRows = completed.values();
+  const next = () => completedRows.next().value as NewJob;
+  await inBatches(options.completedJobs, next, insertCompleted, 'completed jobs', progress);
+  const cancelledRows = cancelled.values();
+  await inBatches(cancelledCount, () => cancelledRows.next().value as NewJob, insert, 'cancelled jobs', progress);
+  await insertHistory(db, past);
+  progress(
+    'helper history',
+    past.applications.length + past.reviews.length,
+    past.applications.length + past.reviews.length,
   );
-  const cancelled = Math.round(options.completedJobs * 0.08);
-  await inBatches(cancelled, () => makeJob(historyRng, history, 'cancelled'), insert, 'cancelled jobs', progress);
 
   const jobRng = stream(3);
-  const context: JobContext = { anchor, etaHelpers, rates: rateSamples(rates), marking };
+  const context: JobContext = { anchor, etaHelpers: etaHelpersOf(helpers), rates: rateSamples(rates), marking };
   await inBatches(options.jobs, () => makeJob(jobRng, context, 'open'), insert, 'open jobs', progress);
   const extra = () => makeJob(jobRng, context, jobRng.chance(5 / 8) ? 'assigned' : 'expired');
   await inBatches(Math.round(options.jobs * 0.08), extra, insert, 'assigned and expired jobs', progress);
 
   const listingRng = stream(4);
-  const owners = Array.from({ length: Math.max(1, Math.ceil(options.listings / 3)) }, () =>
+  const madeOwners = Array.from({ length: Math.max(1, Math.ceil(options.listings / 3)) }, () =>
     makeOwner(listingRng, anchor, marking),
   );
+  const listings = Array.from({ length: options.listings }, () =>
+    makeListing(listingRng, anchor, listingRng.pick(madeOwners).id, marking),
+  );
+  const lent = emptyHistory();
+  const ownerFigures = ownerHistory(stream(6), marking, anchor, madeOwners, listings, lent);
+  const owners = madeOwners.map(({ traits: _traits, ...o }) => {
+    const figures = ownerFigures.get(o.id);
+    return figures ? { ...o, ...figuresToColumns(figures) } : o;
+  });
   await insertOwners(db, owners);
-  const listing = () => makeListing(listingRng, anchor, listingRng.pick(owners).id, marking);
-  await inBatches(options.listings, listing, (batch) => insertListings(db, batch), 'listings', progress);
+  const listingRows = listings.values();
+  const nextListing = () => listingRows.next().value as NewListing;
+  await inBatches(options.listings, nextListing, (batch) => insertListings(db, batch), 'listings', progress);
+  await insertHistory(db, lent);
+  progress('lending history', lent.bookings.length + lent.reviews.length, lent.bookings.length + lent.reviews.length);
 
   await recordSeed(db, { ...options, anchor: anchor.toISOString() });
 }

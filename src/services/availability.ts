@@ -1,10 +1,10 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { CATEGORIES, CATEGORY_INFO, categoryFromTerm } from '../domain/categories.js';
-import { searchArea } from '../domain/geo.js';
 import { closestMatches } from '../domain/text.js';
 import { helperAvailability } from '../repositories/helper-availability.js';
 import { type AvailabilityQuery, type AvailabilitySummary, TOP_HELPERS } from '../schemas/availability.js';
+import { searchAreaOf } from './search-area.js';
 
 /** Category values whose value or German/English name is close to an unknown term. */
 function categoriesLike(term: string): string[] {
@@ -25,7 +25,7 @@ function categoriesLike(term: string): string[] {
  * unknown category term answers zero helpers with a suggestion and the categories to try.
  */
 export async function availabilityNear(db: Kysely<Database>, query: AvailabilityQuery): Promise<AvailabilitySummary> {
-  const { center, radiusKm } = searchArea(query);
+  const { center, radiusKm } = searchAreaOf(query);
   const minReliability = query.min_reliability ?? 0;
   const term = query.category ?? null;
   const category = term === null ? null : categoryFromTerm(term);

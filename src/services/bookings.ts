@@ -7,6 +7,7 @@ import {
   effectiveBooking,
   MAX_BOOKING_DAYS,
   MAX_DAYS_AHEAD,
+  pickUpWindow,
   requestCutoff,
 } from '../domain/booking-price.js';
 import { allowedActions, BOOKING_MACHINE, edgesOf } from '../domain/transitions.js';
@@ -78,7 +79,7 @@ export async function listingAvailability(
   settings: Pick<BookingSettings, 'base' | 'requestTtlHours'>,
 ): Promise<ListingAvailability> {
   const listing = await findListing(db, listingId);
-  if (!listing) throw bookingRefused({ problem: 'not_found' }, listingId, settings.base);
+  if (!listing) throw listingNotFound(listingId, settings.base);
   const today = berlinDate(now);
   const booked = await bookedRanges(db, listingId, today, now, settings.requestTtlHours);
   return { listing_id: listingId, listing_status: listing.status, today, booked };
@@ -115,8 +116,15 @@ export async function changeBookingStatus(
   if (!found || !role) throw bookingNotFound(id);
   const booking = effectiveBooking(found, now, requestTtlHours);
   if (!BOOKING_ACTION_ROLES[action].includes(role)) throw forbidden(action, role, booking.status);
+  if (action === 'pick-up' && booking.status === 'confirmed') checkPickUpDay(booking, berlinDate(now));
+  const history =
+    action === 'confirm' || action === 'decline'
+      ? { decided_at: now.toISOString() }
+      : action === 'cancel'
+        ? { cancelled_by: role }
+        : {};
   const changed = await inWriteTransaction(context, (trx) =>
-    setBookingStatus(trx, id, edges.from, edges.to, now, requestTtlHours),
+    setBookingStatus(trx, id, edges.from, edges.to, now, requestTtlHours, history),
   );
   if (changed) return changed;
   const fresh = await findBookingWithOwner(db, id);
@@ -188,13 +196,18 @@ function checkDates(start: string, end: string, today: string): number {
   return days;
 }
 
+/** 404 for a listing id that names none. */
+export function listingNotFound(id: string, base: string): ApiError {
+  return new ApiError(404, 'not_found', `No listing has the id '${id}'.`, {
+    param: 'id',
+    suggestion: `Check the id (listing ids start with lst_), or find listings with GET ${base}/listings.`,
+  });
+}
+
 function bookingRefused(attempt: Exclude<BookingAttempt, { booked: unknown }>, id: string, base: string): ApiError {
   switch (attempt.problem) {
     case 'not_found':
-      return new ApiError(404, 'not_found', `No listing has the id '${id}'.`, {
-        param: 'id',
-        suggestion: `Check the id (listing ids start with lst_), or find listings with GET ${base}/listings.`,
-      });
+      return listingNotFound(id, base);
     case 'own_listing':
       return badRequest(
         'invalid_parameter',
@@ -227,6 +240,25 @@ function roleOf(booking: BookingWithOwner, accountId: string): BookingRole | nul
 }
 
 const ROLE_NAMES: Record<BookingRole, string> = { renter: 'renter', owner: "listing's owner" };
+
+/** A 409 unless `today` (Europe/Berlin) lies in the booking's pick-up window (domain/booking-price.ts). */
+function checkPickUpDay(booking: { start_date: string; end_date: string }, today: string): void {
+  const { from, to } = pickUpWindow(booking);
+  if (today >= from && today <= to) return;
+  const early = today < from;
+  throw new ApiError(
+    409,
+    'outside_pick_up_window',
+    `The item can be picked up from ${from} (the day before the first day, ${booking.start_date}) to ${to} (the last day); today in Karlsruhe is ${today}.`,
+    {
+      param: null,
+      suggestion: early
+        ? `Record the pick-up on or after ${from}.`
+        : 'The booked days are over: cancel the booking, or book new days.',
+      alternatives: early ? [] : ['cancel'],
+    },
+  );
+}
 
 function forbidden(action: BookingAction, role: BookingRole, status: BookingStatus): ApiError {
   const roles: Readonly<Record<string, readonly BookingRole[]>> = BOOKING_ACTION_ROLES;

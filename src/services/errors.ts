@@ -1,4 +1,4 @@
-import { redactApiKeys } from '../domain/api-keys.js';
+import { redactSecrets } from '../domain/calendar-feeds.js';
 import type { Alternative, ApiErrorBody, ErrorCode } from '../schemas/error.js';
 
 export type { ErrorCode };
@@ -34,9 +34,9 @@ export class ApiError extends Error {
   toBody(): ApiErrorBody {
     return {
       error: this.code,
-      message: redactApiKeys(this.message),
-      param: this.param === null ? null : redactApiKeys(this.param),
-      suggestion: redactApiKeys(this.suggestion),
+      message: redactSecrets(this.message),
+      param: this.param === null ? null : redactSecrets(this.param),
+      suggestion: redactSecrets(this.suggestion),
       alternatives: [...this.alternatives],
       alternatives_count: this.alternatives.length,
     };

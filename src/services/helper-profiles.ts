@@ -5,6 +5,8 @@ import {
   findHelperProfile,
   type HelperValues,
   insertHelperProfile,
+  isOwnHelper,
+  isRemovedHelper,
   updateHelperProfile,
 } from '../repositories/helper-profiles.js';
 import { inWriteTransaction, type WriteContext } from '../repositories/write-transaction.js';
@@ -33,10 +35,13 @@ export async function createHelper(
   return getHelper(context.db, id);
 }
 
-/** Any helper's public profile; 404 for no such helper. */
-export async function getHelper(db: Queryable, id: string): Promise<HelperProfile> {
+/** Any helper's public profile; 404 for no such helper, and for one a moderation decision removed (but to its own account). */
+export async function getHelper(db: Queryable, id: string, viewer: string | null = null): Promise<HelperProfile> {
   const profile = await findHelperProfile(db, id);
   if (!profile) throw unknownHelper(id);
+  if (await isRemovedHelper(db, id)) {
+    if (viewer === null || !(await isOwnHelper(db, id, viewer))) throw unknownHelper(id);
+  }
   return profile;
 }
 

@@ -16,12 +16,14 @@ import { inWriteTransaction, type WriteContext } from '../repositories/write-tra
 import type { Job } from '../schemas/job.js';
 import type { JobCreateBody, JobUpdateBody } from '../schemas/job-writes.js';
 import { badRequest } from './errors.js';
+import { requireProviderDetails } from './providers.js';
 import { centsOf, illegalTransition, locationOf, notFound } from './write-rules.js';
 
 /** Posts a job for the account: open, visible at once, its job.created event committed with it. */
 export async function createJob(context: WriteContext, account: AccountRow, body: JobCreateBody): Promise<Job> {
   const columns = jobColumns(body, account);
   checkSchedule(columns, null, account, context.now);
+  await requireProviderDetails(context.db, account, 'jobs');
   // The create schema requires the other fields and fills in the defaults.
   const values = columns as JobValues;
   const derived = await derivedJobFields(context.db, values);

@@ -13,6 +13,7 @@ import { inWriteTransaction, type WriteContext } from '../repositories/write-tra
 import type { Listing } from '../schemas/listing.js';
 import type { ListingCreateBody, ListingPatchBody } from '../schemas/listing-writes.js';
 import { badRequest } from './errors.js';
+import { requireProviderDetails } from './providers.js';
 import { centsOf, illegalTransition, locationOf, notFound } from './write-rules.js';
 
 export type ListingAction = 'pause' | 'resume' | 'archive';
@@ -25,6 +26,7 @@ export async function createListing(
 ): Promise<Listing> {
   const values = columnsOf(body, account) as ListingValues;
   checkWeeklyPrice(values.price_per_day_cents, values.price_per_week_cents ?? null, 'price_per_week_eur');
+  await requireProviderDetails(context.db, account, 'listings');
   return inWriteTransaction(context, (trx) => insertListing(trx, account, values, context.now));
 }
 
@@ -58,7 +60,8 @@ export async function updateListing(
     ),
   );
   if (!result.updated && !result.current) throw notFound('listing', id, `GET ${base}/listings`);
-  if (!result.updated) throw illegalTransition('listing', 'archived', 'update', LISTING_MACHINE);
+  if (!result.updated)
+    throw illegalTransition('listing', result.current?.status ?? 'archived', 'update', LISTING_MACHINE);
   return result.listing;
 }
 

@@ -14,6 +14,7 @@ import { inWriteTransaction, type WriteContext } from '../repositories/write-tra
 import type { Delivery, Webhook, WebhookCreateBody } from '../schemas/webhooks.js';
 import { webhookUrlProblem } from '../webhooks/url-guard.js';
 import { ApiError, badRequest } from './errors.js';
+import { filterArea } from './search-area.js';
 
 export interface WebhookRules {
   /** Webhooks an account may have (WEBHOOKS_PER_ACCOUNT). */
@@ -36,7 +37,8 @@ export async function addWebhook(
   body: WebhookCreateBody,
   rules: WebhookRules,
 ): Promise<Webhook & { secret: string }> {
-  const { url, events, filters = {} } = body;
+  const { url, events } = body;
+  const filters = { category: body.filters?.category, ...filterArea(body.filters ?? {}, 'filters.near') };
   const problem = await webhookUrlProblem(url, rules.allowPrivate);
   if (problem) {
     throw new ApiError(400, 'webhook_url_not_allowed', problem.problem, {

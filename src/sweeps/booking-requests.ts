@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { expireBookingRequests } from '../services/bookings.js';
+import { PeriodicSweep } from './periodic.js';
 
 export interface BookingRequestSweepOptions {
   now: () => Date;
@@ -16,43 +17,13 @@ export interface BookingRequestSweepOptions {
  * instance: the conditional writes make concurrent sweeps safe. Reads and the overlap check do not
  * wait for it (domain/booking-price.ts effectiveBooking); it exists for the event and the stored row.
  */
-export class BookingRequestSweep {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
-  private stopped = false;
-
-  constructor(
-    private readonly db: Kysely<Database>,
-    private readonly options: BookingRequestSweepOptions,
-  ) {}
-
-  start(): void {
-    if (this.timer || this.stopped) return;
-    this.timer = setInterval(() => void this.tick(), this.options.everyMs);
-    this.timer.unref();
-  }
-
-  /** Stops the timer and waits for a sweep under way (the database closes after the app). */
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.running;
-  }
-
-  /** One sweep; one at a time (a tick during a sweep waits for it instead of starting another). */
-  tick(): Promise<void> {
-    if (this.running) return this.running;
-    if (this.stopped) return Promise.resolve();
-    const { now, requestTtlHours, log } = this.options;
-    this.running = expireBookingRequests({ db: this.db, now: now(), claim: null }, requestTtlHours)
-      .then((expired) => {
-        if (expired > 0) log.info({ expired }, 'unanswered booking requests expired');
-      })
-      .catch((error) => log.warn({ err: error }, 'booking request sweep failed; retried next round'))
-      .finally(() => {
-        this.running = null;
-      });
-    return this.running;
-  }
+export function bookingRequestSweep(db: Kysely<Database>, options: BookingRequestSweepOptions): PeriodicSweep {
+  const { now, requestTtlHours, everyMs, log } = options;
+  return new PeriodicSweep({
+    everyMs,
+    log,
+    run: () => expireBookingRequests({ db, now: now(), claim: null }, requestTtlHours),
+    done: 'unanswered booking requests expired',
+    failed: 'booking request sweep failed; retried next round',
+  });
 }

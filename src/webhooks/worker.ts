@@ -7,6 +7,12 @@ import { claimDueDeliveries, type DueDelivery, type InFlightLimits } from '../re
 import { type NextStep, pruneEvents, recordAttempt, releaseDelivery } from '../repositories/webhooks.js';
 import { SIGNATURE_HEADER, sendDelivery, signatureOf } from './delivery.js';
 
+/**
+ * How long a claim outlasts its attempt's timeout: time to record the outcome. A worker that dies
+ * (SIGKILL, a lost machine) holds its claims that long; then any instance takes them again.
+ */
+export const HOLD_MARGIN_MS = 30_000;
+
 export interface WorkerOptions {
   now: () => Date;
   pollMs: number;
@@ -111,7 +117,7 @@ export class WebhookWorker {
       if (free <= 0) return;
       const at = now();
       // Held past the attempt's own timeout: only a worker that died leaves a hold to expire.
-      const holdUntil = new Date(at.getTime() + timeoutMs + 30_000);
+      const holdUntil = new Date(at.getTime() + timeoutMs + HOLD_MARGIN_MS);
       const due = await claimDueDeliveries(this.db, at, holdUntil, free, inFlight);
       for (const delivery of due) this.send(delivery);
       more = due.length > 0 || this.claimAgain;

@@ -14,19 +14,30 @@ import { createServer } from 'node:http';
 import { describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Db } from '../../src/db/create-db.js';
-import { buildTestApp, createdId, createKey } from '../helpers/app.js';
+import { decideReport } from '../../src/services/notices.js';
+import { buildTestApp, createdId, createKey, NOW } from '../helpers/app.js';
 import { helperBody, JOB_BODY, LISTING_BODY } from '../helpers/bodies.js';
 import type { OpenApiDocument } from '../helpers/contract.js';
 
 /** Readable by anyone: public marketplace data. */
-const PUBLIC_READS = new Set(['getJob', 'getListing', 'getHelper', 'getListingAvailability']);
+const PUBLIC_READS = new Set([
+  'getJob',
+  'getListing',
+  'getHelper',
+  'getListingAvailability',
+  'getListingCalendar',
+  'listHelperReviews',
+  'listListingReviews',
+]);
 /** Any account may act on any public job or listing: these check the ids in the body instead. */
 const PUBLIC_ACTIONS = new Set(['applyToJob', 'createBooking']);
 /**
- * POSTs open to anonymous callers: requesting a key, and the MCP endpoint, whose write tools need a
- * key inside it (checked below: a tool error, the REST write never made).
+ * POSTs open to anonymous callers: requesting a key, the MCP endpoint, whose write tools need a
+ * key inside it (checked below: a tool error, the REST write never made), and the one-click
+ * unsubscribe of a digest e-mail, whose token is its authorization (test/http/saved-searches.test.ts),
+ * and reports (DSA notices: anyone may file one, test/http/notices.test.ts).
  */
-const OPEN_TO_ANONYMOUS = new Set(['requestDeveloperKey', 'mcp']);
+const OPEN_TO_ANONYMOUS = new Set(['requestDeveloperKey', 'mcp', 'unsubscribeSavedSearchDigestOneClick', 'fileReport']);
 
 const JOB = JOB_BODY;
 const LISTING = LISTING_BODY;
@@ -37,6 +48,12 @@ const BODIES: Record<string, object> = {
   updateJob: { title: 'Von Fremden geändert' },
   updateListing: { title: 'Von Fremden geändert' },
   updateHelper: { display_name: 'Fremd' },
+  postMessage: { text: 'Ich lese mit' },
+  reviewApplication: { rating: 1 },
+  reviewBooking: { rating: 1 },
+  replyToReview: { text: 'Fremd' },
+  requestHelperVerification: { method: 'phone' },
+  appealModerationDecision: { text: 'Nicht meine Entscheidung, trotzdem.' },
 };
 
 async function world(t: Parameters<typeof buildTestApp>[0]) {
@@ -60,6 +77,33 @@ async function world(t: Parameters<typeof buildTestApp>[0]) {
     start_date: '2026-12-01',
     end_date: '2026-12-03',
   });
+  // A conversation of the owner and the party, with the party's phone number in it.
+  const conversation = await post(party.key, '/v1/conversations', {
+    about: { type: 'application', id: application },
+    text: 'Meine Nummer: 0171 2345678',
+  });
+  // A saved search and a private calendar feed of the owner: a stranger may not read or delete them.
+  const savedSearch = await post(owner.key, '/v1/saved-searches', {
+    name: 'Eigene Suche',
+    resource: 'jobs',
+    query: { category: 'GARDENING' },
+  });
+  const feed = await app.inject({ method: 'POST', url: '/v1/me/calendar-feed', headers: { 'x-api-key': owner.key } });
+  assert.equal(feed.statusCode, 201, feed.body);
+  // A report by the party about another job of the owner, decided: the report is the party's, the
+  // statement of reasons the owner's; a stranger reads neither and cannot appeal.
+  const reported = await post(owner.key, '/v1/jobs', { ...JOB, title: 'Gemeldeter Auftrag' });
+  const report = await post(party.key, '/v1/reports', {
+    about: { type: 'job', id: reported },
+    reason: 'other',
+    explanation: 'Zum Testen der Berechtigungen gemeldet.',
+    good_faith: true,
+  });
+  const { decision } = await decideReport({ db: db.kysely, now: NOW, claim: null }, report, {
+    action: 'remove',
+    ground: 'terms',
+    explanation: 'Test.',
+  });
   const doc = (await app.inject({ url: '/v1/openapi.json' })).json() as OpenApiDocument;
   const delivery = await db.kysely
     .selectFrom('webhook_deliveries')
@@ -81,6 +125,10 @@ async function world(t: Parameters<typeof buildTestApp>[0]) {
       strangerHelper,
       webhook,
       delivery: delivery.id,
+      conversation,
+      savedSearch,
+      report,
+      decision: decision.id,
     },
   };
 }
@@ -98,9 +146,23 @@ async function snapshot(db: Db): Promise<string> {
     'webhooks',
     'webhook_deliveries',
     'events',
+    'conversations',
+    'messages',
+    'reviews',
+    'verifications',
+    'saved_searches',
+    'saved_search_matches',
+    'calendar_feeds',
+    'providers',
+    'reports',
+    'moderation_decisions',
+    'appeals',
   ] as const;
   const rows: unknown[] = [];
-  for (const table of tables) rows.push(await db.kysely.selectFrom(table).selectAll().execute());
+  // Sorted: PostgreSQL returns rows in storage order, which a no-op update (a row lock) changes.
+  for (const table of tables) {
+    rows.push((await db.kysely.selectFrom(table).selectAll().execute()).map((row) => JSON.stringify(row)).sort());
+  }
   return JSON.stringify(rows);
 }
 
@@ -113,6 +175,10 @@ describe('API1: object-level authorization on every id', () => {
       bookings: ids.booking,
       helpers: ids.ownerHelper,
       webhooks: ids.webhook,
+      conversations: ids.conversation,
+      'saved-searches': ids.savedSearch,
+      reports: ids.report,
+      me: ids.decision,
     };
     const checked: string[] = [];
     const unclassified: string[] = [];
@@ -130,7 +196,9 @@ describe('API1: object-level authorization on every id', () => {
           method: verb.toUpperCase() as 'GET',
           url,
           headers: { 'x-api-key': keys.stranger.key },
-          ...(verb !== 'get' && { payload: BODIES[operationId] ?? {} }),
+          // A body only where the operation takes one, as a client of the document sends it (the
+          // request check judges every request a test sends against the document).
+          ...(verb !== 'get' && 'requestBody' in op ? { payload: BODIES[operationId] ?? {} } : {}),
         });
         if (PUBLIC_READS.has(operationId)) {
           assert.equal(response.statusCode, 200, `${operationId} is public`);
@@ -138,6 +206,7 @@ describe('API1: object-level authorization on every id', () => {
           assert.equal(response.statusCode, 404, `${operationId} ${url} as a stranger: ${response.body}`);
           assert.equal(response.json().error, 'not_found');
           assert.ok(!response.body.includes('private@'), 'the 404 tells nothing about the object');
+          assert.ok(!response.body.includes('2345678'), 'nor about a conversation');
         } else {
           unclassified.push(operationId);
         }
@@ -211,8 +280,9 @@ describe('API1: object-level authorization on every id', () => {
       assert.equal(response.statusCode, 200, name);
       const { result } = response.json();
       assert.equal(result.isError, true, name);
-      assert.equal(result.structuredContent.status, 401, name);
-      assert.equal(result.structuredContent.error, 'authentication_required', name);
+      const error = JSON.parse(result.content[0].text);
+      assert.equal(error.status, 401, name);
+      assert.equal(error.error, 'authentication_required', name);
     }
     assert.equal(await snapshot(db), before, 'anonymous MCP write tools changed data');
   });

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, type TestContext, test } from 'node:test';
@@ -158,6 +158,8 @@ describe('admin: requests', () => {
       created_at: account?.created_at,
       // 128 random bits that key the account's shown places (never shown; docs/SECURITY.md).
       place_salt: account?.place_salt,
+      erased_at: null,
+      suspended_at: null,
     });
     assert.match(account?.place_salt ?? '', /^[A-Za-z0-9_-]{22}$/);
     assert.deepEqual(await findRequest(fresh.db, request.id), {
@@ -175,6 +177,25 @@ describe('admin: requests', () => {
         `Approving ${request.id} and sending the key to jana@example.org ...\n` +
         `Warning: ${path} holds the live key in plain text: delete the file once it is sent.\n`,
     });
+  });
+
+  test('approve reads the configuration the server reads: PUBLIC_URL and the limit from the environment file', async (t) => {
+    const fresh = await freshDatabase(t);
+    const request = await fileRequest(fresh);
+    const envFile = join(fresh.outbox, '..', 'marketplace.env');
+    writeFileSync(envFile, 'PUBLIC_URL=https://market.example.net\nRATE_LIMIT_DEVELOPER_PER_MIN=250\n');
+    const { PUBLIC_URL: _unset, ...env } = fresh.env;
+    const run = await runAdmin(['requests', 'approve', request.id], { ...env, ENV_FILE: envFile });
+    assert.equal(run.code, 0, run.stderr);
+    const [file] = readdirSync(fresh.outbox);
+    const { text } = parseMail(readFileSync(join(fresh.outbox, file as string), 'latin1'));
+    assert.ok(text.includes("    curl -H 'X-API-Key: kmp_"), text);
+    assert.ok(
+      text.includes(' https://market.example.net/v1/me\n') && text.includes('https://market.example.net/docs\n'),
+      text,
+    );
+    assert.ok(text.includes('Limit: 250 requests per minute'), text);
+    assert.ok(!text.includes(':3000'), 'no link to the default port');
   });
 
   test('approve with SMTP_URL: delivered to a real SMTP server; a second request of the same email reuses the account', async (t) => {
@@ -357,6 +378,8 @@ describe('admin: keys', () => {
         account_type: 'commercial',
         created_at: undefined,
         place_salt: undefined,
+        erased_at: null,
+        suspended_at: null,
       },
     );
     assert.deepEqual(run, {

@@ -14,7 +14,6 @@ import {
   quantile,
   rateSample,
 } from '../../src/domain/pricing.js';
-import { reliabilityScore } from '../../src/domain/reliability.js';
 
 describe('pricing rules', () => {
   test('price_range is the price minus and plus 20 %; max_applicants is helpers x 3', () => {
@@ -94,31 +93,5 @@ describe('smart ETA and reliability', () => {
     assert.equal(smartEtaMinutes(job, [slowNear, quickFar], 5), 60); // Ettlingen is beyond 5 km
     assert.equal(smartEtaMinutes({ ...job, remote_task: true }, [quickFar], 1), 15); // no travel
     assert.equal(smartEtaMinutes(job, [], 50), null);
-  });
-
-  test('reliability_score from the record it summarises', () => {
-    const perfect = {
-      completed_jobs: 50,
-      avg_response_minutes: 10,
-      cancellation_rate: 0,
-      rating_avg: 5,
-      rating_count: 10,
-      verified: true,
-    };
-    assert.equal(reliabilityScore(perfect), 100);
-    assert.equal(reliabilityScore({ ...perfect, verified: false }), 90);
-    // A newcomer: no ratings (0.6 x 40), no cancellations (25), no experience, slow (0.2 x 10).
-    assert.equal(
-      reliabilityScore({
-        completed_jobs: 0,
-        avg_response_minutes: 300,
-        cancellation_rate: 0,
-        rating_avg: 0,
-        rating_count: 0,
-        verified: false,
-      }),
-      51,
-    );
-    assert.equal(reliabilityScore({ ...perfect, cancellation_rate: 0.2 }), 75);
   });
 });

@@ -21,8 +21,11 @@ const UNLIMITED = {
   RATE_LIMIT_DEVELOPER_PER_MIN: '1000000',
   RATE_LIMIT_SANDBOX_PER_MIN: '1000000',
   DOCS_RATE_LIMIT_PER_MIN: '1000000',
+  MCP_RATE_LIMIT_PER_MIN: '1000000',
   APPLICATIONS_PER_ACCOUNT_PER_HOUR: '1000000',
   BOOKINGS_PER_ACCOUNT_PER_HOUR: '1000000',
+  MESSAGES_PER_ACCOUNT_PER_HOUR: '1000000',
+  NEW_CONVERSATIONS_PER_ACCOUNT_PER_HOUR: '1000000',
   // In-process apps send no webhooks (tests of delivery run a real server process and receiver).
   WEBHOOK_DELIVERY: 'false',
 };
@@ -83,6 +86,40 @@ export async function sendJson(
   });
   return { status: response.statusCode, headers: response.headers, body: response.json() as any };
 }
+
+/**
+ * A client of the app in-process for one account (a developer key, or null: anonymous): each call
+ * answers status, headers, the parsed JSON body (undefined when empty) and the raw text.
+ */
+export function clientFor(app: Api, key: string | null) {
+  const send = async (
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+    url: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ) => {
+    const response = await app.inject({
+      method,
+      url,
+      headers: { ...(key ? { 'x-api-key': key } : {}), ...headers },
+      ...(body === undefined ? {} : { payload: body as object }),
+    });
+    return {
+      status: response.statusCode,
+      headers: response.headers,
+      body: (response.body === '' ? undefined : response.json()) as any,
+      raw: response.body,
+    };
+  };
+  return {
+    get: (url: string) => send('GET', url),
+    post: (url: string, body?: unknown, headers?: Record<string, string>) => send('POST', url, body, headers),
+    put: (url: string, body: unknown) => send('PUT', url, body),
+    patch: (url: string, body: unknown) => send('PATCH', url, body),
+    delete: (url: string, body?: unknown) => send('DELETE', url, body),
+  };
+}
+export type Client = ReturnType<typeof clientFor>;
 
 /** GET through the app in-process; returns status, headers and the parsed JSON body. */
 export async function getJson(app: Api, url: string) {

@@ -30,3 +30,14 @@ export function helperBody(name: string) {
     hourly_rate_eur: 18,
   };
 }
+
+/** PUT /v1/me/provider: a registered company in Karlsruhe (commercial accounts give it before they post). */
+export const PROVIDER_BODY = {
+  legal_name: 'Gartenbau Grün GmbH',
+  address: { street: 'Kaiserstraße 12', plz: '76133', city: 'Karlsruhe', country: 'DE' },
+  email: 'kontakt@gartenbau-gruen.example',
+  phone: '+49 721 1234567',
+  register: { court: 'Amtsgericht Mannheim', number: 'HRB 712345' },
+  vat_id: 'DE123456789',
+  self_certification: true,
+};

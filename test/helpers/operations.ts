@@ -1,4 +1,4 @@
-/** The write operations of the API (issue 4): method, path and operationId, in registration order. */
+/** The write operations of the API (issue 4; reviews and verification, issue 17; calendar feeds and saved searches, issue 18, whose unsubscribe link needs no key; the account's export and erasure, issue 19) and the reads registered with them: method, path and operationId, in registration order. */
 export const WRITE_OPERATIONS = [
   'POST /v1/jobs createJob',
   'PATCH /v1/jobs/{id} updateJob',
@@ -11,6 +11,7 @@ export const WRITE_OPERATIONS = [
   'POST /v1/helpers createHelper',
   'GET /v1/helpers/{id} getHelper',
   'PATCH /v1/helpers/{id} updateHelper',
+  'POST /v1/helpers/{id}/verification-requests requestHelperVerification',
   'POST /v1/listings createListing',
   'PATCH /v1/listings/{id} updateListing',
   'POST /v1/listings/{id}/pause pauseListing',
@@ -24,14 +25,47 @@ export const WRITE_OPERATIONS = [
   'POST /v1/bookings/{id}/cancel cancelBooking',
   'POST /v1/bookings/{id}/pick-up pickUpBooking',
   'POST /v1/bookings/{id}/return returnBooking',
+  'POST /v1/conversations startConversation',
+  'GET /v1/conversations listConversations',
+  'GET /v1/conversations/{id} getConversation',
+  'GET /v1/conversations/{id}/messages listMessages',
+  'POST /v1/conversations/{id}/messages postMessage',
+  'POST /v1/conversations/{id}/read markConversationRead',
+  'POST /v1/jobs/{id}/applications/{application_id}/reviews reviewApplication',
+  'POST /v1/bookings/{id}/reviews reviewBooking',
+  'GET /v1/reviews/{id} getReview',
+  'POST /v1/reviews/{id}/reply replyToReview',
+  'GET /v1/helpers/{id}/reviews listHelperReviews',
+  'GET /v1/listings/{id}/reviews listListingReviews',
   'GET /v1/jobs/{id}/location getJobLocation',
   'GET /v1/listings/{id}/location getListingLocation',
   'GET /v1/helpers/{id}/location getHelperLocation',
+  'GET /v1/listings/{id}/calendar.ics getListingCalendar',
+  'POST /v1/me/calendar-feed createCalendarFeed',
+  'DELETE /v1/me/calendar-feed deleteCalendarFeed',
+  'GET /v1/calendar-feeds/{token}.ics getCalendarFeed',
+  'POST /v1/saved-searches createSavedSearch',
+  'GET /v1/saved-searches listSavedSearches',
+  'GET /v1/saved-searches/unsubscribe unsubscribeSavedSearchDigest',
+  'POST /v1/saved-searches/unsubscribe unsubscribeSavedSearchDigestOneClick',
+  'GET /v1/saved-searches/{id} getSavedSearch',
+  'DELETE /v1/saved-searches/{id} deleteSavedSearch',
+  'GET /v1/saved-searches/{id}/matches listSavedSearchMatches',
+  'GET /v1/me/export exportMyData',
+  'DELETE /v1/me eraseMyAccount',
+  'PUT /v1/me/provider putMyProvider',
+  'GET /v1/me/provider getMyProvider',
+  'POST /v1/reports fileReport',
+  'GET /v1/reports/{id} getReport',
+  'GET /v1/me/moderation-decisions listMyModerationDecisions',
+  'GET /v1/me/moderation-decisions/{id} getMyModerationDecision',
+  'POST /v1/me/moderation-decisions/{id}/appeals appealModerationDecision',
+  'GET /v1/transparency getTransparency',
 ] as const;
 
 /**
  * Webhooks (developer key; ids of the account's own webhooks and deliveries) and the public event
- * stream (issue 8), in registration order, after the writes.
+ * stream (issue 8) and the private one (issue 17), in registration order, after the writes.
  */
 export const EVENT_OPERATIONS = [
   'POST /v1/webhooks createWebhook',
@@ -41,6 +75,7 @@ export const EVENT_OPERATIONS = [
   'GET /v1/webhooks/{id}/deliveries listWebhookDeliveries',
   'POST /v1/webhooks/{id}/deliveries/{delivery_id}/redeliver redeliverWebhookDelivery',
   'GET /v1/events/stream streamEvents',
+  'GET /v1/me/events/stream streamMyEvents',
 ] as const;
 
 /**

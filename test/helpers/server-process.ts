@@ -38,7 +38,8 @@ export interface ServerProcess {
 /** This environment without any configuration variable, plus the given ones. */
 export function childEnv(config: Record<string, string>): NodeJS.ProcessEnv {
   const inherited = Object.entries(process.env).filter(([key]) => !CONFIG_VARIABLES.has(key));
-  return { ...Object.fromEntries(inherited), ...config };
+  // ENV_FILE=none: a developer's ./.env never reaches a test's process; a test names its own file.
+  return { ...Object.fromEntries(inherited), ENV_FILE: 'none', ...config };
 }
 
 /** A port nobody listens on right now: bind port 0, read the port, close. */

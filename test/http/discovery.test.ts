@@ -77,3 +77,17 @@ describe('GET /.well-known/api-catalog', () => {
     assert.equal(linkset[0]?.anchor, 'http://127.0.0.1:4010/v1');
   });
 });
+
+describe('the OpenAPI document names its server', () => {
+  test('servers is PUBLIC_URL when set, so a generated client needs no base URL of its own', async (t) => {
+    const api = await app(t);
+    const document = (await api.inject({ url: '/v1/openapi.json', headers: { host: 'evil.example' } })).json();
+    assert.deepEqual(document.servers, [{ url: PUBLIC_URL, description: 'This API (PUBLIC_URL)' }]);
+  });
+
+  test('without PUBLIC_URL: `/`, the server that serves the document (never the Host header)', async (t) => {
+    const { app: api } = await buildTestApp(t, NOW, { HOST: '127.0.0.1', PORT: '4010' });
+    const document = (await api.inject({ url: '/v1/openapi.json', headers: { host: 'evil.example' } })).json();
+    assert.deepEqual(document.servers, [{ url: '/', description: 'The server that serves this document' }]);
+  });
+});

@@ -65,6 +65,29 @@ describe('documents: compression', () => {
       (await app.inject({ url: '/v1/openapi.json' })).json(),
     );
   });
+
+  test('a document is compressed once per coding, then its bytes are reused', async (t) => {
+    const token = 'documents-test-metrics-token-0123456789';
+    const { app } = await buildTestApp(t, undefined, { METRICS_TOKEN: token });
+    const compressions = async (coding: string) => {
+      const response = await app.inject({ url: '/metrics', headers: { authorization: `Bearer ${token}` } });
+      const series = `http_response_compressions_total{encoding="${coding}"}`;
+      const line = response.body.split('\n').find((l) => l.startsWith(`${series} `));
+      return line === undefined ? 0 : Number(line.slice(series.length + 1));
+    };
+    const bodies = new Set<string>();
+    for (let i = 0; i < 5; i++) {
+      const response = await app.inject({ url: '/v1/openapi.json', headers: { 'accept-encoding': 'br' } });
+      assert.equal(response.headers['content-encoding'], 'br');
+      assert.equal(Number(response.headers['content-length']), response.rawPayload.length);
+      bodies.add(response.rawPayload.toString('base64'));
+    }
+    assert.equal(bodies.size, 1);
+    assert.equal(await compressions('br'), 1);
+    await app.inject({ url: '/v1/openapi.json', headers: { 'accept-encoding': 'gzip' } });
+    await app.inject({ url: '/v1/openapi.json', headers: { 'accept-encoding': 'gzip' } });
+    assert.equal(await compressions('gzip'), 1);
+  });
 });
 
 describe('documents: their own budget per address', () => {

@@ -23,12 +23,13 @@ describe('errors outside the endpoints are ApiErrors too', () => {
         'GET /v1/estimate',
         'GET /v1/helpers/availability',
         'GET /v1/stats',
+        'GET /v1/places',
         'GET /v1/me',
         'POST /v1/developer/key-requests',
         ...WRITE_ROUTES,
         ...EVENT_ROUTES,
       ],
-      alternatives_count: 10 + WRITE_ROUTES.length + EVENT_ROUTES.length,
+      alternatives_count: 11 + WRITE_ROUTES.length + EVENT_ROUTES.length,
     });
   });
 

@@ -6,7 +6,6 @@
  * streams, the time limit), and the hub alone for the hand-over from catching up to live.
  */
 import assert from 'node:assert/strict';
-import { get, type IncomingHttpHeaders } from 'node:http';
 import { describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createDb, type Db } from '../../src/db/create-db.js';
@@ -20,127 +19,11 @@ import { helperBody, JOB_BODY, LISTING_BODY } from '../helpers/bodies.js';
 import { createTestDb, freshDatabaseUrl } from '../helpers/database.js';
 import { resolveShared } from '../helpers/openapi.js';
 import { startServer, stopServer } from '../helpers/server-process.js';
+import { openStream, type SseClient, type SseMessage, seen } from '../helpers/sse.js';
 
 // ---------------------------------------------------------------------------------------------
 // A small SSE client over node:http
 // ---------------------------------------------------------------------------------------------
-
-interface SseMessage {
-  id: string | null;
-  event: string;
-  data: string;
-}
-
-interface SseClient {
-  status: number;
-  headers: IncomingHttpHeaders;
-  /** The body of a response that is not a stream (an ApiError). */
-  json: () => any;
-  messages: SseMessage[];
-  comments: string[];
-  retry: number | null;
-  /** Resolves when the server ends the response (or the connection closes). */
-  ended: Promise<void>;
-  /** Waits until `count` messages matching `match` have arrived; returns them. */
-  waitFor(match: (m: SseMessage) => boolean, count?: number, ms?: number): Promise<SseMessage[]>;
-  waitForComment(match: (c: string) => boolean, ms?: number): Promise<string>;
-  close(): void;
-}
-
-/** Opens a stream (or gets the error answer); parses the SSE format as it arrives. */
-function openStream(baseUrl: string, path: string, headers: Record<string, string> = {}): Promise<SseClient> {
-  return new Promise((resolve, reject) => {
-    const request = get(`${baseUrl}${path}`, { headers: { accept: 'text/event-stream', ...headers } }, (response) => {
-      let buffer = '';
-      let raw = '';
-      let waiters: (() => void)[] = [];
-      const notify = () => {
-        const current = waiters;
-        waiters = [];
-        for (const waiter of current) waiter();
-      };
-      let endedFlag = false;
-      const client: SseClient = {
-        status: response.statusCode ?? 0,
-        headers: response.headers,
-        json: () => JSON.parse(raw),
-        messages: [],
-        comments: [],
-        retry: null,
-        ended: new Promise((done) => {
-          const finish = () => {
-            endedFlag = true;
-            notify();
-            done();
-          };
-          response.once('end', finish);
-          response.once('close', finish);
-        }),
-        async waitFor(match, count = 1, ms = 20_000) {
-          const deadline = Date.now() + ms;
-          for (;;) {
-            const found = client.messages.filter(match);
-            if (found.length >= count) return found;
-            if (endedFlag) assert.fail(`the stream ended with ${found.length} of ${count} awaited messages`);
-            if (Date.now() > deadline) {
-              assert.fail(`${found.length} of ${count} awaited messages within ${ms} ms; got ${seen(client)}`);
-            }
-            await new Promise<void>((wake) => {
-              waiters.push(wake);
-              setTimeout(wake, 50);
-            });
-          }
-        },
-        async waitForComment(match, ms = 20_000) {
-          const deadline = Date.now() + ms;
-          for (;;) {
-            const found = client.comments.find(match);
-            if (found !== undefined) return found;
-            if (endedFlag || Date.now() > deadline) assert.fail(`no such comment; got ${client.comments.join(' | ')}`);
-            await new Promise<void>((wake) => {
-              waiters.push(wake);
-              setTimeout(wake, 50);
-            });
-          }
-        },
-        close: () => request.destroy(),
-      };
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => {
-        raw += chunk;
-        buffer += chunk;
-        for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const message: SseMessage = { id: null, event: 'message', data: '' };
-          const data: string[] = [];
-          for (const line of block.split('\n')) {
-            if (line.startsWith(':')) {
-              client.comments.push(line.slice(1).trim());
-              continue;
-            }
-            const colon = line.indexOf(':');
-            const field = colon < 0 ? line : line.slice(0, colon);
-            const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
-            if (field === 'id') message.id = value;
-            else if (field === 'event') message.event = value;
-            else if (field === 'data') data.push(value);
-            else if (field === 'retry') client.retry = Number(value);
-          }
-          if (data.length > 0) client.messages.push({ ...message, data: data.join('\n') });
-        }
-        notify();
-      });
-      resolve(client);
-    });
-    request.once('error', reject);
-  });
-}
-
-/** The messages of a stream, for failure messages. */
-function seen(client: SseClient): string {
-  return JSON.stringify(client.messages.map((m) => `${m.id} ${m.event}`));
-}
 
 const body = (m: SseMessage) => JSON.parse(m.data) as { id: string; type: string; data: { object: any } };
 const about = (id: string) => (m: SseMessage) => body(m).data.object.id === id;
@@ -386,9 +269,12 @@ describe('GET /v1/events/stream', { concurrency: true }, () => {
 
     await t.test('heart-beat comments every STREAM_HEARTBEAT_MS', async () => {
       const stream = await open('/v1/events/stream?types=listing.updated');
-      await sleep(700);
-      const beats = stream.comments.filter((c) => c.startsWith('heartbeat '));
-      assert.ok(beats.length >= 3, `${beats.length} heart-beats in 700 ms at 150 ms`);
+      // Beats keep coming (every 150 ms here); no wall-clock bound, which a loaded CI machine missed
+      // (one beat in 700 ms once): the test waits for three, the suite's timeout bounds a stream that has none.
+      const beatsSoFar = () => stream.comments.filter((c) => c.startsWith('heartbeat '));
+      while (beatsSoFar().length < 3) await sleep(50);
+      const beats = beatsSoFar();
+      assert.ok(beats.length >= 3, `${beats.length} heart-beats`);
       for (const beat of beats) {
         const at = beat.slice('heartbeat '.length);
         assert.equal(new Date(at).toISOString(), at);
@@ -463,7 +349,7 @@ describe('GET /v1/events/stream', { concurrency: true }, () => {
     assert.match(operation.description, /new EventSource/);
     assert.ok(doc.tags.some((tag: { name: string }) => tag.name === 'Events'));
     const names = operation.parameters.map((p: { name: string }) => p.name).sort();
-    assert.deepEqual(names, ['category', 'last-event-id', 'last_event_id', 'lat', 'lng', 'radius', 'types']);
+    assert.deepEqual(names, ['category', 'last-event-id', 'last_event_id', 'lat', 'lng', 'near', 'radius', 'types']);
   });
 
   test('limits: a stream costs one request of the budget (429 JSON beyond); STREAMS_PER_CALLER at once (429 too_many_streams)', async (t) => {
@@ -513,22 +399,23 @@ describe('GET /v1/events/stream', { concurrency: true }, () => {
   });
 
   test('a stream ends after STREAM_MAX_SECONDS; app.close() ends the open ones at once', async (t) => {
-    const { app, open } = await listening(t, { STREAM_MAX_SECONDS: '1' });
+    const { open } = await listening(t, { STREAM_MAX_SECONDS: '1' });
     const stream = await open();
     const started = Date.now();
     await stream.ended;
     const lasted = Date.now() - started;
-    assert.ok(lasted >= 800 && lasted < 3_000, `${lasted} ms`);
+    // Bounds that hold on a loaded machine: not before the second is up, and by itself (no hang).
+    assert.ok(lasted >= 800 && lasted < 20_000, `${lasted} ms`);
     assert.match(stream.comments.at(-1) ?? '', /ends after 1 s; reconnect with Last-Event-ID/);
 
-    const open_ = [await open(), await open('/v1/events/stream?last_event_id=0')];
+    // Streams that would last an hour end when the app closes, long before.
+    const { app, open: openLong } = await listening(t, { STREAM_MAX_SECONDS: '3600' });
+    const open_ = [await openLong(), await openLong('/v1/events/stream?last_event_id=0')];
     assert.deepEqual(
       open_.map((s) => s.status),
       [200, 200],
     );
-    const closing = Date.now();
     await app.close();
-    assert.ok(Date.now() - closing < 800, `app.close() took ${Date.now() - closing} ms`);
     await Promise.all(open_.map((s) => s.ended));
     for (const s of open_) assert.match(s.comments.at(-1) ?? '', /restarting; reconnect with Last-Event-ID/);
   });

@@ -42,6 +42,7 @@ describe('GET /v1/listings/{id}', () => {
         rating_count: 31,
         verified: true,
       },
+      provider: null,
     });
   });
 

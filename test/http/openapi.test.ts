@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import type { TestContext } from 'node:test';
 import { describe, test } from 'node:test';
 import { CATEGORIES } from '../../src/domain/categories.js';
+import { acceptedQuerySchema } from '../../src/http/plugins/query-guard.js';
 import { AvailabilityQuery } from '../../src/schemas/availability.js';
 import { CategoriesQuery } from '../../src/schemas/category.js';
 import { LocationSchema, NoQuery, ReliabilityScoreSchema } from '../../src/schemas/common.js';
@@ -9,8 +10,9 @@ import { ApiErrorSchema, ERROR_CODES } from '../../src/schemas/error.js';
 import { EstimateQuery, EstimateSchema } from '../../src/schemas/estimate.js';
 import { JobIdParams, JobSchema, JobSearchQuery } from '../../src/schemas/job.js';
 import { ListingIdParams, ListingSchema, ListingSearchQuery } from '../../src/schemas/listing.js';
+import { PlacesQuery } from '../../src/schemas/search-words.js';
 import { buildTestApp } from '../helpers/app.js';
-import { resolveShared } from '../helpers/openapi.js';
+import { declaredForms, resolveShared } from '../helpers/openapi.js';
 import { AGENT_OPERATIONS, EVENT_OPERATIONS, WRITE_OPERATIONS } from '../helpers/operations.js';
 
 /** What these tests read of a TypeBox object schema or of a component schema. */
@@ -89,6 +91,7 @@ const OPERATIONS: OperationSpec[] = [
   { operationId: 'getLlmsTxt', path: '/llms.txt', query: NoQuery, errors: [400] },
   { operationId: 'getApiCatalog', path: '/.well-known/api-catalog', query: NoQuery, errors: [400] },
   { operationId: 'getMe', path: '/v1/me', query: NoQuery, errors: [400, 401, 429] },
+  { operationId: 'listPlaces', path: '/v1/places', query: PlacesQuery, errors: [400] },
 ];
 
 /** The JSON Schema keywords of a parameter that the document must carry over from the route. */
@@ -169,11 +172,15 @@ describe('GET /v1/openapi.json', () => {
       assert.equal(operation.operationId, operationId);
       assert.deepEqual(operation.tags, ['Sandbox'], operationId);
       assert.match(operation.summary ?? '', /sandbox, fake data/, operationId);
-      assert.match(operation.description ?? '', /fake dataset/, operationId);
+      assert.match(operation.description ?? '', /^Sandbox twin of \w+\./, operationId);
     }
     for (const { operationId, path } of READ_OPERATIONS) {
       assert.equal(operationOf(doc, path).tags?.includes('Sandbox'), false, operationId);
     }
+    const section = (doc as unknown as { tags: { name: string; description: string }[] }).tags.find(
+      (tag) => tag.name === 'Sandbox',
+    );
+    assert.match(section?.description ?? '', /fixed, fake dataset .* that never touches real data\. No key needed/);
   });
 
   for (const { operationId, path, query, params } of OPERATIONS) {
@@ -198,7 +205,17 @@ describe('GET /v1/openapi.json', () => {
           `${want.name}: description`,
         );
         assert.ok(got.description, `${want.name} has a description`);
-        assert.deepEqual(pick(got.schema, PARAMETER_KEYWORDS), pick(want.schema, PARAMETER_KEYWORDS), want.name);
+        // As declared, and as wide as the query guard takes it (enums and booleans in any case).
+        assert.deepEqual(
+          pick(declaredForms(got.schema), PARAMETER_KEYWORDS),
+          pick(want.schema, PARAMETER_KEYWORDS),
+          want.name,
+        );
+        assert.deepEqual(
+          got.schema.anyOf,
+          acceptedQuerySchema(want.schema as Record<string, unknown>).anyOf,
+          want.name,
+        );
       }
     });
   }
@@ -211,29 +228,33 @@ describe('GET /v1/openapi.json', () => {
       return parameter.schema;
     };
     for (const path of ['/v1/jobs', '/v1/listings']) {
+      // The default centre is said in words, not as a schema default (near excludes a sent lat/lng).
       assert.deepEqual(pick(schemaOf(path, 'lat'), ['type', 'default', 'minimum', 'maximum']), {
         type: 'number',
-        default: 49.0069,
         minimum: -90,
         maximum: 90,
       });
+      assert.match(JSON.stringify(operationOf(doc, path).parameters), /Default 49\.0069\./);
       assert.deepEqual(pick(schemaOf(path, 'lng'), ['type', 'default', 'minimum', 'maximum']), {
         type: 'number',
-        default: 8.4037,
         minimum: -180,
         maximum: 180,
       });
+      assert.match(JSON.stringify(operationOf(doc, path).parameters), /Default 8\.4037\./);
       assert.deepEqual(pick(schemaOf(path, 'radius'), ['type', 'default', 'exclusiveMinimum', 'maximum']), {
         type: 'number',
         default: 50,
         exclusiveMinimum: 0,
         maximum: 50,
       });
-      assert.deepEqual(pick(schemaOf(path, 'category'), ['type', 'enum']), { type: 'string', enum: [...CATEGORIES] });
-      assert.deepEqual(pick(schemaOf(path, 'sort'), ['type', 'default', 'enum']), {
+      assert.deepEqual(pick(declaredForms(schemaOf(path, 'category')), ['type', 'enum']), {
         type: 'string',
-        default: 'newest',
-        enum: ['newest', 'price_asc', 'price_desc', 'distance'],
+        enum: [...CATEGORIES],
+      });
+      assert.deepEqual(pick(declaredForms(schemaOf(path, 'sort')), ['type', 'default', 'enum']), {
+        // No schema default: it is relevance with q and newest without (said in the description).
+        type: 'string',
+        enum: ['newest', 'price_asc', 'price_desc', 'distance', 'relevance'],
       });
       assert.deepEqual(pick(schemaOf(path, 'limit'), ['type', 'default', 'minimum', 'maximum']), {
         type: 'integer',
@@ -249,7 +270,7 @@ describe('GET /v1/openapi.json', () => {
     }
     for (const name of ['budget_min', 'budget_max']) assert.equal(schemaOf('/v1/jobs', name).minimum, 0);
     assert.deepEqual(pick(schemaOf('/v1/jobs', 'date'), ['type', 'format']), { type: 'string', format: 'date' });
-    assert.equal(schemaOf('/v1/jobs', 'urgent').type, 'boolean');
+    assert.equal(declaredForms(schemaOf('/v1/jobs', 'urgent')).type, 'boolean');
     assert.equal(schemaOf('/v1/helpers/availability', 'radius').maximum, 50);
     const estimate = operationOf(doc, '/v1/estimate').parameters ?? [];
     assert.equal(estimate.find((p) => p.name === 'category')?.required, true);

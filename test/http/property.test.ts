@@ -29,7 +29,7 @@ import {
   type Parameter,
   type ParamSchema,
 } from '../helpers/contract.js';
-import { resolveShared } from '../helpers/openapi.js';
+import { declaredForms, resolveShared } from '../helpers/openapi.js';
 
 function envInteger(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -197,6 +197,32 @@ const PROTO_KEYS = [
 /** Category words a person might type: values, names in German and English, near misses. */
 const CATEGORY_WORDS = ['GARDENING', 'gardening', 'Garten', 'pet care', 'Umzug', 'Moving', 'Reinigung', 'tech', 'xyz'];
 
+/** Words and places a person might type into q and near (issue 18): umlauts, typos, prefixes, postal codes. */
+const SEARCH_WORDS = [
+  'bohrmaschine',
+  'Bohrmaschiene',
+  'Rasen mähen',
+  'MÄHER',
+  'maeher',
+  'Fahrräder',
+  'Bohrm',
+  'in der',
+  'Straße',
+  'zelt grill beamer',
+];
+const PLACE_WORDS = [
+  'Durlach',
+  'durlach',
+  'Karlsruhe-Mühlburg',
+  'Ettlingen',
+  '76227',
+  '76228',
+  'Durlak',
+  'Berlin',
+  'Weingarten',
+  'Grün',
+];
+
 const encode = (text: string) => encodeURIComponent(text);
 
 const casings = (text: string) =>
@@ -306,6 +332,8 @@ function plausibleValue(param: Parameter): fc.Arbitrary<string> {
       .map(encode);
   }
   if (param.name === 'category') return fc.constantFrom(...CATEGORY_WORDS).map(encode);
+  if (param.name === 'q') return fc.constantFrom(...SEARCH_WORDS, ...PLACE_WORDS).map(encode);
+  if (param.name === 'near') return fc.constantFrom(...PLACE_WORDS).map(encode);
   return fc.string({ minLength: 1, maxLength: (schema.maxLength ?? 60) + 5 }).map(encode);
 }
 
@@ -508,7 +536,8 @@ function requestArbitrary(doc: OpenApiDocument, realIds: Record<string, readonly
   const operations = Object.entries(doc.paths).flatMap(([path, item]) =>
     Object.values(item).map((op) => {
       const query = queryFor((op.parameters ?? []).filter((p) => p.in === 'query'));
-      const ids = path.startsWith('/v1/listings') ? realIds.listings : realIds.jobs;
+      // The ids of what the path names: /v1/listings/{id} a listing, /v1/helpers/{id} a helper, ...
+      const ids = realIds[path.split('/')[2] ?? ''] ?? realIds.jobs;
       const pathArb = path.includes('{id}')
         ? idFor(ids ?? ['x']).map((id) => path.replace('{id}', id))
         : fc.constant(path);
@@ -604,12 +633,20 @@ async function build(t: TestContext) {
   });
   const docResponse = await app.inject({ method: 'GET', url: '/v1/openapi.json' });
   assert.equal(docResponse.statusCode, 200);
-  const doc = resolveShared(docResponse.json() as OpenApiDocument);
+  const served = resolveShared(docResponse.json() as OpenApiDocument);
+  // Requests are drawn from the parameters as the routes declare them (not their any-case alternatives).
+  const doc = declaredForms(served);
   const routeOf = (response: LightMyRequestResponse) => routes.get(response.raw.req);
-  const check = checkerFor(doc, routeOf);
-  const ids = async (table: 'jobs' | 'listings') =>
+  const check = checkerFor(served, routeOf);
+  const ids = async (table: 'jobs' | 'listings' | 'helpers' | 'reviews') =>
     (await db.kysely.selectFrom(table).select('id').orderBy('id').execute()).map((r) => r.id);
-  return { app, doc, check, routeOf, realIds: { jobs: await ids('jobs'), listings: await ids('listings') } };
+  const realIds = {
+    jobs: await ids('jobs'),
+    listings: await ids('listings'),
+    helpers: await ids('helpers'),
+    reviews: await ids('reviews'),
+  };
+  return { app, doc, check, routeOf, realIds };
 }
 
 async function send(app: Api, request: FuzzRequest) {

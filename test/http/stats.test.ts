@@ -94,6 +94,7 @@ describe('GET /v1/stats', () => {
         'GET /v1/estimate getPriceEstimate',
         'GET /v1/helpers/availability checkAvailability',
         'GET /v1/stats getStats',
+        'GET /v1/places listPlaces',
         'GET /v1/demo/jobs demoSearchJobs',
         'GET /v1/demo/jobs/{id} demoGetJob',
         'GET /v1/demo/listings demoSearchListings',

@@ -140,8 +140,13 @@ test(`twenty receivers that never answer do not delay another account's deliveri
     fast.received.map((event) => event.data.object.id),
     jobs,
   );
-  const deliveries = await call(server, 'GET', `/v1/webhooks/${hook.body.id}/deliveries`, innocent);
-  assert.equal(deliveries.status, 200);
+  // The receiver has the bytes before the sender records its answer: wait for the records.
+  const deliveries = await until('six deliveries recorded', async () => {
+    const listed = await call(server, 'GET', `/v1/webhooks/${hook.body.id}/deliveries`, innocent);
+    assert.equal(listed.status, 200);
+    const done = listed.body.data.every((d: { status: string }) => d.status !== 'pending');
+    return listed.body.total === 6 && done ? listed : undefined;
+  });
   assert.equal(deliveries.body.total, 6);
   for (const delivery of deliveries.body.data) {
     assert.equal(delivery.status, 'delivered');

@@ -46,7 +46,6 @@ test(`tools/call with malformed params answers with ApiErrors (${TEST_ENGINE})`,
         result: {
           isError: true,
           content: [{ type: 'text', text: JSON.stringify(expected) }],
-          structuredContent: expected,
         },
       },
       JSON.stringify(args),

@@ -1,9 +1,11 @@
 /**
  * The MCP server (src/mcp) with the SDK's own client over both transports, against real server
  * processes: Streamable HTTP at POST /mcp, and stdio (`node --import tsx src/mcp/stdio.ts`, which
- * calls the REST API over HTTP). Tools must list the routes' own parameters, answer what REST
- * answers, write only with a developer key (idempotently), turn API errors into isError results,
- * and count against the caller's rate limit exactly once per HTTP request or tool call.
+ * calls the REST API over HTTP). Tools must list the routes' own parameters and answers (the SDK
+ * client checks every structuredContent against the tool's outputSchema, and so does ajv here),
+ * answer what REST answers, write only with a developer key (idempotently), turn API errors into
+ * isError results, and count against the caller's tier exactly once per tool call, whatever the
+ * protocol around it.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -13,16 +15,18 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { Ajv, type ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
 import { createDb } from '../../src/db/create-db.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
-import { INNER_CALL_HEADER } from '../../src/http/plugins/access.js';
 import { JobSearchQuery } from '../../src/schemas/job.js';
 import { JobCreateBody } from '../../src/schemas/job-writes.js';
 import { createKey } from '../helpers/app.js';
 import { JOB_BODY } from '../helpers/bodies.js';
 import { freshDatabaseUrl } from '../helpers/database.js';
 import { AT, helperFixture, insert, listingFixture, ownerFixture } from '../helpers/fixtures.js';
-import { resolveShared } from '../helpers/openapi.js';
+import { declaredForms, resolveShared } from '../helpers/openapi.js';
 import { childEnv, type ServerProcess, startServer } from '../helpers/server-process.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -118,8 +122,32 @@ interface ToolResult {
   structuredContent?: any;
 }
 
+/** Strict ajv (unknown keywords are errors) with the formats the schemas use. */
+const ajv = new Ajv({ allErrors: true, strict: true });
+addFormats.default(ajv);
+
+/** The output schemas of the tools as tools/list announced them, compiled (filled by outputsOf). */
+const outputs = new Map<string, ValidateFunction>();
+
+/** Every tool declares an outputSchema, an object, which compiles; the validators are kept for call(). */
+function outputsOf(tools: Tool[]): void {
+  for (const tool of tools) {
+    assert.equal(tool.outputSchema?.type, 'object', `${tool.name}: outputSchema`);
+    outputs.set(tool.name, ajv.compile(tool.outputSchema ?? {}));
+  }
+}
+
+/**
+ * A tool call through the SDK client, which checks structuredContent against the tool's
+ * outputSchema itself (after listTools); a success is checked here once more with strict ajv.
+ */
 async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<ToolResult> {
-  return (await client.callTool({ name, arguments: args })) as ToolResult;
+  const result = (await client.callTool({ name, arguments: args })) as ToolResult;
+  const validate = outputs.get(name);
+  if (result.isError !== true && validate && !validate(result.structuredContent)) {
+    assert.fail(`${name}: structuredContent does not match its outputSchema: ${ajv.errorsText(validate.errors)}`);
+  }
+  return result;
 }
 
 /** A successful tool result: its text item and structuredContent are the same JSON. */
@@ -131,11 +159,14 @@ function okJson(result: ToolResult, what: string): any {
   return result.structuredContent;
 }
 
-/** An error result: isError, with the ApiError and its HTTP status in text and structuredContent. */
+/**
+ * An error result: isError, with the ApiError and its HTTP status as JSON text; no structuredContent,
+ * which is the tool's outputSchema (its success answer).
+ */
 function errorJson(result: ToolResult, what: string): any {
   assert.equal(result.isError, true, `${what}: ${JSON.stringify(result)}`);
   const body = JSON.parse(result.content[0]?.text ?? '');
-  assert.deepEqual(body, result.structuredContent, what);
+  assert.equal(result.structuredContent, undefined, what);
   for (const field of ['status', 'error', 'message', 'param', 'suggestion'])
     assert.ok(field in body, `${what}: ${field}`);
   return body;
@@ -181,7 +212,8 @@ describe('the MCP server against a real server process', () => {
     const started = performance.now();
     const { server, keys, listingId } = await world(t, { ...UNLIMITED, LOG_LEVEL: 'info' });
     const base = server.baseUrl;
-    const doc = resolveShared((await rest(base, '/v1/openapi.json')).body);
+    // The tools take the parameters as the routes declare them; the document adds any-case alternatives.
+    const doc = declaredForms(resolveShared((await rest(base, '/v1/openapi.json')).body));
     // A job posted over REST before any client connects: both transports must see it.
     const posted = await rest(base, '/v1/jobs', {
       method: 'POST',
@@ -191,6 +223,7 @@ describe('the MCP server against a real server process', () => {
     });
     assert.equal(posted.status, 201, JSON.stringify(posted.body));
 
+    const listed: Partial<Record<Transport, Tool[]>> = {};
     for (const via of ['http', 'stdio'] as const) {
       const anonymous = await connect(t, via, base);
       const developer = await connect(t, via, base, via === 'http' ? keys[0] : keys[1]);
@@ -256,6 +289,8 @@ describe('the MCP server against a real server process', () => {
             tools.map((tool) => tool.name),
             [...READ_TOOLS, ...WRITE_TOOLS],
           );
+          outputsOf(tools);
+          listed[via] = tools;
           for (const tool of tools.filter((x) => WRITE_TOOLS.includes(x.name))) {
             assert.deepEqual(
               tool.annotations,
@@ -358,6 +393,33 @@ describe('the MCP server against a real server process', () => {
           const missing = errorJson(await call(developer, 'create_job', { ...JOB_BODY }), 'no key');
           assert.equal(missing.error, 'missing_parameter');
           assert.equal(missing.param, 'idempotency_key');
+          // desired_at, deadline and time_preference are optional in the tool's schema, not nullable
+          // (some providers refuse type arrays); left out they mean what null means, and an
+          // explicit null, as older clients send it, is still taken.
+          const { tools } = await developer.listTools();
+          const inputs = tools.find((tool) => tool.name === 'create_job')?.inputSchema.properties as any;
+          for (const name of ['desired_at', 'deadline', 'time_preference']) {
+            assert.equal(inputs[name].type, 'string', name);
+            assert.ok(!JSON.stringify(inputs[name]).includes('null'), `${name}: ${JSON.stringify(inputs[name])}`);
+          }
+          const nulls = { desired_at: null, deadline: null, time_preference: null };
+          const withNulls = okJson(
+            await call(developer, 'create_job', { ...JOB_BODY, ...nulls, idempotency_key: randomUUID() }),
+            'explicit nulls',
+          );
+          assert.deepEqual(
+            {
+              desired_at: withNulls.desired_at,
+              deadline: withNulls.deadline,
+              time_preference: withNulls.time_preference,
+            },
+            nulls,
+          );
+          assert.deepEqual(
+            { desired_at: created.desired_at, deadline: created.deadline, time_preference: created.time_preference },
+            nulls,
+            'left out: the same',
+          );
         },
       );
 
@@ -415,6 +477,11 @@ describe('the MCP server against a real server process', () => {
       });
     }
 
+    await t.test('both transports list the same tools, each with an outputSchema', () => {
+      assert.ok(listed.http && listed.stdio);
+      assert.deepEqual(listed.stdio, listed.http);
+    });
+
     await t.test('POST /mcp keeps the headers and the log line of every request', async () => {
       const requestId = `mcp-test-${randomUUID()}`;
       const answer = await rawMcp(base, toolsCall(7, 'get_stats', {}), { 'x-request-id': requestId });
@@ -423,8 +490,9 @@ describe('the MCP server against a real server process', () => {
       assert.equal(answer.headers.get('x-request-id'), requestId);
       assert.equal(answer.headers.get('x-content-type-options'), 'nosniff');
       assert.equal(answer.headers.get('content-security-policy'), "default-src 'none'; frame-ancestors 'none'");
-      assert.match(answer.headers.get('ratelimit') ?? '', /^"anonymous";r=\d+;t=\d+$/);
-      assert.equal(answer.headers.get(INNER_CALL_HEADER), null);
+      // The tier budget the tool call counted against, then /mcp's own.
+      assert.match(answer.headers.get('ratelimit') ?? '', /^"anonymous";r=\d+;t=\d+, "mcp";r=\d+;t=\d+$/);
+      assert.equal(answer.headers.get('x-ratelimit-limit'), '100000');
       // One line for POST /mcp, one for the REST call its tool made, under the same request id.
       let lines: any[] = [];
       for (let i = 0; i < 50 && lines.length < 2; i++) {
@@ -472,56 +540,74 @@ describe('the MCP server against a real server process', () => {
 });
 
 describe('rate limits through MCP', () => {
-  test('over HTTP each POST /mcp counts exactly once, tool calls included; then 429', {
+  test('over HTTP an agent spends one tier request per tool call, the handshake none; past the budget a tool result in an HTTP 200', {
     timeout: 120_000,
   }, async (t) => {
     const { server, keys } = await world(t, {
       RATE_LIMIT_ANONYMOUS_PER_MIN: '5',
       RATE_LIMIT_DEVELOPER_PER_MIN: '6',
+      MCP_RATE_LIMIT_PER_MIN: '40',
       CORS_ORIGINS: 'https://app.example.org',
     });
     const base = server.baseUrl;
-    const remaining: string[] = [];
-    for (let i = 1; i <= 5; i++) {
-      const answer = await rawMcp(base, toolsCall(i, 'search_jobs', { limit: 1 }));
-      assert.equal(answer.status, 200, JSON.stringify(answer.body));
-      assert.equal(answer.body.result.isError, undefined, JSON.stringify(answer.body.result));
-      remaining.push(answer.headers.get('x-ratelimit-remaining') ?? '');
-    }
-    // The inner REST call of each tool is not counted: one step per HTTP request.
-    assert.deepEqual(remaining, ['4', '3', '2', '1', '0']);
-    const refused = await rawMcp(base, toolsCall(6, 'search_jobs', {}));
+    // The SDK client: initialize, the initialized notification, GET /mcp for a stream (405), tools/list.
+    const client = await connect(t, 'http', base);
+    assert.equal((await client.listTools()).tools.length, READ_TOOLS.length);
+    for (let i = 1; i <= 5; i++) okJson(await call(client, 'search_jobs', { limit: 1 }), `call ${i}`);
+    const refused = errorJson(await call(client, 'get_stats'), 'the sixth call');
     assert.equal(refused.status, 429);
-    assert.equal(refused.body.error, 'rate_limit_exceeded');
-    assert.ok(Number(refused.headers.get('retry-after')) > 0);
-    assert.equal((await rest(base, '/v1/stats')).status, 429, 'REST and MCP share the budget');
+    assert.equal(refused.error, 'rate_limit_exceeded');
+    assert.ok(refused.retry_after > 0 && refused.retry_after <= 60, `retry_after ${refused.retry_after}`);
+    // As the HTTP exchange sees it: 200, the tool result, and both budgets in the headers.
+    const raw = await rawMcp(base, toolsCall(7, 'search_jobs', {}));
+    assert.equal(raw.status, 200);
+    assert.equal(raw.body.result.isError, true);
+    assert.equal(JSON.parse(raw.body.result.content[0].text).retry_after, refused.retry_after);
+    assert.equal(raw.headers.get('x-ratelimit-remaining'), '0');
+    const left = /^"anonymous";r=0;t=\d+, "mcp";r=(\d+);t=\d+$/.exec(raw.headers.get('ratelimit') ?? '');
+    assert.ok(left, String(raw.headers.get('ratelimit')));
+    // The handshake went to /mcp's budget: at least initialize and its notification, besides 7 calls and a list.
+    assert.ok(Number(left[1]) <= 40 - 2 - 1 - 7, `mcp budget left: ${left[1]}`);
+    assert.equal((await rest(base, '/v1/stats')).status, 429, 'REST and MCP share the tier budget');
 
-    // A developer key: its own budget, counted once per request, writes included.
-    const key = keys[0];
-    const steps: string[] = [];
+    // A developer key: its own budget; a write counts once, tools/list not at all.
+    const key = keys[0] ?? '';
     const created = await rawMcp(base, toolsCall(1, 'create_job', { ...JOB_BODY, idempotency_key: randomUUID() }), {
-      'x-api-key': key ?? '',
+      'x-api-key': key,
     });
     assert.equal(created.status, 200);
-    assert.match(created.body.result.structuredContent.id, /^job_/);
-    steps.push(created.headers.get('x-ratelimit-remaining') ?? '');
-    const listed = await rawMcp(base, { jsonrpc: '2.0', id: 2, method: 'tools/list' }, { 'x-api-key': key ?? '' });
+    assert.match(JSON.parse(created.body.result.content[0].text).id, /^job_/);
+    assert.match(created.headers.get('ratelimit') ?? '', /^"developer";r=5;t=\d+, "mcp";r=\d+;t=\d+$/);
+    const listed = await rawMcp(base, { jsonrpc: '2.0', id: 2, method: 'tools/list' }, { 'x-api-key': key });
     assert.equal(listed.body.result.tools.length, READ_TOOLS.length + WRITE_TOOLS.length);
-    steps.push(listed.headers.get('x-ratelimit-remaining') ?? '');
-    // A forged inner-call marker is ignored: the request is counted like any other.
-    const forged = await rest(base, '/v1/stats', { key, headers: { [INNER_CALL_HEADER]: 'forged.marker' } });
-    steps.push(forged.headers.get('x-ratelimit-remaining') ?? '');
-    assert.deepEqual(steps, ['5', '4', '3']);
+    assert.equal(listed.headers.get('ratelimit-policy'), '"mcp";q=40;w=60');
+    assert.equal((await rest(base, '/v1/stats', { key })).headers.get('x-ratelimit-remaining'), '4');
 
-    // Origins: CORS_ORIGINS decides (developer budget: 3 left).
+    // Origins: CORS_ORIGINS decides.
     const hello = { jsonrpc: '2.0', id: 3, method: 'tools/list' };
-    const foreign = await rawMcp(base, hello, { 'x-api-key': key ?? '', origin: 'https://evil.example' });
+    const foreign = await rawMcp(base, hello, { 'x-api-key': key, origin: 'https://evil.example' });
     assert.equal(foreign.status, 403);
     assert.equal(foreign.body.error, 'forbidden');
     assert.equal(foreign.body.param, 'Origin');
-    const allowed = await rawMcp(base, hello, { 'x-api-key': key ?? '', origin: 'https://app.example.org' });
+    const allowed = await rawMcp(base, hello, { 'x-api-key': key, origin: 'https://app.example.org' });
     assert.equal(allowed.status, 200);
     assert.equal(allowed.headers.get('access-control-allow-origin'), 'https://app.example.org');
+
+    // A client that only talks protocol meets /mcp's own limit: an HTTP 429 with the ApiError.
+    let answer = await rawMcp(base, { jsonrpc: '2.0', id: 4, method: 'ping' });
+    for (let i = 0; i < 40 && answer.status === 200; i++)
+      answer = await rawMcp(base, { jsonrpc: '2.0', id: 5, method: 'ping' });
+    assert.equal(answer.status, 429);
+    assert.equal(answer.body.error, 'rate_limit_exceeded');
+    assert.equal(answer.headers.get('ratelimit-policy'), '"mcp";q=40;w=60');
+    assert.ok(Number(answer.headers.get('retry-after')) > 0);
+    const get = await fetch(new URL('/mcp', base), { headers: { accept: 'text/event-stream' } });
+    assert.equal(get.status, 429, 'GET /mcp counts there too');
+    assert.equal(
+      (await rest(base, '/v1/stats', { key })).headers.get('x-ratelimit-remaining'),
+      '3',
+      'the pings cost the key nothing',
+    );
   });
 
   test('over stdio each tool call is one REST request; past the budget the tool answers isError 429', {

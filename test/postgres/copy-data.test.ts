@@ -13,9 +13,13 @@ import { testConfig } from '../../src/config.js';
 import { COPIED_TABLES } from '../../src/db/copy-data.js';
 import { createDb, type Db } from '../../src/db/create-db.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
+import { createMailer } from '../../src/mail/mailer.js';
 import { anchorFor, DEFAULT_SEED_OPTIONS, seedDatabase } from '../../src/seed/seed-database.js';
+import { decideReport } from '../../src/services/notices.js';
+import { sendSavedSearchDigests } from '../../src/services/saved-search-digests.js';
 import { type CliRun, runCli } from '../helpers/admin-cli.js';
 import { createKey, NOW } from '../helpers/app.js';
+import { PROVIDER_BODY } from '../helpers/bodies.js';
 import { freshDatabaseUrl } from '../helpers/database.js';
 import { insert, jobFixture } from '../helpers/fixtures.js';
 
@@ -33,7 +37,8 @@ interface ApiRows {
 
 /**
  * What only the API writes, on the source: accounts and keys, a job with an owner and an
- * application, a helper profile, a listing (with an idempotency key) with a booking, a key request.
+ * application and a conversation about it, a helper profile, a listing (with an idempotency key)
+ * with a booking, a key request.
  */
 async function writeThroughApi(db: Db): Promise<ApiRows> {
   const app = await buildApp(testConfig({ WEBHOOK_DELIVERY: 'false' }), { db, now: () => NOW });
@@ -59,6 +64,24 @@ async function writeThroughApi(db: Db): Promise<ApiRows> {
       url: 'https://93.184.215.14/hooks',
       events: ['job.created', 'application.created', 'booking.created'],
     });
+    // A private calendar feed: its row (a token hash) is copied too.
+    const feed = await app.inject({ method: 'POST', url: '/v1/me/calendar-feed', headers: { 'x-api-key': renter } });
+    assert.equal(feed.statusCode, 201, feed.body);
+    // A saved search the job below matches, with the daily e-mail (sent below: its digest row).
+    await post('/v1/saved-searches', renter, {
+      name: 'Umzüge',
+      resource: 'jobs',
+      query: { category: 'MOVING' },
+      email_digest: true,
+    });
+    // The commercial owner's provider details (required before it posts).
+    const provider = await app.inject({
+      method: 'PUT',
+      url: '/v1/me/provider',
+      headers: { 'x-api-key': owner },
+      payload: PROVIDER_BODY,
+    });
+    assert.equal(provider.statusCode, 200, provider.body);
     const job = await post('/v1/jobs', owner, {
       title: 'Umzugskartons tragen',
       description: 'Zehn Kartons in den dritten Stock.',
@@ -72,7 +95,16 @@ async function writeThroughApi(db: Db): Promise<ApiRows> {
       location,
       hourly_rate_eur: 18,
     });
-    await post(`/v1/jobs/${job.id}/applications`, helper, { helper_id: profile.id, message: 'Gern, ab 9 Uhr.' });
+    const application = await post(`/v1/jobs/${job.id}/applications`, helper, {
+      helper_id: profile.id,
+      message: 'Gern, ab 9 Uhr.',
+    });
+    // A conversation with two messages (the outbox gets their message.created events).
+    const conversation = await post('/v1/conversations', helper, {
+      about: { type: 'application', id: application.id },
+      text: 'Soll ich eine Sackkarre mitbringen?',
+    });
+    await post(`/v1/conversations/${conversation.id}/messages`, owner, { text: 'Ja, gern.' });
     const listing = await post(
       '/v1/listings',
       owner,
@@ -100,6 +132,45 @@ async function writeThroughApi(db: Db): Promise<ApiRows> {
       account_type: 'commercial',
       intended_use: 'A bot that posts moving jobs for our customers.',
     });
+    // A report about the listing, decided by the platform, and the owner's appeal of the decision.
+    const report = await post('/v1/reports', renter, {
+      about: { type: 'listing', id: listing.id },
+      reason: 'other',
+      explanation: 'Zum Kopieren gemeldet: bitte prüfen.',
+      good_faith: true,
+    });
+    const { decision } = await decideReport({ db: db.kysely, now: NOW, claim: null }, report.id, {
+      action: 'no_action',
+      ground: 'terms',
+      explanation: 'Nichts zu beanstanden.',
+    });
+    await db.kysely
+      .insertInto('appeals')
+      .values({
+        id: 'apl_00000000000000a1',
+        decision_id: decision.id,
+        account_id: (
+          await db.kysely
+            .selectFrom('accounts')
+            .select('id')
+            .where('email', '=', 'owner@example.org')
+            .executeTakeFirstOrThrow()
+        ).id,
+        text: 'Eine Beschwerde zum Kopieren.',
+        status: 'pending',
+        created_at: NOW.toISOString(),
+        decided_at: null,
+        explanation: null,
+      })
+      .execute();
+    const outbox = mkdtempSync(join(tmpdir(), 'copy-data-mail-'));
+    const mailer = createMailer({ OUTBOX_DIR: outbox, MAIL_FROM: 'api@example.org', SMTP_URL: undefined });
+    try {
+      assert.equal(await sendSavedSearchDigests(db.kysely, mailer, { now: NOW, baseUrl: 'http://127.0.0.1' }), 1);
+    } finally {
+      mailer.close();
+      rmSync(outbox, { recursive: true, force: true });
+    }
     return { jobId: job.id, listingId: listing.id, bookingId: booking.id, renterKey: renter };
   } finally {
     await app.close();
@@ -161,7 +232,18 @@ describe('npm run copy-data (SQLite file to PostgreSQL)', () => {
     assert.equal(run.code, 0, run.stderr);
     assertNoPassword(run);
     assert.match(run.stdout, /postgres:\/\/postgres:\*\*\*@127\.0\.0\.1/);
-    assert.match(run.stdout, /^ {2}bookings +1$/m);
+    // Every table is reported with its count: the bookings (the seed's history and the API's one)
+    // as many as the source holds.
+    const sourceBookings = await (async () => {
+      const db = open(t, sourceUrl);
+      const row = await db.kysely
+        .selectFrom('bookings')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    })();
+    assert.match(run.stdout, new RegExp(`^ {2}bookings +${sourceBookings}$`, 'm'));
+    assert.match(run.stdout, /^ {2}messages +2$/m);
     assert.match(run.stdout, /total +\d+ rows in \d+\.\d s/);
 
     const source = open(t, sourceUrl);

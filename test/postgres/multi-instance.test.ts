@@ -79,6 +79,13 @@ test('two instances on one PostgreSQL schema and one Redis', { timeout: 300_000 
       '0009-booking-expiry',
       '0010-shown-places',
       '0011-idempotency-headers',
+      '0012-conversations',
+      '0013-reviews',
+      '0014-calendar-feeds',
+      '0015-saved-searches',
+      '0016-account-erasure',
+      '0017-providers',
+      '0018-notices',
     ]);
   });
 

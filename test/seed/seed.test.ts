@@ -10,9 +10,11 @@ import { type EtaHelper, smartEtaMinutes } from '../../src/domain/eta.js';
 import { haversineKm } from '../../src/domain/geo.js';
 import { PLACES } from '../../src/domain/places.js';
 import { pricingConfidence, rateSample } from '../../src/domain/pricing.js';
-import { reliabilityScore } from '../../src/domain/reliability.js';
+import { reliabilityOf } from '../../src/domain/reliability.js';
 import { TIME_PREFERENCES } from '../../src/domain/statuses.js';
 import { hasMarketplaceData } from '../../src/repositories/dataset.js';
+import { reliabilityFromRow } from '../../src/repositories/mappers.js';
+import { helperHistory, ownerHistory } from '../../src/repositories/reliability-records.js';
 import { DEFAULT_SEED_OPTIONS, type SeedOptions, seedDatabase } from '../../src/seed/seed-database.js';
 
 /** Midnight in Karlsruhe at the start of Friday 20 November 2026 (23:00 UTC the day before). */
@@ -22,7 +24,18 @@ const KARLSRUHE = { lat: 49.0069, lng: 8.4037 };
 const DAY_MS = 86_400_000;
 
 /** Every table, each row in insertion order (rowid), all columns. */
-const TABLES = ['jobs', 'owners', 'listings', 'helpers', 'helper_categories', 'meta'] as const;
+const TABLES = [
+  'jobs',
+  'owners',
+  'listings',
+  'helpers',
+  'helper_categories',
+  'applications',
+  'bookings',
+  'reviews',
+  'verifications',
+  'meta',
+] as const;
 type Dump = Record<(typeof TABLES)[number], unknown[]>;
 
 async function seeded(options: SeedOptions): Promise<Db> {
@@ -208,6 +221,18 @@ describe('seedDatabase with DEFAULT_SEED_OPTIONS', () => {
     assert.ok(listings.some((l) => l.price_per_week_cents === null));
   });
 
+  test('no open job is wanted at a time already passed on the first day: every desired time is from the next day on', () => {
+    // The first start seeds with the anchor at midnight of the day it runs, whatever the hour.
+    const tomorrow = berlinWallClock(berlinDate(new Date(ANCHOR.getTime() + 36 * 3_600_000)), 0).toISOString();
+    const early = open.filter((j) => j.desired_at !== null && j.desired_at < tomorrow);
+    assert.deepEqual(
+      early.map((j) => [j.id, j.desired_at]),
+      [],
+    );
+    const urgentTomorrow = open.filter((j) => j.urgent === 1 && j.desired_date === berlinDate(new Date(tomorrow)));
+    assert.ok(urgentTomorrow.length > 0, 'urgent jobs are still wanted soon: tomorrow');
+  });
+
   test('a realistic mix of open jobs: some urgent, express, remote, licensed; every time preference', () => {
     const share = (predicate: (j: JobRow) => boolean) => {
       const n = open.filter(predicate).length;
@@ -296,16 +321,25 @@ describe('seedDatabase with DEFAULT_SEED_OPTIONS', () => {
     assert.ok(open.filter((j) => j.smart_eta_minutes !== null).length > open.length / 2);
   });
 
-  test('reliability_score of helpers and owners is recomputed from their record', () => {
-    const mismatches = [...helpers, ...owners]
-      .map((r) => ({
-        id: r.id,
-        stored: r.reliability_score,
-        recomputed: reliabilityScore({ ...r, verified: r.verified === 1 }),
-      }))
-      .filter((m) => m.stored !== m.recomputed);
+  test('every reliability figure of every helper and owner is recomputed from the stored history', async () => {
+    const mismatches = [];
+    for (const [rows, history] of [
+      [helpers, helperHistory],
+      [owners, ownerHistory],
+    ] as const) {
+      for (const row of rows) {
+        const stored = reliabilityFromRow(row);
+        const recomputed = reliabilityOf(await history(db.kysely, row.id));
+        if (JSON.stringify(stored) !== JSON.stringify(recomputed)) mismatches.push({ id: row.id, stored, recomputed });
+      }
+    }
     assert.deepEqual(mismatches, []);
+    // The history is rich enough to tell people apart: scores, experience and ratings vary.
     assert.ok(new Set(helpers.map((h) => h.reliability_score)).size > 20);
+    assert.ok(helpers.some((h) => h.completed_jobs >= 10) && helpers.some((h) => h.completed_jobs === 0));
+    assert.ok(helpers.some((h) => h.cancellation_rate > 0) && owners.some((o) => o.cancellation_rate > 0));
+    assert.ok(owners.filter((o) => o.rating_count > 0).length > owners.length / 2);
+    assert.ok(helpers.filter((h) => h.verified === 1).length > helpers.length / 2);
   });
 
   test('desired_date is the Berlin date of desired_at; a deadline lies within 30 days after creation', () => {

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { sql } from 'kysely';
-import { ConfigError, loadConfig, testConfig } from '../../src/config.js';
+import { ConfigError, environment, loadConfig, testConfig } from '../../src/config.js';
 import { createDb, redactDatabaseUrl } from '../../src/db/create-db.js';
 import { DEFAULT_CENTER, haversineKm, type LatLng, MAX_RADIUS_KM } from '../../src/domain/geo.js';
 import { maskUrlPasswords } from '../../src/domain/secrets.js';
@@ -20,9 +20,16 @@ const DEFAULTS = {
   RATE_LIMIT_DEVELOPER_PER_MIN: 100,
   RATE_LIMIT_SANDBOX_PER_MIN: 20,
   DOCS_RATE_LIMIT_PER_MIN: 60,
+  MCP_RATE_LIMIT_PER_MIN: 300,
   APPLICATIONS_PER_ACCOUNT_PER_HOUR: 30,
   BOOKINGS_PER_ACCOUNT_PER_HOUR: 20,
+  MESSAGES_PER_ACCOUNT_PER_HOUR: 200,
+  NEW_CONVERSATIONS_PER_ACCOUNT_PER_HOUR: 20,
   BOOKING_REQUEST_TTL_HOURS: 48,
+  REVIEW_WINDOW_DAYS: 14,
+  SAVED_SEARCHES_PER_ACCOUNT: 20,
+  REPORTS_PER_HOUR: 5,
+  DIGEST_SWEEP_MS: 60_000,
   REDIS_PREFIX: 'kmp:',
   TRUST_PROXY: 'false',
   DATABASE_POOL_SIZE: 10,
@@ -238,6 +245,51 @@ describe('loadConfig', () => {
   });
 });
 
+describe('environment: the process environment over the environment file', () => {
+  function folder(t: { after: (fn: () => void) => void }, files: Record<string, string>): string {
+    const dir = mkdtempSync(join(tmpdir(), 'marketplace-env-'));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+    return dir;
+  }
+
+  test('./.env is read when it exists; the process environment wins over it', (t) => {
+    const dir = folder(t, {
+      '.env': '# the server and the admin command read this\nPORT=8080\nPUBLIC_URL="https://market.example.net"\n',
+    });
+    const config = loadConfig(environment({ PORT: '9090' }, dir));
+    assert.equal(config.PORT, 9090, 'set in the process: wins');
+    assert.equal(config.PUBLIC_URL, 'https://market.example.net', 'only in the file: taken, quotes removed');
+  });
+
+  test('no ./.env: the process environment alone; ENV_FILE=none reads no file', (t) => {
+    assert.deepEqual(environment({ PORT: '1' }, folder(t, {})), { PORT: '1' });
+    const dir = folder(t, { '.env': 'PORT=8080\n' });
+    assert.deepEqual(environment({ ENV_FILE: 'none' }, dir), { ENV_FILE: 'none' });
+  });
+
+  test('ENV_FILE names the file, relative to the working directory; a file that cannot be read is a ConfigError', (t) => {
+    const dir = folder(t, { 'prod.env': 'HOST=0.0.0.0\n', '.env': 'HOST=10.0.0.1\n' });
+    assert.equal(loadConfig(environment({ ENV_FILE: 'prod.env' }, dir)).HOST, '0.0.0.0');
+    assert.throws(
+      () => environment({ ENV_FILE: 'missing.env' }, dir),
+      (error: unknown) =>
+        error instanceof ConfigError &&
+        error.message.startsWith(
+          `Invalid configuration:\n  ENV_FILE="missing.env": cannot read ${join(dir, 'missing.env')}`,
+        ),
+    );
+  });
+
+  test('values from the file are validated like any other', (t) => {
+    const dir = folder(t, { '.env': 'PORT=eighty\n' });
+    assert.equal(
+      configError(environment({}, dir)),
+      'Invalid configuration:\n  PORT="eighty": must be a whole number from 0 to 65535',
+    );
+  });
+});
+
 /** Runs the seed CLI as a child process with DATABASE_URL set; output collected (not a TTY). */
 const seedCli = (args: readonly string[], databaseUrl: string): Promise<CliRun> =>
   runCli('src/cli/seed.ts', [...args], { DATABASE_URL: databaseUrl });
@@ -280,9 +332,12 @@ describe('seed CLI', () => {
         'helpers: 10/10 (100%)',
         'completed jobs: 30/30 (100%)',
         'cancelled jobs: 2/2 (100%)',
+        // The applications and reviews of those jobs, and the bookings and reviews of the listings.
+        'helper history: 77/77 (100%)',
         'open jobs: 50/50 (100%)',
         'assigned and expired jobs: 4/4 (100%)',
         'listings: 20/20 (100%)',
+        'lending history: 161/161 (100%)',
         '',
       ].join('\n'),
     );

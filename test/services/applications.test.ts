@@ -1,22 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, type TestContext, test } from 'node:test';
-import type { Api } from '../../src/http/routes/route-kit.js';
-import { buildTestApp, createKey, NOW } from '../helpers/app.js';
+import { buildTestApp, type Client, clientFor, createKey, NOW } from '../helpers/app.js';
 import { insert, jobFixture } from '../helpers/fixtures.js';
-
-function clientFor(app: Api, key: string | null) {
-  const send = async (method: 'GET' | 'POST', url: string, body?: unknown) => {
-    const response = await app.inject({
-      method,
-      url,
-      headers: { ...(key ? { 'x-api-key': key } : {}) },
-      ...(body === undefined ? {} : { payload: body as object }),
-    });
-    return { status: response.statusCode, body: response.json() as any };
-  };
-  return { get: (url: string) => send('GET', url), post: (url: string, body?: unknown) => send('POST', url, body) };
-}
-type Client = ReturnType<typeof clientFor>;
 
 const JOB = {
   title: 'Umzugskartons tragen',

@@ -29,7 +29,7 @@ const LISTING = {
 };
 
 /** An app with an owner, a renter and a stranger, and a way to list items as the owner. */
-async function setup(t: Parameters<typeof buildTestApp>[0], now: Date = NOW) {
+async function setup(t: Parameters<typeof buildTestApp>[0], now: Date | (() => Date) = NOW) {
   const { app, db } = await buildTestApp(t, now);
   const owner = await createKey(db, { email: 'owner@example.org' });
   const renter = await createKey(db, { email: 'renter@example.org' });
@@ -267,15 +267,15 @@ describe('POST /v1/listings/{id}/bookings', () => {
       ['returned', ['confirm', 'pick-up', 'return']],
     ];
     for (const [state, actions] of ends) {
-      const first = await book(listingId, '2026-12-01', '2026-12-05');
+      const first = await book(listingId, '2026-11-21', '2026-11-25');
       assert.equal(first.status, 201, state);
-      assert.equal((await book(listingId, '2026-12-03', '2026-12-04', stranger.key)).status, 409);
+      assert.equal((await book(listingId, '2026-11-23', '2026-11-24', stranger.key)).status, 409);
       for (const action of actions) {
         const key = action === 'cancel' ? renter.key : owner.key;
         assert.equal((await act(first.body.id, action, key)).status, 200, action);
       }
     }
-    assert.equal((await book(listingId, '2026-12-01', '2026-12-05', stranger.key)).status, 201);
+    assert.equal((await book(listingId, '2026-11-21', '2026-11-25', stranger.key)).status, 201);
   });
 
   test('anonymous: 401 before the body is judged', async (t) => {
@@ -383,7 +383,7 @@ describe('GET /v1/bookings/{id}', () => {
 describe('booking transitions', () => {
   test('requested -> confirmed -> active -> returned, each answering the whole booking', async (t) => {
     const { owner, list, book, act } = await setup(t);
-    const booked = (await book(await list(), '2026-11-25', '2026-11-26')).body;
+    const booked = (await book(await list(), '2026-11-21', '2026-11-22')).body;
     for (const [action, status] of [
       ['confirm', 'confirmed'],
       ['pick-up', 'active'],
@@ -412,11 +412,9 @@ describe('booking transitions', () => {
 
   test('every illegal transition answers 409 naming the state, with the allowed actions', async (t) => {
     const { owner, list, book, act } = await setup(t);
-    const listingId = await list();
-    let day = 21;
+    // A listing each, all booked for tomorrow: the pick-up is allowed from today on.
     const inState = async (actions: string[]) => {
-      const date = `2026-11-${day++}`;
-      const booked = (await book(listingId, date, date)).body;
+      const booked = (await book(await list(), '2026-11-21', '2026-11-21')).body;
       for (const action of actions) assert.equal((await act(booked.id, action, owner.key)).status, 200);
       return booked.id as string;
     };
@@ -451,7 +449,7 @@ describe('booking transitions', () => {
 
   test('the renter may only cancel: 403 forbidden with what they can do', async (t) => {
     const { owner, renter, list, book, act } = await setup(t);
-    const booked = (await book(await list(), '2026-11-25', '2026-11-26')).body;
+    const booked = (await book(await list(), '2026-11-21', '2026-11-26')).body;
     for (const action of ['confirm', 'decline']) {
       const { status, body } = await act(booked.id, action, renter.key);
       assert.equal(status, 403);
@@ -470,6 +468,46 @@ describe('booking transitions', () => {
     assert.equal(status, 403);
     assert.equal(body.suggestion, 'As its renter you cannot change this active booking.');
     assert.deepEqual(body.alternatives, []);
+  });
+
+  test('pick-up: from the day before the first day to the last day (Europe/Berlin), else 409 outside_pick_up_window', async (t) => {
+    // The clock: 2026-11-20 in Karlsruhe until 23:00 UTC, then 2026-11-21.
+    let now = new Date('2026-11-20T12:00:00Z');
+    const { owner, renter, list, book, act } = await setup(t, () => now);
+    const confirmed = async (start: string, end: string) => {
+      const booked = (await book(await list(), start, end)).body;
+      assert.equal((await act(booked.id, 'confirm', owner.key)).status, 200);
+      return booked.id as string;
+    };
+    const soon = await confirmed('2026-11-22', '2026-11-23');
+    const early = await act(soon, 'pick-up', owner.key);
+    assert.equal(early.status, 409);
+    assert.deepEqual(early.body, {
+      error: 'outside_pick_up_window',
+      message:
+        'The item can be picked up from 2026-11-21 (the day before the first day, 2026-11-22) to 2026-11-23 (the last day); today in Karlsruhe is 2026-11-20.',
+      param: null,
+      suggestion: 'Record the pick-up on or after 2026-11-21.',
+      alternatives: [],
+      alternatives_count: 0,
+    });
+    assert.equal((await act(soon, 'pick-up', renter.key)).status, 403, 'the role is judged first');
+    now = new Date('2026-11-20T23:00:00Z'); // midnight in Karlsruhe: 2026-11-21
+    const onTime = await act(soon, 'pick-up', owner.key);
+    assert.equal(onTime.status, 200);
+    assert.equal(onTime.body.status, 'active');
+
+    const short = await confirmed('2026-11-21', '2026-11-21');
+    now = new Date('2026-11-21T22:59:59Z'); // the last second of its only day
+    const lastDay = await confirmed('2026-11-21', '2026-11-22');
+    now = new Date('2026-11-21T23:00:00Z'); // 2026-11-22: the short booking's day is over
+    const late = await act(short, 'pick-up', owner.key);
+    assert.equal(late.status, 409);
+    assert.equal(late.body.error, 'outside_pick_up_window');
+    assert.equal(late.body.suggestion, 'The booked days are over: cancel the booking, or book new days.');
+    assert.deepEqual(late.body.alternatives, ['cancel']);
+    assert.equal((await act(short, 'cancel', owner.key)).status, 200, 'what the suggestion says works');
+    assert.equal((await act(lastDay, 'pick-up', owner.key)).status, 200, 'the last day still is');
   });
 
   test('a stranger gets 404 for every action and changes nothing; anonymous 401', async (t) => {
@@ -501,6 +539,8 @@ describe('booking transitions', () => {
 
 const pastRow: Omit<BookingRow, 'id' | 'listing_id' | 'start_date' | 'end_date'> = {
   renter_account_id: 'acc_someone',
+  decided_at: null,
+  cancelled_by: null,
   days: 1,
   price_cents: 800,
   deposit_cents: 0,

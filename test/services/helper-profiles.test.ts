@@ -1,26 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, type TestContext, test } from 'node:test';
-import type { Api } from '../../src/http/routes/route-kit.js';
-import { buildTestApp, createKey } from '../helpers/app.js';
+import { buildTestApp, clientFor, createKey } from '../helpers/app.js';
 import { helperFixture, insert } from '../helpers/fixtures.js';
 import { shownLocation } from '../helpers/places.js';
-
-function clientFor(app: Api, key: string | null) {
-  const send = async (method: 'GET' | 'POST' | 'PATCH', url: string, body?: unknown) => {
-    const response = await app.inject({
-      method,
-      url,
-      headers: { ...(key ? { 'x-api-key': key } : {}) },
-      ...(body === undefined ? {} : { payload: body as object }),
-    });
-    return { status: response.statusCode, body: response.json() as any };
-  };
-  return {
-    get: (url: string) => send('GET', url),
-    post: (url: string, body?: unknown) => send('POST', url, body),
-    patch: (url: string, body: unknown) => send('PATCH', url, body),
-  };
-}
 
 async function setup(t: TestContext) {
   const { app, db } = await buildTestApp(t);
@@ -38,9 +20,9 @@ const HELPER = {
   bio: 'Student, kräftig, mit Lastenrad.',
 };
 
-/** What a fresh record looks like: nothing done yet, not verified (reliabilityScore of it: 59). */
+/** What a fresh record looks like: nothing done yet, not verified (reliabilityScore of it: 48, the neutral start). */
 const FRESH = {
-  reliability_score: 59,
+  reliability_score: 48,
   completed_jobs: 0,
   avg_response_minutes: 0,
   cancellation_rate: 0,

@@ -3,6 +3,7 @@ import { describe, type TestContext, test } from 'node:test';
 import fc from 'fast-check';
 import type { Api } from '../../src/http/routes/route-kit.js';
 import { buildTestApp, createKey, NOW } from '../helpers/app.js';
+import { PROVIDER_BODY } from '../helpers/bodies.js';
 import { AT, helperFixture, insert, jobFixture } from '../helpers/fixtures.js';
 import { shownLocation } from '../helpers/places.js';
 
@@ -36,6 +37,15 @@ async function setup(t: TestContext, accountType: 'private' | 'commercial' = 'pr
   const { app, db } = await buildTestApp(t);
   const owner = await createKey(db, { email: 'owner@example.org', account_type: accountType });
   const other = await createKey(db, { email: 'other@example.org' });
+  if (accountType === 'commercial') {
+    const given = await app.inject({
+      method: 'PUT',
+      url: '/v1/me/provider',
+      headers: { 'x-api-key': owner.key },
+      payload: PROVIDER_BODY,
+    });
+    assert.equal(given.statusCode, 200, given.body);
+  }
   return {
     app,
     db,
@@ -139,6 +149,7 @@ describe('POST /v1/jobs', () => {
       remote_task: false,
       // 51 EUR / 3 hours = 17 EUR per helper-hour: inside the 10th-90th percentile of 5 jobs.
       pricing_confidence: 'medium',
+      provider: null,
     });
     assert.deepEqual((await owner.get(`/v1/jobs/${body.id}`)).body, body);
     const row = await db.kysely.selectFrom('jobs').selectAll().where('id', '=', body.id).executeTakeFirstOrThrow();

@@ -35,9 +35,9 @@ const BODY = {
   photos: ['https://example.org/garnitur/1.jpg'],
 };
 
-/** The reliability a new owner starts with: an empty record scores 59 (see reliabilityScore). */
+/** The reliability a new owner starts with: an empty record scores 48 (the neutral start, see reliabilityScore). */
 const FRESH_OWNER = {
-  reliability_score: 59,
+  reliability_score: 48,
   completed_jobs: 0,
   avg_response_minutes: 0,
   cancellation_rate: 0,
@@ -84,6 +84,7 @@ describe('POST /v1/listings', () => {
       instant_booking: true,
       photos: ['https://example.org/garnitur/1.jpg'],
       owner_reliability: FRESH_OWNER,
+      provider: null,
     });
     assert.deepEqual((await getJson(app, `/v1/listings/${body.id}`)).body, body);
 

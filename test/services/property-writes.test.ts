@@ -20,6 +20,7 @@ import { seedDatabase } from '../../src/seed/seed-database.js';
 import { buildTestApp, createdId, createKey } from '../helpers/app.js';
 import { helperBody, JOB_BODY, LISTING_BODY } from '../helpers/bodies.js';
 import { checkerFor, type FuzzRequest, type OpenApiDocument } from '../helpers/contract.js';
+import { declaredForms, resolveShared } from '../helpers/openapi.js';
 
 const RUNS = Number(process.env.FUZZ_WRITE_RUNS ?? 2500);
 const SEED = Number(process.env.FUZZ_SEED ?? 20261121);
@@ -129,6 +130,8 @@ const BY_NAME: Record<string, { ok: unknown[]; bad: unknown[] }> = {
   from: { ok: ['08:00'], bad: ['25:00'] },
   to: { ok: ['18:00'], bad: ['12:60'] },
   photos: { ok: [['https://example.org/a.jpg'], []], bad: [['javascript:alert(1)'], ['ftp://x', 'ftp://x']] },
+  country: { ok: ['DE', 'AT'], bad: ['Deutschland', 'de'] },
+  phone: { ok: ['+49 721 1234567'], bad: ['call me'] },
 };
 
 function resolve(doc: OpenApiDocument, schema: JsonSchema): JsonSchema {
@@ -181,12 +184,13 @@ function plausible(
         return fc.constantFrom('https://example.org/a.jpg', 'ftp://x', 'javascript:alert(1)');
       const min = schema.minLength ?? 0;
       const max = Math.min(schema.maxLength ?? 40, 200);
-      return fc.oneof(
-        fc.string({ unit: 'grapheme', minLength: Math.max(min, 1), maxLength: Math.max(max, 1) }),
-        fc
-          .constantFrom('Hecke schneiden', 'Bierzeltgarnitur', 'Umzug in Durlach', 'Jonas W.')
-          .filter((s) => s.length >= min && s.length <= max),
+      const any = fc.string({ unit: 'grapheme', minLength: Math.max(min, 1), maxLength: Math.max(max, 1) });
+      // Words that fit the lengths; none may (a two-letter country code): then only random strings,
+      // never a filter that can reject every value (fast-check would retry it forever).
+      const words = ['Hecke schneiden', 'Bierzeltgarnitur', 'Umzug in Durlach', 'Jonas W.'].filter(
+        (s) => s.length >= min && s.length <= max,
       );
+      return words.length > 0 ? fc.oneof(any, fc.constantFrom(...words)) : any;
     }
     default:
       return fc.constantFrom(...HOSTILE_VALUES);
@@ -337,6 +341,7 @@ function requestArbitrary(
         bookings: idOf('bookings'),
         helpers: idOf('helpers'),
         applications: idOf('applications'),
+        reviews: idOf('reviews'),
       }),
       how: encoding,
       cut: fc.double({ min: 0, max: 1, noNaN: true }),
@@ -349,10 +354,10 @@ function requestArbitrary(
       query,
     })
     .chain((r) =>
-      (r.operation.body
-        ? bodyFor(doc, r.operation.body)
-        : fc.oneof({ weight: 7, arbitrary: fc.constant(undefined) }, { weight: 3, arbitrary: fc.constant({}) })
-      ).map((body) => ({ ...r, body })),
+      // An operation without a body gets none, as a client of the document sends it: the request
+      // check judges every request the suite sends that the server accepts against the document,
+      // and the server ignores a JSON body where it takes none (left open: issue 17's note).
+      (r.operation.body ? bodyFor(doc, r.operation.body) : fc.constant(undefined)).map((body) => ({ ...r, body })),
     )
     .map((r): WriteRequest => {
       const pool = poolOf(r.operation.path) as keyof typeof r.params;
@@ -389,8 +394,10 @@ test('no write breaks the HTTP contract (property-based, bodies from the OpenAPI
   app.addHook('onResponse', async (request) => {
     if (request.routeOptions.url) routes.set(request.raw, request.routeOptions.url);
   });
-  const doc = (await app.inject({ url: '/v1/openapi.json' })).json() as OpenApiDocument;
-  const check = checkerFor(doc, (response: LightMyRequestResponse) => routes.get(response.raw.req));
+  const served = (await app.inject({ url: '/v1/openapi.json' })).json() as OpenApiDocument;
+  const check = checkerFor(served, (response: LightMyRequestResponse) => routes.get(response.raw.req));
+  // Bodies are drawn from the schemas as the routes declare them (not their any-case alternatives).
+  const doc = declaredForms(resolveShared(served));
 
   // Two accounts with something of each kind, so that ids reach handlers as owner, as the other
   // party and as a stranger.
@@ -405,6 +412,21 @@ test('no write breaks the HTTP contract (property-based, bodies from the OpenAPI
     start_date: '2026-12-01',
     end_date: '2026-12-02',
   });
+  const conversation = await call(a.key, '/v1/conversations', {
+    about: { type: 'application', id: application },
+    text: 'Hallo, passt Samstag?',
+  });
+  // A completed job with an accepted application, reviewed by its owner: reviews and replies reach handlers.
+  const done = await call(b.key, '/v1/jobs', JOB_BODY);
+  const accepted = await call(a.key, `/v1/jobs/${done}/applications`, { helper_id: helper });
+  for (const step of [`applications/${accepted}/accept`, 'complete']) {
+    assert.equal(
+      (await app.inject({ method: 'POST', url: `/v1/jobs/${done}/${step}`, headers: { 'x-api-key': b.key } }))
+        .statusCode,
+      200,
+    );
+  }
+  const review = await call(b.key, `/v1/jobs/${done}/applications/${accepted}/reviews`, { rating: 4 });
   const seeded = (await db.kysely.selectFrom('jobs').select('id').where('status', '=', 'open').limit(6).execute()).map(
     (r) => r.id,
   );
@@ -412,11 +434,13 @@ test('no write breaks the HTTP contract (property-based, bodies from the OpenAPI
   // Bodies name the helper the fuzzing account registered (and now and then another).
   BY_NAME.helper_id = { ok: [helper], bad: ['hlp_nope', seededHelper] };
   const ids: Record<string, string[]> = {
-    jobs: [job, ...seeded],
+    jobs: [job, done, ...seeded],
     listings: [listing],
     bookings: [booking],
     helpers: [helper],
-    applications: [application],
+    conversations: [conversation],
+    applications: [application, accepted],
+    reviews: [review],
   };
 
   const operations: WriteOperation[] = Object.entries(doc.paths).flatMap(([path, item]) =>

@@ -3,7 +3,8 @@ import { test } from 'node:test';
 import { sql } from 'kysely';
 import type { Db } from '../../src/db/create-db.js';
 import type { Api } from '../../src/http/routes/route-kit.js';
-import { buildTestApp, createKey } from '../helpers/app.js';
+import { decideReport } from '../../src/services/notices.js';
+import { buildTestApp, createKey, NOW } from '../helpers/app.js';
 import { helperBody, JOB_BODY, LISTING_BODY } from '../helpers/bodies.js';
 import { TEST_ENGINE } from '../helpers/database.js';
 
@@ -57,13 +58,13 @@ test('every documented POST of the developer tier commits its idempotency key wi
   const exercised = new Map<string, string>();
   let n = 0;
   /** POSTs with a fresh Idempotency-Key, expects a 2xx, remembers which documented route it was. */
-  const post = async (route: string, url: string, key: string, body: object = {}) => {
+  const post = async (route: string, url: string, key: string, body?: object) => {
     const idempotencyKey = `walk-${++n}`;
     const response = await app.inject({
       method: 'POST',
       url,
       headers: { 'x-api-key': key, 'idempotency-key': idempotencyKey },
-      payload: body,
+      ...(body === undefined ? {} : { payload: body }),
     });
     assert.ok(response.statusCode < 300, `${route}: ${response.statusCode} ${response.body}`);
     exercised.set(`POST ${route}`, idempotencyKey);
@@ -90,7 +91,23 @@ test('every documented POST of the developer tier commits its idempotency key wi
     `/v1/jobs/${job.id}/applications/${application.id}/accept`,
     owner.key,
   );
+  const conversation = await post('/v1/conversations', '/v1/conversations', helper.key, {
+    about: { type: 'application', id: application.id },
+    text: 'Bis morgen!',
+  });
+  await post('/v1/conversations/{id}/messages', `/v1/conversations/${conversation.id}/messages`, owner.key, {
+    text: 'Bis morgen.',
+  });
+  await post('/v1/conversations/{id}/read', `/v1/conversations/${conversation.id}/read`, helper.key);
   await post('/v1/jobs/{id}/complete', `/v1/jobs/${job.id}/complete`, owner.key);
+  const jobReviews = '/v1/jobs/{id}/applications/{application_id}/reviews';
+  const reviewsUrl = `/v1/jobs/${job.id}/applications/${application.id}/reviews`;
+  const ownersReview = await post(jobReviews, reviewsUrl, owner.key, { rating: 5, text: 'Pünktlich.' });
+  await post(jobReviews, reviewsUrl, helper.key, { rating: 4 });
+  await post('/v1/reviews/{id}/reply', `/v1/reviews/${ownersReview.id}/reply`, helper.key, { text: 'Danke!' });
+  await post('/v1/helpers/{id}/verification-requests', `/v1/helpers/${profile.id}/verification-requests`, helper.key, {
+    method: 'phone',
+  });
   await post('/v1/jobs/{id}/cancel', `/v1/jobs/${other.id}/cancel`, owner.key);
 
   const listing = await post('/v1/listings', '/v1/listings', owner.key, LISTING_BODY);
@@ -98,10 +115,11 @@ test('every documented POST of the developer tier commits its idempotency key wi
   await post('/v1/listings/{id}/resume', `/v1/listings/${listing.id}/resume`, owner.key);
   const book = (start_date: string, end_date: string) =>
     post('/v1/listings/{id}/bookings', `/v1/listings/${listing.id}/bookings`, helper.key, { start_date, end_date });
-  const returned = await book('2026-12-01', '2026-12-02');
+  const returned = await book('2026-11-21', '2026-11-22'); // picked up from the day before: today
   await post('/v1/bookings/{id}/confirm', `/v1/bookings/${returned.id}/confirm`, owner.key);
   await post('/v1/bookings/{id}/pick-up', `/v1/bookings/${returned.id}/pick-up`, owner.key);
   await post('/v1/bookings/{id}/return', `/v1/bookings/${returned.id}/return`, owner.key);
+  await post('/v1/bookings/{id}/reviews', `/v1/bookings/${returned.id}/reviews`, helper.key, { rating: 5 });
   await post(
     '/v1/bookings/{id}/decline',
     `/v1/bookings/${(await book('2026-12-05', '2026-12-06')).id}/decline`,
@@ -113,6 +131,33 @@ test('every documented POST of the developer tier commits its idempotency key wi
     helper.key,
   );
   await post('/v1/listings/{id}/archive', `/v1/listings/${listing.id}/archive`, owner.key);
+
+  await post('/v1/me/calendar-feed', '/v1/me/calendar-feed', helper.key);
+
+  await post('/v1/saved-searches', '/v1/saved-searches', helper.key, {
+    name: 'Gartenjobs',
+    resource: 'jobs',
+    query: { category: 'GARDENING' },
+  });
+
+  // A report, decided by the platform (no POST of the API), and the owner's appeal of it.
+  const report = await post('/v1/reports', '/v1/reports', helper.key, {
+    about: { type: 'job', id: other.id },
+    reason: 'other',
+    explanation: 'Zum Durchlaufen aller Schreibwege gemeldet.',
+    good_faith: true,
+  });
+  const { decision } = await decideReport({ db: db.kysely, now: NOW, claim: null }, report.id, {
+    action: 'restrict_visibility',
+    ground: 'terms',
+    explanation: 'Test.',
+  });
+  await post(
+    '/v1/me/moderation-decisions/{id}/appeals',
+    `/v1/me/moderation-decisions/${decision.id}/appeals`,
+    owner.key,
+    { text: 'Bitte noch einmal prüfen.' },
+  );
 
   const webhook = await post('/v1/webhooks', '/v1/webhooks', owner.key, {
     url: 'http://127.0.0.1:9/marketplace',

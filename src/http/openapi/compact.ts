@@ -1,8 +1,8 @@
 import { isDeepStrictEqual } from 'node:util';
-import { shareComponents } from './components.js';
+import { dropRequiredFalse, restoreRequiredFalse, shareComponents } from './components.js';
 import { dropBodyDescriptionCopies, moveSharedParagraphs, pointTwins, restoreDescriptions } from './descriptions.js';
 import { chainAlikeResponses, shareSuccessResponses } from './responses.js';
-import { isSharedSchemaName, shareSchemas } from './schemas.js';
+import { isSharedSchemaName, sharePatterns, shareSchemas } from './schemas.js';
 import type { Json, OpenApiObject } from './types.js';
 
 /**
@@ -18,7 +18,7 @@ import type { Json, OpenApiObject } from './types.js';
  *   response two or more operations answer alike, referenced with each operation's description
  *   (shareSuccessResponses, responses.ts). In OpenAPI 3.1 a Reference Object's description
  *   overrides the description of what it references;
- * - components.parameters: every query or path parameter that two or more operations declare
+ * - components.parameters: every query, path or header parameter that two or more operations declare
  *   identically (the sandbox twins, the search filters, the ids), and the Idempotency-Key header,
  *   which every POST under /v1 declares (schemas/idempotency.ts; components.ts);
  * - components.schemas: every schema repeated word for word (shareSchemas, schemas.ts), under a
@@ -62,6 +62,7 @@ export function resolveShared<T>(doc: T): T {
   };
   const resolved = walk(doc) as OpenApiObject;
   restoreDescriptions(resolved);
+  restoreRequiredFalse(resolved);
   return resolved as T;
 }
 
@@ -88,6 +89,10 @@ export function compactDocument(doc: OpenApiObject): OpenApiObject {
   shareSuccessResponses(compact);
   chainAlikeResponses(compact);
   shareSchemas(compact);
+  shareSchemas(compact, { ignoring: ['default'] });
+  shareSchemas(compact, { ignoring: ['description', 'default'] });
+  sharePatterns(compact);
+  dropRequiredFalse(compact);
   pointTwins(compact);
   moveSharedParagraphs(compact);
   // What these steps move must all come back: expanded, the document is the same as before them.

@@ -46,7 +46,8 @@ function sharedParameters(doc: OpenApiObject): Map<string, { name: string; param
   const uses = new Map<string, { parameter: Parameter; paths: string[] }>();
   for (const [path, , operation] of operationsOf(doc)) {
     for (const parameter of operation.parameters ?? []) {
-      if ('$ref' in parameter || (parameter.in !== 'query' && parameter.in !== 'path')) continue;
+      // Idempotency-Key has a component of its own (below); Last-Event-ID is shared by the two streams.
+      if ('$ref' in parameter || parameter.in === 'cookie' || isIdempotencyKey(parameter)) continue;
       const key = JSON.stringify(parameter);
       const use = uses.get(key) ?? { parameter, paths: [] };
       use.paths.push(path);
@@ -170,4 +171,21 @@ export function shareComponents(doc: OpenApiObject): OpenApiObject {
     );
   }
   return { ...doc, components };
+}
+
+/** Every parameter object of the document: components.parameters and those written in operations. */
+function parameterObjects(doc: OpenApiObject): Parameter[] {
+  const inline = [...operationsOf(doc)].flatMap(([, , operation]) =>
+    (operation.parameters ?? []).filter((p): p is Parameter => !('$ref' in p)),
+  );
+  return [...Object.values((doc.components?.parameters ?? {}) as Record<string, Parameter>), ...inline];
+}
+
+/** `required: false` is a parameter's default (OpenAPI 3.1): left out; restoreRequiredFalse writes it back. */
+export function dropRequiredFalse(doc: OpenApiObject): void {
+  for (const parameter of parameterObjects(doc)) if (parameter.required === false) delete parameter.required;
+}
+
+export function restoreRequiredFalse(doc: OpenApiObject): void {
+  for (const parameter of parameterObjects(doc)) parameter.required ??= false;
 }

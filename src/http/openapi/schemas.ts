@@ -62,8 +62,18 @@ function schemaSlots(doc: OpenApiObject): SchemaSlot[] {
   for (const [name, response] of Object.entries((doc.components?.responses ?? {}) as Record<string, Json>)) {
     contentSchemas(name, response.content);
   }
+  // Parameters' schemas too: the any-case alternatives of the category and sort parameters
+  // (openapi/accepted.ts) are the same in several of them.
+  const parameterSchema = (label: string, parameter: Json) =>
+    visit({ label, get: () => parameter.schema, set: (value) => (parameter.schema = value) });
+  for (const [name, parameter] of Object.entries((doc.components?.parameters ?? {}) as Record<string, Json>)) {
+    parameterSchema(name, parameter);
+  }
   for (const [, , operation] of operationsOf(doc)) {
     const id = operation.operationId ?? 'operation';
+    for (const parameter of operation.parameters ?? []) {
+      if (!('$ref' in parameter)) parameterSchema(`${id}.${parameter.name}`, parameter);
+    }
     contentSchemas(id, (operation.requestBody as Json | undefined)?.content);
     for (const [status, response] of Object.entries(operation.responses ?? {})) {
       contentSchemas(`${id}.${status}`, response.content);
@@ -72,20 +82,41 @@ function schemaSlots(doc: OpenApiObject): SchemaSlot[] {
   return slots;
 }
 
+/** The annotations a schema may keep beside a reference to what it shares with others (shareSchemas `ignoring`). */
+type Annotation = 'description' | 'default';
+
+function without(schema: Json, keys: readonly Annotation[]): Json {
+  return Object.fromEntries(Object.entries(schema).filter(([key]) => !keys.includes(key as Annotation)));
+}
+
+function withOwn(target: Json, schema: Json, keys: readonly Annotation[]): Json {
+  return { ...target, ...Object.fromEntries(keys.filter((k) => k in schema).map((k) => [k, schema[k]])) };
+}
+
 /**
- * Writes once, under components.schemas, every schema the document repeats word for word (the
- * location of a new job and of a changed one, the event types of a webhook and of a delivery ...)
- * and references it from where it was. Greedy: the repetition that saves most first, until none
- * saves anything; a repeated schema that is an entry of components.schemas already keeps its name.
+ * Writes once, under components.schemas, every schema the document repeats (the location of a new
+ * job and of a changed one, the event types of a webhook and of a delivery ...) and references it
+ * from where it was. Greedy: the repetition that saves most first, until none saves anything.
+ *
+ * Without `ignoring`, schemas repeated word for word; a repeated schema that is an entry of
+ * components.schemas already keeps its name. With `ignoring` annotations, also those that differ
+ * only in them: ['default'], a field of a new job and of a changed one (only the new one has a
+ * default); ['description', 'default'], the price bands of a category. What they share is written
+ * once and each keeps its own annotations beside the reference (a $ref's siblings may carry them
+ * in JSON Schema 2020-12).
  */
-export function shareSchemas(doc: OpenApiObject): void {
+export function shareSchemas(doc: OpenApiObject, { ignoring = [] as readonly Annotation[] } = {}): void {
   doc.components ??= {};
   doc.components.schemas ??= {};
   const schemas = doc.components.schemas as Json;
+  const alike = ignoring.length > 0;
+  const keyOf = (schema: Json) => JSON.stringify(alike ? without(schema, ignoring) : schema);
   for (;;) {
     const uses = new Map<string, SchemaSlot[]>();
     for (const slot of schemaSlots(doc)) {
-      const key = JSON.stringify(slot.get());
+      // Named schemas of the generated document stay as they are; only their insides are shared.
+      if (alike && slot.component && !isSharedSchemaName(slot.component)) continue;
+      const key = keyOf(slot.get() as Json);
       if (key.length < MIN_SHARED_SCHEMA_CHARS) continue;
       uses.set(key, [...(uses.get(key) ?? []), slot]);
     }
@@ -98,13 +129,59 @@ export function shareSchemas(doc: OpenApiObject): void {
     }
     if (!best) return;
     const [key, slots] = best;
-    let name = slots.find((slot) => slot.component)?.component;
+    let name = alike ? undefined : slots.find((slot) => slot.component)?.component;
     if (!name) {
       const base = (slots[0]?.label ?? 'schema').replace(/[^A-Za-z0-9._-]/g, '_');
       name = base;
       for (let n = 2; name in schemas; n++) name = `${base}.${n}`;
       schemas[name] = JSON.parse(key) as Json;
     }
-    for (const slot of slots) if (slot.component !== name) slot.set(ref('schemas', name));
+    for (const slot of slots) {
+      if (slot.component === name) continue;
+      slot.set(alike ? withOwn(ref('schemas', name), slot.get() as Json, ignoring) : ref('schemas', name));
+    }
+  }
+}
+
+/** A pattern shorter than this stays where it is: a reference would save too little. */
+export const MIN_SHARED_PATTERN_CHARS = 80;
+
+/**
+ * Writes once, under components.schemas, every long `pattern` that several schemas carry with the
+ * same `type` and a `maxLength` of their own (the visible-text rule of names and titles, the any-case
+ * alternatives of enums), as `{type, pattern, maxLength}` with the longest of their maxLengths; each
+ * of those schemas references it and keeps its other keywords, its own maxLength among them, beside
+ * the reference (a $ref with siblings applies both, JSON Schema 2020-12). The shared part carries a
+ * bound too, for tools that read a reference without its siblings (Spectral's OWASP rules do).
+ * Run after shareSchemas.
+ */
+export function sharePatterns(doc: OpenApiObject): void {
+  doc.components ??= {};
+  doc.components.schemas ??= {};
+  const schemas = doc.components.schemas as Json;
+  const uses = new Map<string, SchemaSlot[]>();
+  for (const slot of schemaSlots(doc)) {
+    const { type, pattern, maxLength } = slot.get() as Json;
+    if (typeof pattern !== 'string' || pattern.length < MIN_SHARED_PATTERN_CHARS) continue;
+    if (typeof maxLength !== 'number') continue;
+    const key = JSON.stringify({ type, pattern });
+    uses.set(key, [...(uses.get(key) ?? []), slot]);
+  }
+  for (const [key, slots] of uses) {
+    if (slots.length < 2) continue;
+    // Named after the first user's field (description.pattern), not its operation: it is referenced often.
+    const field = (slots[0]?.label ?? 'schema')
+      .split('.')
+      .filter((part) => !/^(anyOf|items)\d*$/.test(part))
+      .at(-1);
+    const base = `${(field ?? 'schema').replace(/[^A-Za-z0-9_-]/g, '_')}.pattern`;
+    let name = base;
+    for (let n = 2; name in schemas; n++) name = `${base}.${n}`;
+    const maxLength = Math.max(...slots.map((slot) => (slot.get() as { maxLength: number }).maxLength));
+    schemas[name] = { ...(JSON.parse(key) as Json), maxLength };
+    for (const slot of slots) {
+      const { type: _, pattern: __, ...rest } = slot.get() as Json;
+      slot.set({ ...ref('schemas', name), ...rest });
+    }
   }
 }

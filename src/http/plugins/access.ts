@@ -13,6 +13,7 @@ export interface AccessContext {
   tier: Tier;
   /** The calling key and its account (developer tier only). */
   key: KeyWithAccount | null;
+  /** The budget the request counted against: its tier's, or the MCP endpoint's (`budget: 'mcp'`). */
   limit: number;
   remaining: number;
   resetSeconds: number;
@@ -22,58 +23,22 @@ declare module 'fastify' {
   interface FastifyRequest {
     access: AccessContext;
   }
-  interface FastifyInstance {
-    /**
-     * Lets requests that carry a marker `verify` accepts skip the count (see INNER_CALL_HEADER):
-     * called once by whoever makes inner calls (the MCP endpoint, src/mcp/inner-calls.ts).
-     */
-    acceptInnerCalls(verify: InnerCallVerifier): void;
-  }
   interface FastifyContextConfig {
     /**
      * The budget a route's requests count against. Without it: the caller's tier budget (the
      * sandbox's for /v1/demo/*). `exempt`: none (liveness, readiness, the token-protected
      * metrics); `documents`: the documents' own budget (set on every route of the documents'
-     * scope, plugins/documents.ts), not the tiers'.
+     * scope, plugins/documents.ts), not the tiers'; `mcp`: the MCP endpoint's protocol messages,
+     * its caller identified as for its tier but counted against a budget of their own (per key or
+     * address, MCP_RATE_LIMIT_PER_MIN), not the tier's: the work a message asks for is counted by
+     * the REST requests its tool calls make, each against the tier as usual.
      */
-    budget?: 'tier' | 'exempt' | 'documents';
+    budget?: 'tier' | 'exempt' | 'documents' | 'mcp';
   }
 }
 
-/** The budget an outer request counted against, which its inner calls report again. */
-export type CountedBudget = Pick<AccessContext, 'tier' | 'limit' | 'remaining' | 'resetSeconds'>;
-
-/**
- * The header of an inner call: a request this app makes to itself on behalf of a caller whose own
- * request was counted already (the MCP endpoint's tool calls, through app.inject). Such a request
- * is authenticated like any other but not counted a second time: it answers with the budget of the
- * request that made it. The access plugin only keeps the slot: it removes the header from every
- * request before anything else sees it, and hands its value to the verifiers registered with
- * app.acceptInnerCalls; the marker's form, its secret and its validity belong to whoever makes
- * the calls. A marker no verifier accepts is ignored, and the request is counted as usual.
- * Never sent to a client.
- */
-export const INNER_CALL_HEADER = 'x-kmp-inner-call';
-
-/**
- * The outer budget when `marker` is genuine, else undefined. A verifier must not be fooled by a
- * marker a client could make (a secret that never leaves the process, compared in constant time)
- * and should accept each marker once, only while its outer request waits for it.
- */
-export type InnerCallVerifier = (marker: string) => CountedBudget | undefined;
-
-/** The outer budget when `request` is a genuine inner call, else undefined; the marker is removed either way. */
-function innerCallOf(request: FastifyRequest, verifiers: readonly InnerCallVerifier[]): CountedBudget | undefined {
-  const marker = request.headers[INNER_CALL_HEADER];
-  if (marker === undefined) return undefined;
-  delete request.headers[INNER_CALL_HEADER];
-  if (typeof marker !== 'string') return undefined;
-  for (const verify of verifiers) {
-    const budget = verify(marker);
-    if (budget) return budget;
-  }
-  return undefined;
-}
+/** The policy name of the MCP endpoint's budget in the RateLimit headers, next to the tiers'. */
+const MCP_POLICY = 'mcp';
 
 export interface AccessOptions {
   db: Kysely<Database>;
@@ -81,15 +46,17 @@ export interface AccessOptions {
   version: (request: FastifyRequest) => Promise<string>;
   store: RateLimitStore;
   limits: TierLimits;
+  /** Requests per minute per key or address on the routes of `budget: 'mcp'` (MCP_RATE_LIMIT_PER_MIN). */
+  mcpLimit: number;
   now: () => Date;
   /** Told about each request refused with 429 (metrics). */
   onRefused?: (tier: Tier) => void;
 }
 
-/** Whether the route counts against no tier budget (its `budget` option). */
+/** Whether the route is outside the budgets counted here (its `budget` option). */
 function isExempt(request: FastifyRequest): boolean {
   const budget = request.routeOptions.config?.budget;
-  return budget !== undefined && budget !== 'tier';
+  return budget === 'exempt' || budget === 'documents';
 }
 
 function invalidKey(message: string, param: KeyHeader = 'X-API-Key'): ApiError {
@@ -165,7 +132,26 @@ async function authenticate(
   const state = keyState(row, now);
   if (state === 'revoked') throw invalidKey(`${named} was revoked.`, header);
   if (state === 'expired') throw invalidKey(`${named} expired after it was rotated; use its successor.`, header);
+  if (row.account.suspended_at !== null && !openWhileSuspended(request)) {
+    throw new ApiError(
+      403,
+      'account_suspended',
+      `This account was suspended by a moderation decision on ${row.account.suspended_at}.`,
+      {
+        param: header,
+        suggestion:
+          'Read the statement of reasons at GET /v1/me/moderation-decisions and appeal it there (POST /v1/me/moderation-decisions/{id}/appeals); your data stays available at GET /v1/me/export.',
+      },
+    );
+  }
   return row;
+}
+
+/** What a suspended account may still do: read who it is, its decisions and data, and appeal (DSA Art. 20). */
+function openWhileSuspended(request: FastifyRequest): boolean {
+  const path = request.url.split('?')[0] ?? '';
+  if (request.method === 'POST') return /^\/v1\/me\/moderation-decisions\/[^/]+\/appeals$/.test(path);
+  return request.method === 'GET' && /^\/v1\/me(\/export|\/moderation-decisions(\/[^/]+)?)?$/.test(path);
 }
 
 /**
@@ -176,19 +162,44 @@ function bucketOf(tier: Tier, key: KeyWithAccount | null, ip: string): string {
   return tier === 'developer' && key ? `key:${key.lineage_id}` : `${tier}:${clientKey(ip)}`;
 }
 
+function tooMany(message: string, suggestion: string, resetSeconds: number): ApiError {
+  return new ApiError(429, 'rate_limit_exceeded', message, {
+    suggestion,
+    headers: { 'retry-after': String(resetSeconds) },
+  });
+}
+
+/** The 429 of a tier budget: what helps is waiting, and for anonymous callers a key. */
+function tierSpent(tier: Tier, limit: number, resetSeconds: number, limits: TierLimits): ApiError {
+  return tooMany(
+    `The ${tier} tier allows ${limit} requests per minute; this one was over.`,
+    tier === 'developer'
+      ? `Wait ${resetSeconds} s (Retry-After) and keep to the budget in the RateLimit headers.`
+      : tier === 'sandbox'
+        ? `Wait ${resetSeconds} s (Retry-After): the sandbox allows ${limit} requests per minute per address, with or without a key. For more, use the real API under /v1 (a free developer key allows ${limits.developer} requests per minute).`
+        : `Wait ${resetSeconds} s (Retry-After), or get a free developer key (${limits.developer} requests per minute) at /developers.`,
+    resetSeconds,
+  );
+}
+
+/** The 429 of the MCP budget: a client sending far more messages than its tool calls need. */
+function mcpSpent(limit: number, resetSeconds: number): ApiError {
+  return tooMany(
+    `/mcp allows ${limit} requests per minute per key or address; this one was over.`,
+    `Wait ${resetSeconds} s (Retry-After). Tool calls count against your tier budget, every other message only against this one: initialize once, list the tools once, and do not poll.`,
+    resetSeconds,
+  );
+}
+
 /**
- * Identifies the caller's tier, counts the request against its budget, and sends the budget on
- * every response. A key that is sent must be valid: it is never quietly treated as anonymous.
+ * Identifies the caller's tier, counts the request against its budget (the tier's, or the MCP
+ * endpoint's for the routes that say so), and sends the budget on every response. A key that
+ * is sent must be valid: it is never quietly treated as anonymous.
  */
 export function registerAccess(app: FastifyInstance, options: AccessOptions): void {
   app.decorateRequest('access', null as unknown as AccessContext);
-  const verifiers: InnerCallVerifier[] = [];
-  app.decorate('acceptInnerCalls', (verify: InnerCallVerifier) => {
-    verifiers.push(verify);
-  });
   const lookups = new KeyLookups();
   app.addHook('onRequest', async (request, reply) => {
-    const inner = innerCallOf(request, verifiers);
     if (isExempt(request)) return;
     const now = options.now();
     // The matched route, not the raw URL: /v1/%64emo/stats is the sandbox too.
@@ -204,35 +215,18 @@ export function registerAccess(app: FastifyInstance, options: AccessOptions): vo
     }
     // A bad key still costs its sender: it is counted against the address's anonymous budget.
     const tier: Tier = sandbox ? 'sandbox' : key ? 'developer' : 'anonymous';
-    if (inner?.tier === tier) {
-      // Counted once already, as the request that made it; it shows that request's budget.
-      setBudgetHeaders(reply, tier, inner.limit, inner.remaining, inner.resetSeconds, now);
-      request.access = { tier, key, limit: inner.limit, remaining: inner.remaining, resetSeconds: inner.resetSeconds };
-      if (keyError) throw keyError;
-      return;
-    }
-    const limit = options.limits[tier];
-    const hit = await countRequest(options.store, bucketOf(tier, key, request.ip), request);
+    const mcp = request.routeOptions.config?.budget === 'mcp';
+    const bucket = bucketOf(tier, key, request.ip);
+    const limit = mcp ? options.mcpLimit : options.limits[tier];
+    const hit = await countRequest(options.store, mcp ? `${MCP_POLICY}:${bucket}` : bucket, request);
     const resetSeconds = Math.max(1, Math.ceil(hit.resetMs / 1000));
     const remaining = Math.max(0, limit - hit.count);
-    setBudgetHeaders(reply, tier, limit, remaining, resetSeconds, now);
+    setBudgetHeaders(reply, mcp ? MCP_POLICY : tier, limit, remaining, resetSeconds, now);
     request.access = { tier, key, limit, remaining, resetSeconds };
     if (hit.count > limit) {
+      if (mcp) throw mcpSpent(limit, resetSeconds);
       options.onRefused?.(tier);
-      throw new ApiError(
-        429,
-        'rate_limit_exceeded',
-        `The ${tier} tier allows ${limit} requests per minute; this one was over.`,
-        {
-          suggestion:
-            tier === 'developer'
-              ? `Wait ${resetSeconds} s (Retry-After) and keep to the budget in the RateLimit headers.`
-              : tier === 'sandbox'
-                ? `Wait ${resetSeconds} s (Retry-After): the sandbox allows ${limit} requests per minute per address, with or without a key. For more, use the real API under /v1 (a free developer key allows ${options.limits.developer} requests per minute).`
-                : `Wait ${resetSeconds} s (Retry-After), or get a free developer key (${options.limits.developer} requests per minute) at /developers.`,
-          headers: { 'retry-after': String(resetSeconds) },
-        },
-      );
+      throw tierSpent(tier, limit, resetSeconds, options.limits);
     }
     if (keyError) throw keyError;
   });

@@ -2,21 +2,28 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { API_VERSION } from '../../domain/tiers.js';
+import { acceptedForms } from '../openapi/accepted.js';
 import { compactDocument } from '../openapi/compact.js';
 import type { OpenApiObject } from '../openapi/types.js';
+import { SANDBOX_TAG } from '../routes/route-kit.js';
+import { API_KEY_BEARER, KEY_SECURITY } from '../write-body.js';
 
 const DESCRIPTION = `A JSON REST API for the Karlsruhe area: jobs for local helpers (gardening, cleaning, moving, tech repair, childcare, pet care, shopping, events, borrowing, other) and items to borrow or rent by the day or week with a deposit.
 
 All endpoints are under \`/v1\`, answer JSON and need no SDK. Every error is an \`ApiError\` with a stable \`error\` code, the offending \`param\`, a \`suggestion\` and \`alternatives\`.
 
-Access: no key is needed to read (anonymous: by default 20 requests per minute per address; GET /v1/me and /v1/stats tell the limits in force). A developer key in the \`X-API-Key\` header gives 100 per minute per key by default; request one at \`/developers\`. \`/v1/demo/*\` serves the same endpoints over fake data (sandbox tier, 20 per minute, counted apart). Every response says the budget in \`RateLimit-Policy\`, \`RateLimit\` and \`X-RateLimit-*\` headers; a 429 says when to retry in \`Retry-After\`. The documents (this one at \`/v1/openapi.json\`, \`/docs\`, \`/llms.txt\`, \`/.well-known/api-catalog\`) cost no API calls: they have a budget of their own, by default 60 requests per minute per address (\`RateLimit-Policy: "documents"\`), answer an \`ETag\` (send it in \`If-None-Match\` for a \`304\`) and are compressed (br, gzip) as \`Accept-Encoding\` allows.
+Access: no key is needed to read (anonymous: by default 20 requests per minute per address; GET /v1/me and /v1/stats tell the limits in force). A developer key in the \`X-API-Key\` header gives 100 per minute per key by default; request one at \`/developers\`. \`/v1/demo/*\` serves the same endpoints over fake data (sandbox tier, 20 per minute, counted apart). Every response says the budget in \`RateLimit-Policy\`, \`RateLimit\` and \`X-RateLimit-*\` headers; a 429 says when to retry in \`Retry-After\`. The documents (this one at \`/v1/openapi.json\`, \`/docs\`, \`/llms.txt\`, \`/.well-known/api-catalog\`) cost no API calls: they have a budget of their own, by default 60 requests per minute per address (\`RateLimit-Policy: "documents"\`), and answer an \`ETag\`.
 
-Caching: the public reads (job and listing search and lookup, categories, estimate, availability, stats, and their sandbox twins) answer with an \`ETag\`. Send it back in \`If-None-Match\` to get a \`304 Not Modified\` without a body while the data is unchanged. An answer is reused for at most one second (statuses move on with time) and never after a write, on any instance: every write is visible in the next read.
+Caching: the public reads (job and listing search and lookup, categories, estimate, availability, stats, and their sandbox twins) answer with an \`ETag\`. Send it back in \`If-None-Match\` to get a \`304 Not Modified\` without a body while the data is unchanged. An answer is reused for at most one second (statuses move on with time) and never after a write, on any instance: every write is visible in the next read. Answers from 1 KiB go in br or gzip per \`Accept-Encoding\`, JSON with an \`ETag\` per coding.
 
 Decisions where the specification leaves things open are written into the descriptions of the operations and schemas here: job and listing states, the bodies of categories, availability and statistics, the \`hours\` synonym of \`duration_hours\`, the maximum radius of availability (50 km) and the error codes.`;
 
-/** OpenAPI 3.1 generated from the route schemas; registered on the root, where it sees every route. */
-export async function registerOpenApi(app: FastifyInstance): Promise<void> {
+/**
+ * OpenAPI 3.1 generated from the route schemas; registered on the root, where it sees every route.
+ * `servers` names PUBLIC_URL when it is set, so a generated client needs no base URL of its own;
+ * without it, `/`: the server that serves the document.
+ */
+export async function registerOpenApi(app: FastifyInstance, publicUrl?: string): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -27,7 +34,11 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         license: { name: 'Proprietary', url: 'https://example.org/terms' },
         contact: { name: 'API team', email: 'api@example.org' },
       },
-      servers: [{ url: '/', description: 'The server that serves this document' }],
+      servers: [
+        publicUrl
+          ? { url: publicUrl, description: 'This API (PUBLIC_URL)' }
+          : { url: '/', description: 'The server that serves this document' },
+      ],
       components: {
         securitySchemes: {
           ApiKeyAuth: {
@@ -35,7 +46,13 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
             in: 'header',
             name: 'X-API-Key',
             description:
-              'Developer key (kmp_ and 49 characters), from /developers; `Authorization: Bearer kmp_...` is accepted as the same key (sending both with different keys is a 401). Optional on reads: without it a request is anonymous (by default 20 per minute per address); with it, developer (by default 100 per minute per key; /v1/me tells the limits in force). A key that is sent must be valid (else 401). /v1/demo/* is the sandbox tier (20 per minute per address, counted apart). Every response carries RateLimit-Policy, RateLimit and X-RateLimit-Limit/-Remaining/-Reset (Unix seconds); a 429 carries Retry-After.',
+              'Developer key (kmp_ and 49 characters), from /developers: optional on reads (anonymous without it), needed for writes; a key sent must be valid (else 401). Limits: see the introduction and GET /v1/me.',
+          },
+          [API_KEY_BEARER]: {
+            type: 'http',
+            scheme: 'bearer',
+            description:
+              'The same developer key as `Authorization: Bearer kmp_...`; sending it both ways with different keys is a 401.',
           },
           MetricsToken: {
             type: 'http',
@@ -45,34 +62,59 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
           },
         },
       },
-      // Either no credential (anonymous) or a developer key: both are accepted everywhere.
-      security: [{}, { ApiKeyAuth: [] }],
+      // Either no credential (anonymous) or a developer key, in either header: accepted everywhere.
+      security: [{}, ...KEY_SECURITY],
       tags: [
         { name: 'Jobs', description: 'Requests for local help.' },
         { name: 'Listings', description: 'Items to borrow or rent.' },
         { name: 'Categories and pricing', description: 'Categories, price ranges and estimates.' },
+        { name: 'Places', description: 'The places `near` takes by name: districts, towns and postal codes.' },
         { name: 'Helpers', description: 'Helper profiles, and verified helpers available near a location.' },
         { name: 'Platform', description: 'Statistics, capabilities and health.' },
         { name: 'Applications', description: 'Helpers apply for jobs; job owners accept or reject.' },
         { name: 'Bookings', description: 'Borrowing an item: request, confirm, pick up, return.' },
+        {
+          name: 'Conversations',
+          description:
+            'The two parties of a job, listing, application or booking write to each other; contact data stays masked until the deal is made.',
+        },
+        {
+          name: 'Reviews',
+          description: 'Double-blind reviews of both sides after a completed job or a returned booking, and replies.',
+        },
+        { name: 'Verification', description: 'Helpers ask to be verified; the platform decides.' },
+        {
+          name: 'Saved searches',
+          description: 'Stored job and listing searches that call back: matches, events and a daily e-mail.',
+        },
         { name: 'Access', description: 'Tiers, keys and rate limits: who am I, and requesting a developer key.' },
+        {
+          name: 'Notices',
+          description:
+            'DSA notice and action: anyone reports content; the platform decides with a statement of reasons; the affected account appeals; monthly transparency figures.',
+        },
+        {
+          name: 'Your data',
+          description:
+            'GDPR rights as an API: a copy of everything stored about your account (Art. 15, 20) and its erasure (Art. 17). docs/privacy.md lists what is kept and why.',
+        },
         {
           name: 'Events',
           description:
             'Changes to public jobs and listings as they happen: a Server-Sent Events stream, resumable with Last-Event-ID.',
         },
-        {
-          name: 'Sandbox',
-          description: 'Every read endpoint under /v1/demo over a fixed, fake dataset; no key needed.',
-        },
+        SANDBOX_TAG,
+        { name: 'Agents', description: 'The MCP server, for AI agents.' },
       ],
     },
+    // The query parameters and write bodies as wide as the server takes them (openapi/accepted.ts).
+    transform: acceptedForms as never,
     refResolver: {
       buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
     },
     // What operations share is written once and pointed at (http/openapi/compact.ts): headers,
     // responses, parameters and repeated schemas under components, the life cycles in their tags'
-    // descriptions. Under 150 KB (test/http/openapi-size.test.ts), less than a third of it inlined.
+    // descriptions. Under 175 KB (test/http/openapi-size.test.ts), less than a third of it inlined.
     transformObject: (document) =>
       compactDocument((document as unknown as { openapiObject: OpenApiObject }).openapiObject) as never,
   });

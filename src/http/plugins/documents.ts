@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { RateLimitStore } from '../../rate-limit/store.js';
 import { ApiError } from '../../services/errors.js';
 import { clientKey, countRequest, setBudgetHeaders } from '../budget.js';
+import { type Coding, codingFor, type Encode, varyOnEncoding } from '../compression.js';
 import { etagOf, matches } from './response-cache.js';
 
 export interface DocumentsOptions {
@@ -10,6 +11,8 @@ export interface DocumentsOptions {
   /** Requests per minute per client address over all documents (DOCS_RATE_LIMIT_PER_MIN). */
   perMinute: number;
   now: () => Date;
+  /** Compresses a document the first time a client asks for it in a coding (compression.ts). */
+  encode: Encode;
 }
 
 const same = (a: string | Buffer, b: string | Buffer) =>
@@ -28,11 +31,14 @@ const POLICY = 'documents';
  */
 export async function documentScope(scope: FastifyInstance, options: DocumentsOptions): Promise<void> {
   scope.addHook('onRoute', (route) => {
-    route.config = { ...route.config, budget: 'documents' };
+    route.config = { ...route.config, budget: 'documents', compression: 'own' };
   });
-  // Only here: a global registration would compress the API's answers and streams too (issue 16).
-  // Brotli at quality 4 (the plugin's default) costs about the CPU of gzip; per request, so the
-  // documents budget bounds what one address can make the server compress.
+  // Only here: the API's JSON answers have their own compression (plugins/compression.ts, which
+  // the `compression: 'own'` above keeps out), with a coding per ETag and compressed bytes the
+  // response cache keeps; a global registration would also reach the SSE stream. The documents
+  // include streamed files (Swagger UI's assets), which this plugin compresses as they are read.
+  // Brotli at quality 4 (the plugin's default); per request, so the documents budget bounds what
+  // one address can make the server compress.
   await scope.register(compress, {
     global: true,
     encodings: ['br', 'gzip'],
@@ -60,19 +66,34 @@ export async function documentScope(scope: FastifyInstance, options: DocumentsOp
   });
 
   // A document is the same for the life of the process (the /docs page differs only by its URL's
-  // trailing slash), so each route's tag is computed once and reused while its body is the same.
-  const tags = new Map<string, { body: string | Buffer; etag: string }>();
+  // trailing slash), so each route's tag, and its bytes in each coding, are made once and reused
+  // while its body is the same: a 167 KB OpenAPI document costs ~20 ms of brotli, once, not per
+  // request. Compressed here, the answer carries Content-Encoding and the compress plugin leaves
+  // it be; what it still compresses per request are the streamed assets of Swagger UI.
+  const known = new Map<string, { body: string | Buffer; etag: string; coded: Partial<Record<Coding, Buffer>> }>();
   scope.addHook('onSend', async (request, reply, payload) => {
     if (reply.statusCode !== 200 || !(typeof payload === 'string' || Buffer.isBuffer(payload))) return payload;
     const route = request.routeOptions.url ?? '';
-    let known = tags.get(route);
-    if (!known || !same(known.body, payload)) {
-      known = { body: payload, etag: etagOf(payload) };
-      tags.set(route, known);
+    let document = known.get(route);
+    if (!document || !same(document.body, payload)) {
+      document = { body: payload, etag: etagOf(payload), coded: {} };
+      known.set(route, document);
     }
-    reply.header('etag', known.etag);
-    if (!matches(request, known.etag)) return payload;
-    reply.code(304);
-    return '';
+    reply.header('etag', document.etag);
+    if (matches(request, document.etag)) {
+      reply.code(304);
+      return '';
+    }
+    const coding = codingFor(request, Buffer.byteLength(payload));
+    if (coding === null) return payload;
+    let coded = document.coded[coding];
+    if (!coded) {
+      coded = options.encode(payload, coding);
+      document.coded[coding] = coded;
+    }
+    varyOnEncoding(reply);
+    reply.header('content-encoding', coding);
+    reply.header('content-length', coded.length);
+    return coded;
   });
 }

@@ -134,7 +134,12 @@ export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof ApiError) return sendApiError(reply, error);
     if (error instanceof QuotaExceeded) {
-      const what = error.flow === 'applications' ? 'applications' : 'booking requests';
+      const what = {
+        applications: 'applications',
+        bookings: 'booking requests',
+        messages: 'messages',
+        conversations: 'new conversations',
+      }[error.flow];
       return sendApiError(
         reply,
         new ApiError(

@@ -6,6 +6,16 @@ import { sendApiError } from './error-handler.js';
 
 const METHODS: readonly HTTPMethod[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The route answers its method as one the path does not have (405, by reply.callNotFound()):
+     * it is there to give such requests its options, a budget say. Allow does not list it.
+     */
+    refusesMethod?: true;
+  }
+}
+
 /**
  * Unknown paths answer 404, known paths with another method 405 with an Allow header. Fastify's
  * router does not say which methods a path has, so a second router keeps the same routes.
@@ -13,6 +23,7 @@ const METHODS: readonly HTTPMethod[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', '
 export function registerNotFound(app: FastifyInstance, endpoints: readonly Endpoint[]): void {
   const routes = FindMyWay({ ignoreTrailingSlash: false });
   app.addHook('onRoute', (route) => {
+    if (route.config?.refusesMethod) return;
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     for (const method of methods) {
       if (METHODS.includes(method as HTTPMethod) && !routes.hasRoute(method as HTTPMethod, route.url)) {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { redactApiKeys } from '../../domain/api-keys.js';
+import { redactSecrets } from '../../domain/calendar-feeds.js';
 import type { Metrics } from '../metrics.js';
 
 /** An X-Request-Id a client or proxy sent is kept when it is this tame; otherwise a UUID is made. */
@@ -18,10 +18,11 @@ const SECRET_QUERY = /([?&][^=&]*(?:key|token|secret|password|passwd|auth|email|
 
 /**
  * The URL as a log line shows it: values of secret-looking query parameters are replaced, and so
- * is a key wherever it was put (the path, a parameter of any name), known by its own form.
+ * is a key or a calendar feed's token wherever it was put (the path, a parameter of any name),
+ * known by its own form.
  */
 export function urlForLog(url: string): string {
-  return redactApiKeys(url.includes('?') ? url.replace(SECRET_QUERY, '$1[redacted]') : url);
+  return redactSecrets(url.includes('?') ? url.replace(SECRET_QUERY, '$1[redacted]') : url);
 }
 
 /** A request's log line: method, matched route, URL (secrets redacted), status, duration, tier and client address. */

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { anyCaseSchema, sameIgnoringCase } from '../../domain/text.js';
 import { badRequest } from '../../services/errors.js';
 
 interface PropertySchema {
@@ -59,10 +60,25 @@ export function registerQueryGuard(app: FastifyInstance): void {
         );
       }
       if (typeof value === 'string') {
-        const canonical = schema.enum?.find((e) => typeof e === 'string' && e.toLowerCase() === value.toLowerCase());
+        const canonical = schema.enum?.find((e) => typeof e === 'string' && sameIgnoringCase(e, value));
+        const bool = schema.type === 'boolean' ? BOOLEANS.find((b) => sameIgnoringCase(b, value)) : undefined;
         if (typeof canonical === 'string') query[name] = canonical;
-        else if (schema.type === 'boolean' && /^(true|false)$/i.test(value)) query[name] = value.toLowerCase();
+        else if (bool !== undefined) query[name] = bool;
       }
     }
   });
+}
+
+const BOOLEANS = ['true', 'false'] as const;
+
+/**
+ * A query parameter's schema as the guard takes it, for the OpenAPI document: enum values and
+ * true/false in any letter case (anyOf the declared schema and anyCaseSchema). Other schemas as they are.
+ */
+export function acceptedQuerySchema(schema: Record<string, unknown>): Record<string, unknown> {
+  const { type, enum: values, ...rest } = schema as PropertySchema & Record<string, unknown>;
+  const words = values?.filter((v): v is string => typeof v === 'string') ?? (type === 'boolean' ? BOOLEANS : []);
+  if (words.length === 0) return schema;
+  const declared = values ? { type, enum: values } : { type };
+  return { ...rest, anyOf: [declared, anyCaseSchema(words)] };
 }

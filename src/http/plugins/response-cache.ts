@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { type Coding, codedTag, codingFor, type Encode, varyOnEncoding } from '../compression.js';
 
 /** Answers remembered at most (with or without their body): bounds the memory of the tags too. */
 const MAX_ENTRIES = 20_000;
@@ -11,12 +12,17 @@ const COALESCE_WAIT_MS = 30_000;
 interface Entry {
   version: string;
   storedAt: number;
+  /** The tag of the answer as it is; each coding has its own (compression.ts, codedTag). */
   etag: string;
+  /** Bytes of the answer as it is: they decide whether it is compressed, also when only the tag is kept. */
+  size: number;
   /**
    * The serialized answer, UTF-8; null for an answer given once: only its tag is kept (enough for
    * a 304), the body when the URL is asked for again. One-off searches then cost no cache memory.
    */
   body: Buffer | null;
+  /** The body compressed, per coding: made the first time a client asks for it, then reused. */
+  coded: Partial<Record<Coding, Buffer>>;
 }
 
 /**
@@ -35,8 +41,15 @@ export interface ResponseCacheOptions {
   now: () => Date;
   /** How long an answer may be reused while the data stays the same (time moves statuses on). 0: off. */
   ttlMs: number;
-  /** Bytes of answers kept at most; the oldest stored go first. */
+  /** Bytes of answers kept at most, compressed ones included; the oldest stored go first. */
   maxBytes: number;
+  /** Compresses a kept body the first time a client asks for it in a coding (compression.ts). */
+  encode: Encode;
+}
+
+export interface ResponseCacheStats {
+  /** Bytes the kept answers take now, as they are and compressed. */
+  bytes(): number;
 }
 
 declare module 'fastify' {
@@ -64,6 +77,15 @@ export function matches(request: FastifyRequest, etag: string): boolean {
   return header === '*' || header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag.slice(2));
 }
 
+const heldBytes = (entry: Entry) =>
+  (entry.body?.length ?? 0) + (entry.coded.br?.length ?? 0) + (entry.coded.gzip?.length ?? 0);
+
+/** A 304 for the representation tagged `etag`, with the headers its 200 would have. */
+function notModified(reply: FastifyReply, etag: string) {
+  varyOnEncoding(reply);
+  return reply.header('etag', etag).code(304).send();
+}
+
 /**
  * Reuses the serialized answer of a public read (a route with `config: { cache: 'public' }`) while
  * the data has not changed (Db.version, taken before the query, moves with every write, here or on
@@ -72,19 +94,43 @@ export function matches(request: FastifyRequest, etag: string): boolean {
  * to every request (they run before this). A body is kept from the second time its URL is asked
  * for; the same read asked while it is being computed waits for that answer instead of computing it
  * again.
+ *
+ * Compression (compression.ts): an answer goes in the coding the request accepts best (brotli or
+ * gzip from 1 KiB), tagged per coding, with Vary: Accept-Encoding. A kept body is compressed once
+ * per coding, when first asked for in it; the compressed bytes count against maxBytes.
  */
-export function registerResponseCache(app: FastifyInstance, options: ResponseCacheOptions): void {
+export function registerResponseCache(app: FastifyInstance, options: ResponseCacheOptions): ResponseCacheStats {
   app.decorateRequest('cacheVersion', null);
   app.decorateRequest('cacheComputing', null);
-  if (options.ttlMs <= 0) return;
+  if (options.ttlMs <= 0) return { bytes: () => 0 };
   const entries = new Map<string, Entry>();
   const computing = new Map<string, Computing>();
   let bytes = 0;
   const drop = (url: string) => {
     const entry = entries.get(url);
     if (!entry) return;
-    bytes -= entry.body?.length ?? 0;
+    bytes -= heldBytes(entry);
     entries.delete(url);
+  };
+  const evict = () => {
+    for (const url of entries.keys()) {
+      if (bytes <= options.maxBytes && entries.size <= MAX_ENTRIES) break;
+      drop(url);
+    }
+  };
+  /** The kept body in a coding: compressed the first time, then reused while the entry is kept. */
+  const codedBody = (url: string, entry: Entry, body: Buffer, coding: Coding): Buffer => {
+    let coded = entry.coded[coding];
+    if (!coded) {
+      coded = options.encode(body, coding);
+      // An entry already dropped (evicted as it was stored) is no longer counted: nothing to keep.
+      if (entries.get(url) === entry) {
+        entry.coded[coding] = coded;
+        bytes += coded.length;
+        evict();
+      }
+    }
+    return coded;
   };
   /**
    * The entry of the URL if it may answer at this version now. Entries go oldest stored first: an
@@ -105,10 +151,12 @@ export function registerResponseCache(app: FastifyInstance, options: ResponseCac
     const version = await options.version(request);
     request.cacheVersion = version;
     let entry = fresh(request.url, version);
-    if (entry && !entry.body && matches(request, entry.etag)) {
-      request.cacheVersion = null;
-      reply.header('etag', entry.etag);
-      return reply.code(304).send();
+    if (entry && !entry.body) {
+      const etag = codedTag(entry.etag, codingFor(request, entry.size));
+      if (matches(request, etag)) {
+        request.cacheVersion = null;
+        return notModified(reply, etag);
+      }
     }
     if (!entry?.body) {
       // One computation per answer at a time: a burst of the same expensive read (stats over a
@@ -144,9 +192,13 @@ export function registerResponseCache(app: FastifyInstance, options: ResponseCac
       }
     }
     request.cacheVersion = null;
-    reply.header('etag', entry.etag);
-    if (matches(request, entry.etag)) return reply.code(304).send();
-    return reply.type('application/json; charset=utf-8').send(entry.body);
+    const coding = codingFor(request, entry.size);
+    const etag = codedTag(entry.etag, coding);
+    if (matches(request, etag)) return notModified(reply, etag);
+    varyOnEncoding(reply);
+    reply.header('etag', etag).type('application/json; charset=utf-8');
+    if (coding === null) return reply.send(entry.body);
+    return reply.header('content-encoding', coding).send(codedBody(request.url, entry, entry.body, coding));
   });
   // However the computing request ends (answered, failed, client gone), the waiting ones go on.
   app.addHook('onResponse', async (request) => release(request));
@@ -155,24 +207,37 @@ export function registerResponseCache(app: FastifyInstance, options: ResponseCac
   app.addHook('onSend', async (request, reply, payload) => {
     const version = request.cacheVersion;
     if (version === null || reply.statusCode !== 200 || typeof payload !== 'string') return payload;
-    const etag = etagOf(payload);
-    reply.header('etag', etag);
+    const url = request.url;
+    const size = Buffer.byteLength(payload);
     // Asked for before (any version, any age) or by others while computed: worth its bytes.
-    const wanted = entries.has(request.url) || request.cacheComputing?.wanted === true;
-    drop(request.url);
-    // Kept as UTF-8 bytes: counted exactly against maxBytes, off the JavaScript heap.
-    const body = wanted ? Buffer.from(payload) : null;
-    if (body === null || body.length <= options.maxBytes / 8) {
-      entries.set(request.url, { version, storedAt: options.now().getTime(), etag, body });
-      bytes += body?.length ?? 0;
-      for (const url of entries.keys()) {
-        if (bytes <= options.maxBytes && entries.size <= MAX_ENTRIES) break;
-        drop(url);
-      }
+    const wanted = entries.has(url) || request.cacheComputing?.wanted === true;
+    drop(url);
+    const entry: Entry = {
+      version,
+      storedAt: options.now().getTime(),
+      etag: etagOf(payload),
+      size,
+      // Kept as UTF-8 bytes: counted exactly against maxBytes, off the JavaScript heap.
+      body: wanted ? Buffer.from(payload) : null,
+      coded: {},
+    };
+    if (entry.body === null || size <= options.maxBytes / 8) {
+      entries.set(url, entry);
+      bytes += heldBytes(entry);
+      evict();
     }
     release(request);
-    if (!matches(request, etag)) return payload;
-    reply.code(304);
-    return '';
+    const coding = codingFor(request, size);
+    const etag = codedTag(entry.etag, coding);
+    varyOnEncoding(reply);
+    reply.header('etag', etag);
+    if (matches(request, etag)) {
+      reply.code(304);
+      return '';
+    }
+    if (coding === null) return payload;
+    reply.header('content-encoding', coding);
+    return entry.body ? codedBody(url, entry, entry.body, coding) : options.encode(payload, coding);
   });
+  return { bytes: () => bytes };
 }

@@ -15,7 +15,7 @@ const EXPOSED = [
   'X-RateLimit-Reset',
 ].join(', ');
 
-const ALLOWED_METHODS = 'GET, HEAD, POST, PATCH, DELETE';
+const ALLOWED_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE';
 const ALLOWED_HEADERS =
   'X-API-Key, Authorization, Content-Type, Idempotency-Key, If-None-Match, X-Request-Id, Last-Event-ID, Mcp-Protocol-Version';
 /** How long a browser may reuse a preflight answer, in seconds. */

@@ -36,7 +36,7 @@ const BOOKING_ACTIONS: Record<BookingAction, { operationId: string; summary: str
   'pick-up': {
     operationId: 'pickUpBooking',
     summary: 'Record that the item was picked up',
-    effect: 'confirmed → active: the owner has handed the item over.',
+    effect: 'confirmed → active: the owner handed the item over (from the day before start_date to end_date).',
   },
   return: {
     operationId: 'returnBooking',

@@ -1,6 +1,6 @@
 import type { TierLimits } from '../../domain/tiers.js';
 import { NoQuery } from '../../schemas/common.js';
-import { type Api, DOCUMENT_ERRORS } from './route-kit.js';
+import { type Api, BUDGET_HEADERS, DOCUMENT_ERRORS } from './route-kit.js';
 
 /** RFC 9727's media type for an API catalog: a linkset (RFC 9264) with its profile. */
 export const API_CATALOG_TYPE = 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"';
@@ -10,6 +10,9 @@ export interface DiscoveryFacts {
   baseUrl: string;
   limits: TierLimits;
 }
+
+/** What both documents here share with /v1/openapi.json and /docs, said once in the introduction (plugins/docs.ts). */
+const AS_A_DOCUMENT = 'A document: outside the tier budgets, with an ETag and compression (see the introduction).';
 
 /** /llms.txt, after the llms.txt proposal (llmstxt.org): what the API is and where to read on, in Markdown. */
 export function llmsTxt({ baseUrl, limits }: DiscoveryFacts): string {
@@ -83,12 +86,15 @@ export function discoveryRoutes(app: Api, facts: DiscoveryFacts): void {
       schema: {
         operationId: 'getLlmsTxt',
         summary: 'llms.txt: the API for language models',
-        description:
-          'What the API is, how to authenticate, its limits and errors, and links to the OpenAPI document and the key endpoints, in Markdown after the llms.txt proposal (https://llmstxt.org). Outside the tier budgets, in the documents budget per address; answers an ETag (If-None-Match gives a 304) and is compressed (br, gzip) as Accept-Encoding allows.',
+        description: `What the API is, how to authenticate, its limits and errors, and links to the OpenAPI document and the key endpoints, in Markdown after the llms.txt proposal (https://llmstxt.org). ${AS_A_DOCUMENT}`,
         tags: ['Platform'],
         querystring: NoQuery,
         response: {
-          200: { description: 'The llms.txt file.', content: { 'text/markdown': { schema: { type: 'string' } } } },
+          200: {
+            description: 'The llms.txt file.',
+            headers: BUDGET_HEADERS,
+            content: { 'text/markdown': { schema: { type: 'string' } } },
+          },
           ...DOCUMENT_ERRORS,
         },
       },
@@ -102,13 +108,13 @@ export function discoveryRoutes(app: Api, facts: DiscoveryFacts): void {
       schema: {
         operationId: 'getApiCatalog',
         summary: 'API catalog (RFC 9727)',
-        description:
-          'A linkset (RFC 9264) naming this API and its OpenAPI document (service-desc), the reference (service-doc), llms.txt (service-meta) and readiness (status). Outside the tier budgets, in the documents budget per address; answers an ETag (If-None-Match gives a 304) and is compressed (br, gzip) as Accept-Encoding allows.',
+        description: `A linkset (RFC 9264) naming this API and its OpenAPI document (service-desc), the reference (service-doc), llms.txt (service-meta) and readiness (status). ${AS_A_DOCUMENT}`,
         tags: ['Platform'],
         querystring: NoQuery,
         response: {
           200: {
             description: 'The catalog, as application/linkset+json with the RFC 9727 profile.',
+            headers: BUDGET_HEADERS,
             content: { 'application/linkset+json': { schema: { type: 'object' } } },
           },
           ...DOCUMENT_ERRORS,

@@ -4,6 +4,7 @@ import { estimatePrice, MIN_NEARBY_SAMPLE, NEARBY_RADIUS_KM } from '../../reposi
 import { RefTo } from '../../schemas/common.js';
 import { EstimateQuery, EstimateSchema } from '../../schemas/estimate.js';
 import { badRequest } from '../../services/errors.js';
+import { searchAreaOf } from '../../services/search-area.js';
 import { type Api, documented, errorResponses, ok, type RouteDeps } from './route-kit.js';
 
 /**
@@ -26,6 +27,7 @@ async function resolveHoursSynonym(request: FastifyRequest): Promise<void> {
 }
 
 function locationOf(query: EstimateQuery): LatLng | null {
+  if (query.near !== undefined) return searchAreaOf(query).center;
   if ((query.lat === undefined) !== (query.lng === undefined)) {
     const missing = query.lat === undefined ? 'lat' : 'lng';
     throw badRequest(

@@ -1,22 +1,31 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.js';
 import type { EventType } from '../../db/schema.js';
 import type { EventFilter } from '../../domain/events.js';
-import { PUBLIC_EVENT_TYPES } from '../../domain/events.js';
+import { PRIVATE_EVENT_TYPES, PUBLIC_EVENT_TYPES } from '../../domain/events.js';
 import { EventHub, StreamSlots } from '../../events/stream.js';
-import { STREAM_DESCRIPTION, STREAM_TYPES_LIST, StreamHeaders, StreamQuery } from '../../schemas/events.js';
+import {
+  PRIVATE_STREAM_DESCRIPTION,
+  PrivateStreamQuery,
+  STREAM_DESCRIPTION,
+  StreamHeaders,
+  StreamQuery,
+} from '../../schemas/events.js';
 import { ApiError, badRequest } from '../../services/errors.js';
+import { filterArea } from '../../services/search-area.js';
 import { clientKey } from '../budget.js';
 import { requestLogLine } from '../plugins/observability.js';
 import { EventStream } from '../sse.js';
+import { WRITE_HOOKS, WRITE_SECURITY } from '../write-body.js';
+import { requireAccount } from '../write-kit.js';
 import { type Api, errorResponses, ok, type RouteDeps } from './route-kit.js';
 
 const EVENT_ID = /^(?:evt_)?(\d{1,15})$/;
 
 /** The id after which a stream resumes: the Last-Event-ID header, else last_event_id, else null (start now). */
-function resumeAfter(request: FastifyRequest, query: StreamQuery): number | null {
+function resumeAfter(request: FastifyRequest, lastEventId: string | undefined): number | null {
   const header = request.headers['last-event-id'];
-  const [param, given] = header !== undefined ? ['Last-Event-ID', header] : ['last_event_id', query.last_event_id];
+  const [param, given] = header !== undefined ? ['Last-Event-ID', header] : ['last_event_id', lastEventId];
   if (given === undefined) return null;
   const match = typeof given === 'string' ? EVENT_ID.exec(given.trim()) : null;
   if (!match) {
@@ -30,23 +39,30 @@ function resumeAfter(request: FastifyRequest, query: StreamQuery): number | null
   return Number(match[1]);
 }
 
-/** The event types asked for: all public ones without `types`; unknown or private ones are a 400. */
-function typesOf(query: StreamQuery): Set<EventType> {
-  if (query.types === undefined) return new Set(PUBLIC_EVENT_TYPES);
+/**
+ * The event types asked for, of the stream's own (`allowed`): all of them without `types`; an unknown
+ * type, or one of the other stream, is a 400 that says where it is.
+ */
+function typesOf(given: string | undefined, allowed: readonly EventType[]): Set<EventType> {
+  if (given === undefined) return new Set(allowed);
   const wanted = new Set<EventType>();
-  for (const given of query.types.split(',')) {
-    const name = given.trim().toLowerCase();
-    const type = PUBLIC_EVENT_TYPES.find((t) => t === name);
+  for (const part of given.split(',')) {
+    const name = part.trim().toLowerCase();
+    const type = allowed.find((t) => t === name);
     if (!type) {
-      const reason = /^(application|booking)\./.test(name)
-        ? `'${given.trim()}' events are private to the accounts involved and never streamed`
-        : `'${given.trim()}' is not an event type of the stream`;
+      const isPrivate = PRIVATE_EVENT_TYPES.some((t) => t === name);
+      const isPublic = PUBLIC_EVENT_TYPES.some((t) => t === name);
+      const reason = isPrivate
+        ? `'${part.trim()}' events are private to the accounts involved: GET /v1/me/events/stream (developer key) streams them`
+        : isPublic
+          ? `'${part.trim()}' events are public: GET /v1/events/stream streams them`
+          : `'${part.trim()}' is not an event type of this stream`;
       throw badRequest(
         'invalid_enum_value',
         'types',
-        `types must list event types of the stream, comma-separated; ${reason}.`,
-        `Use any of ${STREAM_TYPES_LIST}, or leave types out to receive them all.`,
-        [...PUBLIC_EVENT_TYPES],
+        `types must list event types of this stream, comma-separated; ${reason}.`,
+        `Use any of ${allowed.join(', ')}, or leave types out to receive them all.`,
+        [...allowed],
       );
     }
     wanted.add(type);
@@ -96,20 +112,91 @@ function tooManyStreams(caller: string, limit: number): ApiError {
 }
 
 export function eventRoutes(app: Api, { db }: RouteDeps, config: StreamConfig): void {
-  const hub = new EventHub(db, {
-    pollMs: config.EVENTS_POLL_MS,
-    onError: (err) => app.log.error({ err }, 'event stream: reading the outbox failed; retrying'),
-    onRecovered: (failures) => app.log.info({ failures }, 'event stream: reading the outbox again'),
-  });
+  const hubOf = (name: string, types: readonly EventType[]) =>
+    new EventHub(db, {
+      pollMs: config.EVENTS_POLL_MS,
+      types,
+      onError: (err) => app.log.error({ err, stream: name }, 'event stream: reading the outbox failed; retrying'),
+      onRecovered: (failures) => app.log.info({ failures, stream: name }, 'event stream: reading the outbox again'),
+    });
+  const publicHub = hubOf('public', PUBLIC_EVENT_TYPES);
+  const privateHub = hubOf('private', PRIVATE_EVENT_TYPES);
+  // One count for both streams: a caller holds STREAMS_PER_CALLER streams in all.
   const slots = new StreamSlots(config.STREAMS_PER_CALLER);
   const open = new Set<EventStream>();
   let closing = false;
 
   app.addHook('preClose', async () => {
     closing = true;
-    hub.close();
+    publicHub.close();
+    privateHub.close();
     for (const stream of open) stream.end('the server is restarting; reconnect with Last-Event-ID');
   });
+
+  /** Opens a stream for the request on `hub`: the reply's body, fed from `after` (null: from now). */
+  async function openStream(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    hub: EventHub,
+    subscribe: { filter: EventFilter; types: Set<EventType>; after: number | null; account?: string },
+  ): Promise<FastifyReply> {
+    const caller = callerOf(request);
+    if (closing) throw shuttingDown();
+    if (!slots.take(caller)) throw tooManyStreams(caller, config.STREAMS_PER_CALLER);
+    let start: number;
+    try {
+      // Errors here (the database is down) still answer JSON: 503 with Retry-After.
+      await hub.start();
+      // A Last-Event-ID beyond the newest event (of a database since reset) resumes from the newest.
+      const latest = await hub.latestId();
+      start = subscribe.after === null ? latest : Math.min(subscribe.after, latest);
+    } catch (error) {
+      slots.release(caller);
+      hub.stopIfIdle();
+      throw error;
+    }
+    if (closing) {
+      slots.release(caller);
+      hub.stopIfIdle();
+      throw shuttingDown();
+    }
+    const stream = new EventStream(subscribe.filter, subscribe.types, reply.raw, subscribe.account);
+    open.add(stream);
+    stream.start(config.STREAM_HEARTBEAT_MS, config.STREAM_MAX_SECONDS, () => {
+      open.delete(stream);
+      hub.leave(stream);
+      slots.release(caller);
+    });
+    // A client that goes away ends the response without 'finish', which is when Fastify runs the
+    // onResponse hooks: the request's log line (plugins/observability.ts) is written here then.
+    reply.raw.once('close', () => {
+      if (!reply.raw.writableFinished) {
+        const closedBy = stream.dropped ? 'slow_client' : 'client';
+        request.log.info({ ...requestLogLine(request, 200, reply.elapsedTime), closed_by: closedBy }, 'request');
+      }
+    });
+    hub.join(stream, start).catch((err: unknown) => {
+      request.log.warn({ err }, 'event stream: catching up failed; ending the stream');
+      stream.end('catching up failed; reconnect with Last-Event-ID');
+    });
+    return (
+      reply
+        .code(200)
+        .header('content-type', 'text/event-stream; charset=utf-8')
+        .header('cache-control', 'no-store')
+        .header('x-accel-buffering', 'no')
+        // The connection ends with the stream (a shutdown is not held up by an idle kept-alive one).
+        .header('connection', 'close')
+        // The schema's 200 is text (for the OpenAPI document); Fastify pipes a stream body as it comes.
+        .send(stream.body as unknown as string)
+    );
+  }
+
+  const streamResponse = (what: string) =>
+    ok(
+      { content: { 'text/event-stream': { schema: { type: 'string' } } } },
+      `An endless text/event-stream: retry, then one message per ${what} (id, event, data) and heart-beat comments. Carries the budget headers of the request that opened it.`,
+    );
 
   app.get(
     '/v1/events/stream',
@@ -123,72 +210,39 @@ export function eventRoutes(app: Api, { db }: RouteDeps, config: StreamConfig): 
         tags: ['Events'],
         querystring: StreamQuery,
         headers: StreamHeaders,
-        response: {
-          200: ok(
-            { content: { 'text/event-stream': { schema: { type: 'string' } } } },
-            'An endless text/event-stream: retry, then one message per matching event (id, event, data) and heart-beat comments. Carries the budget headers of the request that opened it.',
-          ),
-          ...errorResponses(400),
-        },
+        response: { 200: streamResponse('matching event'), ...errorResponses(400) },
       },
     },
     async (request, reply) => {
       const query = request.query;
-      const types = typesOf(query);
-      const after = resumeAfter(request, query);
-      const filter: EventFilter = { category: query.category, lat: query.lat, lng: query.lng, radius: query.radius };
-      const caller = callerOf(request);
-      if (closing) {
-        throw shuttingDown();
-      }
-      if (!slots.take(caller)) throw tooManyStreams(caller, config.STREAMS_PER_CALLER);
-      let start: number;
-      try {
-        // Errors here (the database is down) still answer JSON: 503 with Retry-After.
-        await hub.start();
-        // A Last-Event-ID beyond the newest event (of a database since reset) resumes from the newest.
-        const latest = await hub.latestId();
-        start = after === null ? latest : Math.min(after, latest);
-      } catch (error) {
-        slots.release(caller);
-        hub.stopIfIdle();
-        throw error;
-      }
-      if (closing) {
-        slots.release(caller);
-        hub.stopIfIdle();
-        throw shuttingDown();
-      }
-      const stream = new EventStream(filter, types, reply.raw);
-      open.add(stream);
-      stream.start(config.STREAM_HEARTBEAT_MS, config.STREAM_MAX_SECONDS, () => {
-        open.delete(stream);
-        hub.leave(stream);
-        slots.release(caller);
-      });
-      // A client that goes away ends the response without 'finish', which is when Fastify runs the
-      // onResponse hooks: the request's log line (plugins/observability.ts) is written here then.
-      reply.raw.once('close', () => {
-        if (!reply.raw.writableFinished) {
-          const closedBy = stream.dropped ? 'slow_client' : 'client';
-          request.log.info({ ...requestLogLine(request, 200, reply.elapsedTime), closed_by: closedBy }, 'request');
-        }
-      });
-      hub.join(stream, start).catch((err: unknown) => {
-        request.log.warn({ err }, 'event stream: catching up failed; ending the stream');
-        stream.end('catching up failed; reconnect with Last-Event-ID');
-      });
-      return (
-        reply
-          .code(200)
-          .header('content-type', 'text/event-stream; charset=utf-8')
-          .header('cache-control', 'no-store')
-          .header('x-accel-buffering', 'no')
-          // The connection ends with the stream (a shutdown is not held up by an idle kept-alive one).
-          .header('connection', 'close')
-          // The schema's 200 is text (for the OpenAPI document); Fastify pipes a stream body as it comes.
-          .send(stream.body as unknown as string)
-      );
+      const types = typesOf(query.types, PUBLIC_EVENT_TYPES);
+      const after = resumeAfter(request, query.last_event_id);
+      const filter: EventFilter = { category: query.category, ...filterArea(query) };
+      return openStream(request, reply, publicHub, { filter, types, after });
+    },
+  );
+
+  app.get(
+    '/v1/me/events/stream',
+    {
+      exposeHeadRoute: false,
+      onRequest: WRITE_HOOKS.onRequest,
+      schema: {
+        operationId: 'streamMyEvents',
+        summary: 'Stream your private events (Server-Sent Events)',
+        description: PRIVATE_STREAM_DESCRIPTION,
+        tags: ['Events'],
+        security: WRITE_SECURITY,
+        querystring: PrivateStreamQuery,
+        headers: StreamHeaders,
+        response: { 200: streamResponse('private event of your account'), ...errorResponses(400) },
+      },
+    },
+    async (request, reply) => {
+      const account = requireAccount(request);
+      const types = typesOf(request.query.types, PRIVATE_EVENT_TYPES);
+      const after = resumeAfter(request, request.query.last_event_id);
+      return openStream(request, reply, privateHub, { filter: {}, types, after, account: account.id });
     },
   );
 }

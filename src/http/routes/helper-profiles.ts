@@ -49,7 +49,7 @@ export function helperProfileRoutes(app: Api, deps: RouteDeps): void {
         response: { 200: ok(RefTo(HelperProfileSchema), 'The public profile.'), ...errorResponses(400, 404) },
       },
     },
-    async (request) => getHelper(deps.db, request.params.id),
+    async (request) => getHelper(deps.db, request.params.id, request.access?.key?.account.id ?? null),
   );
 
   app.patch(

@@ -1,17 +1,26 @@
 import { accessRoutes } from './access.js';
+import { accountDataRoutes } from './account-data.js';
 import { applicationRoutes } from './applications.js';
 import { availabilityRoutes } from './availability.js';
 import { bookingRoutes } from './bookings.js';
+import { calendarRoutes } from './calendars.js';
 import { categoryRoutes } from './categories.js';
+import { conversationRoutes } from './conversations.js';
 import { estimateRoutes } from './estimate.js';
 import { helperProfileRoutes } from './helper-profiles.js';
 import { jobWriteRoutes } from './job-writes.js';
 import { jobRoutes } from './jobs.js';
 import { listingWriteRoutes } from './listing-writes.js';
 import { listingRoutes } from './listings.js';
+import { noticeRoutes } from './notices.js';
+import { placeNameRoutes } from './place-names.js';
 import { placeRoutes } from './places.js';
+import { providerRoutes } from './providers.js';
+import { reviewRoutes } from './reviews.js';
 import type { Api, RouteDeps } from './route-kit.js';
+import { savedSearchRoutes } from './saved-searches.js';
 import { statsRoutes } from './stats.js';
+import { verificationRoutes } from './verifications.js';
 
 /** A resource's routes: registered on the app with what handlers need. */
 export type RouteModule = (app: Api, deps: RouteDeps) => void;
@@ -24,6 +33,7 @@ export const READ_ROUTES: readonly RouteModule[] = [
   estimateRoutes,
   availabilityRoutes,
   statsRoutes,
+  placeNameRoutes,
 ];
 
 /** Keys, writes and what concerns one account (developer tier), in the order the document lists them. */
@@ -32,9 +42,17 @@ export const WRITE_ROUTES: readonly RouteModule[] = [
   jobWriteRoutes,
   applicationRoutes,
   helperProfileRoutes,
+  verificationRoutes,
   listingWriteRoutes,
   bookingRoutes,
+  conversationRoutes,
+  reviewRoutes,
   placeRoutes,
+  calendarRoutes,
+  savedSearchRoutes,
+  accountDataRoutes,
+  providerRoutes,
+  noticeRoutes,
 ];
 
 export function registerRoutes(app: Api, modules: readonly RouteModule[], deps: RouteDeps): void {

@@ -1,22 +1,12 @@
-import { searchArea } from '../../domain/geo.js';
 import { eurToCents } from '../../domain/pricing.js';
 import { findJob, jobsNearId, searchJobs } from '../../repositories/jobs.js';
+import { ownsItem } from '../../repositories/notices.js';
 import { DEFAULT_PAGE_SIZE, NoQuery, RefTo } from '../../schemas/common.js';
 import { JobIdParams, JobPage, JobSchema, JobSearchQuery } from '../../schemas/job.js';
-import { ApiError, badRequest } from '../../services/errors.js';
-import { type Api, documented, errorResponses, idPrefixOf, ok, type RouteDeps } from './route-kit.js';
-
-function checkBudget(query: JobSearchQuery): void {
-  if (query.budget_min !== undefined && query.budget_max !== undefined && query.budget_min > query.budget_max) {
-    throw badRequest(
-      'conflicting_parameters',
-      'budget_min',
-      `budget_min (${query.budget_min}) is greater than budget_max (${query.budget_max}).`,
-      'Swap the two values, or drop one of them.',
-      ['budget_min', 'budget_max'],
-    );
-  }
-}
+import { ApiError } from '../../services/errors.js';
+import { searchAreaOf, searchWordsAndSort } from '../../services/search-area.js';
+import { checkBudget } from '../../services/search-checks.js';
+import { type Api, documented, errorResponses, idPrefixOf, ok, privately, type RouteDeps } from './route-kit.js';
 
 export function jobRoutes(app: Api, { base, db, now, searchIndex }: RouteDeps): void {
   app.get(
@@ -27,7 +17,7 @@ export function jobRoutes(app: Api, { base, db, now, searchIndex }: RouteDeps): 
         operationId: 'searchJobs',
         summary: 'Search open jobs',
         description:
-          'Open jobs within `radius` km of `lat`/`lng`, filtered and sorted, one page at a time. Pages never overlap; `total` and `has_more` are exact.',
+          'Open jobs within `radius` km of `lat`/`lng` (or of the place `near` names), matching the words of `q`, filtered and sorted, one page at a time. Pages never overlap; `total` and `has_more` are exact. Example: /v1/jobs?q=rasen+m%C3%A4hen&near=Durlach.',
         tags: ['Jobs'],
         querystring: JobSearchQuery,
         response: { 200: ok(JobPage, 'One page of open jobs.'), ...errorResponses(400) },
@@ -38,23 +28,24 @@ export function jobRoutes(app: Api, { base, db, now, searchIndex }: RouteDeps): 
       checkBudget(query);
       const limit = query.limit ?? DEFAULT_PAGE_SIZE;
       const offset = query.offset ?? 0;
+      const { place, ...area } = searchAreaOf(query);
       const { data, total } = await searchJobs(
         db,
         {
-          ...searchArea(query),
+          ...area,
+          ...searchWordsAndSort(query),
           category: query.category,
           budgetMinCents: query.budget_min === undefined ? undefined : eurToCents(query.budget_min, 'up'),
           budgetMaxCents: query.budget_max === undefined ? undefined : eurToCents(query.budget_max, 'down'),
           date: query.date,
           urgent: query.urgent,
-          sort: query.sort ?? 'newest',
           limit,
           offset,
         },
         now(),
         (await searchIndex?.(request))?.jobs,
       );
-      return { data, total, limit, offset, has_more: offset + limit < total };
+      return { data, total, limit, offset, has_more: offset + limit < total, ...(place && { near: place }) };
     },
   );
 
@@ -73,9 +64,12 @@ export function jobRoutes(app: Api, { base, db, now, searchIndex }: RouteDeps): 
         response: { 200: ok(RefTo(JobSchema), 'The job.'), ...errorResponses(400, 404) },
       }),
     },
-    async (request) => {
+    async (request, reply) => {
       const job = await findJob(db, request.params.id, now());
-      if (job) return job;
+      // Removed by a moderation decision: gone for everyone but its owner, who sees it marked.
+      if (job && job.status !== 'removed') return job;
+      const caller = request.access?.key?.account.id;
+      if (job && caller && (await ownsItem(db, 'job', job.id, caller))) return privately(request, reply, job);
       const similar = await jobsNearId(db, request.params.id, now(), 3);
       throw new ApiError(404, 'not_found', `No job has the id '${request.params.id}'.`, {
         param: 'id',

@@ -1,10 +1,11 @@
-import { searchArea } from '../../domain/geo.js';
 import { eurToCents } from '../../domain/pricing.js';
 import { findListing, listingsNearId, searchListings } from '../../repositories/listings.js';
+import { ownsItem } from '../../repositories/notices.js';
 import { DEFAULT_PAGE_SIZE, NoQuery, RefTo } from '../../schemas/common.js';
 import { ListingIdParams, ListingPage, ListingSchema, ListingSearchQuery } from '../../schemas/listing.js';
 import { ApiError } from '../../services/errors.js';
-import { type Api, documented, errorResponses, idPrefixOf, ok, type RouteDeps } from './route-kit.js';
+import { searchAreaOf, searchWordsAndSort } from '../../services/search-area.js';
+import { type Api, documented, errorResponses, idPrefixOf, ok, privately, type RouteDeps } from './route-kit.js';
 
 export function listingRoutes(app: Api, { base, db, searchIndex }: RouteDeps): void {
   app.get(
@@ -15,7 +16,7 @@ export function listingRoutes(app: Api, { base, db, searchIndex }: RouteDeps): v
         operationId: 'searchListings',
         summary: 'Search items to borrow',
         description:
-          'Available listings within `radius` km of `lat`/`lng`, filtered and sorted. As the spec defines it, this page has `data`, `total` and `has_more` (no limit or offset fields).',
+          'Available listings within `radius` km of `lat`/`lng` (or of the place `near` names), matching the words of `q`, filtered and sorted. As the spec defines it, this page has `data`, `total` and `has_more` (no limit or offset fields). Example: /v1/listings?q=bohrmaschine&near=Durlach.',
         tags: ['Listings'],
         querystring: ListingSearchQuery,
         response: { 200: ok(ListingPage, 'One page of available listings.'), ...errorResponses(400) },
@@ -25,21 +26,22 @@ export function listingRoutes(app: Api, { base, db, searchIndex }: RouteDeps): v
       const query = request.query;
       const limit = query.limit ?? DEFAULT_PAGE_SIZE;
       const offset = query.offset ?? 0;
+      const { place, ...area } = searchAreaOf(query);
       const { data, total } = await searchListings(
         db,
         {
-          ...searchArea(query),
+          ...area,
+          ...searchWordsAndSort(query),
           category: query.category,
           priceMaxCents: query.price_max === undefined ? undefined : eurToCents(query.price_max, 'down'),
           condition: query.condition,
           instantBooking: query.instant_booking,
-          sort: query.sort ?? 'newest',
           limit,
           offset,
         },
         (await searchIndex?.(request))?.listings,
       );
-      return { data, total, has_more: offset + limit < total };
+      return { data, total, has_more: offset + limit < total, ...(place && { near: place }) };
     },
   );
 
@@ -58,9 +60,14 @@ export function listingRoutes(app: Api, { base, db, searchIndex }: RouteDeps): v
         response: { 200: ok(RefTo(ListingSchema), 'The listing.'), ...errorResponses(400, 404) },
       }),
     },
-    async (request) => {
+    async (request, reply) => {
       const listing = await findListing(db, request.params.id);
-      if (listing) return listing;
+      // Removed by a moderation decision: gone for everyone but its owner, who sees it marked.
+      if (listing && listing.status !== 'removed') return listing;
+      const caller = request.access?.key?.account.id;
+      if (listing && caller && (await ownsItem(db, 'listing', listing.id, caller))) {
+        return privately(request, reply, listing);
+      }
       const similar = await listingsNearId(db, request.params.id, 3);
       throw new ApiError(404, 'not_found', `No listing has the id '${request.params.id}'.`, {
         param: 'id',

@@ -44,6 +44,12 @@ export interface RouteDeps {
   quotas: AccountQuotas;
   /** Hours a booking request waits for the owner's answer before it expires (BOOKING_REQUEST_TTL_HOURS). */
   bookingRequestTtlHours: number;
+  /** Days after completion or return in which both sides may review (REVIEW_WINDOW_DAYS). */
+  reviewWindowDays: number;
+  /** Saved searches an account may keep (SAVED_SEARCHES_PER_ACCOUNT). */
+  savedSearchesPerAccount: number;
+  /** Counts a report (POST /v1/reports) against its sender's hourly budget; throws 429 past it. */
+  countReport?: (request: FastifyRequest) => Promise<void>;
   /** The in-memory search index, when it is current for the request's data version (else SQL answers). */
   searchIndex?: (request: FastifyRequest) => Promise<IndexSnapshot | undefined>;
 }
@@ -60,6 +66,12 @@ interface OperationDocs {
   tags: string[];
 }
 
+/** The Sandbox section of the document: what every sandbox twin shares. */
+export const SANDBOX_TAG = {
+  name: 'Sandbox',
+  description: `Every read endpoint under /v1/demo, with the same parameters and answers, over a fixed, fake dataset (ids start with \`${DEMO_ID_PREFIX}\`, titles with "[Demo] ") that never touches real data. No key needed; the sandbox has its own per-address rate limit.`,
+};
+
 /**
  * The OpenAPI naming of an operation served under `base`: as written for /v1; for the sandbox twin
  * `demo`-prefixed operationIds (unique in the document), the Sandbox tag and a description saying
@@ -72,7 +84,8 @@ export function documented<S extends OperationDocs>(base: Base, schema: S): S {
     ...schema,
     operationId: `demo${name.charAt(0).toUpperCase()}${name.slice(1)}`,
     summary: `${schema.summary} (sandbox, fake data)`,
-    description: `Sandbox twin of the operation ${name}: the same parameters and answers, over a fixed, fake dataset (ids start with \`${DEMO_ID_PREFIX}\`, titles with "[Demo] ") that never touches real data. No key needed; the sandbox has its own per-address rate limit.\n\n${schema.description}`,
+    // What every twin shares (fake data, no key, its own budget) is said once, in the Sandbox tag (SANDBOX_TAG).
+    description: `Sandbox twin of ${name}.\n\n${schema.description}`,
     tags: ['Sandbox'],
   };
 }
@@ -124,7 +137,7 @@ export interface HeaderSchema {
  * The budget every rate-limited response carries (see the ApiKeyAuth scheme); each header is one
  * entry of components.headers in the document.
  */
-const BUDGET_HEADERS: Record<string, HeaderSchema> = {
+export const BUDGET_HEADERS: Record<string, HeaderSchema> = {
   'RateLimit-Policy': {
     type: 'string',
     description: 'The policy of the caller\'s tier, e.g. "anonymous";q=20;w=60 (quota per window of w seconds).',
@@ -232,4 +245,14 @@ export function sendCreated<T>(reply: FastifyReply, location: string, body: T): 
 /** Response entries for error statuses, all with the one ApiError schema. */
 export function errorResponses(...statuses: number[]): Record<number, ErrorResponse> {
   return Object.fromEntries([...statuses, 401, 429, 500, 503].map((status) => [status, tierError(status)]));
+}
+
+/**
+ * An answer only its caller may see on a route whose answers are otherwise public (a removed item
+ * for its owner): kept out of the shared response cache and out of every other cache.
+ */
+export function privately<T>(request: FastifyRequest, reply: FastifyReply, body: T): T {
+  request.cacheVersion = null;
+  reply.header('cache-control', 'private, no-store');
+  return body;
 }

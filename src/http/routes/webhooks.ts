@@ -112,7 +112,7 @@ export function webhookRoutes(app: Api, deps: RouteDeps, settings: WebhookSettin
         params: WebhookIdParams,
         querystring: NoQuery,
         response: {
-          204: Type.Null({ description: 'Deleted; no body.' }),
+          204: ok(Type.Null(), 'Deleted; no body.'),
           ...errorResponses(400, 404, 413, 415),
         },
       },

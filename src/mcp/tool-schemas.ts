@@ -1,0 +1,153 @@
+/**
+ * The JSON Schemas of the tools, made from the schemas the routes validate and serialize with, in
+ * the dialect model providers and MCP clients accept: self-contained (the `$ref`s to the shared
+ * components inlined), one `type` per schema (never a `type` array: a nullable field is `anyOf`
+ * with `{type: null}`), `type: object` and `additionalProperties` on every object, nothing that
+ * belongs to the OpenAPI document only (response headers, `$id`).
+ *
+ * An input that may be null and may be left out means the same both ways (a job without a date),
+ * so a tool takes it as optional and does not list null: some providers refuse nullable inputs.
+ * The REST call still accepts an explicit null, so clients that send one keep working. That holds
+ * because every tool reads or creates; a tool that changed an object, where null clears a field and
+ * leaving it out keeps it, would have to list null (test/mcp/tool-schemas.test.ts names the inputs
+ * this applies to, so a new one is a decision).
+ */
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { TSchema } from 'typebox';
+import { COMPONENT_SCHEMAS } from '../schemas/components.js';
+
+type Schema = Record<string, unknown>;
+
+/** A schema as plain JSON (what a client is sent), without anything TypeBox keeps beside it. */
+const plain = (schema: unknown): Schema => JSON.parse(JSON.stringify(schema));
+
+const isSchema = (value: unknown): value is Schema =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/** The shared components by their $id (what `{$ref: 'Job'}` in a route schema names). */
+const COMPONENTS: ReadonlyMap<string, Schema> = new Map(
+  COMPONENT_SCHEMAS.map(plain).map((component) => [String(component.$id), component]),
+);
+
+/** Keywords of the OpenAPI document that are no JSON Schema: a response's headers, a component's id. */
+const DOCUMENT_ONLY = new Set(['headers', '$id']);
+
+/** Keywords whose value is one schema, a list of schemas, or a map of names to schemas. */
+const ONE = ['items', 'additionalProperties', 'not', 'contains', 'propertyNames'];
+const LIST = ['anyOf', 'oneOf', 'allOf', 'prefixItems'];
+const MAP = ['properties', 'patternProperties'];
+
+/** The component a `$ref` names; a name that is no component stops the process at start-up. */
+function component(ref: string): Schema {
+  const found = COMPONENTS.get(ref.replace(/#$/, ''));
+  if (!found) throw new Error(`tool schemas: '$ref: ${ref}' names no component schema`);
+  return found;
+}
+
+/**
+ * `schema` with its `$ref` inlined (its own keywords, such as a description, win over the
+ * component's) and without the document-only keywords.
+ */
+function inlined(schema: Schema): Schema {
+  const { $ref, ...own } = schema;
+  const merged = typeof $ref === 'string' ? { ...inlined(component($ref)), ...own } : own;
+  for (const key of DOCUMENT_ONLY) delete merged[key];
+  return merged;
+}
+
+/** The nullable `schema` as one type: `{type: [t, 'null']}` as t, `anyOf: [s, {type: 'null'}]` as s. */
+function withoutNull(schema: Schema): Schema | undefined {
+  const { type, anyOf, ...rest } = schema;
+  if (Array.isArray(type) && type.length === 2 && type.includes('null')) {
+    const values = Array.isArray(rest.enum) ? { enum: rest.enum.filter((value) => value !== null) } : {};
+    return { ...rest, ...values, type: type.find((t) => t !== 'null') };
+  }
+  if (Array.isArray(anyOf) && anyOf.length === 2 && anyOf.some((s) => isSchema(s) && s.type === 'null')) {
+    const other = anyOf.find((s) => !(isSchema(s) && s.type === 'null')) as Schema;
+    return { ...rest, ...other, ...(rest.description !== undefined && { description: rest.description }) };
+  }
+  return undefined;
+}
+
+/** A nullable schema as `anyOf` with `{type: 'null'}`, its description outside the branches. */
+function nullAsBranch(single: Schema): Schema {
+  const { description, ...branch } = single;
+  return { anyOf: [branch, { type: 'null' }], ...(description !== undefined && { description }) };
+}
+
+/**
+ * An input that is left out rather than null: its description said null ("null: no date." becomes
+ * "Omitted: no date.", "..., or null." becomes "..., or omitted.").
+ */
+function leftOut(single: Schema): Schema {
+  const { description } = single;
+  if (typeof description !== 'string') return single;
+  const worded = description.replace(/(^|[.!?]\s+)null\b/g, '$1Omitted').replace(/\bnull\b/g, 'omitted');
+  return { ...single, description: worded };
+}
+
+/**
+ * `schema` in the tools' dialect, with every subschema. An input property that is not required and
+ * may be null (`optional`) becomes one without null; every other nullable schema gets a null branch.
+ */
+function portable(schema: unknown, mode: 'input' | 'output', optional = false): unknown {
+  if (!isSchema(schema)) return schema;
+  let node = inlined(schema);
+  const single = withoutNull(node);
+  if (single) node = optional ? inlined(leftOut(single)) : nullAsBranch(single);
+  const out: Schema = { ...node };
+  for (const key of ONE) if (key in node) out[key] = portable(node[key], mode);
+  for (const key of LIST) if (Array.isArray(node[key])) out[key] = node[key].map((s: unknown) => portable(s, mode));
+  const required = new Set(Array.isArray(node.required) ? node.required : []);
+  for (const key of MAP) {
+    const map = node[key];
+    if (!isSchema(map)) continue;
+    out[key] = Object.fromEntries(
+      Object.entries(map).map(([name, s]) => [name, portable(s, mode, mode === 'input' && !required.has(name))]),
+    );
+  }
+  return out;
+}
+
+/** A route's parameters or body, as far as a tool's input schema takes them. */
+interface ObjectSchema {
+  properties?: Record<string, unknown>;
+  required?: readonly string[];
+}
+
+/**
+ * A tool's input schema: the properties and required names of the route's params, query and body
+ * schemas in one object, plus `extra` ones (idempotency_key for writes). A name in two parts would
+ * be ambiguous, so it stops the process at start-up.
+ */
+export function inputSchemaOf(
+  tool: string,
+  parts: readonly (TSchema | undefined)[],
+  extra: { properties?: Record<string, object>; required?: readonly string[] } = {},
+): Tool['inputSchema'] {
+  const properties: Record<string, object> = {};
+  const required: string[] = [];
+  for (const part of parts) {
+    if (!part) continue;
+    const schema = plain(part) as ObjectSchema;
+    for (const [name, property] of Object.entries(schema.properties ?? {})) {
+      if (name in properties) throw new Error(`tool ${tool}: '${name}' is in two parts of the route schema`);
+      properties[name] = property as object;
+    }
+    required.push(...(schema.required ?? []));
+  }
+  Object.assign(properties, extra.properties);
+  required.push(...(extra.required ?? []));
+  const merged = { type: 'object', properties, ...(required.length > 0 && { required }), additionalProperties: false };
+  return portable(merged, 'input') as Tool['inputSchema'];
+}
+
+/**
+ * A tool's output schema: the route's success answer (200 or 201) as structuredContent carries it.
+ * MCP wants an object there; a route that answers anything else stops the process at start-up.
+ */
+export function outputSchemaOf(tool: string, response: TSchema): NonNullable<Tool['outputSchema']> {
+  const schema = portable(plain(response), 'output') as Schema;
+  if (schema.type !== 'object') throw new Error(`tool ${tool}: its route answers no JSON object`);
+  return schema as NonNullable<Tool['outputSchema']>;
+}

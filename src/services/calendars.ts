@@ -1,0 +1,118 @@
+import type { Queryable } from '../db/queryable.js';
+import type { AccountRow } from '../db/schema.js';
+import { berlinDate } from '../domain/berlin-time.js';
+import {
+  type CalendarEntry,
+  calendarUid,
+  calendarWindow,
+  generateFeedToken,
+  hashFeedToken,
+  isWellFormedFeedToken,
+} from '../domain/calendar-feeds.js';
+import { effectiveJobStatus } from '../domain/statuses.js';
+import {
+  accountOfCalendarFeed,
+  bookingsOfAccount,
+  deleteCalendarFeed,
+  jobsOfAccount,
+  listingBusyRanges,
+  replaceCalendarFeed,
+} from '../repositories/calendars.js';
+import { findListing } from '../repositories/listings.js';
+import { inWriteTransaction, type WriteContext } from '../repositories/write-transaction.js';
+import type { CalendarFeed } from '../schemas/calendars.js';
+import { listingNotFound } from './bookings.js';
+import { ApiError } from './errors.js';
+
+const HOUR_MS = 3_600_000;
+
+/**
+ * The days a listing's bookings hold, one all-day entry per booking, saying only "booked": who
+ * booked, for what price and under which id stays between owner and renter.
+ */
+export async function listingCalendar(
+  db: Queryable,
+  listingId: string,
+  now: Date,
+  settings: { base: string; requestTtlHours: number },
+): Promise<{ title: string; entries: CalendarEntry[] }> {
+  const listing = await findListing(db, listingId);
+  if (!listing) throw listingNotFound(listingId, settings.base);
+  const ranges = await listingBusyRanges(db, listingId, calendarWindow(berlinDate(now)), now, settings.requestTtlHours);
+  const entries = ranges.map(
+    (range): CalendarEntry => ({
+      uid: calendarUid('listing-booking', range.id),
+      summary: 'Gebucht / Booked',
+      tentative: false,
+      allDay: true,
+      startDate: range.start_date,
+      endDate: range.end_date,
+    }),
+  );
+  return { title: listing.title, entries };
+}
+
+/** Makes the account's private feed, replacing the one it had; the token is shown this once. */
+export async function createCalendarFeed(context: WriteContext, account: AccountRow): Promise<CalendarFeed> {
+  const token = generateFeedToken();
+  const createdAt = context.now.toISOString();
+  await inWriteTransaction(context, (trx) => replaceCalendarFeed(trx, account.id, hashFeedToken(token), createdAt));
+  return { url: `/v1/calendar-feeds/${token}.ics`, created_at: createdAt };
+}
+
+/** Revokes the account's private feed; having none is no error (the outcome is the same). */
+export async function revokeCalendarFeed(context: WriteContext, account: AccountRow): Promise<void> {
+  await inWriteTransaction(context, (trx) => deleteCalendarFeed(trx, account.id));
+}
+
+function feedNotFound(): ApiError {
+  return new ApiError(404, 'not_found', 'No calendar feed has this URL.', {
+    param: 'token',
+    suggestion:
+      'The URL may have been replaced or revoked: make a new one with POST /v1/me/calendar-feed (with your developer key).',
+  });
+}
+
+/** The commitments of the account behind a feed token: bookings as renter and owner, and jobs. */
+export async function accountCalendar(
+  db: Queryable,
+  token: string,
+  now: Date,
+  requestTtlHours: number,
+): Promise<CalendarEntry[]> {
+  const accountId = isWellFormedFeedToken(token) ? await accountOfCalendarFeed(db, hashFeedToken(token)) : undefined;
+  if (!accountId) throw feedNotFound();
+  const window = calendarWindow(berlinDate(now));
+  const [bookings, jobs] = await Promise.all([
+    bookingsOfAccount(db, accountId, window, now, requestTtlHours),
+    jobsOfAccount(db, accountId, window),
+  ]);
+  const bookingEntries = bookings.map(
+    (booking): CalendarEntry => ({
+      uid: calendarUid('booking', booking.id),
+      summary: `${booking.role === 'renter' ? 'Ausleihe / Borrowing' : 'Verliehen / Lending'}: ${booking.title}`,
+      description: `Status: ${booking.status}. GET /v1/bookings/${booking.id}`,
+      tentative: booking.status === 'requested',
+      allDay: true,
+      startDate: booking.start_date,
+      endDate: booking.end_date,
+    }),
+  );
+  const jobEntries = jobs.flatMap((job): CalendarEntry[] => {
+    const status = effectiveJobStatus(job.status, job.deadline, now);
+    if (status === 'expired') return [];
+    const start = new Date(job.desired_at);
+    return [
+      {
+        uid: calendarUid(`job-${job.role}`, job.id),
+        summary: `${job.role === 'poster' ? 'Auftrag / Job posted' : 'Einsatz / Job to do'}: ${job.title}`,
+        description: `Status: ${status}. GET /v1/jobs/${job.id}`,
+        tentative: status === 'open',
+        allDay: false,
+        start: start.toISOString(),
+        end: new Date(start.getTime() + job.duration_hours * HOUR_MS).toISOString(),
+      },
+    ];
+  });
+  return [...bookingEntries, ...jobEntries];
+}

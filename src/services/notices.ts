@@ -1,0 +1,384 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { Queryable } from '../db/queryable.js';
+import type { AccountRow, ModerationAction } from '../db/schema.js';
+import { newId } from '../domain/ids.js';
+import { randomBase62, sha256Hex } from '../domain/secrets.js';
+import {
+  type About,
+  type AppealRow,
+  accountDecisions,
+  appealsOf,
+  applyModeration,
+  type DecisionRow,
+  findAppeal,
+  findDecision,
+  findReport,
+  insertAppeal,
+  insertReport,
+  itemOwner,
+  type ReportRow,
+  recordDecision,
+  setAppealOutcome,
+  transparencyRows,
+  undoModeration,
+  visibleItemOwner,
+} from '../repositories/notices.js';
+import { recordEvent } from '../repositories/outbox.js';
+import { inWriteTransaction, type WriteContext } from '../repositories/write-transaction.js';
+import {
+  type Appeal,
+  MODERATION_ACTIONS,
+  MODERATION_GROUNDS,
+  type ModerationDecision,
+  REPORT_REASONS,
+  type Report,
+  type ReportBody,
+  type Transparency,
+} from '../schemas/notices.js';
+import { ApiError } from './errors.js';
+
+/** Appeals are open this long after a decision (DSA Art. 20(1): at least six months). */
+export const APPEAL_MONTHS = 6;
+const REPORT_TOKEN_PREFIX = 'rtk_';
+
+function notVisible(about: About): ApiError {
+  return new ApiError(404, 'not_found', `No ${about.type} you can see has the id '${about.id}'.`, {
+    param: 'about.id',
+    suggestion:
+      'Report what you can see: a public job, listing, helper or published review, or a message of your own conversations.',
+  });
+}
+
+function reportNotFound(id: string): ApiError {
+  return new ApiError(404, 'not_found', `No report '${id}' is yours to read.`, {
+    param: 'id',
+    suggestion: 'Send the report_token the report was answered with as X-Report-Token, or the key that filed it.',
+  });
+}
+
+function reportOf(row: ReportRow, decision: DecisionRow | undefined): Report {
+  return {
+    id: row.id,
+    about: { type: row.about_type, id: row.about_id },
+    reason: row.reason as Report['reason'],
+    status: row.status,
+    created_at: row.created_at,
+    outcome: decision
+      ? {
+          action: decision.action,
+          ground: decision.ground,
+          explanation: decision.explanation,
+          decided_at: decision.created_at,
+        }
+      : null,
+  };
+}
+
+/**
+ * Files a notice (DSA Art. 16) about something the caller can see; anyone may, anonymous callers
+ * too (their budget is counted by the route). The answer holds the report token, shown this once.
+ */
+export async function fileReport(context: WriteContext, caller: AccountRow | null, body: ReportBody): Promise<Report> {
+  const about = { type: body.about.type, id: body.about.id };
+  if (!(await visibleItemOwner(context.db, about, caller?.id ?? null))) throw notVisible(about);
+  const token = `${REPORT_TOKEN_PREFIX}${randomBase62(32)}`;
+  const row: ReportRow = {
+    id: newId('rpt'),
+    about_type: about.type,
+    about_id: about.id,
+    reason: body.reason,
+    explanation: body.explanation,
+    reporter_email: body.reporter_email ?? null,
+    reporter_account_id: caller?.id ?? null,
+    token_hash: sha256Hex(token),
+    status: 'received',
+    decision_id: null,
+    created_at: context.now.toISOString(),
+    decided_at: null,
+  };
+  await inWriteTransaction(context, (trx) => insertReport(trx, row));
+  return { ...reportOf(row, undefined), report_token: token };
+}
+
+const sameHash = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+
+/** A report for its reporter: by its token, or by the key that filed it; 404 for anyone else. */
+export async function readReport(
+  db: Queryable,
+  id: string,
+  token: string | null,
+  caller: AccountRow | null,
+): Promise<Report> {
+  const row = await findReport(db, id);
+  const byToken = row && token !== null && sameHash(sha256Hex(token), row.token_hash);
+  const byKey = row && caller !== null && row.reporter_account_id === caller.id;
+  if (!row || !(byToken || byKey)) throw reportNotFound(id);
+  const decision = row.decision_id ? await findDecision(db, row.decision_id) : undefined;
+  return reportOf(row, decision);
+}
+
+function addMonths(iso: string, months: number): Date {
+  const date = new Date(iso);
+  date.setUTCMonth(date.getUTCMonth() + months);
+  return date;
+}
+
+function appealOf(row: AppealRow): Appeal {
+  return {
+    id: row.id,
+    decision_id: row.decision_id,
+    text: row.text,
+    status: row.status,
+    created_at: row.created_at,
+    decided_at: row.decided_at,
+    explanation: row.explanation,
+  };
+}
+
+/** The statement of reasons (DSA Art. 17) of a decision, as the affected account reads it. */
+export function statementOf(row: DecisionRow, appeal: AppealRow | undefined, baseUrl = ''): ModerationDecision {
+  return {
+    id: row.id,
+    about: { type: row.about_type, id: row.about_id },
+    action: row.action,
+    ground: row.ground,
+    explanation: row.explanation,
+    automated: Number(row.automated) === 1,
+    prompted_by_report: row.report_id !== null,
+    created_at: row.created_at,
+    reversed_at: row.reversed_at,
+    redress: {
+      appeal_until: addMonths(row.created_at, APPEAL_MONTHS).toISOString(),
+      appeal: `POST ${baseUrl}/v1/me/moderation-decisions/${row.id}/appeals`,
+      out_of_court:
+        'A dispute settlement body certified under Art. 21 DSA (the list of the EU Commission, or the Bundesnetzagentur as Digital Services Coordinator for Germany).',
+      court: 'The courts at your place of residence; appealing here first is not required.',
+    },
+    appeal: appeal ? appealOf(appeal) : null,
+  };
+}
+
+export interface DecideInput {
+  action: ModerationAction;
+  ground: 'legal' | 'terms';
+  explanation: string;
+}
+
+/**
+ * Decides a received report (the admin command): the decision with its statement of reasons, its
+ * action taken at once, the report marked decided, and the affected account told by a private
+ * event (moderation.decided). Returns the report and decision for the reporter's e-mail.
+ */
+export async function decideReport(
+  context: WriteContext,
+  reportId: string,
+  input: DecideInput,
+): Promise<{ report: ReportRow; decision: DecisionRow }> {
+  if (!MODERATION_ACTIONS.includes(input.action))
+    throw new Error(`--action must be one of ${MODERATION_ACTIONS.join(', ')}.`);
+  if (!MODERATION_GROUNDS.includes(input.ground))
+    throw new Error(`--ground must be one of ${MODERATION_GROUNDS.join(', ')}.`);
+  return inWriteTransaction(context, async (trx) => {
+    const report = await findReport(trx, reportId);
+    if (!report) throw new Error(`No report ${reportId}.`);
+    if (report.status !== 'received') throw new Error(`Report ${reportId} was decided already (${report.decided_at}).`);
+    const about = { type: report.about_type, id: report.about_id };
+    const owner = await itemOwner(trx, about);
+    if (input.action === 'suspend_account' && !owner) {
+      throw new Error(`${about.type} ${about.id} belongs to no account to suspend.`);
+    }
+    const at = context.now.toISOString();
+    const decision: DecisionRow = {
+      id: newId('mod'),
+      report_id: report.id,
+      about_type: about.type,
+      about_id: about.id,
+      account_id: owner,
+      action: input.action,
+      ground: input.ground,
+      explanation: input.explanation,
+      automated: 0,
+      status_before: null,
+      created_at: at,
+      reversed_at: null,
+    };
+    decision.status_before = await applyModeration(trx, about, owner, input.action, context.now);
+    await recordDecision(trx, decision);
+    if (owner && input.action !== 'no_action') {
+      await recordEvent(
+        trx,
+        {
+          type: 'moderation.decided',
+          subjectId: decision.id,
+          place: null,
+          audience: [owner],
+          data: statementOf(decision, undefined),
+        },
+        context.now,
+      );
+    }
+    return { report: { ...report, status: 'decided', decided_at: at, decision_id: decision.id }, decision };
+  });
+}
+
+function decisionNotFound(id: string): ApiError {
+  return new ApiError(404, 'not_found', `No decision '${id}' concerns your account.`, {
+    param: 'id',
+    suggestion: 'GET /v1/me/moderation-decisions lists those that do.',
+  });
+}
+
+export async function myDecisions(
+  db: Queryable,
+  account: AccountRow,
+  limit: number,
+  offset: number,
+): Promise<{ data: ModerationDecision[]; total: number; limit: number; offset: number }> {
+  const { rows, total } = await accountDecisions(db, account.id, limit, offset);
+  const appeals = new Map(
+    (
+      await appealsOf(
+        db,
+        rows.map((r) => r.id),
+      )
+    ).map((a) => [a.decision_id, a]),
+  );
+  return { data: rows.map((row) => statementOf(row, appeals.get(row.id))), total, limit, offset };
+}
+
+async function ownDecision(db: Queryable, account: AccountRow, id: string): Promise<DecisionRow> {
+  const row = await findDecision(db, id);
+  if (!row || row.account_id !== account.id || row.action === 'no_action') throw decisionNotFound(id);
+  return row;
+}
+
+export async function myDecision(db: Queryable, account: AccountRow, id: string): Promise<ModerationDecision> {
+  const row = await ownDecision(db, account, id);
+  const [appeal] = await appealsOf(db, [row.id]);
+  return statementOf(row, appeal);
+}
+
+/** An appeal (DSA Art. 20) of the affected account: one per decision, within APPEAL_MONTHS. */
+export async function fileAppeal(
+  context: WriteContext,
+  account: AccountRow,
+  decisionId: string,
+  text: string,
+): Promise<Appeal> {
+  const decision = await ownDecision(context.db, account, decisionId);
+  const until = addMonths(decision.created_at, APPEAL_MONTHS);
+  const refuse = (message: string, suggestion: string) =>
+    new ApiError(409, 'appeal_not_allowed', message, { param: 'id', suggestion });
+  if (decision.reversed_at !== null) throw refuse('This decision was reversed already.', 'Nothing is left to appeal.');
+  if (context.now > until) {
+    throw refuse(
+      `Appeals of this decision were possible until ${until.toISOString()}.`,
+      'Out-of-court dispute settlement (Art. 21 DSA) and the courts remain open to you.',
+    );
+  }
+  const row: AppealRow = {
+    id: newId('apl'),
+    decision_id: decision.id,
+    account_id: account.id,
+    text,
+    status: 'pending',
+    created_at: context.now.toISOString(),
+    decided_at: null,
+    explanation: null,
+  };
+  const inserted = await inWriteTransaction(context, (trx) => insertAppeal(trx, row));
+  if (!inserted) {
+    throw refuse(
+      'This decision was appealed already; one appeal per decision.',
+      `GET /v1/me/moderation-decisions/${decision.id} shows its state.`,
+    );
+  }
+  return appealOf(row);
+}
+
+/**
+ * Decides an appeal (the admin command): upheld keeps the decision; reversed undoes its action at
+ * once (the item is back, the account unsuspended). The account is told by a private event.
+ */
+export async function decideAppeal(
+  context: WriteContext,
+  appealId: string,
+  outcome: 'upheld' | 'reversed',
+  explanation: string,
+): Promise<{ appeal: AppealRow; decision: DecisionRow }> {
+  return inWriteTransaction(context, async (trx) => {
+    const appeal = await findAppeal(trx, appealId);
+    if (!appeal) throw new Error(`No appeal ${appealId}.`);
+    if (appeal.status !== 'pending') throw new Error(`Appeal ${appealId} was decided already (${appeal.status}).`);
+    const decision = await findDecision(trx, appeal.decision_id);
+    if (!decision) throw new Error(`The decision ${appeal.decision_id} is gone.`);
+    const at = context.now.toISOString();
+    await setAppealOutcome(trx, appeal.id, outcome, at, explanation);
+    if (outcome === 'reversed') await undoModeration(trx, decision, context.now);
+    const decided = { ...appeal, status: outcome, decided_at: at, explanation };
+    const current = { ...decision, reversed_at: outcome === 'reversed' ? at : decision.reversed_at };
+    await recordEvent(
+      trx,
+      {
+        type: 'moderation.decided',
+        subjectId: appeal.id,
+        place: null,
+        audience: [appeal.account_id],
+        data: statementOf(current, decided),
+      },
+      context.now,
+    );
+    return { appeal: decided, decision: current };
+  });
+}
+
+function median(values: number[]): number | null {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  const value =
+    sorted.length % 2 === 1
+      ? (sorted[middle] as number)
+      : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+  return Math.round(value * 100) / 100;
+}
+
+/** The last 12 months (UTC) of notices, decisions and appeals, counted from the stored rows at each call. */
+export async function transparency(db: Queryable, now: Date): Promise<Transparency> {
+  const months: string[] = [];
+  for (let i = 0; i < 12; i += 1) {
+    const d = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - i, 1));
+    months.push(d.toISOString().slice(0, 7));
+  }
+  const since = `${months[months.length - 1]}-01T00:00:00.000Z`;
+  const rows = await transparencyRows(db, since);
+  const zero = (keys: readonly string[]) => Object.fromEntries(keys.map((k) => [k, 0])) as Record<string, number>;
+  return {
+    generated_at: now.toISOString(),
+    months: months.map((month) => {
+      const of = (iso: string | null) => iso?.startsWith(month) === true;
+      const notices = zero(REPORT_REASONS);
+      for (const r of rows.reports)
+        if (of(r.created_at) && r.reason in notices) notices[r.reason] = (notices[r.reason] ?? 0) + 1;
+      const decisions = zero(MODERATION_ACTIONS);
+      const grounds = zero(MODERATION_GROUNDS);
+      for (const d of rows.decisions) {
+        if (!of(d.created_at)) continue;
+        decisions[d.action] = (decisions[d.action] ?? 0) + 1;
+        grounds[d.ground] = (grounds[d.ground] ?? 0) + 1;
+      }
+      const hours = rows.decided
+        .filter((r) => of(r.decided_at))
+        .map((r) => (Date.parse(r.decided_at as string) - Date.parse(r.created_at)) / 3_600_000);
+      return {
+        month,
+        notices: notices as Transparency['months'][number]['notices'],
+        decisions: decisions as Transparency['months'][number]['decisions'],
+        decisions_by_ground: grounds as Transparency['months'][number]['decisions_by_ground'],
+        median_hours_to_decision: median(hours),
+        appeals: rows.appeals.filter((a) => of(a.created_at)).length,
+        reversals: rows.decisions.filter((d) => of(d.reversed_at)).length,
+      };
+    }),
+  };
+}

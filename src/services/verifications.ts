@@ -1,0 +1,70 @@
+import type { AccountRow, VerificationMethod, VerificationRow } from '../db/schema.js';
+import { isOwnHelper } from '../repositories/helper-profiles.js';
+import {
+  decideVerifications,
+  findVerification,
+  pendingOrNewVerification,
+  verificationRowToVerification,
+} from '../repositories/verifications.js';
+import { inWriteTransaction, type WriteContext } from '../repositories/write-transaction.js';
+import type { Verification } from '../schemas/verifications.js';
+import { ApiError } from './errors.js';
+
+/** The helper's account asks to be verified; the pending request (a new one, or the one already waiting). */
+export async function requestVerification(
+  context: WriteContext,
+  account: AccountRow,
+  helperId: string,
+  method: VerificationMethod,
+): Promise<Verification> {
+  if (!(await isOwnHelper(context.db, helperId, account.id))) {
+    throw new ApiError(404, 'not_found', `No helper with the id '${helperId}' is yours.`, {
+      param: 'id',
+      suggestion: 'Ask for verification of a helper your account registered with POST /v1/helpers.',
+    });
+  }
+  const row = await inWriteTransaction(context, (trx) =>
+    pendingOrNewVerification(trx, { helperId, accountId: account.id, method }, context.now),
+  );
+  return verificationRowToVerification(row);
+}
+
+/** Why an admin decision could not be taken, for the operator. */
+export class VerificationProblem extends Error {}
+
+/** The platform approves or rejects a pending request (admin command). */
+export async function decideVerification(
+  context: WriteContext,
+  id: string,
+  decision: 'approved' | 'rejected',
+  reason: string | null,
+): Promise<VerificationRow> {
+  const found = await findVerification(context.db, id);
+  if (!found)
+    throw new VerificationProblem(
+      `There is no verification request ${id}; \`verifications list\` shows the pending ones.`,
+    );
+  if (found.status !== 'pending') {
+    throw new VerificationProblem(
+      `Verification request ${id} is not pending: it was ${found.status} at ${found.decided_at}.`,
+    );
+  }
+  const [row] = await inWriteTransaction(context, (trx) =>
+    decideVerifications(trx, { id, from: 'pending' }, decision, reason, context.now),
+  );
+  if (!row) throw new VerificationProblem(`Verification request ${id} was decided by someone else a moment ago.`);
+  return row;
+}
+
+/** The platform revokes a helper's verification (admin command); the revoked records. */
+export async function unverifyHelper(
+  context: WriteContext,
+  helperId: string,
+  reason: string,
+): Promise<VerificationRow[]> {
+  const rows = await inWriteTransaction(context, (trx) =>
+    decideVerifications(trx, { helperId, from: 'approved' }, 'revoked', reason, context.now),
+  );
+  if (rows.length === 0) throw new VerificationProblem(`Helper ${helperId} has no approved verification to revoke.`);
+  return rows;
+}

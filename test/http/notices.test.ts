@@ -1,0 +1,262 @@
+/**
+ * Issue 19, DSA notice and action through HTTP on the run's engine: an anonymous report, the
+ * platform's decision (the admin command's service), the statement of reasons, an appeal and its
+ * reversal, suspension, removed messages and profiles, and transparency figures that equal a count
+ * over the stored records.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { MODERATED_TEXT } from '../../src/domain/erasure.js';
+import { decideAppeal, decideReport } from '../../src/services/notices.js';
+import { buildTestApp, clientFor, createKey, NOW } from '../helpers/app.js';
+import { helperBody, JOB_BODY, LISTING_BODY } from '../helpers/bodies.js';
+
+const REPORT = {
+  reason: 'scam_or_fraud',
+  explanation: 'Verlangt Vorkasse per Gutschein, bevor jemand kommt.',
+  good_faith: true,
+};
+
+async function setUp(t: Parameters<typeof buildTestApp>[0], config: Record<string, string> = {}) {
+  let now = NOW.getTime();
+  const clock = () => new Date(now);
+  const { app, db } = await buildTestApp(t, clock, { REPORTS_PER_HOUR: '1000', ...config });
+  const ownerKey = await createKey(db, { email: 'owner@example.org' });
+  const owner = clientFor(app, ownerKey.key);
+  const other = clientFor(app, (await createKey(db, { email: 'other@example.org' })).key);
+  const stranger = clientFor(app, (await createKey(db, { email: 'stranger@example.org' })).key);
+  const anonymous = clientFor(app, null);
+  const admin = () => ({ db: db.kysely, now: clock(), claim: null });
+  return { app, db, owner, ownerKey, other, stranger, anonymous, admin, advance: (ms: number) => (now += ms) };
+}
+
+test('a report from an anonymous client through decision, statement, appeal and reversal', async (t) => {
+  const { app, db, owner, stranger, anonymous, admin, advance } = await setUp(t);
+  const job = (await owner.post('/v1/jobs', { ...JOB_BODY, title: 'Gutscheinhecke schneiden' })).body;
+  const openBefore = (await anonymous.get('/v1/stats')).body.totals.open_jobs;
+
+  // Bad notices say what is wrong.
+  const notFaith = await anonymous.post('/v1/reports', {
+    ...REPORT,
+    about: { type: 'job', id: job.id },
+    good_faith: false,
+  });
+  assert.equal(notFaith.status, 400);
+  assert.equal(notFaith.body.param, 'good_faith');
+  const badReason = await anonymous.post('/v1/reports', {
+    ...REPORT,
+    about: { type: 'job', id: job.id },
+    reason: 'boring',
+  });
+  assert.equal(badReason.status, 400);
+  assert.equal(badReason.body.error, 'invalid_enum_value');
+  const unseen = await anonymous.post('/v1/reports', { ...REPORT, about: { type: 'job', id: 'job_00000000000000ff' } });
+  assert.equal(unseen.status, 404);
+  assert.equal(unseen.body.param, 'about.id');
+
+  const filed = await anonymous.post('/v1/reports', {
+    ...REPORT,
+    about: { type: 'job', id: job.id },
+    reporter_email: 'melder@example.org',
+  });
+  assert.equal(filed.status, 201, filed.raw);
+  assert.equal(filed.headers.location, `/v1/reports/${filed.body.id}`);
+  assert.equal(filed.body.status, 'received');
+  assert.match(filed.body.report_token, /^rtk_[A-Za-z0-9]{32}$/);
+  const token = filed.body.report_token as string;
+  const reportUrl = `/v1/reports/${filed.body.id}`;
+  assert.equal((await anonymous.get(reportUrl)).status, 404, 'no token');
+  assert.equal((await stranger.get(reportUrl)).status, 404, 'another key');
+  const byToken = async (value: string) => {
+    const response = await app.inject({ method: 'GET', url: reportUrl, headers: { 'x-report-token': value } });
+    return { status: response.statusCode, body: response.json() };
+  };
+  assert.equal((await byToken(`rtk_${'x'.repeat(32)}`)).status, 404, 'a wrong token');
+  const received = await byToken(token);
+  assert.equal(received.status, 200);
+  assert.deepEqual(
+    [received.body.status, received.body.outcome, received.body.report_token],
+    ['received', null, undefined],
+  );
+
+  // Decided: removed at once from every public read, search, count and stream replay.
+  advance(3 * 3_600_000);
+  const { decision } = await decideReport(admin(), filed.body.id, {
+    action: 'remove',
+    ground: 'terms',
+    explanation: 'Vorkasse per Gutschein verstößt gegen Nr. 4.2 der Nutzungsbedingungen.',
+  });
+  assert.equal((await anonymous.get(`/v1/jobs/${job.id}`)).status, 404);
+  assert.equal((await stranger.get(`/v1/jobs/${job.id}`)).status, 404);
+  assert.equal((await anonymous.get('/v1/jobs?q=Gutscheinhecke')).body.total, 0);
+  assert.equal((await anonymous.get('/v1/stats')).body.totals.open_jobs, openBefore - 1);
+  const mine = await owner.get(`/v1/jobs/${job.id}`);
+  assert.equal(mine.status, 200);
+  assert.equal(mine.body.status, 'removed');
+  assert.equal(mine.headers['cache-control'], 'private, no-store');
+  assert.equal((await anonymous.get(`/v1/jobs/${job.id}`)).status, 404, 'the owner’s answer is not shared');
+  const publicEvents = await db.kysely
+    .selectFrom('events')
+    .select('id')
+    .where('subject_id', '=', job.id)
+    .where('audience', 'is', null)
+    .execute();
+  assert.equal(publicEvents.length, 0, 'the stream no longer replays it');
+  const told = await db.kysely.selectFrom('events').selectAll().where('type', '=', 'moderation.decided').execute();
+  assert.equal(told.length, 1);
+  assert.equal(told[0]?.subject_id, decision.id);
+
+  // The statement of reasons.
+  const list = await owner.get('/v1/me/moderation-decisions');
+  assert.equal(list.status, 200, list.raw);
+  assert.equal(list.body.total, 1);
+  const statement = list.body.data[0];
+  assert.deepEqual(
+    [
+      statement.id,
+      statement.about,
+      statement.action,
+      statement.ground,
+      statement.automated,
+      statement.prompted_by_report,
+    ],
+    [decision.id, { type: 'job', id: job.id }, 'remove', 'terms', false, true],
+  );
+  assert.equal(statement.redress.appeal_until, '2027-05-20T15:00:00.000Z');
+  assert.match(statement.redress.appeal, new RegExp(`/v1/me/moderation-decisions/${decision.id}/appeals$`));
+  assert.deepEqual((await owner.get(`/v1/me/moderation-decisions/${decision.id}`)).body, statement);
+  assert.equal((await stranger.get(`/v1/me/moderation-decisions/${decision.id}`)).status, 404);
+  assert.equal(JSON.stringify(statement).includes('melder@example.org'), false, 'the reporter is not named');
+
+  // The reporter follows it by token.
+  const outcome = (await byToken(token)).body;
+  assert.equal(outcome.status, 'decided');
+  assert.equal(outcome.outcome.action, 'remove');
+
+  // Appeal, once; a stranger cannot.
+  const appealUrl = `/v1/me/moderation-decisions/${decision.id}/appeals`;
+  assert.equal((await stranger.post(appealUrl, { text: 'Das ist nicht meins, aber egal.' })).status, 404);
+  const appeal = await owner.post(appealUrl, { text: 'Ich verlange keine Vorkasse; das war ein Missverständnis.' });
+  assert.equal(appeal.status, 201, appeal.raw);
+  assert.equal(appeal.headers.location, `/v1/me/moderation-decisions/${decision.id}`);
+  assert.equal(appeal.body.status, 'pending');
+  const again = await owner.post(appealUrl, { text: 'Noch einmal, bitte prüfen Sie das.' });
+  assert.equal(again.status, 409);
+  assert.equal(again.body.error, 'appeal_not_allowed');
+
+  // Reversed: the job is back for everyone.
+  advance(3_600_000);
+  await decideAppeal(admin(), appeal.body.id, 'reversed', 'Die Rückfrage hat das Missverständnis aufgeklärt.');
+  const back = await anonymous.get(`/v1/jobs/${job.id}`);
+  assert.equal(back.status, 200);
+  assert.equal(back.body.status, 'open');
+  assert.equal((await anonymous.get('/v1/jobs?q=Gutscheinhecke')).body.total, 1);
+  const reversed = (await owner.get(`/v1/me/moderation-decisions/${decision.id}`)).body;
+  assert.ok(reversed.reversed_at);
+  assert.equal(reversed.appeal.status, 'reversed');
+
+  // Transparency equals a count over the stored records.
+  const figures = (await anonymous.get('/v1/transparency')).body;
+  const month = figures.months[0];
+  assert.equal(month.month, '2026-11');
+  const counted = async (table: 'reports' | 'appeals') =>
+    Number(
+      (
+        await db.kysely
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirst()
+      )?.n,
+    );
+  assert.equal(month.notices.scam_or_fraud, await counted('reports'));
+  assert.equal(
+    Object.values(month.notices as Record<string, number>).reduce((a, b) => a + b, 0),
+    await counted('reports'),
+  );
+  assert.deepEqual(month.decisions, { remove: 1, restrict_visibility: 0, suspend_account: 0, no_action: 0 });
+  assert.deepEqual(month.decisions_by_ground, { legal: 0, terms: 1 });
+  assert.equal(month.median_hours_to_decision, 3);
+  assert.equal(month.appeals, await counted('appeals'));
+  assert.equal(month.reversals, 1);
+  assert.equal(figures.months.length, 12);
+});
+
+test('suspension refuses the account’s keys but for its statements, appeal and export; messages and profiles removed', async (t) => {
+  const { db, owner, other, anonymous, admin } = await setUp(t);
+  const listing = (await other.post('/v1/listings', LISTING_BODY)).body;
+  const helper = (await other.post('/v1/helpers', helperBody('Otto O.'))).body;
+  const conversation = await owner.post('/v1/conversations', {
+    about: { type: 'listing', id: listing.id },
+    text: 'Ist das Zelt noch frei?',
+  });
+  assert.equal(conversation.status, 201, conversation.raw);
+  const reply = await other.post(`/v1/conversations/${conversation.body.id}/messages`, { text: 'Beleidigung hier.' });
+  assert.equal(reply.status, 201, reply.raw);
+
+  // A message: only its parties can report it, and then it reads as removed for both.
+  const aboutMessage = { ...REPORT, reason: 'discrimination_or_hate', about: { type: 'message', id: reply.body.id } };
+  assert.equal((await anonymous.post('/v1/reports', aboutMessage)).status, 404);
+  const onMessage = await owner.post('/v1/reports', aboutMessage);
+  assert.equal(onMessage.status, 201, onMessage.raw);
+  assert.equal((await owner.get(`/v1/reports/${onMessage.body.id}`)).status, 200, 'the reporting key reads it');
+  await decideReport(admin(), onMessage.body.id, {
+    action: 'remove',
+    ground: 'legal',
+    explanation: '§ 185 StGB (Beleidigung).',
+  });
+  for (const reader of [owner, other]) {
+    const texts = (await reader.get(`/v1/conversations/${conversation.body.id}/messages`)).body.data.map(
+      (m: { text: string }) => m.text,
+    );
+    assert.deepEqual(texts, ['Ist das Zelt noch frei?', MODERATED_TEXT]);
+  }
+
+  // A helper profile: gone for the public, still there for its account.
+  const onHelper = await anonymous.post('/v1/reports', { ...REPORT, about: { type: 'helper', id: helper.id } });
+  await decideReport(admin(), onHelper.body.id, {
+    action: 'restrict_visibility',
+    ground: 'terms',
+    explanation: 'Gefälschte Angaben.',
+  });
+  assert.equal((await anonymous.get(`/v1/helpers/${helper.id}`)).status, 404);
+  assert.equal((await other.get(`/v1/helpers/${helper.id}`)).status, 200);
+
+  // Suspension of the account behind the listing.
+  const onListing = await anonymous.post('/v1/reports', { ...REPORT, about: { type: 'listing', id: listing.id } });
+  const { decision } = await decideReport(admin(), onListing.body.id, {
+    action: 'suspend_account',
+    ground: 'terms',
+    explanation: 'Wiederholte Verstöße (Nr. 7 der Nutzungsbedingungen).',
+  });
+  const refused = await other.get('/v1/jobs');
+  assert.equal(refused.status, 403);
+  assert.equal(refused.body.error, 'account_suspended');
+  assert.match(refused.body.suggestion, /moderation-decisions/);
+  assert.equal((await other.post('/v1/jobs', JOB_BODY)).status, 403);
+  assert.equal((await other.get('/v1/me')).status, 200);
+  assert.equal((await other.get('/v1/me/export')).status, 200);
+  const statements = (await other.get('/v1/me/moderation-decisions')).body;
+  assert.equal(statements.total, 3, 'the message, the profile and the suspension');
+  const appeal = await other.post(`/v1/me/moderation-decisions/${decision.id}/appeals`, {
+    text: 'Ich habe nichts Verbotenes angeboten.',
+  });
+  assert.equal(appeal.status, 201, appeal.raw);
+  await decideAppeal(admin(), appeal.body.id, 'upheld', 'Die Verstöße sind belegt.');
+  assert.equal((await other.get('/v1/jobs')).status, 403, 'upheld: still suspended');
+  assert.equal((await other.get(`/v1/me/moderation-decisions/${decision.id}`)).body.appeal.status, 'upheld');
+  const events = await db.kysely.selectFrom('events').select('type').where('type', '=', 'moderation.decided').execute();
+  assert.equal(events.length, 4, 'three decisions and the appeal’s outcome');
+});
+
+test('reports have their own hourly budget per address (429 with Retry-After)', async (t) => {
+  const { owner, anonymous } = await setUp(t, { REPORTS_PER_HOUR: '2' });
+  const job = (await owner.post('/v1/jobs', JOB_BODY)).body;
+  const body = { ...REPORT, about: { type: 'job', id: job.id } };
+  assert.equal((await anonymous.post('/v1/reports', body)).status, 201);
+  assert.equal((await anonymous.post('/v1/reports', body)).status, 201);
+  const third = await anonymous.post('/v1/reports', body);
+  assert.equal(third.status, 429);
+  assert.equal(third.body.error, 'rate_limit_exceeded');
+  assert.ok(Number(third.headers['retry-after']) > 0);
+  assert.equal((await owner.post('/v1/reports', body)).status, 201, 'a key has a budget of its own');
+});

@@ -1,0 +1,197 @@
+/**
+ * The tools' input and output schemas in the dialect strict model providers and MCP clients accept
+ * (issue 16): what Gemini's OpenAPI subset, OpenAI's strict function schemas and the MCP
+ * Inspector's --strict portability check refuse or drop never appears. Checked on the tools as the
+ * stdio server makes them from the route registry (the /mcp endpoint lists the very same, see
+ * mcp.test.ts); the answers are checked against the output schemas there and by the Inspector
+ * (inspector.test.ts).
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { Ajv } from 'ajv';
+import addFormats from 'ajv-formats';
+import { routeCatalog } from '../../src/mcp/catalog.js';
+import { Tools } from '../../src/mcp/tools.js';
+
+type Schema = Record<string, unknown>;
+
+/** The keywords a tool schema may use: JSON Schema's own, with one meaning in every dialect. */
+const KEYWORDS = new Set([
+  'type',
+  'properties',
+  'required',
+  'additionalProperties',
+  'items',
+  'anyOf',
+  'enum',
+  'const',
+  'description',
+  'default',
+  'format',
+  'pattern',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'minLength',
+  'maxLength',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+]);
+const TYPES = new Set(['object', 'array', 'string', 'number', 'integer', 'boolean', 'null']);
+
+const isSchema = (value: unknown): value is Schema =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/** Every problem a strict dialect finds in `schema`, with the path to it. */
+function problems(schema: unknown, path: string): string[] {
+  if (!isSchema(schema)) return [`${path}: a boolean or non-object schema`];
+  const found: string[] = [];
+  for (const key of Object.keys(schema)) if (!KEYWORDS.has(key)) found.push(`${path}: keyword '${key}'`);
+  const { type } = schema;
+  if (type === undefined) {
+    if (!Array.isArray(schema.anyOf)) found.push(`${path}: neither type nor anyOf (accepts anything)`);
+  } else if (typeof type !== 'string' || !TYPES.has(type)) {
+    found.push(`${path}: type ${JSON.stringify(type)} (one type per schema)`);
+  }
+  if (Array.isArray(schema.enum)) {
+    if (schema.enum.some((value) => value === null)) found.push(`${path}: null in enum`);
+    if (schema.enum.some((value) => typeof value !== (type === 'integer' ? 'number' : type))) {
+      found.push(`${path}: enum values of another type than ${String(type)}`);
+    }
+  }
+  const objectish = ['properties', 'required', 'additionalProperties'].some((key) => key in schema);
+  if (objectish && type !== 'object') found.push(`${path}: object keywords without type: object`);
+  if (type === 'object' && schema.additionalProperties === undefined) found.push(`${path}: additionalProperties unset`);
+  if (type === 'object' && !isSchema(schema.properties)) found.push(`${path}: an object without properties`);
+  if (type === 'array' && !isSchema(schema.items)) found.push(`${path}: an array without items`);
+  if (Array.isArray(schema.required) && isSchema(schema.properties)) {
+    const properties = schema.properties;
+    for (const name of schema.required) if (!(name in properties)) found.push(`${path}: required '${name}' undeclared`);
+  }
+  if (Array.isArray(schema.anyOf)) {
+    if (schema.anyOf.length < 2) found.push(`${path}: anyOf with fewer than two branches`);
+    schema.anyOf.forEach((branch, i) => {
+      found.push(...problems(branch, `${path}.anyOf[${i}]`));
+    });
+    const nulls = schema.anyOf.filter((branch) => isSchema(branch) && branch.type === 'null');
+    if (nulls.some((branch) => Object.keys(branch).length !== 1)) found.push(`${path}: a null branch with more`);
+  }
+  if (isSchema(schema.properties)) {
+    for (const [name, property] of Object.entries(schema.properties)) {
+      found.push(...problems(property, `${path}.properties.${name}`));
+    }
+  }
+  if ('items' in schema) found.push(...problems(schema.items, `${path}.items`));
+  if (isSchema(schema.additionalProperties)) {
+    found.push(...problems(schema.additionalProperties, `${path}.additionalProperties`));
+  }
+  return found;
+}
+
+/** Input properties that may be null: a tool takes them as optional instead, unless required. */
+function nullableInputs(tool: Tool): string[] {
+  const required = new Set(tool.inputSchema.required ?? []);
+  return Object.entries(tool.inputSchema.properties ?? {})
+    .filter(([name, property]) => !required.has(name) && JSON.stringify(property).includes('"null"'))
+    .map(([name]) => name);
+}
+
+const catalog = new Tools(routeCatalog());
+const tools = catalog.list(true);
+
+describe('the tool schemas', () => {
+  test('every tool has an input and an output schema, each an object', () => {
+    assert.equal(tools.length, 11);
+    for (const tool of tools) {
+      assert.equal(tool.inputSchema.type, 'object', tool.name);
+      assert.equal(tool.outputSchema?.type, 'object', tool.name);
+    }
+  });
+
+  test('pass the strict dialect checks: one type per schema, no nullable, objects closed, self-contained', () => {
+    const found = tools.flatMap((tool) => [
+      ...problems(tool.inputSchema, `${tool.name}.inputSchema`),
+      ...problems(tool.outputSchema, `${tool.name}.outputSchema`),
+    ]);
+    assert.deepEqual(found, []);
+    const text = JSON.stringify(tools);
+    for (const word of ['"nullable"', '"$ref"', '"$id"', '"$defs"', '"definitions"', '"headers"']) {
+      assert.ok(!text.includes(word), word);
+    }
+  });
+
+  test('the checks find what they look for', () => {
+    const bad = {
+      type: 'object',
+      properties: {
+        a: { type: ['string', 'null'] },
+        b: { $ref: 'Job' },
+        c: {},
+        d: { type: 'string', enum: ['x', null], nullable: true },
+        e: { properties: { f: { type: 'integer' } } },
+      },
+    };
+    assert.deepEqual(problems(bad, 'bad'), [
+      'bad: additionalProperties unset',
+      'bad.properties.a: type ["string","null"] (one type per schema)',
+      "bad.properties.b: keyword '$ref'",
+      'bad.properties.b: neither type nor anyOf (accepts anything)',
+      'bad.properties.c: neither type nor anyOf (accepts anything)',
+      "bad.properties.d: keyword 'nullable'",
+      'bad.properties.d: null in enum',
+      'bad.properties.d: enum values of another type than string',
+      'bad.properties.e: neither type nor anyOf (accepts anything)',
+      'bad.properties.e: object keywords without type: object',
+    ]);
+  });
+
+  test('inputs that may be null are optional instead (desired_at, deadline, time_preference of create_job)', () => {
+    assert.deepEqual(tools.flatMap(nullableInputs), []);
+    // Where the routes take null: only here does leaving an argument out mean the same (a create).
+    const nullableInRoutes = catalog.specs.flatMap((spec) =>
+      [spec.schemas.params, spec.schemas.query, spec.schemas.body].flatMap((part) =>
+        Object.entries(((part as { properties?: object } | undefined)?.properties ?? {}) as Record<string, unknown>)
+          .filter(([, property]) => JSON.stringify(property).includes('"null"'))
+          .map(([name]) => `${spec.name}.${name}`),
+      ),
+    );
+    assert.deepEqual(nullableInRoutes, ['create_job.desired_at', 'create_job.deadline', 'create_job.time_preference']);
+    const create = tools.find((tool) => tool.name === 'create_job');
+    const properties = create?.inputSchema.properties as Record<string, Schema>;
+    for (const name of ['desired_at', 'deadline', 'time_preference']) {
+      assert.equal(properties[name]?.type, 'string', name);
+      assert.ok(!create?.inputSchema.required?.includes(name), name);
+      assert.doesNotMatch(String(properties[name]?.description), /\bnull\b/, name);
+    }
+    assert.match(String(properties.desired_at?.description), /Omitted: no date\.$/);
+    assert.deepEqual(properties.time_preference?.enum, [
+      'vormittags',
+      'nachmittags',
+      'abends',
+      'wochenende',
+      'flexibel',
+    ]);
+  });
+
+  test('outputs keep null where the answer has it, as an anyOf branch (Job.deadline)', () => {
+    const job = tools.find((tool) => tool.name === 'get_job')?.outputSchema as Schema;
+    const deadline = (job.properties as Record<string, Schema>).deadline;
+    assert.deepEqual(deadline?.anyOf, [{ type: 'string', format: 'date-time' }, { type: 'null' }]);
+    assert.ok((job.required as string[]).includes('deadline'));
+  });
+
+  test('compile under strict ajv, as JSON Schema draft-07 and 2020-12 clients read them', async () => {
+    const { Ajv2020 } = await import('ajv/dist/2020.js');
+    for (const make of [() => new Ajv({ strict: true }), () => new Ajv2020({ strict: true })]) {
+      const ajv = make();
+      addFormats.default(ajv);
+      for (const tool of tools) {
+        ajv.compile(tool.inputSchema);
+        ajv.compile(tool.outputSchema ?? {});
+      }
+    }
+  });
+});
