@@ -5,7 +5,9 @@
 //   BENCH_ENGINES=sqlite                  one engine (sqlite, postgres)
 //   BENCH_DATASETS=default                one dataset (default; large: 1,000,000 jobs and
 //                                         300,000 listings over Baden-Wuerttemberg, ~2 min to seed)
-//   BENCH_SECONDS=10 BENCH_CONNECTIONS=10 longer or wider runs
+//   BENCH_SECONDS=10 BENCH_CONNECTIONS=32 longer or wider runs
+//   BENCH_LOAD=autocannon                 the load generator: wrk (default; Debian's package, installed
+//                                         by the bench when missing) or autocannon with worker threads
 //   BENCH_COMPRESSION=false               without the compression scenarios (default dataset: the
 //                                         same answers as they are, gzip and brotli)
 //   BENCH_POSTGRES_URL=postgres://...     the server to create the benchmark's databases on
@@ -21,6 +23,7 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { execFileSync } from 'node:child_process';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { jobSearches, listingSearches } from './queries.mjs';
@@ -28,7 +31,10 @@ import { evaluate, loadQueries, openRelevanceApp, relevanceReport } from './rele
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+/** wrk threads: one keeps a core for the service on a 2-core machine and still out-runs it. */
+const THREADS = Number(process.env.BENCH_THREADS ?? 1);
+const LOAD = loadGenerator(process.env.BENCH_LOAD ?? 'wrk');
 const ENGINES = (process.env.BENCH_ENGINES ?? 'sqlite,postgres').split(',').map((e) => e.trim());
 const DATASETS = (process.env.BENCH_DATASETS ?? 'default,large').split(',').map((d) => d.trim());
 const POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -86,10 +92,47 @@ async function relevance() {
   }
 }
 
+/**
+ * The load generator: wrk when asked for (installed from Debian's packages when missing, as root or
+ * with sudo), otherwise, or when that fails, autocannon with worker threads. Node's own generator on
+ * the same two cores caps a bare node:http hello near 41,000 req/s, wrk near 64,000: with
+ * autocannon the service's ratios against hello look better than they are.
+ */
+function loadGenerator(wanted) {
+  if (wanted !== 'wrk') return { name: 'autocannon', why: 'asked for (BENCH_LOAD=autocannon)' };
+  const has = () => {
+    try {
+      execFileSync('wrk', ['--version'], { stdio: 'ignore' });
+      return true;
+    } catch (error) {
+      // wrk --version prints its version and exits 1; only a missing binary is ENOENT.
+      return error.code !== 'ENOENT';
+    }
+  };
+  if (has()) return { name: 'wrk', why: '' };
+  try {
+    const root = process.getuid?.() === 0 ? [] : ['sudo'];
+    const run = (args) => execFileSync(root.length ? 'sudo' : args[0], root.length ? args : args.slice(1), { stdio: 'inherit' });
+    run(['apt-get', 'install', '-y', '--no-install-recommends', 'wrk']);
+  } catch {
+    // Not installable here (no root, no package index): Node's own generator.
+  }
+  return has() ? { name: 'wrk', why: 'installed from Debian by the bench' } : { name: 'autocannon', why: 'wrk is not installable here' };
+}
+
 /** Peak resident memory of a process so far, in MB (Linux: VmHWM). */
 function peakRssMb(pid) {
   const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return match ? Math.round(Number(match[1]) / 1024) : null;
+}
+
+/** Asks the service's loop monitor (bench/servers/loop-monitor.mjs) over IPC; null for other processes. */
+async function loopMonitor(child, message) {
+  if (!child?.connected) return null;
+  const answer = once(child, 'message');
+  child.send(message);
+  const [reply] = await answer;
+  return reply;
 }
 
 async function startBaseline(script, port, ...args) {
@@ -127,9 +170,11 @@ async function settle(port) {
 }
 
 async function startService(databaseUrl, port) {
-  const child = spawn(process.execPath, ['--max-semi-space-size=4', '--max-old-space-size=256', 'dist/server.js'], {
+  const monitor = join(ROOT, 'bench/servers/loop-monitor.mjs');
+  const args = ['--max-semi-space-size=4', '--max-old-space-size=256', '--import', monitor, 'dist/server.js'];
+  const child = spawn(process.execPath, args, {
     cwd: ROOT,
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     env: {
       PATH: process.env.PATH,
       PORT: String(port),
@@ -228,14 +273,38 @@ async function createKey(databaseUrl) {
   }
 }
 
-/** One load run: `paths` are sent in turn by every connection. */
-async function measure(title, port, paths, pid, headers = {}) {
+/** One wrk run over `paths` (a file of them, one per line); the figures bench/wrk-paths.lua prints. */
+async function runWrk(port, paths, headers) {
+  const file = join(dir, `paths-${process.hrtime.bigint()}.txt`);
+  writeFileSync(file, `${paths.join('\n')}\n`);
+  const args = [`-t${THREADS}`, `-c${Math.max(CONNECTIONS, THREADS)}`, `-d${SECONDS}s`, '--timeout', '10s', '--latency'];
+  for (const [name, value] of Object.entries(headers)) args.push('-H', `${name}: ${value}`);
+  args.push('-s', join(ROOT, 'bench/wrk-paths.lua'), `http://127.0.0.1:${port}`, '--', file, String(THREADS));
+  const child = spawn('wrk', args, { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.on('data', (chunk) => {
+    out += chunk;
+  });
+  const [code] = await once(child, 'exit');
+  rmSync(file, { force: true });
+  const line = out.split('\n').find((l) => l.startsWith('{'));
+  if (code !== 0 || !line) throw new Error(`wrk failed (exit ${code}):\n${out.slice(-2000)}`);
+  const r = JSON.parse(line);
+  const seconds = r.duration_us / 1e6;
+  return {
+    total: r.requests,
+    rps: r.requests / seconds,
+    bytesPerSecond: r.bytes / seconds,
+    bytes: r.bytes,
+    p50: r.p50_us / 1000,
+    p99: r.p99_us / 1000,
+    bad: r.status_errors + r.socket_errors,
+  };
+}
+
+/** One autocannon run, in this process. */
+async function runAutocannon(port, paths, headers) {
   let i = 0;
-  let peak = 0;
-  const sampler = setInterval(() => {
-    const now = peakRssMb(pid);
-    if (now) peak = Math.max(peak, now);
-  }, 200);
   const result = await autocannon({
     url: `http://127.0.0.1:${port}`,
     connections: CONNECTIONS,
@@ -250,30 +319,55 @@ async function measure(title, port, paths, pid, headers = {}) {
       },
     ],
   });
-  clearInterval(sampler);
-  if (paths.length > 1 && result.requests.total > paths.length)
-    process.stderr.write(`${title}: ${result.requests.total} requests over ${paths.length} distinct paths\n`);
-  const bad = result.non2xx + result.errors + result.timeouts;
   return {
-    title,
-    bytesPerResponse: result.requests.total > 0 ? Math.round(result.throughput.total / result.requests.total) : 0,
+    total: result.requests.total,
+    rps: result.requests.average,
     bytesPerSecond: result.throughput.average,
-    rps: Math.round(result.requests.average),
+    bytes: result.throughput.total,
     p50: result.latency.p50,
     p99: result.latency.p99,
+    bad: result.non2xx + result.errors + result.timeouts,
+  };
+}
+
+/**
+ * One load run: `paths` are sent in turn by every connection. With `service` (the child process
+ * of the service), the longest event-loop stall during the run is measured too.
+ */
+async function measure(title, port, paths, pid, headers = {}, service = null) {
+  let peak = 0;
+  const sampler = setInterval(() => {
+    const now = peakRssMb(pid);
+    if (now) peak = Math.max(peak, now);
+  }, 200);
+  await loopMonitor(service, 'reset');
+  const result =
+    LOAD.name === 'wrk' ? await runWrk(port, paths, headers) : await runAutocannon(port, paths, headers);
+  const loop = await loopMonitor(service, 'read');
+  clearInterval(sampler);
+  if (paths.length > 1 && result.total > paths.length)
+    process.stderr.write(`${title}: ${result.total} requests over ${paths.length} distinct paths\n`);
+  return {
+    title,
+    bytesPerResponse: result.total > 0 ? Math.round(result.bytes / result.total) : 0,
+    bytesPerSecond: result.bytesPerSecond,
+    rps: Math.round(result.rps),
+    p50: Number(result.p50.toFixed(2)),
+    p99: Number(result.p99.toFixed(2)),
     rssMb: Math.max(peak, peakRssMb(pid) ?? 0),
-    bad,
+    loopMaxMs: loop ? Number(loop.maxMs.toFixed(1)) : null,
+    bad: result.bad,
   };
 }
 
 function table(rows, hello, serialize) {
   const lines = [
-    '| scenario | req/s | p50 ms | p99 ms | peak RSS MB | × hello | × serialize | non-2xx |',
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| scenario | req/s | p50 ms | p99 ms | peak RSS MB | max loop stall ms | × hello | × serialize | non-2xx |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   ];
   for (const r of rows) {
     lines.push(
-      `| ${r.title} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.rssMb} | ${(r.rps / hello).toFixed(2)} | ${(r.rps / serialize).toFixed(2)} | ${r.bad} |`,
+      `| ${r.title} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.rssMb} | ${r.loopMaxMs ?? '–'} | ${(r.rps / hello).toFixed(2)} | ${(r.rps / serialize).toFixed(2)} | ${r.bad} |`,
     );
   }
   return lines.join('\n');
@@ -304,13 +398,16 @@ async function benchService(databaseUrl, withCompression) {
 
     const hello = await startBaseline('hello.mjs', port + 1);
     const serialize = await startBaseline('serialize.mjs', port + 2, pageFile);
+    const fastify = await startBaseline('fastify-hello.mjs', port + 3);
     const rows = [];
     try {
       rows.push(await measure('hello (node:http, small JSON)', port + 1, ['/'], hello.pid));
       rows.push(await measure('serialize (node:http, 20-job page)', port + 2, ['/'], serialize.pid));
+      rows.push(await measure('bare Fastify hello (small JSON)', port + 3, ['/'], fastify.pid));
     } finally {
       hello.kill();
       serialize.kill();
+      fastify.kill();
     }
     // More distinct queries than a run can send, so no cold request is a reused answer.
     const cold = { job: jobSearches(COLD_QUERIES, 1), listing: listingSearches(COLD_QUERIES, 2) };
@@ -337,11 +434,11 @@ async function benchService(databaseUrl, withCompression) {
       ['stats', ['/v1/stats']],
     ];
     for (const [title, paths] of scenarios) {
-      rows.push(await measure(title, port, paths, service.pid, auth));
+      rows.push(await measure(title, port, paths, service.pid, auth, service));
       // Requests the load generator gave up on may still be running: each scenario starts on an idle service.
       await settle(port);
     }
-    const compression = COMPRESSION && withCompression ? await benchCompression(port, service.pid, auth, jobId) : null;
+    const compression = COMPRESSION && withCompression ? await benchCompression(port, service, auth, jobId) : null;
     return { rows, probes, compression };
   } finally {
     service.kill('SIGTERM');
@@ -354,7 +451,8 @@ async function benchService(databaseUrl, withCompression) {
  * bytes on the wire per response (body and headers, as the load generator counted them) and req/s.
  * Reused answers are compressed once per coding and kept; a cold search is compressed per request.
  */
-async function benchCompression(port, pid, auth, jobId) {
+async function benchCompression(port, service, auth, jobId) {
+  const pid = service.pid;
   const answers = [
     ['20-job page (reused)', ['/v1/jobs']],
     ['job by id (reused)', [`/v1/jobs/${jobId}`]],
@@ -365,7 +463,7 @@ async function benchCompression(port, pid, auth, jobId) {
   const rows = [];
   for (const [answer, paths] of answers) {
     for (const coding of ['identity', 'gzip', 'br']) {
-      const row = await measure(`${answer}, ${coding}`, port, paths, pid, { ...auth, 'accept-encoding': coding });
+      const row = await measure(`${answer}, ${coding}`, port, paths, pid, { ...auth, 'accept-encoding': coding }, service);
       rows.push({ ...row, answer, coding });
       await settle(port);
     }
@@ -476,9 +574,9 @@ function largeTargets(small, large) {
       `| ${title} p50 (under load) ≤ 3 × default | ${la} ms | ${lb} ms | ${la > 0 ? (lb / la).toFixed(2) : '–'} | ${lb <= 3 * Math.max(la, 1) ? 'yes' : 'no'} |`,
     );
   }
-  const peak = Math.max(...large.rows.slice(2).map((r) => r.rssMb));
+  const peak = Math.max(...large.rows.slice(3).map((r) => r.rssMb));
   lines.push(
-    `| peak RSS < 300 MB | ${Math.max(...small.rows.slice(2).map((r) => r.rssMb))} MB | ${peak} MB | | ${peak < 300 ? 'yes' : 'no'} |`,
+    `| peak RSS < 300 MB | ${Math.max(...small.rows.slice(3).map((r) => r.rssMb))} MB | ${peak} MB | | ${peak < 300 ? 'yes' : 'no'} |`,
   );
   return lines.join('\n');
 }
@@ -501,6 +599,13 @@ function targets(rows) {
       'Per distinct search (CPU profile): the index lookup (cells of the circle, filters, top-k; ~20 % of the busy time), the 20 rows (row cache or one SQL query), the JSON of an ~18 KB page (all that serialize does), its ETag (sha1, ~8 %) and the request pipeline every endpoint pays (~40 µs).',
     ],
     ['cold listing search', 'serialize', 0.5, 'As cold job search, over the available listings.'],
+    [
+      'cold job search with q',
+      'serialize',
+      0.5,
+      'As cold job search, plus matching each query word against the vocabulary of the index (folding, stemming, one typo) before the scan.',
+    ],
+    ['cold listing search with q', 'serialize', 0.5, 'As cold job search with q, over the available listings.'],
     [
       'get job by id',
       'hello',
@@ -528,7 +633,7 @@ const cpu = cpus()[0]?.model ?? 'unknown CPU';
 const header = [
   '# Benchmark results',
   '',
-  `Run ${new Date().toISOString()} by \`npm run bench\` on ${cpus().length} × ${cpu}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}; ${SECONDS} s per scenario, ${CONNECTIONS} connections, load generator (autocannon) on the same machine.`,
+  `Run ${new Date().toISOString()} by \`npm run bench\` on ${cpus().length} × ${cpu}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}; ${SECONDS} s per scenario, ${CONNECTIONS} connections, load generator ${LOAD.name === 'wrk' ? `wrk, ${THREADS} thread(s)` : 'autocannon'} on the same machine${LOAD.why ? ` (${LOAD.why})` : ''}. "max loop stall" is the longest event-loop delay of the service process during the scenario (perf_hooks, 10 ms resolution).`,
   '',
   '## Relevance of text search',
   '',

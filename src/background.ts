@@ -4,11 +4,16 @@ import { type Config, publicBaseUrl } from './config.js';
 import type { Database } from './db/schema.js';
 import { API_VERSION } from './domain/tiers.js';
 import { createMailer } from './mail/mailer.js';
+import { pruneSearchChanges } from './repositories/search-changes.js';
 import { sendSavedSearchDigests } from './services/saved-search-digests.js';
 import { bookingRequestSweep } from './sweeps/booking-requests.js';
 import { PeriodicSweep } from './sweeps/periodic.js';
 import { reviewPublicationSweep } from './sweeps/reviews.js';
 import { WebhookWorker } from './webhooks/worker.js';
+
+/** How long the search indexes' change log keeps a change, and how often it is pruned. */
+export const SEARCH_CHANGES_KEPT_MS = 3_600_000;
+const SEARCH_CHANGES_SWEEP_MS = 600_000;
 
 /**
  * The work every instance does besides answering requests: sending the outbox's webhook deliveries
@@ -53,7 +58,15 @@ export function startBackgroundWork(app: FastifyInstance, db: Kysely<Database>, 
     done: 'saved-search digests sent',
     failed: 'saved-search digests failed; retried next round',
   });
-  for (const sweep of [bookingRequests, reviews, digests]) {
+  // Forgets the search indexes' change log after an hour (an index further behind rebuilds).
+  const searchChanges = new PeriodicSweep({
+    everyMs: SEARCH_CHANGES_SWEEP_MS,
+    log: app.log,
+    run: () => pruneSearchChanges(db, new Date(now().getTime() - SEARCH_CHANGES_KEPT_MS)),
+    done: 'search change log pruned',
+    failed: 'pruning the search change log failed; retried next round',
+  });
+  for (const sweep of [bookingRequests, reviews, digests, searchChanges]) {
     app.addHook('onReady', async () => sweep.start());
     app.addHook('onClose', () => sweep.stop());
   }

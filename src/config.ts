@@ -22,6 +22,11 @@ const ConfigSchema = Type.Object({
   }),
   DATABASE_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
   DATABASE_QUERY_TIMEOUT_MS: Type.Integer({ minimum: 500, maximum: 600_000, default: 15_000 }),
+  DATABASE_CHANGE_NOTIFY: Type.Boolean({
+    default: true,
+    description:
+      'PostgreSQL: learn of writes by LISTEN/NOTIFY (no round trip per request); false behind a pooler in transaction mode, which does not deliver notifications',
+  }),
   MIGRATE_ON_START: Type.Boolean({ default: true }),
   LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info' }),
   SEED_ON_EMPTY: Type.Boolean({ default: true }),

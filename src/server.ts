@@ -60,6 +60,7 @@ async function main(): Promise<void> {
     migrate: config.MIGRATE_ON_START,
     poolSize: config.DATABASE_POOL_SIZE,
     queryTimeoutMs: config.DATABASE_QUERY_TIMEOUT_MS,
+    changeNotify: config.DATABASE_CHANGE_NOTIFY,
     onPoolError: (error) => reportPoolError(error),
   });
   // Several instances share one budget through Redis; one instance counts in memory.

@@ -2,11 +2,14 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type SQLite from 'better-sqlite3';
 import {
+  type DatabaseConnection,
+  type Driver,
   Kysely,
   type KyselyPlugin,
   type PluginTransformQueryArgs,
   type PluginTransformResultArgs,
   PostgresDialect,
+  type PostgresDialectConfig,
   type QueryResult,
   type RootOperationNode,
   type SqliteDatabase,
@@ -14,6 +17,7 @@ import {
   type UnknownRow,
 } from 'kysely';
 import pg from 'pg';
+import { ChangeListener } from './change-listener.js';
 import type { Database } from './schema.js';
 import { sqliteDriver } from './sqlite-driver.js';
 
@@ -31,6 +35,11 @@ export interface Db {
    * whether that read's answer may be reused (http/plugins/response-cache.ts).
    */
   version(): Promise<string>;
+  /**
+   * Where version() learns of other connections' writes: SQLite's pragma (in process), PostgreSQL's
+   * notifications (`notify`, no round trip), or a query per call while not listening (`query`).
+   */
+  versionSource(): 'pragma' | 'notify' | 'query';
   close(): Promise<void>;
   /** Connections now (metrics): SQLite has one, always open. */
   pool(): PoolStats;
@@ -59,6 +68,12 @@ export interface DbOptions {
   queryTimeoutMs?: number;
   /** Told about connection errors of idle pooled clients, which would otherwise crash the process. */
   onPoolError?: (error: Error) => void;
+  /**
+   * PostgreSQL: learn of writes from notifications (db/change-listener.ts) instead of a query per
+   * version(); on by default. Off behind a pooler in transaction mode (PgBouncer), which does not
+   * deliver notifications (DATABASE_CHANGE_NOTIFY=false).
+   */
+  changeNotify?: boolean;
 }
 
 /** Opens the database a DATABASE_URL names: `sqlite:<path>`, `sqlite::memory:` or `postgres://...`. */
@@ -68,22 +83,78 @@ export function createDb(url: string, options: DbOptions = {}): Db {
   throw new Error(`Unsupported DATABASE_URL scheme: ${url.split(':')[0]}`);
 }
 
+/** The statements the driver sends to begin and end transactions: neither reads nor writes. */
+const TRANSACTION_CONTROL = /^\s*(begin|start transaction|commit|rollback|savepoint|release|set transaction)\b/i;
+
 /** Read-only raw SQL; anything else run through a Db counts as a write. */
 const READ_ONLY_RAW = /^\s*(select|with|explain|pragma)\b/i;
 
-/** Counts the writes that go through one Kysely instance (transactions, raw statements and all). */
+/**
+ * Counts the writes that go through one Kysely instance (transactions, raw statements and all):
+ * once when a write is sent and once more when it is done, and (PostgresDialect below) after the
+ * commit of each transaction that wrote, so a read that starts after a write's commit never shares a version with one that
+ * started before it, whatever else tells of the change and however late.
+ */
+function isRead(node: RootOperationNode): boolean {
+  return node.kind === 'SelectQueryNode' || (node.kind === 'RawNode' && READ_ONLY_RAW.test(node.sqlFragments[0] ?? ''));
+}
+
 class WriteCounter implements KyselyPlugin {
   writes = 0;
+  private readonly sent = new WeakSet<object>();
 
-  transformQuery({ node }: PluginTransformQueryArgs): RootOperationNode {
-    const read =
-      node.kind === 'SelectQueryNode' || (node.kind === 'RawNode' && READ_ONLY_RAW.test(node.sqlFragments[0] ?? ''));
-    if (!read) this.writes += 1;
+  transformQuery({ node, queryId }: PluginTransformQueryArgs): RootOperationNode {
+    if (!isRead(node)) {
+      this.writes += 1;
+      this.sent.add(queryId);
+    }
     return node;
   }
 
-  async transformResult({ result }: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+  async transformResult({ result, queryId }: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    if (this.sent.delete(queryId)) this.writes += 1;
     return result;
+  }
+}
+
+/** Kysely's PostgreSQL dialect, telling `onCommit` after each commit of a transaction that wrote. */
+class CommitCountingDialect extends PostgresDialect {
+  constructor(
+    config: PostgresDialectConfig,
+    private readonly onCommit: () => void,
+  ) {
+    super(config);
+  }
+
+  override createDriver(): Driver {
+    const driver = super.createDriver();
+    // Connections whose open transaction sent a write: only those commits count.
+    const wrote = new WeakSet<DatabaseConnection>();
+    const watched = new WeakSet<DatabaseConnection>();
+    const acquire = driver.acquireConnection.bind(driver);
+    driver.acquireConnection = async () => {
+      const connection = await acquire();
+      if (!watched.has(connection)) {
+        watched.add(connection);
+        const execute = connection.executeQuery.bind(connection);
+        connection.executeQuery = (query) => {
+          if (!isRead(query.query) && !TRANSACTION_CONTROL.test(query.sql)) wrote.add(connection);
+          return execute(query);
+        };
+      }
+      return connection;
+    };
+    const commit = driver.commitTransaction.bind(driver);
+    driver.commitTransaction = async (connection) => {
+      await commit(connection);
+      if (wrote.delete(connection)) this.onCommit();
+    };
+    const rollback = driver.rollbackTransaction.bind(driver);
+    driver.rollbackTransaction = async (connection) => {
+      wrote.delete(connection);
+      await rollback(connection);
+    };
+    return driver;
   }
 }
 
@@ -133,6 +204,7 @@ function createSqlite(path: string): Db {
       sqlite.prepare('select 1').get();
     },
     version: async () => `${counter.writes}:${dataVersion.get()}`,
+    versionSource: () => 'pragma',
     close: () => kysely.destroy(),
     // One connection; statements run synchronously, so between requests it is always idle.
     pool: () => ({ total: 1, idle: 1, waiting: 0, max: 1 }),
@@ -173,7 +245,12 @@ function createPostgres(url: string, options: DbOptions): Db {
   const probe = new pg.Pool({ connectionString: url, max: 1, connectionTimeoutMillis: 2_000 });
   for (const p of [pool, probe]) p.on('error', (error) => options.onPoolError?.(error));
   const counter = new WriteCounter();
-  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [counter] });
+  const dialect = new CommitCountingDialect({ pool }, () => {
+    counter.writes += 1;
+  });
+  const kysely = new Kysely<Database>({ dialect, plugins: [counter] });
+  const listener =
+    options.changeNotify === false ? undefined : new ChangeListener(url, { onError: options.onPoolError });
   return {
     kysely,
     dialect: 'postgres',
@@ -181,10 +258,16 @@ function createPostgres(url: string, options: DbOptions): Db {
       await probe.query('select 1');
     },
     version: async () => {
+      // Listening, the version is known in process; otherwise (not yet, or the connection was
+      // lost) the snapshot, which moves with every transaction that writes, on any instance.
+      const token = listener?.token();
+      if (token !== undefined) return `${counter.writes}:${token}`;
       const { rows } = await pool.query<{ s: string }>('select pg_current_snapshot()::text as s');
-      return `${counter.writes}:${rows[0]?.s}`;
+      return `${counter.writes}:s${rows[0]?.s}`;
     },
+    versionSource: () => (listener?.listening ? 'notify' : 'query'),
     close: async () => {
+      await listener?.close();
       await kysely.destroy();
       await probe.end();
     },

@@ -18,6 +18,8 @@ import * as savedSearches from './migrations/0015-saved-searches.js';
 import * as accountErasure from './migrations/0016-account-erasure.js';
 import * as providers from './migrations/0017-providers.js';
 import * as notices from './migrations/0018-notices.js';
+import * as changeNotify from './migrations/0019-change-notify.js';
+import * as searchChanges from './migrations/0020-search-changes.js';
 
 /** Migrations are listed in code, not read from a folder, so they work the same from src/ and dist/. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -39,6 +41,8 @@ const MIGRATIONS: Record<string, Migration> = {
   '0016-account-erasure': accountErasure,
   '0017-providers': providers,
   '0018-notices': notices,
+  '0019-change-notify': changeNotify,
+  '0020-search-changes': searchChanges,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

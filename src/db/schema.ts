@@ -472,6 +472,23 @@ export interface AppealsTable {
   explanation: string | null;
 }
 
+/**
+ * The ids of changed jobs and listings, in change order, filled by triggers (migration 0020) for the
+ * search indexes to follow; PostgreSQL adds the writing transaction's id (`xid`, read with raw SQL).
+ */
+export interface SearchChangesTable {
+  seq: Generated<number>;
+  kind: 'job' | 'listing';
+  id: string;
+  changed_at: Generated<string>;
+}
+
+/** One row: the highest search_changes.seq pruned so far. */
+export interface SearchChangeHorizonTable {
+  one: number;
+  pruned_upto: number;
+}
+
 export interface Database {
   jobs: JobsTable;
   owners: OwnersTable;
@@ -500,6 +517,8 @@ export interface Database {
   reports: ReportsTable;
   moderation_decisions: ModerationDecisionsTable;
   appeals: AppealsTable;
+  search_changes: SearchChangesTable;
+  search_change_horizon: SearchChangeHorizonTable;
 }
 
 export type JobRow = Selectable<JobsTable>;

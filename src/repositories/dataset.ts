@@ -1,6 +1,7 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
 import { dialectOf, type Queryable } from '../db/queryable.js';
 import type { Database } from '../db/schema.js';
+import { pruneSearchChanges } from './search-changes.js';
 
 /** Tables the seed fills, children first (the order to delete them in). */
 const MARKETPLACE_TABLES = [
@@ -74,7 +75,17 @@ export async function fillDataset(
   await db.transaction().execute(async (trx) => {
     if (replace) await deleteMarketplaceData(trx);
     await fill(trx);
+    await forgetFilledChanges(trx);
   });
+}
+
+/**
+ * A dataset written at once is a change of everything: its rows in the search indexes' change log
+ * (one per row) are dropped at once, with the horizon past them, so an index following the log
+ * rebuilds instead of reading them one by one, and the log does not hold them for an hour.
+ */
+async function forgetFilledChanges(trx: Transaction<Database>): Promise<void> {
+  await pruneSearchChanges(trx, new Date(Date.now() + 86_400_000));
 }
 
 /**
@@ -89,7 +100,10 @@ export function fillDatasetIfEmpty(
   return db.transaction().execute(async (trx) => {
     await lockDataset(trx);
     const empty = !(await hasMarketplaceData(trx));
-    if (empty) await fill(trx);
+    if (empty) {
+      await fill(trx);
+      await forgetFilledChanges(trx);
+    }
     await unlockDataset(trx);
     return empty;
   });

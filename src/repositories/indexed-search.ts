@@ -54,6 +54,41 @@ export type ListingIndexRow = Pick<
   | SearchTextColumn
 >;
 
+/** The columns of JobIndexRow, as a job index reads them. */
+export const jobIndexColumns = [
+  'id',
+  'status',
+  'lat',
+  'lng',
+  'category',
+  'price_cents',
+  'created_at',
+  'deadline',
+  'desired_date',
+  'urgent',
+  'title',
+  'description',
+  'city',
+  'district',
+] as const satisfies readonly (keyof JobIndexRow)[];
+
+/** The columns of ListingIndexRow, as a listing index reads them (with the owner joined). */
+export const listingIndexColumns = [
+  'listings.id',
+  'listings.status',
+  'listings.lat',
+  'listings.lng',
+  'listings.category',
+  'listings.price_per_day_cents',
+  'listings.condition',
+  'listings.instant_booking',
+  'listings.created_at',
+  'listings.title',
+  'listings.description',
+  'listings.city',
+  'listings.district',
+] as const;
+
 /** Jobs with status 'open' (whatever their deadline): how many rows a job index will hold. */
 export async function countOpenJobs(db: Queryable): Promise<number> {
   const counted = await db
@@ -70,28 +105,7 @@ export async function countOpenJobs(db: Queryable): Promise<number> {
  * every chunk. The caller skips the jobs that are not open.
  */
 export function jobIndexRowsAfter(db: Queryable, after: string, limit: number): Promise<JobIndexRow[]> {
-  return db
-    .selectFrom('jobs')
-    .select([
-      'id',
-      'status',
-      'lat',
-      'lng',
-      'category',
-      'price_cents',
-      'created_at',
-      'deadline',
-      'desired_date',
-      'urgent',
-      'title',
-      'description',
-      'city',
-      'district',
-    ])
-    .where('id', '>', after)
-    .orderBy('id')
-    .limit(limit)
-    .execute();
+  return db.selectFrom('jobs').select(jobIndexColumns).where('id', '>', after).orderBy('id').limit(limit).execute();
 }
 
 function listingsWithOwners(db: Queryable) {
@@ -110,21 +124,7 @@ export async function countAvailableListings(db: Queryable): Promise<number> {
 /** The next `limit` listings with an owner and an id above `after`, in primary-key order, whatever their status (see jobIndexRowsAfter). */
 export function listingIndexRowsAfter(db: Queryable, after: string, limit: number): Promise<ListingIndexRow[]> {
   return listingsWithOwners(db)
-    .select([
-      'listings.id',
-      'listings.status',
-      'listings.lat',
-      'listings.lng',
-      'listings.category',
-      'listings.price_per_day_cents',
-      'listings.condition',
-      'listings.instant_booking',
-      'listings.created_at',
-      'listings.title',
-      'listings.description',
-      'listings.city',
-      'listings.district',
-    ])
+    .select(listingIndexColumns)
     .where('listings.id', '>', after)
     .orderBy('listings.id')
     .limit(limit)

@@ -90,7 +90,8 @@ const PACKED = /^[0-9a-f]{16}$/;
  * makes) as two 32-bit numbers, 8 bytes instead of a string's ~40; any other id kept as it is.
  */
 export class IdColumn {
-  private length = 0;
+  /** Ids pushed so far (the next one's row). */
+  length = 0;
   private high: Uint32Array;
   private low: Uint32Array;
   private readonly other = new Map<number, string>();

@@ -19,7 +19,23 @@ import { TextIndex } from './text-index.js';
  * repositories/jobs.ts searchJobs, evaluated in memory. Whether a job is still open at `now`
  * (deadline ahead) is decided per search, as the SQL does.
  */
-export class JobIndex extends PointTable<JobRow> implements JobSearchIndex {
+/** A job's values as the index keeps them; null for a job it does not keep (not open). */
+function jobValues(row: JobIndexRow) {
+  return row.status !== 'open'
+    ? null
+    : {
+        lat: row.lat,
+        lng: row.lng,
+        category: codeOf(CATEGORIES, row.category),
+        price: cents(row.price_cents),
+        created: isoMs(row.created_at),
+        deadline: row.deadline === null ? Number.POSITIVE_INFINITY : isoMs(row.deadline),
+        desired: row.desired_date === null ? 0 : dateCode(row.desired_date),
+        urgent: row.urgent,
+      };
+}
+
+export class JobIndex extends PointTable<JobRow, JobIndexRow> implements JobSearchIndex {
   private constructor(
     points: PointIndex,
     category: Uint8Array,
@@ -52,21 +68,9 @@ export class JobIndex extends PointTable<JobRow> implements JobSearchIndex {
       },
       // Every job in primary-key order, the status tested here (see jobIndexRowsAfter).
       page: (after) => jobIndexRowsAfter(db, after, LOAD_CHUNK),
-      values: (row) =>
-        row.status !== 'open'
-          ? null
-          : {
-              lat: row.lat,
-              lng: row.lng,
-              category: codeOf(CATEGORIES, row.category),
-              price: cents(row.price_cents),
-              created: isoMs(row.created_at),
-              deadline: row.deadline === null ? Number.POSITIVE_INFINITY : isoMs(row.deadline),
-              desired: row.desired_date === null ? 0 : dateCode(row.desired_date),
-              urgent: row.urgent,
-            },
+      values: jobValues,
     });
-    text.finish();
+    text.finish(points.capacity - points.size);
     return new JobIndex(
       points,
       category,
@@ -79,6 +83,22 @@ export class JobIndex extends PointTable<JobRow> implements JobSearchIndex {
     );
   }
 
+  protected pointOf(row: JobIndexRow) {
+    return { lat: row.lat, lng: row.lng, category: codeOf(CATEGORIES, row.category) };
+  }
+
+  protected put(slot: number | null, row: JobIndexRow): boolean {
+    const values = jobValues(row);
+    if (!values) return false;
+    if (slot === null) return true;
+    this.price[slot] = values.price;
+    this.created[slot] = values.created;
+    this.deadline[slot] = values.deadline;
+    this.desired[slot] = values.desired;
+    this.urgent[slot] = values.urgent;
+    return true;
+  }
+
   search(search: JobSearch, now: Date): IndexedPage {
     const test = new RadiusTest(search.center, search.radiusKm);
     const nowMs = now.getTime();
@@ -89,7 +109,7 @@ export class JobIndex extends PointTable<JobRow> implements JobSearchIndex {
     const { matches, relevance } = this.scratch;
     const { rank } = this.points;
     const scorer = this.scorer(search.text);
-    const { lat, lng } = this.points;
+    const { lat, lng, dead } = this.points;
     const { deadline: deadlines, category: categories, price: prices, desired: dates, urgent: urgents } = this;
     const runs = this.points.runs(test, category);
     let total = 0;
@@ -100,6 +120,7 @@ export class JobIndex extends PointTable<JobRow> implements JobSearchIndex {
       const banded = !Number.isNaN(kLng);
       // Integer loop bounds: the runs array holds doubles (NaN bands), and a double index is slow.
       for (let s = (runs[r] as number) | 0; s < end; s++) {
+        if (dead[s] === 1) continue;
         if (!inside) {
           const [la, ln] = [lat[s] as number, lng[s] as number];
           if (banded ? !test.containsInRow(la, ln, kLng, bandIn, bandOut) : !test.contains(la, ln)) continue;

@@ -18,7 +18,22 @@ import { TextIndex } from './text-index.js';
  * Every available listing (with its owner, as the search joins them) as typed columns over a
  * PointIndex: the filters and orders of repositories/listings.ts searchListings, in memory.
  */
-export class ListingIndex extends PointTable<ListingSearchRow> implements ListingSearchIndex {
+/** A listing's values as the index keeps them; null for one it does not keep (not available). */
+function listingValues(row: ListingIndexRow) {
+  return row.status !== 'available'
+    ? null
+    : {
+        lat: row.lat,
+        lng: row.lng,
+        category: codeOf(CATEGORIES, row.category),
+        price: cents(row.price_per_day_cents),
+        condition: codeOf(CONDITIONS, row.condition),
+        instant: row.instant_booking,
+        created: isoMs(row.created_at),
+      };
+}
+
+export class ListingIndex extends PointTable<ListingSearchRow, ListingIndexRow> implements ListingSearchIndex {
   private constructor(
     points: PointIndex,
     category: Uint8Array,
@@ -42,20 +57,9 @@ export class ListingIndex extends PointTable<ListingSearchRow> implements Listin
       types: { price: Int32Array, condition: Uint8Array, instant: Uint8Array, created: Float64Array },
       // In primary-key order, the status tested here (see jobIndexRowsAfter).
       page: (after) => listingIndexRowsAfter(db, after, LOAD_CHUNK),
-      values: (row) =>
-        row.status !== 'available'
-          ? null
-          : {
-              lat: row.lat,
-              lng: row.lng,
-              category: codeOf(CATEGORIES, row.category),
-              price: cents(row.price_per_day_cents),
-              condition: codeOf(CONDITIONS, row.condition),
-              instant: row.instant_booking,
-              created: isoMs(row.created_at),
-            },
+      values: listingValues,
     });
-    text.finish();
+    text.finish(points.capacity - points.size);
     return new ListingIndex(
       points,
       category,
@@ -67,6 +71,21 @@ export class ListingIndex extends PointTable<ListingSearchRow> implements Listin
     );
   }
 
+  protected pointOf(row: ListingIndexRow) {
+    return { lat: row.lat, lng: row.lng, category: codeOf(CATEGORIES, row.category) };
+  }
+
+  protected put(slot: number | null, row: ListingIndexRow): boolean {
+    const values = listingValues(row);
+    if (!values) return false;
+    if (slot === null) return true;
+    this.price[slot] = values.price;
+    this.condition[slot] = values.condition;
+    this.instant[slot] = values.instant;
+    this.created[slot] = values.created;
+    return true;
+  }
+
   search(search: ListingSearch): IndexedPage {
     const test = new RadiusTest(search.center, search.radiusKm);
     const category = search.category === undefined ? -1 : CATEGORIES.indexOf(search.category);
@@ -76,7 +95,7 @@ export class ListingIndex extends PointTable<ListingSearchRow> implements Listin
     const { matches, relevance } = this.scratch;
     const { rank } = this.points;
     const scorer = this.scorer(search.text);
-    const { lat, lng } = this.points;
+    const { lat, lng, dead } = this.points;
     const { category: categories, price: prices, condition: conditions, instant: instants } = this;
     const runs = this.points.runs(test, category);
     let total = 0;
@@ -87,6 +106,7 @@ export class ListingIndex extends PointTable<ListingSearchRow> implements Listin
       const banded = !Number.isNaN(kLng);
       // Integer loop bounds: the runs array holds doubles (NaN bands), and a double index is slow.
       for (let s = (runs[r] as number) | 0; s < end; s++) {
+        if (dead[s] === 1) continue;
         if (!inside) {
           const [la, ln] = [lat[s] as number, lng[s] as number];
           if (banded ? !test.containsInRow(la, ln, kLng, bandIn, bandOut) : !test.contains(la, ln)) continue;

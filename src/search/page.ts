@@ -3,7 +3,7 @@ import type { SearchSort } from '../repositories/search-order.js';
 import type { PointIndex } from './point-index.js';
 import type { RadiusTest } from './radius-test.js';
 
-/** Order of a search page: by `key` (ascending, or descending with `descending`), ties by rank. */
+/** Order of a search page: by `key` (ascending, or descending with `descending`), ties in id order. */
 interface PageOrder {
   key: Float64Array | Int32Array;
   descending: boolean;
@@ -17,16 +17,19 @@ interface PageOrder {
 function selectPage(
   matches: Uint32Array,
   count: number,
-  rank: Uint32Array,
+  points: PointIndex,
   order: PageOrder,
   offset: number,
   limit: number,
 ): number[] {
   const { key, descending } = order;
   const sign = descending ? -1 : 1;
+  const ids = points.order;
   const before = (a: number, b: number) => {
     const d = sign * ((key[a] as number) - (key[b] as number));
-    return d < 0 || (d === 0 && (rank[a] as number) < (rank[b] as number));
+    if (d !== 0) return d < 0;
+    const [ia, ib] = [ids[a] as number, ids[b] as number];
+    return ia !== ib ? ia < ib : points.tieBefore(a, b);
   };
   const compare = (a: number, b: number) => (before(a, b) ? -1 : before(b, a) ? 1 : 0);
   const k = Math.min(count, offset + limit);
@@ -97,13 +100,13 @@ export class SearchScratch {
         const s = matches[m] as number;
         key[s] = (keys.relevance[s] as number) * 2 ** 42 + (keys.created[s] as number);
       }
-      slots = selectPage(matches, total, points.rank, { key, descending: true }, search.offset, search.limit);
+      slots = selectPage(matches, total, points, { key, descending: true }, search.offset, search.limit);
     } else {
       const order =
         search.sort === 'newest' || search.sort === 'relevance'
           ? { key: keys.created, descending: true }
           : { key: keys.price, descending: search.sort === 'price_desc' };
-      slots = selectPage(this.matches, total, points.rank, order, search.offset, search.limit);
+      slots = selectPage(this.matches, total, points, order, search.offset, search.limit);
     }
     return { ids: slots.map((s) => points.ids.get(points.rank[s] as number)), distances: slots.map(distanceOf), total };
   }
@@ -122,7 +125,7 @@ export class SearchScratch {
         const s = matches[m] as number;
         key[s] = test.planar(points.lat[s] as number, points.lng[s] as number);
       }
-      const kth = selectPage(matches, total, points.rank, { key, descending: false }, k - 1, 1)[0] as number;
+      const kth = selectPage(matches, total, points, { key, descending: false }, k - 1, 1)[0] as number;
       const factor = (1 + test.band.margin) / (1 - test.band.margin);
       const bound = (key[kth] as number) * factor * factor * (1 + 1e-9) + 1e-12;
       candidates = 0;
@@ -135,6 +138,6 @@ export class SearchScratch {
       const s = matches[m] as number;
       key[s] = test.distanceKm(points.lat[s] as number, points.lng[s] as number);
     }
-    return selectPage(matches, candidates, points.rank, { key, descending: false }, offset, limit);
+    return selectPage(matches, candidates, points, { key, descending: false }, offset, limit);
   }
 }

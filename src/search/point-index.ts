@@ -21,14 +21,32 @@ export const RUN = 6;
  * radius is RadiusTest's to decide (radius-test.ts).
  */
 export class PointIndex {
+  /** Points of the build (slots 0 .. size-1, grouped by cell). */
   readonly size: number;
+  /** Slots the columns have: the build's and the tail's (appended since, scanned one by one). */
+  readonly capacity: number;
+  /** One past the last slot in use: size, plus the points appended since the build. */
+  end: number;
   readonly lat: Float64Array;
   readonly lng: Float64Array;
   /**
-   * Position in id order of the point stored at each slot; as the columns it was built from were
-   * in id order, slot i holds their row rank[i].
+   * The row of the point stored at each slot: its place in the id column (and the text index).
+   * The build's rows are in id order, so there it is also the point's position in id order.
    */
   readonly rank: Uint32Array;
+  /**
+   * The SQL tie-break (id order) as a number per slot: the build's points their rank; an appended
+   * point the position among the build's ids where its id would go, less a half. Two appended
+   * points in the same gap tie here and are ordered by their ids (tieBefore).
+   */
+  readonly order: Float64Array;
+  /** 1 for a slot whose row changed or went away since it was stored: every scan skips it. */
+  readonly dead: Uint8Array;
+  /** Slots marked dead so far. */
+  removed = 0;
+  /** Slot by row for the build's rows (made on the first change), and by id for appended ones. */
+  private slotOfRow: Uint32Array | undefined;
+  private readonly appended = new Map<string, number>();
   /**
    * Groups of points (a cell and a partition, e.g. a category, as cell × parts + part), ascending,
    * and the first slot of each (one more: the end). A search for one partition reads its groups
@@ -50,12 +68,16 @@ export class PointIndex {
     part: Uint8Array = new Uint8Array(lat.length),
     private readonly parts = 1,
     cellDeg = cellDegFor(lat.length),
+    /** Slots kept free for points appended after the build. */
+    spare = 0,
   ) {
     const n = lat.length;
     // Group, then rank, as one number per point (group × 2^k + rank, exact below 2^53 for up to
     // 2^22 points), so the sort is the typed array's own: no comparator, no boxed copies.
     if (n > 2 ** 22) throw new RangeError(`${n} points: the index keys stay exact up to 2^22`);
     this.size = n;
+    this.capacity = n + spare;
+    this.end = n;
     this.cellDeg = cellDeg;
     this.lngCells = Math.ceil(360 / this.cellDeg) + 1;
     const shift = 2 ** Math.ceil(Math.log2(Math.max(2, n)));
@@ -65,9 +87,12 @@ export class PointIndex {
       keys[i] = (cell * parts + (part[i] as number)) * shift + i;
     }
     keys.sort();
-    const order = new Uint32Array(n);
-    for (let i = 0; i < n; i++) order[i] = (keys[i] as number) % shift;
-    this.rank = order;
+    const rank = new Uint32Array(this.capacity);
+    for (let i = 0; i < n; i++) rank[i] = (keys[i] as number) % shift;
+    this.rank = rank;
+    this.order = new Float64Array(this.capacity);
+    for (let i = 0; i < n; i++) this.order[i] = rank[i] as number;
+    this.dead = new Uint8Array(this.capacity);
     this.lat = this.permute(lat);
     this.lng = this.permute(lng);
     const starts: number[] = [];
@@ -84,11 +109,69 @@ export class PointIndex {
     this.groupKeys = Float64Array.from(groupKeys);
   }
 
-  /** A column given in id order, reordered slot by slot like the points. */
+  /** A column given in id order, reordered slot by slot like the points (with room for the tail). */
   permute<A extends Float64Array | Int32Array | Uint8Array>(column: A): A {
-    const out = new (column.constructor as new (length: number) => A)(this.size);
+    const out = new (column.constructor as new (length: number) => A)(this.capacity);
     for (let i = 0; i < this.size; i++) out[i] = column[this.rank[i] as number] as number;
     return out;
+  }
+
+  /** Whether slot `a` comes before slot `b` in id order (the SQL tie-break); never for a = b. */
+  tieBefore(a: number, b: number): boolean {
+    const [oa, ob] = [this.order[a] as number, this.order[b] as number];
+    if (oa !== ob) return oa < ob;
+    return a !== b && this.ids.get(this.rank[a] as number) < this.ids.get(this.rank[b] as number);
+  }
+
+  /** How many of the build's ids sort before `id` (they are in id order). */
+  private idsBefore(id: string): number {
+    let [low, high] = [0, this.size];
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (this.ids.get(mid) < id) low = mid + 1;
+      else high = mid;
+    }
+    return low;
+  }
+
+  /** The live slot holding `id`, or -1. */
+  slotOf(id: string): number {
+    const appended = this.appended.get(id);
+    if (appended !== undefined) return appended;
+    const row = this.idsBefore(id);
+    if (row >= this.size || this.ids.get(row) !== id) return -1;
+    if (!this.slotOfRow) {
+      this.slotOfRow = new Uint32Array(this.size);
+      for (let s = 0; s < this.size; s++) this.slotOfRow[this.rank[s] as number] = s;
+    }
+    const slot = this.slotOfRow[row] as number;
+    return this.dead[slot] === 1 ? -1 : slot;
+  }
+
+  /** Marks the slot of `id` dead (a changed or deleted row); false when it holds none. */
+  remove(id: string): boolean {
+    const slot = this.slotOf(id);
+    if (slot < 0) return false;
+    this.dead[slot] = 1;
+    this.removed++;
+    this.appended.delete(id);
+    return true;
+  }
+
+  /**
+   * Stores a point after the build's, in the tail (scanned point by point); returns its slot, or -1
+   * when the tail is full (the index is then rebuilt). The caller fills its own columns at the slot.
+   */
+  append(id: string, lat: number, lng: number): number {
+    if (this.end >= this.capacity) return -1;
+    const slot = this.end++;
+    this.lat[slot] = lat;
+    this.lng[slot] = lng;
+    this.rank[slot] = this.ids.length;
+    this.ids.push(id);
+    this.order[slot] = this.idsBefore(id) - 0.5;
+    this.appended.set(id, slot);
+    return slot;
   }
 
   private latCell(lat: number): number {
@@ -155,11 +238,18 @@ export class PointIndex {
         else out.push(start, end, inside, kLng, bandIn, bandOut);
       }
     }
+    // The tail: every appended point, each tested (the scan also tests its partition).
+    if (this.end > this.size) out.push(this.size, this.end, 0, Number.NaN, Number.NaN, Number.NaN);
     return out;
   }
 }
 
 /** What an index reads: rows in id order, each kept as column values or skipped (null). */
+/** Slots kept free after a build for the points that writes add: an eighth, at least 4,096, at most 65,536. */
+export function spareFor(points: number): number {
+  return Math.min(65_536, Math.max(4_096, Math.ceil(points / 8)));
+}
+
 export interface PointLoad<K extends string, R extends { id: string }> {
   /** Rows expected (counted first), so the columns are allocated once. */
   expected: number;
@@ -200,6 +290,8 @@ export async function loadPoints<K extends string, R extends { id: string }>(
     columns.take('lng') as Float64Array,
     category,
     CATEGORIES.length,
+    cellDegFor(ids.length),
+    spareFor(ids.length),
   );
   return { points, category: points.permute(category), column: (name) => points.permute(columns.take(name)) };
 }

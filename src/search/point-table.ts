@@ -4,7 +4,7 @@ import { SearchScratch } from './page.js';
 import type { PointIndex } from './point-index.js';
 import type { RadiusTest } from './radius-test.js';
 import { RowCache } from './row-cache.js';
-import type { TextIndex, TextScorer } from './text-index.js';
+import type { SearchableRow, TextIndex, TextScorer } from './text-index.js';
 
 /** Rows an index snapshot keeps for the pages it shows (a row with its texts is 2-4 KB of heap). */
 export const ROW_CACHE = 2_000;
@@ -14,9 +14,9 @@ export const ROW_CACHE = 2_000;
  * partitions by, the per-search buffers and the rows pages showed. Each keeps its own scan loop:
  * the filters are inlined there, as a callback per point would cost more than the test itself.
  */
-export abstract class PointTable<Row extends { id: string }> {
+export abstract class PointTable<Row extends { id: string }, IndexRow extends SearchableRow & { id: string }> {
   protected readonly scratch: SearchScratch;
-  /** Rows of this snapshot that pages showed (see RowCache). */
+  /** Rows that pages showed (see RowCache); emptied whenever the data changes (follow). */
   readonly rows = new RowCache<Row>(ROW_CACHE);
 
   protected constructor(
@@ -26,7 +26,45 @@ export abstract class PointTable<Row extends { id: string }> {
     protected readonly created: Float64Array,
     protected readonly text: TextIndex,
   ) {
-    this.scratch = new SearchScratch(points.size);
+    this.scratch = new SearchScratch(points.capacity);
+  }
+
+  /**
+   * Stores a row the index keeps (values as its load computes them) at `slot` of the subclass's own
+   * columns and returns true; false (nothing stored) for a row the index does not keep. Throws
+   * NotMirrorable like the load.
+   */
+  protected abstract put(slot: number | null, row: IndexRow): boolean;
+
+  /**
+   * Follows changes: `changed` are the ids of rows that changed (or went away) since this index
+   * last looked, `rows` what they are now (those that exist). Each changed row's old point goes, the
+   * new one, if the index keeps it, comes in the tail. Returns false when the tail is full: the
+   * index must be rebuilt (it is then partly changed and must not answer).
+   */
+  follow(changed: readonly string[], rows: readonly IndexRow[]): boolean {
+    this.rows.clear();
+    for (const id of changed) this.points.remove(id);
+    for (const row of rows) {
+      if (!this.put(null, row)) continue;
+      const values = this.pointOf(row);
+      const slot = this.points.append(row.id, values.lat, values.lng);
+      if (slot < 0) return false;
+      const textRow = this.text.addTail(row);
+      if (textRow === false) return false;
+      if (textRow !== this.points.rank[slot]) throw new Error('the text and point rows of the tail diverged');
+      this.category[slot] = values.category;
+      this.put(slot, row);
+    }
+    return true;
+  }
+
+  /** A kept row's point and category code (as its load computes them). */
+  protected abstract pointOf(row: IndexRow): { lat: number; lng: number; category: number };
+
+  /** Points appended since the build (tests, metrics). */
+  get appended(): number {
+    return this.points.end - this.points.size;
   }
 
   /** A scorer for the search's words (null without words); release it after the scan. */
@@ -34,8 +72,9 @@ export abstract class PointTable<Row extends { id: string }> {
     return words && words.length > 0 ? this.text.prepare(words) : null;
   }
 
+  /** Live points: the build's and the tail's, less those changed since. */
   get size(): number {
-    return this.points.size;
+    return this.points.end - this.points.removed;
   }
 
   /** The page of `total` matches (in scratch.matches) in the search's order. */

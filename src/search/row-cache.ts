@@ -1,13 +1,18 @@
 /**
- * The rows of one index snapshot that searches have shown, by id, so a page whose rows were shown
- * before needs no query. It lives and dies with its snapshot, which is used only while the data
- * version is the one it was built at; a row read here is never older than that version.
+ * The rows of one index that searches have shown, by id, so a page whose rows were shown before
+ * needs no query. Emptied whenever the index follows a change of the data (PointTable.follow), so
+ * a row read here is never older than the data version the index answers for.
  * Beyond `limit`, the rows read first go first (no reordering on a hit: see response-cache.ts).
  */
 export class RowCache<R extends { id: string }> {
   private readonly rows = new Map<string, R>();
 
   constructor(private readonly limit: number) {}
+
+  /** Forgets every row (the data changed). */
+  clear(): void {
+    this.rows.clear();
+  }
 
   /** The rows of `ids` (those that exist) by id, the missing ones read with one call to `read`. */
   async get(ids: readonly string[], read: (missing: string[]) => Promise<R[]>): Promise<Map<string, R>> {

@@ -53,6 +53,11 @@ export class TextIndex {
   /** Per query word, the best weight × kind per row; zeroed again after each search. */
   private best: Uint8Array[] = [];
   private rows = 0;
+  /** Rows and terms of the build; rows and terms after them came with tail rows (addTail). */
+  private builtTerms = 0;
+  private capacity = 0;
+  /** The entries (row × 2 + field) of tail rows, by term. */
+  private readonly tailEntries = new Map<number, number[]>();
 
   constructor(expected: number) {
     this.termOf = new GrowingUint32(expected * 16);
@@ -61,10 +66,38 @@ export class TextIndex {
   }
 
   /** The next row (rows come in id order). */
-  add(text: { title: string; description: string; city: string; district: string | null }): void {
+  add(text: SearchableRow): void {
     const row = this.rows++;
-    this.addField(row, TITLE, text.title);
-    this.addField(row, DESCRIPTION, text.description);
+    this.addField(row, TITLE, text.title, (id, entry) => {
+      this.termOf.push(id);
+      this.entryOf.push(entry);
+    });
+    this.addField(row, DESCRIPTION, text.description, (id, entry) => {
+      this.termOf.push(id);
+      this.entryOf.push(entry);
+    });
+    this.placeByRow.push(this.placeCode(text));
+  }
+
+  /**
+   * A row after the build (finish), for a point appended to the tail: its terms go to postings of
+   * their own, read with the build's. Returns its row; false when there is no room (rebuild).
+   */
+  addTail(text: SearchableRow): number | false {
+    if (this.rows >= this.capacity) return false;
+    const row = this.rows++;
+    const keep = (id: number, entry: number) => {
+      const entries = this.tailEntries.get(id);
+      if (entries) entries.push(entry);
+      else this.tailEntries.set(id, [entry]);
+    };
+    this.addField(row, TITLE, text.title, keep);
+    this.addField(row, DESCRIPTION, text.description, keep);
+    this.placeOf[row] = this.placeCode(text);
+    return row;
+  }
+
+  private placeCode(text: SearchableRow): number {
     const placeKey = `${text.city}\u0000${text.district ?? ''}`;
     let code = this.placeCodes.get(placeKey);
     if (code === undefined) {
@@ -72,10 +105,10 @@ export class TextIndex {
       this.placeCodes.set(placeKey, code);
       this.places.push(placeTerms(text.city, text.district));
     }
-    this.placeByRow.push(code);
+    return code;
   }
 
-  private addField(row: number, field: number, text: string): void {
+  private addField(row: number, field: number, text: string, keep: (term: number, entry: number) => void): void {
     for (const term of documentTerms(text)) {
       let id = this.vocabulary.get(term);
       if (id === undefined) {
@@ -83,13 +116,20 @@ export class TextIndex {
         this.vocabulary.set(term, id);
         this.terms.push(term);
       }
-      this.termOf.push(id);
-      this.entryOf.push(row * 2 + field);
+      keep(id, row * 2 + field);
     }
   }
 
-  /** Groups the entries by term (a counting sort: within a term, rows stay in order). */
-  finish(): void {
+  /** Entries of term `t` in the tail (none for most). */
+  private tailOf(t: number): readonly number[] {
+    return this.tailEntries.get(t) ?? NO_ENTRIES;
+  }
+
+  /**
+   * Groups the entries by term (a counting sort: within a term, rows stay in order); `spare` rows
+   * may follow with addTail.
+   */
+  finish(spare = 0): void {
     const count = this.termOf.length;
     const starts = new Uint32Array(this.terms.length + 1);
     for (let i = 0; i < count; i++) {
@@ -109,8 +149,11 @@ export class TextIndex {
     this.entries = entries;
     this.termOf = new GrowingUint32(0);
     this.entryOf = new GrowingUint32(0);
-    this.placeOf = this.placeByRow.array.slice(0, this.placeByRow.length);
+    this.capacity = this.rows + spare;
+    this.placeOf = new Uint32Array(this.capacity);
+    this.placeOf.set(this.placeByRow.array.subarray(0, this.placeByRow.length));
     this.placeByRow = new GrowingUint32(0);
+    this.builtTerms = this.terms.length;
   }
 
   /**
@@ -118,7 +161,7 @@ export class TextIndex {
    * category and place. Returns the scorer the scan calls per candidate; `release` must follow.
    */
   prepare(words: readonly QueryWord[]): TextScorer {
-    while (this.best.length < words.length) this.best.push(new Uint8Array(this.rows));
+    while (this.best.length < words.length) this.best.push(new Uint8Array(this.capacity));
     const matched: number[][] = [];
     const byCategory: Uint8Array[] = [];
     const byPlace: Uint8Array[] = [];
@@ -129,8 +172,15 @@ export class TextIndex {
         const kind = matchKind(word, this.terms[t] as string);
         if (kind === 0) continue;
         terms.push(t);
-        for (let e = this.starts[t] as number; e < (this.starts[t + 1] as number); e++) {
-          const entry = this.entries[e] as number;
+        if (t < this.builtTerms) {
+          for (let e = this.starts[t] as number; e < (this.starts[t + 1] as number); e++) {
+            const entry = this.entries[e] as number;
+            const row = entry >>> 1;
+            const value = (POSTING_WEIGHT[entry & 1] as number) * kind;
+            if (value > (best[row] as number)) best[row] = value;
+          }
+        }
+        for (const entry of this.tailOf(t)) {
           const row = entry >>> 1;
           const value = (POSTING_WEIGHT[entry & 1] as number) * kind;
           if (value > (best[row] as number)) best[row] = value;
@@ -160,14 +210,27 @@ export class TextIndex {
         matched.forEach((terms, w) => {
           const array = best[w] as Uint8Array;
           for (const t of terms) {
-            for (let e = this.starts[t] as number; e < (this.starts[t + 1] as number); e++) {
-              array[(this.entries[e] as number) >>> 1] = 0;
+            if (t < this.builtTerms) {
+              for (let e = this.starts[t] as number; e < (this.starts[t + 1] as number); e++) {
+                array[(this.entries[e] as number) >>> 1] = 0;
+              }
             }
+            for (const entry of this.tailOf(t)) array[entry >>> 1] = 0;
           }
         });
       },
     };
   }
+}
+
+const NO_ENTRIES: readonly number[] = [];
+
+/** What the text index reads of a row. */
+export interface SearchableRow {
+  title: string;
+  description: string;
+  city: string;
+  district: string | null;
 }
 
 export interface TextScorer {

@@ -6,8 +6,11 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import type { Kysely } from 'kysely';
 import { buildApp } from '../../src/app.js';
 import { testConfig } from '../../src/config.js';
+import type { Database } from '../../src/db/schema.js';
+import { pruneSearchChanges } from '../../src/repositories/search-changes.js';
 import { SearchIndexes } from '../../src/search/search-indexes.js';
 import { seedDatabase } from '../../src/seed/seed-database.js';
 import { buildTestApp, NOW } from '../helpers/app.js';
@@ -136,6 +139,69 @@ async function edgeRows(db: Parameters<typeof insert>[0]): Promise<void> {
   });
 }
 
+/**
+ * A round of writes as the platform sees them: new jobs and listings (some tying with existing
+ * ones on every order key, some with ids right after an existing id, so appended points sit in the
+ * same gap of the id order), status changes both ways, moves, new prices and titles, deletions.
+ */
+async function randomWrites(db: Kysely<Database>, g: ReturnType<typeof seeded>, round: number): Promise<void> {
+  const jobs = await db.selectFrom('jobs').select(['id', 'status']).orderBy('id').execute();
+  const listings = await db.selectFrom('listings').select(['id', 'owner_id', 'status']).orderBy('id').execute();
+  const near = () => ({
+    lat: Number((48.9 + g.next() * 0.2).toFixed(4)),
+    lng: Number((8.3 + g.next() * 0.3).toFixed(4)),
+  });
+  const newJobs = Array.from({ length: 25 }, (_, i) => {
+    const tie = g.maybe(0.4);
+    const gap = g.maybe(0.3) ? `${g.pick(jobs).id}${i % 3}` : undefined;
+    return jobFixture({
+      ...(gap && { id: gap }),
+      ...(tie ? AT.durlach : { ...near(), city: 'Karlsruhe', district: g.pick(['Durlach', 'Oststadt', null]) }),
+      price_cents: tie ? 6000 : 1000 + Math.floor(g.next() * 20_000),
+      created_at: tie ? '2026-11-18T10:00:00.000Z' : new Date(NOW.getTime() - Math.floor(g.next() * 9e8)).toISOString(),
+      title: g.pick(['Rasen mähen', 'Umzug Hilfe', 'Bohrmaschine gesucht', `Neu ${round}`]),
+      category: g.pick(['GARDENING', 'MOVING', 'CLEANING', 'PETCARE']),
+      urgent: g.maybe(0.3) ? 1 : 0,
+      deadline: g.maybe(0.2) ? null : new Date(NOW.getTime() + (g.next() - 0.2) * 4e8).toISOString(),
+    });
+  });
+  const owner = ownerFixture();
+  const newListings = Array.from({ length: 15 }, () =>
+    listingFixture(owner.id, {
+      ...near(),
+      price_per_day_cents: g.maybe(0.4) ? 800 : 100 + Math.floor(g.next() * 5_000),
+      title: g.pick(['Bohrmaschine', 'Zelt für 4', 'Fahrräder', `Leihgabe ${round}`]),
+    }),
+  );
+  await insert(db, { jobs: newJobs, owners: [owner], listings: newListings });
+  for (let i = 0; i < 30; i++) {
+    const job = g.pick(jobs);
+    const change = g.next();
+    const update = db.updateTable('jobs').where('id', '=', job.id);
+    if (change < 0.3) await update.set({ status: g.pick(['open', 'assigned', 'cancelled', 'removed']) }).execute();
+    else if (change < 0.5) await update.set(near()).execute();
+    else if (change < 0.7) await update.set({ price_cents: 500 + Math.floor(g.next() * 30_000) }).execute();
+    else if (change < 0.85)
+      await update.set({ title: g.pick(['Hecke schneiden', 'Fenster putzen', 'Zelt']) }).execute();
+    else await update.set({ deadline: new Date(NOW.getTime() + (g.next() - 0.5) * 4e8).toISOString() }).execute();
+  }
+  for (let i = 0; i < 15; i++) {
+    const listing = g.pick(listings);
+    const update = db.updateTable('listings').where('id', '=', listing.id);
+    if (g.maybe(0.5)) await update.set({ status: g.pick(['available', 'paused', 'archived']) }).execute();
+    else await update.set({ price_per_day_cents: 100 + Math.floor(g.next() * 6_000), ...near() }).execute();
+  }
+  // Deleted: some of the jobs just added (nothing refers to them).
+  await db
+    .deleteFrom('jobs')
+    .where(
+      'id',
+      'in',
+      newJobs.slice(0, 3).map((j) => j.id),
+    )
+    .execute();
+}
+
 describe('the search index', () => {
   test('answers the same random searches byte for byte as SQL does', async (t) => {
     const { app: plain, db } = await buildTestApp(t, NOW, { ...PLAIN, SEARCH_INDEX: 'false' });
@@ -196,7 +262,70 @@ describe('the search index', () => {
     );
   });
 
-  test('a write is in the next search; the index takes over again once rebuilt', async (t) => {
+  test('answers exactly as SQL while writes come between the searches, following them without a rebuild', async (t) => {
+    const { app: plain, db } = await buildTestApp(t, NOW, { ...PLAIN, SEARCH_INDEX: 'false' });
+    await seedDatabase(db.kysely, { seed: 7, jobs: 600, listings: 400, helpers: 30, completedJobs: 40, anchor: NOW });
+    await edgeRows(db.kysely);
+    const indexes = new SearchIndexes(db, { minGapMs: 3_600_000 });
+    t.after(() => indexes.close());
+    await indexes.refresh();
+    const indexed = await buildApp(testConfig(PLAIN), { db, now: () => NOW, searchIndexes: indexes });
+    t.after(() => indexed.close());
+    const g = seeded(11);
+    const dates = ['2026-11-25', '2026-11-26', '2026-11-28'];
+    let compared = 0;
+    for (let round = 0; round < 4; round++) {
+      await randomWrites(db.kysely, g, round);
+      for (const url of [...jobSearches(90, 100 + round, dates), ...listingSearches(60, 200 + round)]) {
+        const fromIndex = await indexed.inject({ url });
+        const fromSql = await plain.inject({ url });
+        assert.equal(fromIndex.statusCode, fromSql.statusCode, url);
+        assert.equal(fromIndex.body, fromSql.body, `round ${round}, ${url}: the index and SQL agree`);
+        compared++;
+      }
+    }
+    const snapshot = await indexes.follow();
+    assert.equal(indexes.counts.builds, 1, 'followed, never rebuilt');
+    assert.equal(indexes.counts.misses, 0, 'every search answered by the index');
+    assert.ok(indexes.counts.follows >= 4 && indexes.counts.followedRows > 200, JSON.stringify(indexes.counts));
+    assert.ok(snapshot && snapshot.jobs.appended > 50 && snapshot.listings.appended > 20, 'points were appended');
+    assert.equal(compared, 600);
+  });
+
+  test('more changes than the room kept for them, or a pruned log: rebuilt, SQL meanwhile', async (t) => {
+    const { app: plain, db } = await buildTestApp(t, NOW, { ...PLAIN, SEARCH_INDEX: 'false' });
+    await seedDatabase(db.kysely, { seed: 8, jobs: 100, listings: 50, helpers: 10, completedJobs: 10, anchor: NOW });
+    const indexes = new SearchIndexes(db, { minGapMs: 3_600_000 });
+    t.after(() => indexes.close());
+    const snapshot = await indexes.refresh();
+    const indexed = await buildApp(testConfig(PLAIN), { db, now: () => NOW, searchIndexes: indexes });
+    t.after(() => indexed.close());
+    const url = `/v1/jobs?lat=${AT.durlach.lat}&lng=${AT.durlach.lng}&radius=5&sort=price_asc&limit=50`;
+
+    // The room after the build is 4,096 points: 4,200 new jobs do not fit.
+    assert.ok(snapshot && snapshot.jobs.size < 200);
+    await insert(db.kysely, { jobs: Array.from({ length: 4_200 }, () => jobFixture({ price_cents: 100 })) });
+    const misses = indexes.counts.misses;
+    const full = await indexed.inject({ url });
+    assert.equal(full.body, (await plain.inject({ url })).body);
+    assert.equal(indexes.counts.misses, misses + 1, 'answered by SQL');
+    const rebuilt = await indexes.refresh();
+    assert.ok(rebuilt && rebuilt.jobs.size > 4_200);
+    assert.equal((await indexed.inject({ url })).body, (await plain.inject({ url })).body);
+
+    // A log pruned past the index: it cannot know what it missed.
+    await insert(db.kysely, { jobs: [jobFixture({ price_cents: 50 })] });
+    await pruneSearchChanges(db.kysely, new Date(Date.now() + 60_000));
+    const pruned = await indexed.inject({ url });
+    assert.equal(pruned.body, (await plain.inject({ url })).body);
+    assert.equal(indexes.counts.misses, misses + 2, 'answered by SQL');
+    await indexes.refresh();
+    const hits = indexes.counts.hits;
+    assert.equal((await indexed.inject({ url })).body, (await plain.inject({ url })).body);
+    assert.equal(indexes.counts.hits, hits + 1);
+  });
+
+  test('a write is in the next search; the index follows it', async (t) => {
     const { app, db } = await buildTestApp(t, NOW, PLAIN);
     await seedDatabase(db.kysely, { seed: 6, jobs: 200, listings: 100, helpers: 20, completedJobs: 50, anchor: NOW });
     const indexes = new SearchIndexes(db, { minGapMs: 3_600_000 });
@@ -216,18 +345,25 @@ describe('the search index', () => {
       throw new Error('the index never answered');
     };
     const before = (await fromIndex()).json() as { total: number };
+    const builds = indexes.counts.builds;
 
     // Straight into the database, as another instance would write it.
     const job = jobFixture({ ...AT.pforzheim, title: 'Neu in Pforzheim' });
     await insert(db.kysely, { jobs: [job] });
     const hits = indexes.counts.hits;
-    const after = (await indexed.inject({ url })).json() as { total: number; data: { id: string }[] };
+    const response = await indexed.inject({ url });
+    const after = response.json() as { total: number; data: { id: string }[] };
     assert.equal(after.total, before.total + 1, 'the new job is counted at once');
     assert.ok(after.data.some((j) => j.id === job.id));
-    assert.equal(indexes.counts.hits, hits, 'the index built before the write was not used');
+    assert.equal(indexes.counts.hits, hits + 1, 'answered by the index, which followed the write');
+    assert.equal(indexes.counts.builds, builds);
+    assert.equal(response.body, (await app.inject({ url })).body);
 
-    const rebuilt = await fromIndex();
-    assert.equal(rebuilt.body, (await app.inject({ url })).body, 'the rebuilt index holds the new job');
+    // Gone again (cancelled): gone from the next search too.
+    await db.kysely.updateTable('jobs').set({ status: 'cancelled' }).where('id', '=', job.id).execute();
+    const cancelled = (await indexed.inject({ url })).json() as { total: number };
+    assert.equal(cancelled.total, before.total);
+    assert.equal(indexes.counts.builds, builds);
   });
 
   test('a stored value the index cannot compare as SQL does leaves searches to SQL', async (t) => {
