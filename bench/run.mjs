@@ -15,7 +15,7 @@
 //
 // The service runs as `npm start` runs it, `node --max-semi-space-size=4 --max-old-space-size=256 dist/server.js` (build first: npm run bench does) on a fresh database
 // seeded by `dist/cli/seed.js`, with rate limiting on and a developer key whose limit is set high.
-import { fork, spawn } from 'node:child_process';
+import { execFileSync, fork, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
@@ -23,11 +23,11 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { execFileSync } from 'node:child_process';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { jobSearches, listingSearches } from './queries.mjs';
 import { evaluate, loadQueries, openRelevanceApp, relevanceReport } from './relevance/relevance.mjs';
+import { BASELINE_LINES, writeScenarios } from './writes.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -112,12 +112,15 @@ function loadGenerator(wanted) {
   if (has()) return { name: 'wrk', why: '' };
   try {
     const root = process.getuid?.() === 0 ? [] : ['sudo'];
-    const run = (args) => execFileSync(root.length ? 'sudo' : args[0], root.length ? args : args.slice(1), { stdio: 'inherit' });
+    const run = (args) =>
+      execFileSync(root.length ? 'sudo' : args[0], root.length ? args : args.slice(1), { stdio: 'inherit' });
     run(['apt-get', 'install', '-y', '--no-install-recommends', 'wrk']);
   } catch {
     // Not installable here (no root, no package index): Node's own generator.
   }
-  return has() ? { name: 'wrk', why: 'installed from Debian by the bench' } : { name: 'autocannon', why: 'wrk is not installable here' };
+  return has()
+    ? { name: 'wrk', why: 'installed from Debian by the bench' }
+    : { name: 'autocannon', why: 'wrk is not installable here' };
 }
 
 /** Peak resident memory of a process so far, in MB (Linux: VmHWM). */
@@ -183,6 +186,10 @@ async function startService(databaseUrl, port) {
       LOG_LEVEL: 'warn',
       RATE_LIMIT_DEVELOPER_PER_MIN: '1000000',
       DOCS_RATE_LIMIT_PER_MIN: '1000000',
+      APPLICATIONS_PER_ACCOUNT_PER_HOUR: '1000000',
+      BOOKINGS_PER_ACCOUNT_PER_HOUR: '1000000',
+      MESSAGES_PER_ACCOUNT_PER_HOUR: '1000000',
+      NEW_CONVERSATIONS_PER_ACCOUNT_PER_HOUR: '1000000',
       SEED_ON_EMPTY: 'false',
     },
   });
@@ -255,6 +262,114 @@ async function probeMedian(port, paths, headers) {
   return times[Math.floor(times.length / 2)];
 }
 
+/** As probeMedian, returning the median and the 99th percentile in ms. */
+async function probe(port, paths, headers) {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const times = [];
+  try {
+    for (const path of paths) {
+      const started = process.hrtime.bigint();
+      await new Promise((resolve, reject) => {
+        const req = httpRequest({ host: '127.0.0.1', port, path, headers, agent }, (res) => {
+          res.on('data', () => {});
+          res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`${path}: ${res.statusCode}`))));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+      times.push(Number(process.hrtime.bigint() - started) / 1e6);
+    }
+  } finally {
+    agent.destroy();
+  }
+  times.sort((a, b) => a - b);
+  return { p50: times[Math.floor(times.length / 2)], p99: times[Math.floor(times.length * 0.99)] };
+}
+
+/**
+ * Writes through the API at `perSecond` (a private account's key): jobs and listings created,
+ * cancelled and paused in turn, so the search index has changes to follow. Returns stop(), which
+ * resolves to the number of writes made and failed.
+ */
+function startWriter(port, key, perSecond) {
+  const created = { jobs: [], listings: [] };
+  const send = async (path, body) => {
+    const response = await fetch(`http://127.0.0.1:${port}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': key, 'idempotency-key': crypto.randomUUID() },
+      body: JSON.stringify(body ?? {}),
+    });
+    const json = await response.json();
+    if (response.status >= 300) throw new Error(`${path}: ${response.status}`);
+    return json;
+  };
+  const job = {
+    title: 'Rasen mähen',
+    description: 'Kleiner Garten, Mäher ist da.',
+    category: 'GARDENING',
+    price_eur: 40,
+    location: { plz: '76227' },
+  };
+  const listing = {
+    title: 'Akku-Bohrmaschine',
+    description: 'Mit zwei Akkus.',
+    category: 'BORROWING',
+    price_per_day_eur: 5,
+    deposit_eur: 30,
+    condition: 'good',
+    location: { plz: '76131' },
+  };
+  const steps = [
+    async () => created.jobs.push((await send('/v1/jobs', job)).id),
+    async () => created.listings.push((await send('/v1/listings', listing)).id),
+    async () => created.jobs.length > 1 && (await send(`/v1/jobs/${created.jobs.shift()}/cancel`, {})),
+    async () => created.listings.length > 1 && (await send(`/v1/listings/${created.listings.shift()}/pause`, {})),
+    async () => created.jobs.push((await send('/v1/jobs', { ...job, price_eur: 55 })).id),
+  ];
+  const counts = { done: 0, failed: 0 };
+  let i = 0;
+  let inFlight = Promise.resolve();
+  const timer = setInterval(() => {
+    const step = steps[i++ % steps.length];
+    inFlight = step().then(
+      () => {
+        counts.done++;
+      },
+      (error) => {
+        counts.failed++;
+        if (counts.failed <= 3) process.stderr.write(`writer: ${error.message}\n`);
+      },
+    );
+  }, 1000 / perSecond);
+  return async () => {
+    clearInterval(timer);
+    await inFlight;
+    return counts;
+  };
+}
+
+/** Developer keys of private accounts (which may post without provider details), through the service's own code. */
+async function privateKeys(databaseUrl, count, name) {
+  const { createDb } = await import(join(ROOT, 'dist/db/create-db.js'));
+  const { findOrCreateAccount, issueKey } = await import(join(ROOT, 'dist/repositories/access.js'));
+  const db = createDb(databaseUrl);
+  try {
+    const now = new Date();
+    const keys = [];
+    for (let i = 0; i < count; i++) {
+      const { row } = await findOrCreateAccount(
+        db.kysely,
+        { name: `${name} ${i}`, email: `${name}-${i}@example.org`, organisation: null, account_type: 'private' },
+        now,
+      );
+      keys.push((await issueKey(db.kysely, row.id, now)).key);
+    }
+    return keys;
+  } finally {
+    await db.close();
+  }
+}
+
 /** A developer key straight in the database, through the service's own code (dist/). */
 async function createKey(databaseUrl) {
   const { createDb } = await import(join(ROOT, 'dist/db/create-db.js'));
@@ -277,9 +392,17 @@ async function createKey(databaseUrl) {
 async function runWrk(port, paths, headers) {
   const file = join(dir, `paths-${process.hrtime.bigint()}.txt`);
   writeFileSync(file, `${paths.join('\n')}\n`);
-  const args = [`-t${THREADS}`, `-c${Math.max(CONNECTIONS, THREADS)}`, `-d${SECONDS}s`, '--timeout', '10s', '--latency'];
+  const args = [
+    `-t${THREADS}`,
+    `-c${Math.max(CONNECTIONS, THREADS)}`,
+    `-d${SECONDS}s`,
+    '--timeout',
+    '10s',
+    '--latency',
+  ];
   for (const [name, value] of Object.entries(headers)) args.push('-H', `${name}: ${value}`);
-  args.push('-s', join(ROOT, 'bench/wrk-paths.lua'), `http://127.0.0.1:${port}`, '--', file, String(THREADS));
+  const prefix = `bench-${process.pid}-${Date.now()}`;
+  args.push('-s', join(ROOT, 'bench/wrk-paths.lua'), `http://127.0.0.1:${port}`, '--', file, String(THREADS), prefix);
   const child = spawn('wrk', args, { stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   child.stdout.on('data', (chunk) => {
@@ -341,8 +464,7 @@ async function measure(title, port, paths, pid, headers = {}, service = null) {
     if (now) peak = Math.max(peak, now);
   }, 200);
   await loopMonitor(service, 'reset');
-  const result =
-    LOAD.name === 'wrk' ? await runWrk(port, paths, headers) : await runAutocannon(port, paths, headers);
+  const result = LOAD.name === 'wrk' ? await runWrk(port, paths, headers) : await runAutocannon(port, paths, headers);
   const loop = await loopMonitor(service, 'read');
   clearInterval(sampler);
   if (paths.length > 1 && result.total > paths.length)
@@ -439,11 +561,64 @@ async function benchService(databaseUrl, withCompression) {
       await settle(port);
     }
     const compression = COMPRESSION && withCompression ? await benchCompression(port, service, auth, jobId) : null;
-    return { rows, probes, compression };
+    // Cold searches (one connection, queries not sent before) while a writer changes 5 jobs and
+    // listings a second: the search index follows the writes instead of being rebuilt.
+    const [writerKey] = await privateKeys(databaseUrl, 1, 'under-writes');
+    const stopWriter = startWriter(port, writerKey, 5);
+    await sleep(1000);
+    const underWrites = await probe(port, jobSearches(PROBE_REQUESTS, 103), auth);
+    const writer = await stopWriter();
+    await settle(port);
+    const writes = withCompression && LOAD.name === 'wrk' ? await benchWrites(port, service, databaseUrl) : null;
+    return { rows, probes, compression, underWrites: { ...underWrites, writer }, writes };
   } finally {
     service.kill('SIGTERM');
     await once(service, 'exit');
   }
+}
+
+/**
+ * The write scenarios (bench/writes.mjs) after the baseline (bench/servers/insert.mjs, one job row
+ * per request in one transaction, same database), each request a distinct write with its own
+ * Idempotency-Key. Run last: they change the data the read scenarios measured.
+ */
+async function benchWrites(port, service, databaseUrl) {
+  const scenarios = await writeScenarios(port, (n) => privateKeys(databaseUrl, n, 'writer'));
+  await settle(port);
+  const baseline = await startBaseline('insert.mjs', port + 4, databaseUrl);
+  const rows = [];
+  try {
+    rows.push(
+      await measure(
+        'baseline: insert a job row in one transaction (node:http)',
+        port + 4,
+        BASELINE_LINES,
+        baseline.pid,
+      ),
+    );
+  } finally {
+    baseline.kill();
+  }
+  for (const [title, lines] of scenarios) {
+    rows.push(await measure(title, port, lines, service.pid, {}, service));
+    await settle(port);
+  }
+  return rows;
+}
+
+function writesTable(rows) {
+  const [baseline] = rows;
+  const lines = [
+    '| scenario | req/s | p50 ms | p99 ms | max loop stall ms | × baseline | ≥ 0.3 | non-2xx |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | :---: | ---: |',
+  ];
+  for (const r of rows) {
+    const ratio = r.rps / baseline.rps;
+    lines.push(
+      `| ${r.title} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.loopMaxMs ?? '–'} | ${ratio.toFixed(2)} | ${r === baseline ? '' : ratio >= 0.3 ? 'yes' : 'no'} | ${r.bad} |`,
+    );
+  }
+  return lines.join('\n');
 }
 
 /**
@@ -463,7 +638,14 @@ async function benchCompression(port, service, auth, jobId) {
   const rows = [];
   for (const [answer, paths] of answers) {
     for (const coding of ['identity', 'gzip', 'br']) {
-      const row = await measure(`${answer}, ${coding}`, port, paths, pid, { ...auth, 'accept-encoding': coding }, service);
+      const row = await measure(
+        `${answer}, ${coding}`,
+        port,
+        paths,
+        pid,
+        { ...auth, 'accept-encoding': coding },
+        service,
+      );
       rows.push({ ...row, answer, coding });
       await settle(port);
     }
@@ -511,8 +693,13 @@ try {
     const results = {};
     for (const dataset of DATASETS) {
       process.stdout.write(`\n== ${engine}, ${dataset} dataset\n`);
-      const { rows, probes, compression } = await benchDataset(engine, dataset, dir, dataset === 'default');
-      results[dataset] = { rows, probes };
+      const { rows, probes, compression, underWrites, writes } = await benchDataset(
+        engine,
+        dataset,
+        dir,
+        dataset === 'default',
+      );
+      results[dataset] = { rows, probes, underWrites };
       const [hello, serialize] = rows;
       const text = [
         `### ${dataset} dataset`,
@@ -520,6 +707,11 @@ try {
         table(rows, hello.rps, serialize.rps),
         '',
         `Unloaded median latency (one connection, ${PROBE_REQUESTS} distinct queries each): cold job search ${probes.job.toFixed(3)} ms, cold listing search ${probes.listing.toFixed(3)} ms.`,
+        '',
+        `Cold job search while a writer creates, cancels and pauses 5 jobs and listings a second (one connection, ${PROBE_REQUESTS} distinct queries; ${underWrites.writer.done} writes made, ${underWrites.writer.failed} failed): p50 ${underWrites.p50.toFixed(3)} ms, p99 ${underWrites.p99.toFixed(3)} ms.`,
+        writes
+          ? `\nWrites (each request a distinct write with its events and its own Idempotency-Key; baseline: a bare node:http route inserting one job row in one transaction on the same database):\n\n${writesTable(writes)}\n`
+          : '',
         '',
         `Text search against the plain search (req/s ratio, same server and dataset):\n\n${textRatios(rows)}\n`,
         dataset === 'default' ? `Targets:\n\n${targets(rows)}` : '',
@@ -574,6 +766,13 @@ function largeTargets(small, large) {
       `| ${title} p50 (under load) ≤ 3 × default | ${la} ms | ${lb} ms | ${la > 0 ? (lb / la).toFixed(2) : '–'} | ${lb <= 3 * Math.max(la, 1) ? 'yes' : 'no'} |`,
     );
   }
+  const [w, base] = [large.underWrites, small.probes.job];
+  lines.push(
+    `| cold job search p50 under 5 writes/s ≤ 3 × default (unloaded) | ${base.toFixed(3)} ms | ${w.p50.toFixed(3)} ms | ${(w.p50 / base).toFixed(2)} | ${w.p50 <= 3 * base ? 'yes' : 'no'} |`,
+    `| cold job search p99 under 5 writes/s < 50 ms | ${small.underWrites.p99.toFixed(3)} ms | ${w.p99.toFixed(3)} ms | | ${w.p99 < 50 ? 'yes' : 'no'} |`,
+  );
+  const stall = Math.max(...large.rows.slice(3).map((r) => r.loopMaxMs ?? 0));
+  lines.push(`| no event-loop stall > 50 ms | | ${stall} ms | | ${stall <= 50 ? 'yes' : 'no'} |`);
   const peak = Math.max(...large.rows.slice(3).map((r) => r.rssMb));
   lines.push(
     `| peak RSS < 300 MB | ${Math.max(...small.rows.slice(3).map((r) => r.rssMb))} MB | ${peak} MB | | ${peak < 300 ? 'yes' : 'no'} |`,

@@ -10,7 +10,7 @@ import { hourlyRateCentsSql, percentilesByCategory, percentilesOverall } from '.
 
 type Counts = Map<Category, number>;
 
-async function availableHelpersByCategory(db: Queryable): Promise<Counts> {
+export async function availableHelpersByCategory(db: Queryable): Promise<Counts> {
   const rows = await db
     .selectFrom('helper_categories')
     .innerJoin('helpers', 'helpers.id', 'helper_categories.helper_id')
@@ -23,7 +23,11 @@ async function availableHelpersByCategory(db: Queryable): Promise<Counts> {
 }
 
 /** Rows of a table per category that match `where`. */
-async function countByCategory(db: Queryable, table: 'jobs' | 'listings', where: RawBuilder<boolean>): Promise<Counts> {
+export async function countByCategory(
+  db: Queryable,
+  table: 'jobs' | 'listings',
+  where: RawBuilder<boolean>,
+): Promise<Counts> {
   const result = await sql<{ category: Category; n: number | string }>`
     select category, count(*) as n from ${sql.table(table)} where ${where} group by category`.execute(db);
   return new Map(result.rows.map((r) => [r.category, Number(r.n)]));
@@ -126,6 +130,42 @@ export async function countsByPlace(db: Queryable, now: Date): Promise<PlaceCoun
   return [...places.values()];
 }
 
+/**
+ * The figures of completed jobs (few rows, read through the status index) that /v1/stats and
+ * /v1/categories show beside those of open jobs and available listings.
+ */
+export function completedFigures(db: Queryable) {
+  const completed = sql<boolean>`status = 'completed'`;
+  return allOf({
+    counts: countByCategory(db, 'jobs', completed),
+    hourlyRate: percentilesByCategory(db, 'jobs', hourlyRateCentsSql, completed),
+    hourlyRateOverall: percentilesOverall(db, 'jobs', hourlyRateCentsSql, completed),
+    rates: completedHourlyRates(db),
+  });
+}
+
+/** Cents per helper-hour of every completed job with its category (what the index does not hold). */
+export async function completedHourlyRates(db: Queryable): Promise<{ category: Category; v: number }[]> {
+  const { rows } = await sql<{ category: Category; v: number }>`
+    select category, ${hourlyRateCentsSql} as v from jobs where status = 'completed'`.execute(db);
+  return rows.map((r) => ({ category: r.category, v: Number(r.v) }));
+}
+
+/** The helper totals of /v1/stats. */
+export async function helperTotals(db: Queryable): Promise<Pick<Totals, 'helpers' | 'verified_available_helpers'>> {
+  const helpers = await db
+    .selectFrom('helpers')
+    .select([
+      (eb) => eb.fn.countAll<number>().as('helpers'),
+      sql<number>`sum(case when verified = 1 and available = 1 then 1 else 0 end)`.as('verified_available_helpers'),
+    ])
+    .executeTakeFirst();
+  return {
+    helpers: Number(helpers?.helpers ?? 0),
+    verified_available_helpers: Number(helpers?.verified_available_helpers ?? 0),
+  };
+}
+
 export interface Totals {
   open_jobs: number;
   urgent_open_jobs: number;
@@ -156,13 +196,7 @@ export async function platformTotals(db: Queryable, now: Date): Promise<Totals> 
         ),
       ])
       .executeTakeFirst(),
-    db
-      .selectFrom('helpers')
-      .select([
-        (eb) => eb.fn.countAll<number>().as('helpers'),
-        sql<number>`sum(case when verified = 1 and available = 1 then 1 else 0 end)`.as('verified_available_helpers'),
-      ])
-      .executeTakeFirst(),
+    helperTotals(db),
   ]);
   const n = (v: unknown) => Number(v ?? 0);
   return {
@@ -171,7 +205,6 @@ export async function platformTotals(db: Queryable, now: Date): Promise<Totals> 
     completed_jobs: n(jobs?.completed_jobs),
     available_listings: n(listings?.available_listings),
     instant_booking_listings: n(listings?.instant_booking_listings),
-    helpers: n(helpers?.helpers),
-    verified_available_helpers: n(helpers?.verified_available_helpers),
+    ...helpers,
   };
 }

@@ -33,6 +33,8 @@ export type JobIndexRow = Pick<
   | 'deadline'
   | 'desired_date'
   | 'urgent'
+  | 'duration_hours'
+  | 'helpers_needed'
   | SearchTextColumn
 >;
 
@@ -51,6 +53,8 @@ export type ListingIndexRow = Pick<
   | 'condition'
   | 'instant_booking'
   | 'created_at'
+  | 'price_per_week_cents'
+  | 'deposit_cents'
   | SearchTextColumn
 >;
 
@@ -66,6 +70,8 @@ export const jobIndexColumns = [
   'deadline',
   'desired_date',
   'urgent',
+  'duration_hours',
+  'helpers_needed',
   'title',
   'description',
   'city',
@@ -83,6 +89,8 @@ export const listingIndexColumns = [
   'listings.condition',
   'listings.instant_booking',
   'listings.created_at',
+  'listings.price_per_week_cents',
+  'listings.deposit_cents',
   'listings.title',
   'listings.description',
   'listings.city',

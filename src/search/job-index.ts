@@ -9,6 +9,7 @@ import {
 } from '../repositories/indexed-search.js';
 import type { JobSearch, JobSearchIndex } from '../repositories/jobs.js';
 import { cents, codeOf, dateCode, isoMs, LOAD_CHUNK } from './columns.js';
+import { ByCategory } from './figures.js';
 import { loadPoints, type PointIndex, RUN } from './point-index.js';
 import { PointTable } from './point-table.js';
 import { RadiusTest } from './radius-test.js';
@@ -32,6 +33,8 @@ function jobValues(row: JobIndexRow) {
         deadline: row.deadline === null ? Number.POSITIVE_INFINITY : isoMs(row.deadline),
         desired: row.desired_date === null ? 0 : dateCode(row.desired_date),
         urgent: row.urgent,
+        // As repositories/quantiles.ts hourlyRateCentsSql computes it (double precision).
+        hourly: row.price_cents / (row.duration_hours * row.helpers_needed),
       };
 }
 
@@ -46,6 +49,8 @@ export class JobIndex extends PointTable<JobRow, JobIndexRow> implements JobSear
     /** YYYYMMDD; 0 for no desired date. */
     private readonly desired: Int32Array,
     private readonly urgent: Uint8Array,
+    /** Cents per helper-hour. */
+    private readonly hourly: Float64Array,
     text: TextIndex,
   ) {
     super(points, category, price, created, text);
@@ -65,6 +70,7 @@ export class JobIndex extends PointTable<JobRow, JobIndexRow> implements JobSear
         deadline: Float64Array,
         desired: Int32Array,
         urgent: Uint8Array,
+        hourly: Float64Array,
       },
       // Every job in primary-key order, the status tested here (see jobIndexRowsAfter).
       page: (after) => jobIndexRowsAfter(db, after, LOAD_CHUNK),
@@ -79,6 +85,7 @@ export class JobIndex extends PointTable<JobRow, JobIndexRow> implements JobSear
       column('deadline') as Float64Array,
       column('desired') as Int32Array,
       column('urgent') as Uint8Array,
+      column('hourly') as Float64Array,
       text,
     );
   }
@@ -96,7 +103,42 @@ export class JobIndex extends PointTable<JobRow, JobIndexRow> implements JobSear
     this.deadline[slot] = values.deadline;
     this.desired[slot] = values.desired;
     this.urgent[slot] = values.urgent;
+    this.hourly[slot] = values.hourly;
     return true;
+  }
+
+  /**
+   * The jobs open at `now` (deadline ahead), as aggregates read them: price and cents per
+   * helper-hour by category, the count per place (TextIndex place codes) and of urgent ones.
+   */
+  openFigures(now: Date): { price: ByCategory; hourly: ByCategory; byPlace: Map<number, number>; urgent: number } {
+    const nowMs = now.getTime();
+    const { dead, end, rank } = this.points;
+    const counts = new Uint32Array(CATEGORIES.length);
+    for (let s = 0; s < end; s++) {
+      if (dead[s] === 1 || (this.deadline[s] as number) <= nowMs) continue;
+      const c = this.category[s] as number;
+      counts[c] = (counts[c] as number) + 1;
+    }
+    const price = new ByCategory(counts, 'int');
+    const hourly = new ByCategory(counts, 'float');
+    const byPlace = new Map<number, number>();
+    let urgent = 0;
+    for (let s = 0; s < end; s++) {
+      if (dead[s] === 1 || (this.deadline[s] as number) <= nowMs) continue;
+      const c = this.category[s] as number;
+      price.add(c, this.price[s] as number);
+      hourly.add(c, this.hourly[s] as number);
+      const place = this.text.placeOfRow(rank[s] as number);
+      byPlace.set(place, (byPlace.get(place) ?? 0) + 1);
+      urgent += this.urgent[s] as number;
+    }
+    return { price, hourly, byPlace, urgent };
+  }
+
+  /** The city and district of a place code. */
+  placeName(code: number): { city: string; district: string | null } {
+    return this.text.placeName(code);
   }
 
   search(search: JobSearch, now: Date): IndexedPage {

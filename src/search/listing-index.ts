@@ -9,6 +9,7 @@ import {
 } from '../repositories/indexed-search.js';
 import type { ListingSearch, ListingSearchIndex, ListingSearchRow } from '../repositories/listings.js';
 import { cents, codeOf, isoMs, LOAD_CHUNK } from './columns.js';
+import { ByCategory } from './figures.js';
 import { loadPoints, type PointIndex, RUN } from './point-index.js';
 import { PointTable } from './point-table.js';
 import { RadiusTest } from './radius-test.js';
@@ -30,6 +31,8 @@ function listingValues(row: ListingIndexRow) {
         condition: codeOf(CONDITIONS, row.condition),
         instant: row.instant_booking,
         created: isoMs(row.created_at),
+        week: row.price_per_week_cents === null ? Number.NaN : cents(row.price_per_week_cents),
+        deposit: cents(row.deposit_cents),
       };
 }
 
@@ -41,6 +44,9 @@ export class ListingIndex extends PointTable<ListingSearchRow, ListingIndexRow> 
     private readonly condition: Uint8Array,
     private readonly instant: Uint8Array,
     created: Float64Array,
+    /** Cents per week; NaN for none. */
+    private readonly week: Float64Array,
+    private readonly deposit: Int32Array,
     text: TextIndex,
   ) {
     super(points, category, price, created, text);
@@ -54,7 +60,14 @@ export class ListingIndex extends PointTable<ListingSearchRow, ListingIndexRow> 
       expected,
       kept: (row: ListingIndexRow) => text.add(row),
       idPrefix: 'lst_',
-      types: { price: Int32Array, condition: Uint8Array, instant: Uint8Array, created: Float64Array },
+      types: {
+        price: Int32Array,
+        condition: Uint8Array,
+        instant: Uint8Array,
+        created: Float64Array,
+        week: Float64Array,
+        deposit: Int32Array,
+      },
       // In primary-key order, the status tested here (see jobIndexRowsAfter).
       page: (after) => listingIndexRowsAfter(db, after, LOAD_CHUNK),
       values: listingValues,
@@ -67,6 +80,8 @@ export class ListingIndex extends PointTable<ListingSearchRow, ListingIndexRow> 
       column('condition') as Uint8Array,
       column('instant') as Uint8Array,
       column('created') as Float64Array,
+      column('week') as Float64Array,
+      column('deposit') as Int32Array,
       text,
     );
   }
@@ -83,7 +98,53 @@ export class ListingIndex extends PointTable<ListingSearchRow, ListingIndexRow> 
     this.condition[slot] = values.condition;
     this.instant[slot] = values.instant;
     this.created[slot] = values.created;
+    this.week[slot] = values.week;
+    this.deposit[slot] = values.deposit;
     return true;
+  }
+
+  /**
+   * The available listings as aggregates read them: price per day, per week (those with one) and
+   * deposit by category, the count per place (TextIndex place codes) and of instant-booking ones.
+   */
+  availableFigures(): {
+    day: ByCategory;
+    week: ByCategory;
+    deposit: ByCategory;
+    byPlace: Map<number, number>;
+    instant: number;
+  } {
+    const { dead, end, rank } = this.points;
+    const counts = new Uint32Array(CATEGORIES.length);
+    const weekCounts = new Uint32Array(CATEGORIES.length);
+    for (let s = 0; s < end; s++) {
+      if (dead[s] === 1) continue;
+      const c = this.category[s] as number;
+      counts[c] = (counts[c] as number) + 1;
+      if (!Number.isNaN(this.week[s] as number)) weekCounts[c] = (weekCounts[c] as number) + 1;
+    }
+    const day = new ByCategory(counts, 'int');
+    const week = new ByCategory(weekCounts, 'float');
+    const deposit = new ByCategory(counts, 'int');
+    const byPlace = new Map<number, number>();
+    let instant = 0;
+    for (let s = 0; s < end; s++) {
+      if (dead[s] === 1) continue;
+      const c = this.category[s] as number;
+      day.add(c, this.price[s] as number);
+      const w = this.week[s] as number;
+      if (!Number.isNaN(w)) week.add(c, w);
+      deposit.add(c, this.deposit[s] as number);
+      const place = this.text.placeOfRow(rank[s] as number);
+      byPlace.set(place, (byPlace.get(place) ?? 0) + 1);
+      instant += this.instant[s] as number;
+    }
+    return { day, week, deposit, byPlace, instant };
+  }
+
+  /** The city and district of a place code. */
+  placeName(code: number): { city: string; district: string | null } {
+    return this.text.placeName(code);
   }
 
   search(search: ListingSearch): IndexedPage {

@@ -44,6 +44,7 @@ export class TextIndex {
   private entryOf: GrowingUint32;
   private readonly placeCodes = new Map<string, number>();
   private readonly places: Set<string>[] = [];
+  private readonly placeNames: { city: string; district: string | null }[] = [];
   /** Per row (id order) its place code, while loading; then `placeOf`. */
   private placeByRow: GrowingUint32;
   private placeOf = new Uint32Array(0);
@@ -104,8 +105,18 @@ export class TextIndex {
       code = this.places.length;
       this.placeCodes.set(placeKey, code);
       this.places.push(placeTerms(text.city, text.district));
+      this.placeNames.push({ city: text.city, district: text.district });
     }
     return code;
+  }
+
+  /** The place code of a row (its city and district: placeName). */
+  placeOfRow(row: number): number {
+    return this.placeOf[row] as number;
+  }
+
+  placeName(code: number): { city: string; district: string | null } {
+    return this.placeNames[code] as { city: string; district: string | null };
   }
 
   private addField(row: number, field: number, text: string, keep: (term: number, entry: number) => void): void {

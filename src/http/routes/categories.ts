@@ -2,6 +2,7 @@ import { CATEGORIES, CATEGORY_INFO, type Category } from '../../domain/categorie
 import { priceBand } from '../../domain/pricing.js';
 import { type CategoryFigures, categoryFigures } from '../../repositories/aggregates.js';
 import { CategoriesQuery, type CategoryItem, CategoryList } from '../../schemas/category.js';
+import { categoryFiguresFromIndex } from '../../search/index-aggregates.js';
 import { type Api, documented, errorResponses, ok, type RouteDeps } from './route-kit.js';
 
 function categoryItem(
@@ -31,7 +32,7 @@ function categoryItem(
   return item;
 }
 
-export function categoryRoutes(app: Api, { base, db, now }: RouteDeps): void {
+export function categoryRoutes(app: Api, { base, db, now, searchIndex }: RouteDeps): void {
   app.get(
     `${base}/categories`,
     {
@@ -49,7 +50,8 @@ export function categoryRoutes(app: Api, { base, db, now }: RouteDeps): void {
     async (request) => {
       const lang = request.query.lang ?? 'en';
       const type = request.query.type;
-      const figures = await categoryFigures(db, now());
+      const index = await searchIndex?.(request);
+      const figures = index ? await categoryFiguresFromIndex(db, index, now()) : await categoryFigures(db, now());
       const data = CATEGORIES.map((category) => categoryItem(category, figures, lang, type));
       return { data, total: data.length, lang, type: type ?? null, currency: 'EUR' as const };
     },

@@ -7,11 +7,12 @@ import { API_VERSION, describeTiers } from '../../domain/tiers.js';
 import { categoryFigures, countsByPlace, platformSamples, platformTotals } from '../../repositories/aggregates.js';
 import { MAX_PAGE_SIZE, NoQuery, RefTo } from '../../schemas/common.js';
 import { type Stats, StatsSchema } from '../../schemas/stats.js';
+import { statsFromIndex } from '../../search/index-aggregates.js';
 import { type Api, documented, errorResponses, ok, type RouteDeps } from './route-kit.js';
 
 const median = (sample: RateSample | null | undefined): number | null => priceBand(sample)?.median ?? null;
 
-export function statsRoutes(app: Api, { base, db, now, endpoints, limits }: RouteDeps): void {
+export function statsRoutes(app: Api, { base, db, now, endpoints, limits, searchIndex }: RouteDeps): void {
   app.get(
     `${base}/stats`,
     {
@@ -20,20 +21,24 @@ export function statsRoutes(app: Api, { base, db, now, endpoints, limits }: Rout
         operationId: 'getStats',
         summary: 'Live platform statistics',
         description:
-          'Coverage (centre, radius and the places served, with their open jobs and listings), totals, per-category counts and medians, platform-wide price medians, and the capabilities of this API (endpoints, tiers and limits, version). Computed from current data on every request.',
+          'Coverage (centre, radius and the places served, with their open jobs and listings), totals, per-category counts and medians, platform-wide price medians, and the capabilities of this API (endpoints, tiers and limits, version). Computed from current data (the in-memory search index for open jobs and available listings, kept current as writes happen; SQL for the rest); an answer is reused until the data changes.',
         tags: ['Platform'],
         querystring: NoQuery,
         response: { 200: ok(RefTo(StatsSchema), 'Current platform statistics.'), ...errorResponses(400) },
       }),
     },
-    async (): Promise<Stats> => {
+    async (request): Promise<Stats> => {
       const at = now();
-      const { figures, places, totals, platform } = await allOf({
-        figures: categoryFigures(db, at),
-        places: countsByPlace(db, at),
-        totals: platformTotals(db, at),
-        platform: platformSamples(db, at),
-      });
+      // From the search indexes when they answer (they follow every write), else all in SQL.
+      const index = await searchIndex?.(request);
+      const { figures, places, totals, platform } = index
+        ? await statsFromIndex(db, index, at)
+        : await allOf({
+            figures: categoryFigures(db, at),
+            places: countsByPlace(db, at),
+            totals: platformTotals(db, at),
+            platform: platformSamples(db, at),
+          });
       const counts = new Map(places.map((p) => [`${p.city}|${p.district ?? ''}`, p]));
       return {
         generated_at: at.toISOString(),
