@@ -3,8 +3,11 @@
 //
 //   npm run bench                         both datasets on SQLite and on PostgreSQL
 //   BENCH_ENGINES=sqlite                  one engine (sqlite, postgres)
-//   BENCH_DATASETS=default                one dataset (default; large: 1,000,000 jobs and
-//                                         300,000 listings over Baden-Wuerttemberg, ~2 min to seed)
+//   npm run bench:quick                   the default dataset only (BENCH_DATASETS=default)
+//   BENCH_DATASETS=default,large          datasets (default; growth-10k, growth-100k: 10,000 and
+//                                         100,000 jobs, the growth curve's first points; large:
+//                                         1,000,000 jobs and 300,000 listings over
+//                                         Baden-Wuerttemberg, a few minutes to seed)
 //   BENCH_SECONDS=10 BENCH_CONNECTIONS=32 longer or wider runs
 //   BENCH_LOAD=autocannon                 the load generator: wrk (default; Debian's package, installed
 //                                         by the bench when missing) or autocannon with worker threads
@@ -25,6 +28,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { growthChart } from './chart.mjs';
 import { jobSearches, listingSearches } from './queries.mjs';
 import { evaluate, loadQueries, openRelevanceApp, relevanceReport } from './relevance/relevance.mjs';
 import { BASELINE_LINES, writeScenarios } from './writes.mjs';
@@ -36,13 +40,19 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const THREADS = Number(process.env.BENCH_THREADS ?? 1);
 const LOAD = loadGenerator(process.env.BENCH_LOAD ?? 'wrk');
 const ENGINES = (process.env.BENCH_ENGINES ?? 'sqlite,postgres').split(',').map((e) => e.trim());
-const DATASETS = (process.env.BENCH_DATASETS ?? 'default,large').split(',').map((d) => d.trim());
+const DATASETS = (process.env.BENCH_DATASETS ?? 'default,growth-10k,growth-100k,large').split(',').map((d) => d.trim());
 const POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 /** Seed arguments of each dataset (npm run seed -- ...). */
 const SEED_ARGS = {
   default: [],
+  'growth-10k': ['--region', 'bw', '--jobs', '10000', '--listings', '3000'],
+  'growth-100k': ['--region', 'bw', '--jobs', '100000', '--listings', '30000'],
   large: ['--region', 'bw', '--jobs', '1000000', '--listings', '300000'],
 };
+/** Jobs of each dataset of the growth curve (seeded open jobs; the default dataset is not on it). */
+const GROWTH_JOBS = { 'growth-10k': 10_000, 'growth-100k': 100_000, large: 1_000_000 };
+/** The scenarios the growth curve follows. */
+const GROWTH_SCENARIOS = ['cold job search', 'estimate', 'stats'];
 /** Requests of the sequential latency probe per cold scenario. */
 const PROBE_REQUESTS = 2000;
 const COLD_QUERIES = 100_000;
@@ -500,9 +510,40 @@ async function benchDataset(engine, dataset, dir, withCompression) {
   try {
     const seconds = await seed(database.url, dataset);
     process.stdout.write(`seeded in ${seconds.toFixed(0)} s\n`);
+    if (dataset.startsWith('growth-')) return await benchGrowth(database.url);
     return await benchService(database.url, withCompression);
   } finally {
     await database.drop();
+  }
+}
+
+/** A point of the growth curve: the growth scenarios only, against hello in the same run. */
+async function benchGrowth(databaseUrl) {
+  const port = 4100;
+  const service = await startService(databaseUrl, port);
+  try {
+    const auth = { 'x-api-key': await createKey(databaseUrl) };
+    const hello = await startBaseline('hello.mjs', port + 1);
+    const rows = [];
+    try {
+      rows.push(await measure('hello (node:http, small JSON)', port + 1, ['/'], hello.pid));
+    } finally {
+      hello.kill();
+    }
+    const paths = {
+      'cold job search': jobSearches(COLD_QUERIES, 1),
+      estimate: ['/v1/estimate?category=gardening&duration_hours=3&lat=48.9921&lng=8.4684'],
+      stats: ['/v1/stats'],
+    };
+    for (const title of GROWTH_SCENARIOS) {
+      rows.push(await measure(title, port, paths[title], service.pid, auth, service));
+      await settle(port);
+    }
+    const probes = { job: await probeMedian(port, jobSearches(PROBE_REQUESTS, 101), auth) };
+    return { rows, probes, growthOnly: true };
+  } finally {
+    service.kill('SIGTERM');
+    await once(service, 'exit');
   }
 }
 
@@ -680,6 +721,8 @@ async function postgresReachable() {
 
 const dir = mkdtempSync(join(tmpdir(), 'kmp-bench-'));
 const sections = [];
+/** Points of the growth curve: { engine, jobs, scenario, rps, p50 }. */
+const growth = [];
 process.stdout.write('\n== relevance of text search\n');
 const relevanceText = await relevance();
 process.stdout.write(`${relevanceText}\n`);
@@ -693,13 +736,20 @@ try {
     const results = {};
     for (const dataset of DATASETS) {
       process.stdout.write(`\n== ${engine}, ${dataset} dataset\n`);
-      const { rows, probes, compression, underWrites, writes } = await benchDataset(
+      const { rows, probes, compression, underWrites, writes, growthOnly } = await benchDataset(
         engine,
         dataset,
         dir,
         dataset === 'default',
       );
       results[dataset] = { rows, probes, underWrites };
+      if (GROWTH_JOBS[dataset]) growth.push(...growthPoints(engine, dataset, rows, probes));
+      if (growthOnly) {
+        const text = `### ${dataset} dataset (growth curve)\n\n${table(rows, rows[0].rps, rows[0].rps).replace('× serialize', '× hello (again)')}\n\nUnloaded median latency of cold job search: ${probes.job.toFixed(3)} ms.\n`;
+        process.stdout.write(`${text}\n`);
+        sections.push({ engine, text });
+        continue;
+      }
       const [hello, serialize] = rows;
       const text = [
         `### ${dataset} dataset`,
@@ -730,6 +780,44 @@ try {
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });
+}
+
+/** The growth scenarios of one run as points of the curve (the unloaded cold-search median too). */
+function growthPoints(engine, dataset, rows, probes) {
+  const jobs = GROWTH_JOBS[dataset];
+  const points = GROWTH_SCENARIOS.map((scenario) => {
+    const row = rows.find((r) => r.title === scenario);
+    return { engine, jobs, scenario, rps: row.rps, p50: row.p50, xHello: row.rps / rows[0].rps };
+  });
+  points.push({ engine, jobs, scenario: 'cold job search, unloaded p50 ms', rps: null, p50: probes.job, xHello: null });
+  return points;
+}
+
+/** The growth table and chart: bench/RESULTS.md, docs/performance-growth.svg and docs/performance.md's section. */
+async function writeGrowth(points) {
+  if (points.length === 0) return '';
+  const lines = [
+    '| engine | jobs | scenario | req/s | × hello | p50 ms |',
+    '| --- | ---: | --- | ---: | ---: | ---: |',
+    ...points.map(
+      (p) =>
+        `| ${p.engine} | ${p.jobs.toLocaleString('en')} | ${p.scenario} | ${p.rps ?? ''} | ${p.xHello === null ? '' : p.xHello.toFixed(2)} | ${p.p50.toFixed(3)} |`,
+    ),
+  ];
+  const text = lines.join('\n');
+  const svg = await growthChart(points.filter((p) => p.rps !== null));
+  writeFileSync(join(ROOT, 'docs/performance-growth.svg'), svg);
+  const doc = join(ROOT, 'docs/performance.md');
+  const current = readFileSync(doc, 'utf8');
+  const [start, end] = ['<!-- growth:start -->', '<!-- growth:end -->'];
+  if (current.includes(start) && current.includes(end)) {
+    const section = `${start}\n\nMeasured ${new Date().toISOString().slice(0, 10)} by \`npm run bench\` (wrk, ${CONNECTIONS} connections, ${SECONDS} s per scenario; the same machine for every point):\n\n![Requests per second against the number of jobs](performance-growth.svg)\n\n${text}\n\n${end}`;
+    writeFileSync(
+      doc,
+      current.slice(0, current.indexOf(start)) + section + current.slice(current.indexOf(end) + end.length),
+    );
+  }
+  return text;
 }
 
 /** Each text-search scenario's req/s against its plain twin. */
@@ -827,6 +915,13 @@ function targets(rows) {
   }
   return lines.join('\n');
 }
+
+const growthText = await writeGrowth(growth);
+if (growthText)
+  sections.push({
+    engine: ENGINES[0],
+    text: `### Growth: cost against data size\n\n![chart](../docs/performance-growth.svg)\n\n${growthText}\n`,
+  });
 
 const cpu = cpus()[0]?.model ?? 'unknown CPU';
 const header = [

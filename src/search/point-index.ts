@@ -17,7 +17,8 @@ export const RUN = 6;
  * The spatial half of the in-memory search index: points bucketed in a grid of square cells and
  * stored cell by cell (cells in key order, a key per latitude row and longitude column), so the
  * cells of one latitude row that a search box touches are one contiguous run of slots.
- * `rank` is each point's position in id order (the SQL tie-break). Which points lie within a
+ * `rank` is each point's row (position in id order for the build's points); `order` the SQL
+ * tie-break, also for points appended after the build. Which points lie within a
  * radius is RadiusTest's to decide (radius-test.ts).
  */
 export class PointIndex {
@@ -37,9 +38,10 @@ export class PointIndex {
   /**
    * The SQL tie-break (id order) as a number per slot: the build's points their rank; an appended
    * point the position among the build's ids where its id would go, less a half. Two appended
-   * points in the same gap tie here and are ordered by their ids (tieBefore).
+   * points in the same gap tie here and are ordered by their ids (tieBefore). 32-bit floats hold
+   * these exactly: below 2^22 points, a rank and a half need 23 bits of the 24 they have.
    */
-  readonly order: Float64Array;
+  readonly order: Float32Array;
   /** 1 for a slot whose row changed or went away since it was stored: every scan skips it. */
   readonly dead: Uint8Array;
   /** Slots marked dead so far. */
@@ -90,7 +92,7 @@ export class PointIndex {
     const rank = new Uint32Array(this.capacity);
     for (let i = 0; i < n; i++) rank[i] = (keys[i] as number) % shift;
     this.rank = rank;
-    this.order = new Float64Array(this.capacity);
+    this.order = new Float32Array(this.capacity);
     for (let i = 0; i < n; i++) this.order[i] = rank[i] as number;
     this.dead = new Uint8Array(this.capacity);
     this.lat = this.permute(lat);

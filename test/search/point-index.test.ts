@@ -86,6 +86,59 @@ describe('the search index geometry', () => {
     assert.deepEqual([...admitted(points, search)], [0]);
   });
 
+  test('the tail: appended points are found, dead ones skipped, and id order holds across build and tail', () => {
+    const built = ['job_0000000000000010', 'job_0000000000000030', 'job_0000000000000050'];
+    const ids = new IdColumn('job_', built.length);
+    for (const id of built) ids.push(id);
+    const points = new PointIndex(
+      ids,
+      Float64Array.of(49, 49, 49),
+      Float64Array.of(8.4, 8.4, 8.4),
+      undefined,
+      1,
+      0.2,
+      8,
+    );
+    const added = ['job_0000000000000020', 'job_00000000000000300', 'job_0000000000000031', 'job_0000000000000001'];
+    const slots = added.map((id) => points.append(id, 49, 8.4));
+    assert.deepEqual(slots, [3, 4, 5, 6]);
+    const all = [...built, ...added];
+    const bySlot = Array.from({ length: points.end }, (_, s) => s);
+    bySlot.sort((a, b) => (points.tieBefore(a, b) ? -1 : points.tieBefore(b, a) ? 1 : 0));
+    assert.deepEqual(
+      bySlot.map((s) => all[s]),
+      [...all].sort(),
+      'slots in the order SQL sorts their ids',
+    );
+    // Every slot within the radius is read, the tail's too; a removed one is marked dead.
+    const test_ = new RadiusTest({ lat: 49, lng: 8.4 }, 1);
+    const runs = points.runs(test_);
+    const read = new Set<number>();
+    for (let r = 0; r < runs.length; r += RUN) {
+      for (let s = runs[r] as number; s < (runs[r + 1] as number); s++) read.add(s);
+    }
+    assert.equal(read.size, 7);
+    assert.ok(points.remove('job_0000000000000030'));
+    assert.ok(points.remove('job_0000000000000031'));
+    assert.equal(points.remove('job_0000000000000030'), false, 'already dead');
+    assert.equal(points.slotOf('job_0000000000000030'), -1);
+    assert.equal(points.dead[1], 1);
+    assert.equal(points.dead[5], 1);
+    assert.equal(points.slotOf('job_0000000000000020'), 3);
+    // Room for eight appended points (dead ones still hold theirs): four more fit, the ninth does not.
+    const more = [
+      'job_0000000000000002',
+      'job_0000000000000003',
+      'job_0000000000000004',
+      'job_0000000000000005',
+      'job_0000000000000006',
+    ];
+    assert.deepEqual(
+      more.map((id) => points.append(id, 49, 8.4)),
+      [7, 8, 9, 10, -1],
+    );
+  });
+
   test('ids come back as they went in, packed or not, past the expected count', () => {
     const given = [
       'job_0123456789abcdef',
