@@ -6,10 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { Kysely } from 'kysely';
 import { buildApp } from '../../src/app.js';
 import { testConfig } from '../../src/config.js';
-import type { Database } from '../../src/db/schema.js';
 import { pruneSearchChanges } from '../../src/repositories/search-changes.js';
 import { SearchIndexes } from '../../src/search/search-indexes.js';
 import { seedDatabase } from '../../src/seed/seed-database.js';
