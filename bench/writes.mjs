@@ -63,9 +63,21 @@ export async function writeScenarios(port, keysOf) {
     });
     conversations.push({ id: opened.id, keys: [key, owner] });
   }
-  // Applications: each job takes helpers_needed × 3 = 12, one per account.
+  // Applications: each job takes helpers_needed × 3 = 12, one per account, each as its own helper profile.
+  const helpers = [];
+  for (const [i, key] of writers.entries()) {
+    const helper = await post(port, '/v1/helpers', key, {
+      display_name: `Helferin ${i}`,
+      categories: ['GARDENING'],
+      location: { lat: 49.0123, lng: 8.4321 },
+      hourly_rate_eur: 18,
+    });
+    helpers.push({ key, id: helper.id });
+  }
   const apply = jobs.flatMap((id) =>
-    writers.map((key) => line('POST', `/v1/jobs/${id}/applications`, key, { message: 'Ich kann am Samstag.' })),
+    helpers.map((h) =>
+      line('POST', `/v1/jobs/${id}/applications`, h.key, { helper_id: h.id, message: 'Ich kann am Samstag.' }),
+    ),
   );
   // Bookings: one day each, every listing on every day from tomorrow on.
   const book = [];

@@ -129,6 +129,9 @@ describe('the response cache', () => {
     const other = createDb(url); // another connection (pool) to the same database, as another process has
     t.after(() => other.close());
     await insert(other.kysely, { jobs: [jobFixture({ deadline: null })] });
+    // The data version is read once per turn of the event loop (db/create-db.ts): a request sent
+    // after another process's commit arrives in a later turn. inject() does not wait for one.
+    await new Promise((resolve) => setImmediate(resolve));
     assert.equal(await total(), 3, 'a write through another connection');
   });
 
