@@ -21,7 +21,7 @@ export function statsRoutes(app: Api, { base, db, now, endpoints, limits, search
         operationId: 'getStats',
         summary: 'Live platform statistics',
         description:
-          'Coverage (centre, radius and the places served, with their open jobs and listings), totals, per-category counts and medians, platform-wide price medians, and the capabilities of this API (endpoints, tiers and limits, version). Computed from current data (the in-memory search index for open jobs and available listings, kept current as writes happen; SQL for the rest); an answer is reused until the data changes.',
+          'Coverage (centre, radius and the places served, with their open jobs and listings), totals, per-category counts and medians, platform-wide price medians, and the capabilities of this API (endpoints, tiers and limits, version). Computed from current data.',
         tags: ['Platform'],
         querystring: NoQuery,
         response: { 200: ok(RefTo(StatsSchema), 'Current platform statistics.'), ...errorResponses(400) },
