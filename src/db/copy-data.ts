@@ -8,7 +8,8 @@ import type { Database } from './schema.js';
  * Tables whose rows the target makes itself as the copied rows arrive (triggers of migration 0020):
  * what changed for the search indexes is the target's own history, not the source's.
  */
-type DerivedTable = 'search_changes' | 'search_change_horizon';
+export const DERIVED_TABLES = ['search_changes', 'search_change_horizon'] as const;
+type DerivedTable = (typeof DERIVED_TABLES)[number];
 
 /**
  * Every table of the schema with its primary key, parents before children: the order of this

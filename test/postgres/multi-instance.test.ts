@@ -86,6 +86,8 @@ test('two instances on one PostgreSQL schema and one Redis', { timeout: 300_000 
       '0016-account-erasure',
       '0017-providers',
       '0018-notices',
+      '0019-change-notify',
+      '0020-search-changes',
     ]);
   });
 
