@@ -99,14 +99,16 @@ export async function statsFromIndex(
   };
 }
 
-function placeCounts(index: IndexSnapshot, jobs: Map<number, number>, listings: Map<number, number>): PlaceCounts[] {
+function placeCounts(index: IndexSnapshot, jobs: Uint32Array, listings: Uint32Array): PlaceCounts[] {
   const key = (p: { city: string; district: string | null }) => `${p.city}\u0000${p.district ?? ''}`;
   const places = new Map<string, PlaceCounts>();
-  for (const [code, n] of jobs) {
+  for (const [code, n] of jobs.entries()) {
+    if (n === 0) continue;
     const p = index.jobs.placeName(code);
     places.set(key(p), { city: p.city, district: p.district, openJobs: n, listings: 0 });
   }
-  for (const [code, n] of listings) {
+  for (const [code, n] of listings.entries()) {
+    if (n === 0) continue;
     const p = index.listings.placeName(code);
     const entry = places.get(key(p)) ?? { city: p.city, district: p.district, openJobs: 0, listings: 0 };
     entry.listings = n;

@@ -109,29 +109,31 @@ export class JobIndex extends PointTable<JobRow, JobIndexRow> implements JobSear
 
   /**
    * The jobs open at `now` (deadline ahead), as aggregates read them: price and cents per
-   * helper-hour by category, the count per place (TextIndex place codes) and of urgent ones.
+   * helper-hour by category, the count per place (by TextIndex place code) and of urgent ones.
    */
-  openFigures(now: Date): { price: ByCategory; hourly: ByCategory; byPlace: Map<number, number>; urgent: number } {
+  openFigures(now: Date): { price: ByCategory; hourly: ByCategory; byPlace: Uint32Array; urgent: number } {
     const nowMs = now.getTime();
     const { dead, end, rank } = this.points;
+    const { deadline, category, price: prices, hourly: rates, urgent: urgents } = this;
     const counts = new Uint32Array(CATEGORIES.length);
     for (let s = 0; s < end; s++) {
-      if (dead[s] === 1 || (this.deadline[s] as number) <= nowMs) continue;
-      const c = this.category[s] as number;
+      if (dead[s] === 1 || (deadline[s] as number) <= nowMs) continue;
+      const c = category[s] as number;
       counts[c] = (counts[c] as number) + 1;
     }
     const price = new ByCategory(counts, 'int');
     const hourly = new ByCategory(counts, 'float');
-    const byPlace = new Map<number, number>();
+    const places = this.text.placeCodesOfRows();
+    const byPlace = new Uint32Array(this.text.placeCount);
     let urgent = 0;
     for (let s = 0; s < end; s++) {
-      if (dead[s] === 1 || (this.deadline[s] as number) <= nowMs) continue;
-      const c = this.category[s] as number;
-      price.add(c, this.price[s] as number);
-      hourly.add(c, this.hourly[s] as number);
-      const place = this.text.placeOfRow(rank[s] as number);
-      byPlace.set(place, (byPlace.get(place) ?? 0) + 1);
-      urgent += this.urgent[s] as number;
+      if (dead[s] === 1 || (deadline[s] as number) <= nowMs) continue;
+      const c = category[s] as number;
+      price.add(c, prices[s] as number);
+      hourly.add(c, rates[s] as number);
+      const place = places[rank[s] as number] as number;
+      byPlace[place] = (byPlace[place] as number) + 1;
+      urgent += urgents[s] as number;
     }
     return { price, hourly, byPlace, urgent };
   }

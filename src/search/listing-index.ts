@@ -111,33 +111,35 @@ export class ListingIndex extends PointTable<ListingSearchRow, ListingIndexRow> 
     day: ByCategory;
     week: ByCategory;
     deposit: ByCategory;
-    byPlace: Map<number, number>;
+    byPlace: Uint32Array;
     instant: number;
   } {
     const { dead, end, rank } = this.points;
+    const { category, price, week: weeks, deposit: deposits, instant: instants } = this;
     const counts = new Uint32Array(CATEGORIES.length);
     const weekCounts = new Uint32Array(CATEGORIES.length);
     for (let s = 0; s < end; s++) {
       if (dead[s] === 1) continue;
-      const c = this.category[s] as number;
+      const c = category[s] as number;
       counts[c] = (counts[c] as number) + 1;
-      if (!Number.isNaN(this.week[s] as number)) weekCounts[c] = (weekCounts[c] as number) + 1;
+      if (!Number.isNaN(weeks[s] as number)) weekCounts[c] = (weekCounts[c] as number) + 1;
     }
     const day = new ByCategory(counts, 'int');
     const week = new ByCategory(weekCounts, 'float');
     const deposit = new ByCategory(counts, 'int');
-    const byPlace = new Map<number, number>();
+    const places = this.text.placeCodesOfRows();
+    const byPlace = new Uint32Array(this.text.placeCount);
     let instant = 0;
     for (let s = 0; s < end; s++) {
       if (dead[s] === 1) continue;
-      const c = this.category[s] as number;
-      day.add(c, this.price[s] as number);
-      const w = this.week[s] as number;
+      const c = category[s] as number;
+      day.add(c, price[s] as number);
+      const w = weeks[s] as number;
       if (!Number.isNaN(w)) week.add(c, w);
-      deposit.add(c, this.deposit[s] as number);
-      const place = this.text.placeOfRow(rank[s] as number);
-      byPlace.set(place, (byPlace.get(place) ?? 0) + 1);
-      instant += this.instant[s] as number;
+      deposit.add(c, deposits[s] as number);
+      const place = places[rank[s] as number] as number;
+      byPlace[place] = (byPlace[place] as number) + 1;
+      instant += instants[s] as number;
     }
     return { day, week, deposit, byPlace, instant };
   }

@@ -110,9 +110,14 @@ export class TextIndex {
     return code;
   }
 
-  /** The place code of a row (its city and district: placeName). */
-  placeOfRow(row: number): number {
-    return this.placeOf[row] as number;
+  /** The place code of each row (its city and district: placeName); read only. */
+  placeCodesOfRows(): Uint32Array {
+    return this.placeOf;
+  }
+
+  /** How many place codes there are. */
+  get placeCount(): number {
+    return this.placeNames.length;
   }
 
   placeName(code: number): { city: string; district: string | null } {
