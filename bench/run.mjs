@@ -53,6 +53,14 @@ const SEED_ARGS = {
 const GROWTH_JOBS = { 'growth-10k': 10_000, 'growth-100k': 100_000, large: 1_000_000 };
 /** The scenarios the growth curve follows. */
 const GROWTH_SCENARIOS = ['cold job search', 'estimate', 'stats'];
+/** What bounds the writes against the one-row insert. */
+const WRITES_BOUND =
+  "What bounds a write: one transaction that checks the key, counts the account's quota over its last hour, claims the Idempotency-Key (an insert, marked committed with the write), writes the rows (an application also counts and updates its job; a booking checks the days it would hold), records the outbox event and matches it against the webhooks and, for a job or listing, the saved searches, then answers with the created object (a second read) and its Location. On SQLite these run on the one connection and, the driver being synchronous, on the event loop: writes queue one after another, which the stalls of the write scenarios show. The baseline runs one prepared insert.";
+
+/** What bounds a reused answer (measured: a CPU profile of get job by id under wrk, 2026-11-26). */
+const PIPELINE =
+  "Not the bytes: reused answers of every size plateau at about the same rate (an 18 KB page and a 1.7 KB job alike), about 75 µs of the service per request. A CPU profile of get job by id under wrk: the service idles ~20 % of the time with 32 connections open (wrk and the service share the two cores: the load generator starves it, nothing is awaited), the writev syscall takes ~40 % of the busy time (a bare node:http server sending the same 15 headers and body reaches ~58,000 req/s), Fastify's hook chain and our plugins (key lookup, rate-limit count and its five headers, security headers, request id, metrics, response cache and ETag) the rest. Reading SQLite's data version per request took 16 % until it was read once per event-loop turn.";
+
 /** Requests of the sequential latency probe per cold scenario. */
 const PROBE_REQUESTS = 2000;
 const COLD_QUERIES = 100_000;
@@ -882,14 +890,6 @@ function largeTargets(small, large) {
   );
   return lines.join('\n');
 }
-
-/** What bounds the writes against the one-row insert. */
-const WRITES_BOUND =
-  "What bounds a write: one transaction that checks the key, counts the account's quota over its last hour, claims the Idempotency-Key (an insert, marked committed with the write), writes the rows (an application also counts and updates its job; a booking checks the days it would hold), records the outbox event and matches it against the webhooks and, for a job or listing, the saved searches, then answers with the created object (a second read) and its Location. On SQLite these run on the one connection and, the driver being synchronous, on the event loop: writes queue one after another, which the stalls of the write scenarios show. The baseline runs one prepared insert.";
-
-/** What bounds a reused answer (measured: a CPU profile of get job by id under wrk, 2026-11-26). */
-const PIPELINE =
-  "Not the bytes: reused answers of every size plateau at about the same rate (an 18 KB page and a 1.7 KB job alike), about 75 µs of the service per request. A CPU profile of get job by id under wrk: the service idles ~20 % of the time with 32 connections open (wrk and the service share the two cores: the load generator starves it, nothing is awaited), the writev syscall takes ~40 % of the busy time (a bare node:http server sending the same 15 headers and body reaches ~58,000 req/s), Fastify's hook chain and our plugins (key lookup, rate-limit count and its five headers, security headers, request id, metrics, response cache and ETag) the rest. Reading SQLite's data version per request took 16 % until it was read once per event-loop turn.";
 
 /** The targets, each met or missed by how much, with what bounds it where it is missed. */
 function targets(rows) {
