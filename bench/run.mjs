@@ -839,6 +839,8 @@ async function writeGrowth(points) {
       doc,
       current.slice(0, current.indexOf(start)) + section + current.slice(current.indexOf(end) + end.length),
     );
+    // The docs are formatted by Biome (tables aligned), as `npm run lint` checks.
+    execFileSync(join(ROOT, 'node_modules/.bin/biome'), ['format', '--write', doc], { stdio: 'ignore' });
   }
   return text;
 }
