@@ -89,15 +89,16 @@ const TRANSACTION_CONTROL = /^\s*(begin|start transaction|commit|rollback|savepo
 /** Read-only raw SQL; anything else run through a Db counts as a write. */
 const READ_ONLY_RAW = /^\s*(select|with|explain|pragma)\b/i;
 
-/**
- * Counts the writes that go through one Kysely instance (transactions, raw statements and all):
- * once when a write is sent and once more when it is done, and (PostgresDialect below) after the
- * commit of each transaction that wrote, so a read that starts after a write's commit never shares a version with one that
- * started before it, whatever else tells of the change and however late.
- */
 function isRead(node: RootOperationNode): boolean {
   return node.kind === 'SelectQueryNode' || (node.kind === 'RawNode' && READ_ONLY_RAW.test(node.sqlFragments[0] ?? ''));
 }
+
+/**
+ * Counts the writes that go through one Kysely instance (transactions, raw statements and all):
+ * once when a write is sent and once more when it is done, and (PostgresDialect below) after the
+ * commit of each transaction that wrote, so a read that starts after a write's commit never shares
+ * a version with one that started before it, whatever else tells of the change and however late.
+ */
 
 class WriteCounter implements KyselyPlugin {
   writes = 0;
@@ -134,6 +135,8 @@ class CommitCountingDialect extends PostgresDialect {
     const acquire = driver.acquireConnection.bind(driver);
     driver.acquireConnection = async () => {
       const connection = await acquire();
+      // A write outside a transaction (autocommit) was counted when it was done: start clean.
+      wrote.delete(connection);
       if (!watched.has(connection)) {
         watched.add(connection);
         const execute = connection.executeQuery.bind(connection);
