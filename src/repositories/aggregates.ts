@@ -130,20 +130,6 @@ export async function countsByPlace(db: Queryable, now: Date): Promise<PlaceCoun
   return [...places.values()];
 }
 
-/**
- * The figures of completed jobs (few rows, read through the status index) that /v1/stats and
- * /v1/categories show beside those of open jobs and available listings.
- */
-export function completedFigures(db: Queryable) {
-  const completed = sql<boolean>`status = 'completed'`;
-  return allOf({
-    counts: countByCategory(db, 'jobs', completed),
-    hourlyRate: percentilesByCategory(db, 'jobs', hourlyRateCentsSql, completed),
-    hourlyRateOverall: percentilesOverall(db, 'jobs', hourlyRateCentsSql, completed),
-    rates: completedHourlyRates(db),
-  });
-}
-
 /** Cents per helper-hour of every completed job with its category (what the index does not hold). */
 export async function completedHourlyRates(db: Queryable): Promise<{ category: Category; v: number }[]> {
   const { rows } = await sql<{ category: Category; v: number }>`

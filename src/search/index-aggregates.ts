@@ -4,7 +4,7 @@ import { CATEGORIES } from '../domain/categories.js';
 import {
   availableHelpersByCategory,
   type CategoryFigures,
-  completedFigures,
+  completedHourlyRates,
   helperTotals,
   type PlaceCounts,
   type platformSamples,
@@ -39,7 +39,7 @@ export async function statsFromIndex(
   now: Date,
 ): Promise<{ figures: CategoryFigures; places: PlaceCounts[]; totals: Totals; platform: Platform }> {
   const sqlPart = allOf({
-    completed: completedFigures(db),
+    completedRates: completedHourlyRates(db),
     availableHelpers: availableHelpersByCategory(db),
     helpers: helperTotals(db),
   });
@@ -63,7 +63,13 @@ export async function statsFromIndex(
   CATEGORIES.forEach((_, c) => {
     counts[c] = open.hourly.count(c);
   });
-  const completedByCode = fromSql.completed.rates.map((r) => ({ code: CATEGORIES.indexOf(r.category), v: r.v }));
+  const completedByCode = fromSql.completedRates.map((r) => ({ code: CATEGORIES.indexOf(r.category), v: r.v }));
+  // The completed jobs' own figures come from the same rows: counts and percentiles, read once.
+  const completedCounts = new Uint32Array(CATEGORIES.length);
+  for (const { code } of completedByCode) completedCounts[code] = (completedCounts[code] as number) + 1;
+  const completed = new ByCategory(completedCounts, 'float');
+  for (const { code, v } of completedByCode) completed.add(code, v);
+  const completedRateOverall = completed.overall();
   for (const { code } of completedByCode) counts[code] = (counts[code] as number) + 1;
   const hourlyAll = new ByCategory(counts, 'float');
   for (let c = 0; c < CATEGORIES.length; c++) {
@@ -72,16 +78,17 @@ export async function statsFromIndex(
   for (const { code, v } of completedByCode) hourlyAll.add(code, v);
 
   const sum = (m: Map<unknown, number>) => [...m.values()].reduce((a, b) => a + b, 0);
-  const completedTotal = sum(fromSql.completed.counts);
+  const completedJobs = completed.countMap();
+  const completedTotal = sum(completedJobs);
   return {
     figures: {
       openJobs: openCounts,
-      completedJobs: fromSql.completed.counts,
+      completedJobs,
       availableListings: listingCounts,
       availableHelpers: fromSql.availableHelpers,
       openJobPrice: openPrice,
       hourlyRateAll: hourlyAll.samples(),
-      hourlyRateCompleted: fromSql.completed.hourlyRate,
+      hourlyRateCompleted: completed.samples(),
       dayPrice,
       weekPrice,
       deposit,
@@ -95,7 +102,7 @@ export async function statsFromIndex(
       instant_booking_listings: listings.instant,
       ...fromSql.helpers,
     },
-    platform: { ...overall, hourlyRate: fromSql.completed.hourlyRateOverall },
+    platform: { ...overall, hourlyRate: completedRateOverall },
   };
 }
 
