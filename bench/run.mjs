@@ -31,7 +31,7 @@ import pg from 'pg';
 import { growthChart } from './chart.mjs';
 import { jobSearches, listingSearches } from './queries.mjs';
 import { evaluate, loadQueries, openRelevanceApp, relevanceReport } from './relevance/relevance.mjs';
-import { BASELINE_LINES, writeScenarios } from './writes.mjs';
+import { BASELINE_LINES, JOB_BODY, LISTING_BODY, post, writeScenarios } from './writes.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -255,32 +255,9 @@ async function createDatabase(engine, dataset, dir) {
 
 /**
  * Latency without queueing: `paths` one after another on one kept-alive connection, timed to the
- * microsecond (autocannon's percentiles are whole milliseconds). Returns the median in ms.
+ * microsecond (the load generators' percentiles are coarser). Returns the median and the 99th
+ * percentile in ms.
  */
-async function probeMedian(port, paths, headers) {
-  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-  const times = [];
-  try {
-    for (const path of paths) {
-      const started = process.hrtime.bigint();
-      await new Promise((resolve, reject) => {
-        const req = httpRequest({ host: '127.0.0.1', port, path, headers, agent }, (res) => {
-          res.on('data', () => {});
-          res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`${path}: ${res.statusCode}`))));
-        });
-        req.on('error', reject);
-        req.end();
-      });
-      times.push(Number(process.hrtime.bigint() - started) / 1e6);
-    }
-  } finally {
-    agent.destroy();
-  }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)];
-}
-
-/** As probeMedian, returning the median and the 99th percentile in ms. */
 async function probe(port, paths, headers) {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const times = [];
@@ -311,38 +288,13 @@ async function probe(port, paths, headers) {
  */
 function startWriter(port, key, perSecond) {
   const created = { jobs: [], listings: [] };
-  const send = async (path, body) => {
-    const response = await fetch(`http://127.0.0.1:${port}${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-api-key': key, 'idempotency-key': crypto.randomUUID() },
-      body: JSON.stringify(body ?? {}),
-    });
-    const json = await response.json();
-    if (response.status >= 300) throw new Error(`${path}: ${response.status}`);
-    return json;
-  };
-  const job = {
-    title: 'Rasen mähen',
-    description: 'Kleiner Garten, Mäher ist da.',
-    category: 'GARDENING',
-    price_eur: 40,
-    location: { plz: '76227' },
-  };
-  const listing = {
-    title: 'Akku-Bohrmaschine',
-    description: 'Mit zwei Akkus.',
-    category: 'BORROWING',
-    price_per_day_eur: 5,
-    deposit_eur: 30,
-    condition: 'good',
-    location: { plz: '76131' },
-  };
+  const send = (path, body) => post(port, path, key, body);
   const steps = [
-    async () => created.jobs.push((await send('/v1/jobs', job)).id),
-    async () => created.listings.push((await send('/v1/listings', listing)).id),
+    async () => created.jobs.push((await send('/v1/jobs', JOB_BODY)).id),
+    async () => created.listings.push((await send('/v1/listings', LISTING_BODY)).id),
     async () => created.jobs.length > 1 && (await send(`/v1/jobs/${created.jobs.shift()}/cancel`, {})),
     async () => created.listings.length > 1 && (await send(`/v1/listings/${created.listings.shift()}/pause`, {})),
-    async () => created.jobs.push((await send('/v1/jobs', { ...job, price_eur: 55 })).id),
+    async () => created.jobs.push((await send('/v1/jobs', { ...JOB_BODY, price_eur: 55 })).id),
   ];
   const counts = { done: 0, failed: 0 };
   let i = 0;
@@ -366,8 +318,11 @@ function startWriter(port, key, perSecond) {
   };
 }
 
-/** Developer keys of private accounts (which may post without provider details), through the service's own code. */
-async function privateKeys(databaseUrl, count, name) {
+/**
+ * Developer keys of `count` accounts of a type straight in the database, through the service's own
+ * code (dist/): private ones may post without provider details.
+ */
+async function keysOf(databaseUrl, count, name, accountType = 'private') {
   const { createDb } = await import(join(ROOT, 'dist/db/create-db.js'));
   const { findOrCreateAccount, issueKey } = await import(join(ROOT, 'dist/repositories/access.js'));
   const db = createDb(databaseUrl);
@@ -377,7 +332,7 @@ async function privateKeys(databaseUrl, count, name) {
     for (let i = 0; i < count; i++) {
       const { row } = await findOrCreateAccount(
         db.kysely,
-        { name: `${name} ${i}`, email: `${name}-${i}@example.org`, organisation: null, account_type: 'private' },
+        { name: `${name} ${i}`, email: `${name}-${i}@example.org`, organisation: null, account_type: accountType },
         now,
       );
       keys.push((await issueKey(db.kysely, row.id, now)).key);
@@ -388,22 +343,10 @@ async function privateKeys(databaseUrl, count, name) {
   }
 }
 
-/** A developer key straight in the database, through the service's own code (dist/). */
+/** The benchmark's read key: a commercial account's. */
 async function createKey(databaseUrl) {
-  const { createDb } = await import(join(ROOT, 'dist/db/create-db.js'));
-  const { findOrCreateAccount, issueKey } = await import(join(ROOT, 'dist/repositories/access.js'));
-  const db = createDb(databaseUrl);
-  try {
-    const now = new Date();
-    const { row } = await findOrCreateAccount(
-      db.kysely,
-      { name: 'Benchmark', email: 'bench@example.org', organisation: null, account_type: 'commercial' },
-      now,
-    );
-    return (await issueKey(db.kysely, row.id, now)).key;
-  } finally {
-    await db.close();
-  }
+  const [key] = await keysOf(databaseUrl, 1, 'Benchmark', 'commercial');
+  return key;
 }
 
 /** One wrk run over `paths` (a file of them, one per line); the figures bench/wrk-paths.lua prints. */
@@ -562,7 +505,7 @@ async function benchGrowth(databaseUrl) {
       rows.push(await measure(title, port, paths[title], service.pid, auth, service));
       await settle(port);
     }
-    const probes = { job: await probeMedian(port, jobSearches(PROBE_REQUESTS, 101), auth) };
+    const probes = { job: (await probe(port, jobSearches(PROBE_REQUESTS, 101), auth)).p50 };
     return { rows, probes, growthOnly: true };
   } finally {
     service.kill('SIGTERM');
@@ -599,8 +542,8 @@ async function benchService(databaseUrl, withCompression) {
     const cold = { job: jobSearches(COLD_QUERIES, 1), listing: listingSearches(COLD_QUERIES, 2) };
     // Unloaded medians on queries the load runs do not send (so none is a reused answer).
     const probes = {
-      job: await probeMedian(port, jobSearches(PROBE_REQUESTS, 101), auth),
-      listing: await probeMedian(port, listingSearches(PROBE_REQUESTS, 102), auth),
+      job: (await probe(port, jobSearches(PROBE_REQUESTS, 101), auth)).p50,
+      listing: (await probe(port, listingSearches(PROBE_REQUESTS, 102), auth)).p50,
     };
     const scenarios = [
       ['hot job search', ['/v1/jobs']],
@@ -627,7 +570,7 @@ async function benchService(databaseUrl, withCompression) {
     const compression = COMPRESSION && withCompression ? await benchCompression(port, service, auth, jobId) : null;
     // Cold searches (one connection, queries not sent before) while a writer changes 5 jobs and
     // listings a second: the search index follows the writes instead of being rebuilt.
-    const [writerKey] = await privateKeys(databaseUrl, 1, 'under-writes');
+    const [writerKey] = await keysOf(databaseUrl, 1, 'under-writes');
     const stopWriter = startWriter(port, writerKey, 5);
     await sleep(1000);
     const underWrites = await probe(port, jobSearches(PROBE_REQUESTS, 103), auth);
@@ -647,7 +590,7 @@ async function benchService(databaseUrl, withCompression) {
  * Idempotency-Key. Run last: they change the data the read scenarios measured.
  */
 async function benchWrites(port, service, databaseUrl) {
-  const scenarios = await writeScenarios(port, (n) => privateKeys(databaseUrl, n, 'writer'));
+  const scenarios = await writeScenarios(port, (n) => keysOf(databaseUrl, n, 'writer'));
   await settle(port);
   const baseline = await startBaseline('insert.mjs', port + 4, databaseUrl);
   const rows = [];

@@ -3,14 +3,15 @@
 // its events, against a baseline that inserts one job row in one transaction on the same database
 // (bench/servers/insert.mjs). Requests of a scenario are distinct where the service demands it
 // (an application per account and job, a booking per listing and day), so each is a 2xx.
-const JOB = {
+/** The bodies every write of the bench posts (the writer of the under-writes scenario too). */
+export const JOB_BODY = {
   title: 'Hecke schneiden',
   description: 'Zwanzig Meter Thuja, Werkzeug ist da.',
   category: 'GARDENING',
   price_eur: 60,
   location: { plz: '76227' },
 };
-const LISTING = {
+export const LISTING_BODY = {
   title: 'Bierzeltgarnitur',
   description: 'Ein Tisch und zwei Bänke für acht Personen.',
   category: 'EVENTS',
@@ -25,7 +26,8 @@ const APPLY_JOBS = 1_000;
 const LISTINGS = 40;
 const BOOKING_DAYS = 300;
 
-async function post(port, path, key, body) {
+/** A POST through the API with a fresh Idempotency-Key; throws unless it is a 2xx. */
+export async function post(port, path, key, body) {
   const response = await fetch(`http://127.0.0.1:${port}${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-api-key': key, 'idempotency-key': crypto.randomUUID() },
@@ -52,9 +54,9 @@ export async function writeScenarios(port, keysOf) {
   const [owner, ...writers] = await keysOf(ACCOUNTS + 1);
   const jobs = [];
   for (let i = 0; i < APPLY_JOBS; i++)
-    jobs.push((await post(port, '/v1/jobs', owner, { ...JOB, helpers_needed: 4 })).id);
+    jobs.push((await post(port, '/v1/jobs', owner, { ...JOB_BODY, helpers_needed: 4 })).id);
   const listings = [];
-  for (let i = 0; i < LISTINGS; i++) listings.push((await post(port, '/v1/listings', owner, LISTING)).id);
+  for (let i = 0; i < LISTINGS; i++) listings.push((await post(port, '/v1/listings', owner, LISTING_BODY)).id);
   const conversations = [];
   for (const [i, key] of writers.entries()) {
     const opened = await post(port, '/v1/conversations', key, {
@@ -96,7 +98,7 @@ export async function writeScenarios(port, keysOf) {
     keys.map((key) => line('POST', `/v1/conversations/${id}/messages`, key, { text: 'Passt, bis dann!' })),
   );
   return [
-    ['create job (POST /v1/jobs)', writers.map((key) => line('POST', '/v1/jobs', key, JOB))],
+    ['create job (POST /v1/jobs)', writers.map((key) => line('POST', '/v1/jobs', key, JOB_BODY))],
     ['apply (POST /v1/jobs/{id}/applications)', apply],
     ['create booking (POST /v1/listings/{id}/bookings)', book],
     ['post message (POST /v1/conversations/{id}/messages)', messages],
