@@ -130,13 +130,6 @@ export async function countsByPlace(db: Queryable, now: Date): Promise<PlaceCoun
   return [...places.values()];
 }
 
-/** Cents per helper-hour of every completed job with its category (what the index does not hold). */
-export async function completedHourlyRates(db: Queryable): Promise<{ category: Category; v: number }[]> {
-  const { rows } = await sql<{ category: Category; v: number }>`
-    select category, ${hourlyRateCentsSql} as v from jobs where status = 'completed'`.execute(db);
-  return rows.map((r) => ({ category: r.category, v: Number(r.v) }));
-}
-
 /** The helper totals of /v1/stats. */
 export async function helperTotals(db: Queryable): Promise<Pick<Totals, 'helpers' | 'verified_available_helpers'>> {
   const helpers = await db

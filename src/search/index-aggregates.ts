@@ -1,25 +1,22 @@
 import type { Queryable } from '../db/queryable.js';
 import { allOf } from '../domain/all-of.js';
-import { CATEGORIES } from '../domain/categories.js';
 import {
   availableHelpersByCategory,
   type CategoryFigures,
-  completedHourlyRates,
   helperTotals,
   type PlaceCounts,
   type platformSamples,
   type Totals,
 } from '../repositories/aggregates.js';
-import { ByCategory } from './figures.js';
 import type { IndexSnapshot } from './search-indexes.js';
 
 /**
  * The aggregates of /v1/categories and /v1/stats from the search indexes, which follow every write
- * (search-indexes.ts): the open jobs and available listings, the bulk of the rows, are read from the
- * index's columns (one pass, percentiles by selection) instead of being scanned and ranked by SQL;
- * what the index does not hold (completed jobs, helpers: few rows, read through their status index)
- * still comes from SQL. The figures are exactly those of repositories/aggregates.ts (tested:
- * test/http/index-aggregates.test.ts compares both after random writes).
+ * (search-indexes.ts) and keep the figures of the open and completed jobs and the available
+ * listings up to date as they do (index-figures.ts): counts and sorted values per category, so a
+ * percentile is a lookup, not a pass over every row. Only the helpers (few rows, read through
+ * their indexes) still come from SQL. The figures are exactly those of repositories/aggregates.ts
+ * (tested: test/http/index-aggregates.test.ts compares both after random writes).
  */
 
 type Platform = Awaited<ReturnType<typeof platformSamples>>;
@@ -32,77 +29,52 @@ export async function categoryFiguresFromIndex(
   return (await statsFromIndex(db, index, now)).figures;
 }
 
-/** Everything /v1/stats shows, from one pass over each index. */
+/** Everything /v1/stats shows, from the figures the indexes keep. */
 export async function statsFromIndex(
   db: Queryable,
   index: IndexSnapshot,
   now: Date,
 ): Promise<{ figures: CategoryFigures; places: PlaceCounts[]; totals: Totals; platform: Platform }> {
-  const sqlPart = allOf({
-    completedRates: completedHourlyRates(db),
-    availableHelpers: availableHelpersByCategory(db),
-    helpers: helperTotals(db),
-  });
+  const sqlPart = allOf({ availableHelpers: availableHelpersByCategory(db), helpers: helperTotals(db) });
   // Read synchronously, before any await: the indexes do not change under this pass.
-  const open = index.jobs.openFigures(now);
+  const jobs = index.jobs.figuresAt(now);
   const listings = index.listings.availableFigures();
-  const places = placeCounts(index, open.byPlace, listings.byPlace);
-  const overall = {
-    jobPrice: open.price.overall(),
+  const places = placeCounts(index, jobs.byPlace, listings.byPlace);
+  const openJobs = jobs.openPrice.countMap();
+  const completedJobs = jobs.completed.countMap();
+  const availableListings = listings.day.countMap();
+  const figures = {
+    openJobs,
+    completedJobs,
+    availableListings,
+    openJobPrice: jobs.openPrice.samples(),
+    hourlyRateAll: jobs.hourlyAll.samples(),
+    hourlyRateCompleted: jobs.completed.samples(),
+    dayPrice: listings.day.samples(),
+    weekPrice: listings.week.samples(),
+    deposit: listings.deposit.samples(),
+  };
+  const platform = {
+    jobPrice: jobs.openPrice.overall(),
+    hourlyRate: jobs.completed.overall(),
     dayPrice: listings.day.overall(),
     deposit: listings.deposit.overall(),
   };
-  const openCounts = open.price.countMap();
-  const listingCounts = listings.day.countMap();
-  const openPrice = open.price.samples();
-  const [dayPrice, weekPrice, deposit] = [listings.day.samples(), listings.week.samples(), listings.deposit.samples()];
+  const [urgent, instant] = [jobs.urgent, listings.instant];
   const fromSql = await sqlPart;
-
-  // Cents per helper-hour of open and completed jobs together.
-  const counts = new Uint32Array(CATEGORIES.length);
-  CATEGORIES.forEach((_, c) => {
-    counts[c] = open.hourly.count(c);
-  });
-  const completedByCode = fromSql.completedRates.map((r) => ({ code: CATEGORIES.indexOf(r.category), v: r.v }));
-  // The completed jobs' own figures come from the same rows: counts and percentiles, read once.
-  const completedCounts = new Uint32Array(CATEGORIES.length);
-  for (const { code } of completedByCode) completedCounts[code] = (completedCounts[code] as number) + 1;
-  const completed = new ByCategory(completedCounts, 'float');
-  for (const { code, v } of completedByCode) completed.add(code, v);
-  const completedRateOverall = completed.overall();
-  for (const { code } of completedByCode) counts[code] = (counts[code] as number) + 1;
-  const hourlyAll = new ByCategory(counts, 'float');
-  for (let c = 0; c < CATEGORIES.length; c++) {
-    for (const v of open.hourly.valuesOf(c)) hourlyAll.add(c, v);
-  }
-  for (const { code, v } of completedByCode) hourlyAll.add(code, v);
-
   const sum = (m: Map<unknown, number>) => [...m.values()].reduce((a, b) => a + b, 0);
-  const completedJobs = completed.countMap();
-  const completedTotal = sum(completedJobs);
   return {
-    figures: {
-      openJobs: openCounts,
-      completedJobs,
-      availableListings: listingCounts,
-      availableHelpers: fromSql.availableHelpers,
-      openJobPrice: openPrice,
-      hourlyRateAll: hourlyAll.samples(),
-      hourlyRateCompleted: completed.samples(),
-      dayPrice,
-      weekPrice,
-      deposit,
-    },
+    figures: { ...figures, availableHelpers: fromSql.availableHelpers },
     places,
     totals: {
-      open_jobs: sum(openCounts),
-      urgent_open_jobs: open.urgent,
-      completed_jobs: completedTotal,
-      available_listings: sum(listingCounts),
-      instant_booking_listings: listings.instant,
+      open_jobs: sum(openJobs),
+      urgent_open_jobs: urgent,
+      completed_jobs: sum(completedJobs),
+      available_listings: sum(availableListings),
+      instant_booking_listings: instant,
       ...fromSql.helpers,
     },
-    platform: { ...overall, hourlyRate: completedRateOverall },
+    platform,
   };
 }
 

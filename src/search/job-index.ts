@@ -9,7 +9,7 @@ import {
 } from '../repositories/indexed-search.js';
 import type { JobSearch, JobSearchIndex } from '../repositories/jobs.js';
 import { cents, codeOf, dateCode, isoMs, LOAD_CHUNK } from './columns.js';
-import { ByCategory } from './figures.js';
+import { JobFigures } from './index-figures.js';
 import { loadPoints, type PointIndex, RUN } from './point-index.js';
 import { PointTable } from './point-table.js';
 import { RadiusTest } from './radius-test.js';
@@ -33,12 +33,24 @@ function jobValues(row: JobIndexRow) {
         deadline: row.deadline === null ? Number.POSITIVE_INFINITY : isoMs(row.deadline),
         desired: row.desired_date === null ? 0 : dateCode(row.desired_date),
         urgent: row.urgent,
-        // As repositories/quantiles.ts hourlyRateCentsSql computes it (double precision).
-        hourly: row.price_cents / (row.duration_hours * row.helpers_needed),
+        hourly: hourlyOf(row),
       };
 }
 
+/** Cents per helper-hour, as repositories/quantiles.ts hourlyRateCentsSql computes it (double precision). */
+function hourlyOf(row: JobIndexRow): number {
+  return row.price_cents / (row.duration_hours * row.helpers_needed);
+}
+
+/** What the figures keep of a completed job; null for any other. */
+function completedValues(row: JobIndexRow) {
+  return row.status === 'completed' ? { category: codeOf(CATEGORIES, row.category), hourly: hourlyOf(row) } : null;
+}
+
 export class JobIndex extends PointTable<JobRow, JobIndexRow> implements JobSearchIndex {
+  /** The figures of the open and completed jobs, following every change (index-figures.ts). */
+  private readonly figures: JobFigures;
+
   private constructor(
     points: PointIndex,
     category: Uint8Array,
@@ -54,12 +66,23 @@ export class JobIndex extends PointTable<JobRow, JobIndexRow> implements JobSear
     text: TextIndex,
   ) {
     super(points, category, price, created, text);
+    const places = () => text.placeCodesOfRows();
+    this.figures = new JobFigures(points.capacity, {
+      category,
+      price,
+      deadline,
+      urgent,
+      hourly,
+      placeOf: (slot) => places()[points.rank[slot] as number] as number,
+    });
   }
 
   /** Reads the open jobs; throws NotMirrorable when a stored value cannot be compared as SQL does. */
   static async load(db: Queryable): Promise<JobIndex> {
     const expected = await countOpenJobs(db);
     const text = new TextIndex(expected);
+    // Completed jobs hold no point; the figures keep them (they come by in the same pass).
+    const completed: { id: string; values: NonNullable<ReturnType<typeof completedValues>> }[] = [];
     const { points, category, column } = await loadPoints({
       expected,
       kept: (row: JobIndexRow) => text.add(row),
@@ -74,10 +97,14 @@ export class JobIndex extends PointTable<JobRow, JobIndexRow> implements JobSear
       },
       // Every job in primary-key order, the status tested here (see jobIndexRowsAfter).
       page: (after) => jobIndexRowsAfter(db, after, LOAD_CHUNK),
-      values: jobValues,
+      values: (row) => {
+        const values = completedValues(row);
+        if (values) completed.push({ id: row.id, values });
+        return jobValues(row);
+      },
     });
     text.finish(points.capacity - points.size);
-    return new JobIndex(
+    const index = new JobIndex(
       points,
       category,
       column('price') as Int32Array,
@@ -88,6 +115,28 @@ export class JobIndex extends PointTable<JobRow, JobIndexRow> implements JobSear
       column('hourly') as Float64Array,
       text,
     );
+    for (let slot = 0; slot < points.end; slot++) index.figures.added(slot);
+    for (const { id, values } of completed) index.figures.completedIs(id, values);
+    index.figures.settle();
+    return index;
+  }
+
+  /**
+   * Follows changes (PointTable.follow); the completed jobs among them, which hold no point, go to
+   * the figures.
+   */
+  override follow(changed: readonly string[], rows: readonly JobIndexRow[]): boolean {
+    const now = new Map(rows.map((row) => [row.id, completedValues(row)]));
+    for (const id of changed) this.figures.completedIs(id, now.get(id) ?? null);
+    return super.follow(changed, rows);
+  }
+
+  protected slotAdded(slot: number): void {
+    this.figures.added(slot);
+  }
+
+  protected slotRemoved(slot: number): void {
+    this.figures.removed(slot);
   }
 
   protected pointOf(row: JobIndexRow) {
@@ -108,34 +157,13 @@ export class JobIndex extends PointTable<JobRow, JobIndexRow> implements JobSear
   }
 
   /**
-   * The jobs open at `now` (deadline ahead), as aggregates read them: price and cents per
-   * helper-hour by category, the count per place (by TextIndex place code) and of urgent ones.
+   * The figures as aggregates read them, as of `now` (deadline ahead for open jobs): the open jobs'
+   * price and the open and completed jobs' cents per helper-hour by category, the completed jobs'
+   * alone, the open jobs per place (by TextIndex place code) and the urgent ones. Kept, not computed:
+   * a read costs the changes since the last one.
    */
-  openFigures(now: Date): { price: ByCategory; hourly: ByCategory; byPlace: Uint32Array; urgent: number } {
-    const nowMs = now.getTime();
-    const { dead, end, rank } = this.points;
-    const { deadline, category, price: prices, hourly: rates, urgent: urgents } = this;
-    const counts = new Uint32Array(CATEGORIES.length);
-    for (let s = 0; s < end; s++) {
-      if (dead[s] === 1 || (deadline[s] as number) <= nowMs) continue;
-      const c = category[s] as number;
-      counts[c] = (counts[c] as number) + 1;
-    }
-    const price = new ByCategory(counts, 'int');
-    const hourly = new ByCategory(counts, 'float');
-    const places = this.text.placeCodesOfRows();
-    const byPlace = new Uint32Array(this.text.placeCount);
-    let urgent = 0;
-    for (let s = 0; s < end; s++) {
-      if (dead[s] === 1 || (deadline[s] as number) <= nowMs) continue;
-      const c = category[s] as number;
-      price.add(c, prices[s] as number);
-      hourly.add(c, rates[s] as number);
-      const place = places[rank[s] as number] as number;
-      byPlace[place] = (byPlace[place] as number) + 1;
-      urgent += urgents[s] as number;
-    }
-    return { price, hourly, byPlace, urgent };
+  figuresAt(now: Date): JobFigures {
+    return this.figures.at(now.getTime(), this.points.dead);
   }
 
   /** The city and district of a place code. */

@@ -9,7 +9,7 @@ import {
 } from '../repositories/indexed-search.js';
 import type { ListingSearch, ListingSearchIndex, ListingSearchRow } from '../repositories/listings.js';
 import { cents, codeOf, isoMs, LOAD_CHUNK } from './columns.js';
-import { ByCategory } from './figures.js';
+import { ListingFigures } from './index-figures.js';
 import { loadPoints, type PointIndex, RUN } from './point-index.js';
 import { PointTable } from './point-table.js';
 import { RadiusTest } from './radius-test.js';
@@ -37,6 +37,9 @@ function listingValues(row: ListingIndexRow) {
 }
 
 export class ListingIndex extends PointTable<ListingSearchRow, ListingIndexRow> implements ListingSearchIndex {
+  /** The figures of the available listings, following every change (index-figures.ts). */
+  private readonly figures: ListingFigures;
+
   private constructor(
     points: PointIndex,
     category: Uint8Array,
@@ -50,6 +53,15 @@ export class ListingIndex extends PointTable<ListingSearchRow, ListingIndexRow> 
     text: TextIndex,
   ) {
     super(points, category, price, created, text);
+    const places = () => text.placeCodesOfRows();
+    this.figures = new ListingFigures({
+      category,
+      price,
+      week,
+      deposit,
+      instant,
+      placeOf: (slot) => places()[points.rank[slot] as number] as number,
+    });
   }
 
   /** Reads the available listings; throws NotMirrorable when a stored value cannot be compared as SQL does. */
@@ -73,7 +85,7 @@ export class ListingIndex extends PointTable<ListingSearchRow, ListingIndexRow> 
       values: listingValues,
     });
     text.finish(points.capacity - points.size);
-    return new ListingIndex(
+    const index = new ListingIndex(
       points,
       category,
       column('price') as Int32Array,
@@ -84,6 +96,17 @@ export class ListingIndex extends PointTable<ListingSearchRow, ListingIndexRow> 
       column('deposit') as Int32Array,
       text,
     );
+    for (let slot = 0; slot < points.end; slot++) index.figures.added(slot);
+    index.figures.settle();
+    return index;
+  }
+
+  protected slotAdded(slot: number): void {
+    this.figures.added(slot);
+  }
+
+  protected slotRemoved(slot: number): void {
+    this.figures.removed(slot);
   }
 
   protected pointOf(row: ListingIndexRow) {
@@ -106,42 +129,10 @@ export class ListingIndex extends PointTable<ListingSearchRow, ListingIndexRow> 
   /**
    * The available listings as aggregates read them: price per day, per week (those with one) and
    * deposit by category, the count per place (TextIndex place codes) and of instant-booking ones.
+   * Kept, not computed: a read costs the changes since the last one.
    */
-  availableFigures(): {
-    day: ByCategory;
-    week: ByCategory;
-    deposit: ByCategory;
-    byPlace: Uint32Array;
-    instant: number;
-  } {
-    const { dead, end, rank } = this.points;
-    const { category, price, week: weeks, deposit: deposits, instant: instants } = this;
-    const counts = new Uint32Array(CATEGORIES.length);
-    const weekCounts = new Uint32Array(CATEGORIES.length);
-    for (let s = 0; s < end; s++) {
-      if (dead[s] === 1) continue;
-      const c = category[s] as number;
-      counts[c] = (counts[c] as number) + 1;
-      if (!Number.isNaN(weeks[s] as number)) weekCounts[c] = (weekCounts[c] as number) + 1;
-    }
-    const day = new ByCategory(counts, 'int');
-    const week = new ByCategory(weekCounts, 'float');
-    const deposit = new ByCategory(counts, 'int');
-    const places = this.text.placeCodesOfRows();
-    const byPlace = new Uint32Array(this.text.placeCount);
-    let instant = 0;
-    for (let s = 0; s < end; s++) {
-      if (dead[s] === 1) continue;
-      const c = category[s] as number;
-      day.add(c, price[s] as number);
-      const w = weeks[s] as number;
-      if (!Number.isNaN(w)) week.add(c, w);
-      deposit.add(c, deposits[s] as number);
-      const place = places[rank[s] as number] as number;
-      byPlace[place] = (byPlace[place] as number) + 1;
-      instant += instants[s] as number;
-    }
-    return { day, week, deposit, byPlace, instant };
+  availableFigures(): ListingFigures {
+    return this.figures;
   }
 
   /** The city and district of a place code. */

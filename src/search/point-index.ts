@@ -150,14 +150,14 @@ export class PointIndex {
     return this.dead[slot] === 1 ? -1 : slot;
   }
 
-  /** Marks the slot of `id` dead (a changed or deleted row); false when it holds none. */
-  remove(id: string): boolean {
+  /** Marks the slot of `id` dead (a changed or deleted row) and returns it; -1 when none holds it. */
+  remove(id: string): number {
     const slot = this.slotOf(id);
-    if (slot < 0) return false;
+    if (slot < 0) return -1;
     this.dead[slot] = 1;
     this.removed++;
     this.appended.delete(id);
-    return true;
+    return slot;
   }
 
   /**

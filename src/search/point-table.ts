@@ -44,7 +44,10 @@ export abstract class PointTable<Row extends { id: string }, IndexRow extends Se
    */
   follow(changed: readonly string[], rows: readonly IndexRow[]): boolean {
     this.rows.clear();
-    for (const id of changed) this.points.remove(id);
+    for (const id of changed) {
+      const slot = this.points.remove(id);
+      if (slot >= 0) this.slotRemoved(slot);
+    }
     for (const row of rows) {
       if (!this.put(null, row)) continue;
       const values = this.pointOf(row);
@@ -55,9 +58,14 @@ export abstract class PointTable<Row extends { id: string }, IndexRow extends Se
       if (textRow !== this.points.rank[slot]) throw new Error('the text and point rows of the tail diverged');
       this.category[slot] = values.category;
       this.put(slot, row);
+      this.slotAdded(slot);
     }
     return true;
   }
+
+  /** A slot came in (its columns filled) or died: the subclass's figures (index-figures.ts) follow. */
+  protected abstract slotAdded(slot: number): void;
+  protected abstract slotRemoved(slot: number): void;
 
   /** A kept row's point and category code (as its load computes them). */
   protected abstract pointOf(row: IndexRow): { lat: number; lng: number; category: number };

@@ -11,7 +11,8 @@ import type { seeded } from './random.js';
 /**
  * A round of writes as the platform sees them: new jobs and listings (some tying with existing
  * ones on every order key, some with ids right after an existing id, so appended points sit in the
- * same gap of the id order), status changes both ways, moves, new prices and titles, deletions.
+ * same gap of the id order), status changes both ways (to completed and back too), moves, new prices
+ * and titles, deletions.
  */
 export async function randomWrites(db: Kysely<Database>, g: ReturnType<typeof seeded>, round: number): Promise<void> {
   const jobs = await db.selectFrom('jobs').select(['id', 'status']).orderBy('id').execute();
@@ -47,8 +48,10 @@ export async function randomWrites(db: Kysely<Database>, g: ReturnType<typeof se
     const job = g.pick(jobs);
     const change = g.next();
     const update = db.updateTable('jobs').where('id', '=', job.id);
-    if (change < 0.3) await update.set({ status: g.pick(['open', 'assigned', 'cancelled', 'removed']) }).execute();
+    if (change < 0.3)
+      await update.set({ status: g.pick(['open', 'assigned', 'cancelled', 'removed', 'completed']) }).execute();
     else if (change < 0.5) await update.set(near()).execute();
+    // A new price changes a completed job's rate too (the figures must drop its old one).
     else if (change < 0.7) await update.set({ price_cents: 500 + Math.floor(g.next() * 30_000) }).execute();
     else if (change < 0.85)
       await update.set({ title: g.pick(['Hecke schneiden', 'Fenster putzen', 'Zelt']) }).execute();

@@ -118,9 +118,10 @@ describe('the search index geometry', () => {
       for (let s = runs[r] as number; s < (runs[r + 1] as number); s++) read.add(s);
     }
     assert.equal(read.size, 7);
-    assert.ok(points.remove('job_0000000000000030'));
-    assert.ok(points.remove('job_0000000000000031'));
-    assert.equal(points.remove('job_0000000000000030'), false, 'already dead');
+    const [first, second] = [points.slotOf('job_0000000000000030'), points.slotOf('job_0000000000000031')];
+    assert.equal(points.remove('job_0000000000000030'), first, 'the slot it held');
+    assert.equal(points.remove('job_0000000000000031'), second);
+    assert.equal(points.remove('job_0000000000000030'), -1, 'already dead');
     assert.equal(points.slotOf('job_0000000000000030'), -1);
     assert.equal(points.dead[1], 1);
     assert.equal(points.dead[5], 1);

@@ -1,0 +1,253 @@
+import { CategoryValues } from './sorted-values.js';
+
+/**
+ * The figures /v1/categories and /v1/stats show of the rows an index holds, kept up to date as the
+ * index follows writes (search-indexes.ts): counts and sorted values per category (sorted-values.ts)
+ * and counts per place, changed by the slots that come and go, never recomputed from every row per
+ * request. test/http/index-aggregates.test.ts checks them against the full recomputation in SQL
+ * after random writes, with time moving forward and back.
+ */
+
+/** Counts per place code, growing as places appear. */
+class PlaceCounts {
+  counts = new Uint32Array(64);
+
+  change(place: number, by: 1 | -1): void {
+    if (place >= this.counts.length) {
+      const grown = new Uint32Array(Math.max(place + 1, this.counts.length * 2));
+      grown.set(this.counts);
+      this.counts = grown;
+    }
+    this.counts[place] = (this.counts[place] as number) + by;
+  }
+}
+
+/**
+ * Slots ordered by a key (a min-heap, or a max-heap with `max`): the jobs by deadline, to learn which
+ * ones `now` passed (or, when a clock goes back, which ones are open again).
+ */
+class SlotHeap {
+  private readonly heap: Int32Array;
+  size = 0;
+
+  constructor(
+    capacity: number,
+    private readonly key: Float64Array,
+    private readonly max: boolean,
+  ) {
+    this.heap = new Int32Array(Math.max(1, capacity));
+  }
+
+  private before(a: number, b: number): boolean {
+    const [ka, kb] = [this.key[a] as number, this.key[b] as number];
+    return this.max ? ka > kb : ka < kb;
+  }
+
+  /** The first slot's key; undefined when empty. */
+  peekKey(): number | undefined {
+    return this.size === 0 ? undefined : (this.key[this.heap[0] as number] as number);
+  }
+
+  push(slot: number): void {
+    const heap = this.heap;
+    let at = this.size++;
+    while (at > 0) {
+      const parent = (at - 1) >> 1;
+      if (!this.before(slot, heap[parent] as number)) break;
+      heap[at] = heap[parent] as number;
+      at = parent;
+    }
+    heap[at] = slot;
+  }
+
+  pop(): number {
+    const heap = this.heap;
+    const top = heap[0] as number;
+    const last = heap[--this.size] as number;
+    let at = 0;
+    for (;;) {
+      let child = 2 * at + 1;
+      if (child >= this.size) break;
+      if (child + 1 < this.size && this.before(heap[child + 1] as number, heap[child] as number)) child++;
+      if (!this.before(heap[child] as number, last)) break;
+      heap[at] = heap[child] as number;
+      at = child;
+    }
+    heap[at] = last;
+    return top;
+  }
+}
+
+/** The columns of a job index the figures read a slot's values from (they do not change while it lives). */
+export interface JobColumns {
+  category: Uint8Array;
+  price: Int32Array;
+  /** Milliseconds; +Infinity for none. */
+  deadline: Float64Array;
+  urgent: Uint8Array;
+  hourly: Float64Array;
+  /** The slot's place code. */
+  placeOf: (slot: number) => number;
+}
+
+/**
+ * The figures of the jobs, open (deadline ahead of `now`) and completed.
+ *
+ * An open job counts from the moment its slot comes in until it dies or `now` passes its deadline.
+ * The figures are those of one moment, `asOf`: the jobs with a deadline wait in a min-heap until a
+ * read at a later moment passes it, then in a max-heap in case a read comes at an earlier moment
+ * (tests with a clock of their own), so any sequence of moments costs only the jobs that change
+ * sides. Completed jobs are kept by id (they hold no slot: the index searches open jobs only).
+ */
+export class JobFigures {
+  readonly openPrice = new CategoryValues(true);
+  /** Cents per helper-hour of open and completed jobs. */
+  readonly hourlyAll = new CategoryValues(false);
+  /** Cents per helper-hour of completed jobs. */
+  readonly completed = new CategoryValues(true);
+  private readonly places = new PlaceCounts();
+  urgent = 0;
+  private readonly counted: Uint8Array;
+  private readonly ahead: SlotHeap;
+  private readonly passed: SlotHeap;
+  private asOf = Number.NEGATIVE_INFINITY;
+  private readonly completedById = new Map<string, { category: number; hourly: number }>();
+
+  constructor(
+    capacity: number,
+    private readonly columns: JobColumns,
+  ) {
+    this.counted = new Uint8Array(capacity);
+    this.ahead = new SlotHeap(capacity, columns.deadline, false);
+    this.passed = new SlotHeap(capacity, columns.deadline, true);
+  }
+
+  /** A live slot came in (at the load or appended by a follow). */
+  added(slot: number): void {
+    const deadline = this.columns.deadline[slot] as number;
+    if (deadline > this.asOf) {
+      this.count(slot, 1);
+      if (deadline !== Number.POSITIVE_INFINITY) this.ahead.push(slot);
+    } else {
+      this.passed.push(slot);
+    }
+  }
+
+  /** A slot died (its row changed or went away); it leaves its heap when it comes up there. */
+  removed(slot: number): void {
+    if (this.counted[slot] === 1) this.count(slot, -1);
+  }
+
+  /** The figures as of `now`: the jobs whose deadline lies between the last moment and `now` change sides. */
+  at(now: number, dead: Uint8Array): this {
+    while ((this.ahead.peekKey() ?? Number.POSITIVE_INFINITY) <= now) {
+      const slot = this.ahead.pop();
+      if (dead[slot] === 1) continue;
+      if (this.counted[slot] === 1) this.count(slot, -1);
+      this.passed.push(slot);
+    }
+    while ((this.passed.peekKey() ?? Number.NEGATIVE_INFINITY) > now) {
+      const slot = this.passed.pop();
+      if (dead[slot] === 1) continue;
+      this.count(slot, 1);
+      this.ahead.push(slot);
+    }
+    this.asOf = now;
+    return this;
+  }
+
+  /** Open jobs per place code. */
+  get byPlace(): Uint32Array {
+    return this.places.counts;
+  }
+
+  private count(slot: number, by: 1 | -1): void {
+    const { category, price, urgent, hourly, placeOf } = this.columns;
+    const c = category[slot] as number;
+    if (by === 1) {
+      this.openPrice.add(c, price[slot] as number);
+      this.hourlyAll.add(c, hourly[slot] as number);
+    } else {
+      this.openPrice.remove(c, price[slot] as number);
+      this.hourlyAll.remove(c, hourly[slot] as number);
+    }
+    this.places.change(placeOf(slot), by);
+    this.urgent += by * (urgent[slot] as number);
+    this.counted[slot] = by === 1 ? 1 : 0;
+  }
+
+  /** A completed job as it is now; `null` for a job that is not (or no longer) completed. */
+  completedIs(id: string, now: { category: number; hourly: number } | null): void {
+    const before = this.completedById.get(id);
+    if (before) {
+      this.completed.remove(before.category, before.hourly);
+      this.hourlyAll.remove(before.category, before.hourly);
+      this.completedById.delete(id);
+    }
+    if (now) {
+      this.completed.add(now.category, now.hourly);
+      this.hourlyAll.add(now.category, now.hourly);
+      this.completedById.set(id, now);
+    }
+  }
+
+  /** Merges the changes of the load, so that the first read does not pay for them. */
+  settle(): void {
+    for (const values of [this.openPrice, this.hourlyAll, this.completed]) values.settle();
+  }
+}
+
+/** The columns of a listing index the figures read a slot's values from. */
+export interface ListingColumns {
+  category: Uint8Array;
+  price: Int32Array;
+  /** NaN for none. */
+  week: Float64Array;
+  deposit: Int32Array;
+  instant: Uint8Array;
+  placeOf: (slot: number) => number;
+}
+
+/** The figures of the available listings: every live slot counts. */
+export class ListingFigures {
+  readonly day = new CategoryValues(true);
+  readonly week = new CategoryValues(false);
+  readonly deposit = new CategoryValues(true);
+  private readonly places = new PlaceCounts();
+  instant = 0;
+
+  constructor(private readonly columns: ListingColumns) {}
+
+  added(slot: number): void {
+    this.count(slot, 1);
+  }
+
+  removed(slot: number): void {
+    this.count(slot, -1);
+  }
+
+  get byPlace(): Uint32Array {
+    return this.places.counts;
+  }
+
+  private count(slot: number, by: 1 | -1): void {
+    const { category, price, week, deposit, instant, placeOf } = this.columns;
+    const c = category[slot] as number;
+    const w = week[slot] as number;
+    if (by === 1) {
+      this.day.add(c, price[slot] as number);
+      if (!Number.isNaN(w)) this.week.add(c, w);
+      this.deposit.add(c, deposit[slot] as number);
+    } else {
+      this.day.remove(c, price[slot] as number);
+      if (!Number.isNaN(w)) this.week.remove(c, w);
+      this.deposit.remove(c, deposit[slot] as number);
+    }
+    this.places.change(placeOf(slot), by);
+    this.instant += by * (instant[slot] as number);
+  }
+
+  settle(): void {
+    for (const values of [this.day, this.week, this.deposit]) values.settle();
+  }
+}

@@ -1,0 +1,193 @@
+import { CATEGORIES, type Category } from '../domain/categories.js';
+import { PERCENTILES, percentileRank, type RateSample } from '../domain/pricing.js';
+
+/** Changes held before they are merged in one pass; fewer are placed one by one. */
+const ONE_BY_ONE = 8;
+
+/**
+ * A multiset of numbers kept in ascending order, changed as writes happen: additions and removals
+ * wait in two lists and are merged into the sorted values when they are next read (one linear pass
+ * for many, a binary search and a move for a few), so a read after any number of changes costs
+ * O(n) at most and a read after none O(1). The k-th smallest value is then an array access: the
+ * nearest-rank percentiles of repositories/quantiles.ts without sorting or scanning per request.
+ */
+export class SortedValues {
+  private values = new Float64Array(16);
+  private n = 0;
+  private adds: number[] = [];
+  private removals: number[] = [];
+
+  add(value: number): void {
+    if (Number.isNaN(value)) throw new RangeError('SortedValues holds numbers, not NaN');
+    this.adds.push(value);
+  }
+
+  /** Removes one occurrence of `value` (which must be held: added and not removed since). */
+  remove(value: number): void {
+    this.removals.push(value);
+  }
+
+  /** How many values are held. */
+  get size(): number {
+    return this.n + this.adds.length - this.removals.length;
+  }
+
+  /** The k-th smallest value (0-based). */
+  at(k: number): number {
+    this.settle();
+    if (k < 0 || k >= this.n) throw new RangeError(`rank ${k} of ${this.n} values`);
+    return this.values[k] as number;
+  }
+
+  /** The nearest-rank percentiles of the values; null when there are none. */
+  sample(): RateSample | null {
+    this.settle();
+    const n = this.n;
+    if (n === 0) return null;
+    const [p10, p25, p50, p75, p90] = PERCENTILES.map((p) => this.values[percentileRank(p, n) - 1] as number) as [
+      number,
+      number,
+      number,
+      number,
+      number,
+    ];
+    return { count: n, p10, p25, p50, p75, p90 };
+  }
+
+  /** The values in order (a copy; tests). */
+  toArray(): number[] {
+    this.settle();
+    return [...this.values.subarray(0, this.n)];
+  }
+
+  /** Merges the waiting changes into the sorted values. */
+  settle(): void {
+    const [adds, removals] = [this.adds, this.removals];
+    if (adds.length === 0 && removals.length === 0) return;
+    this.adds = [];
+    this.removals = [];
+    this.reserve(this.n + adds.length);
+    if (adds.length + removals.length <= ONE_BY_ONE) {
+      // Additions first: a value added and removed again before this merge is then found.
+      for (const value of adds) this.insertOne(value);
+      for (const value of removals) this.removeOne(value);
+      return;
+    }
+    const values = this.values;
+    // Additions first (one backward pass, merging into the room behind the values): a value added
+    // and removed again before this merge is then found.
+    if (adds.length > 0) {
+      adds.sort((a, b) => a - b);
+      let [i, a, to] = [this.n - 1, adds.length - 1, this.n + adds.length - 1];
+      while (a >= 0) {
+        if (i >= 0 && (values[i] as number) > (adds[a] as number)) values[to--] = values[i--] as number;
+        else values[to--] = adds[a--] as number;
+      }
+      this.n += adds.length;
+    }
+    // Removals: one forward pass, both in order, compacting what stays.
+    if (removals.length > 0) {
+      removals.sort((a, b) => a - b);
+      let [kept, r] = [0, 0];
+      for (let i = 0; i < this.n; i++) {
+        const value = values[i] as number;
+        if (r < removals.length && (removals[r] as number) === value) {
+          r++;
+          continue;
+        }
+        if (r < removals.length && (removals[r] as number) < value) break;
+        values[kept++] = value;
+      }
+      if (r < removals.length) throw new Error(`removed ${removals[r]}, which is not held`);
+      this.n = kept;
+    }
+  }
+
+  private reserve(needed: number): void {
+    if (needed <= this.values.length) return;
+    const grown = new Float64Array(Math.max(needed, Math.ceil(this.values.length * 1.5)));
+    grown.set(this.values.subarray(0, this.n));
+    this.values = grown;
+  }
+
+  /** The first position whose value is at least `value`. */
+  private lowerBound(value: number): number {
+    let [low, high] = [0, this.n];
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if ((this.values[mid] as number) < value) low = mid + 1;
+      else high = mid;
+    }
+    return low;
+  }
+
+  private removeOne(value: number): void {
+    const at = this.lowerBound(value);
+    if (at >= this.n || this.values[at] !== value) throw new Error(`removed ${value}, which is not held`);
+    this.values.copyWithin(at, at + 1, this.n);
+    this.n--;
+  }
+
+  private insertOne(value: number): void {
+    const at = this.lowerBound(value);
+    this.values.copyWithin(at + 1, at, this.n);
+    this.values[at] = value;
+    this.n++;
+  }
+}
+
+/** Values by category (codes of CATEGORIES), and optionally all of them together. */
+export class CategoryValues {
+  private readonly byCategory = CATEGORIES.map(() => new SortedValues());
+  private readonly all: SortedValues | undefined;
+
+  constructor(overall: boolean) {
+    this.all = overall ? new SortedValues() : undefined;
+  }
+
+  add(category: number, value: number): void {
+    (this.byCategory[category] as SortedValues).add(value);
+    this.all?.add(value);
+  }
+
+  remove(category: number, value: number): void {
+    (this.byCategory[category] as SortedValues).remove(value);
+    this.all?.remove(value);
+  }
+
+  count(category: number): number {
+    return (this.byCategory[category] as SortedValues).size;
+  }
+
+  /** Merges every waiting change (after a load, so that the first read does not). */
+  settle(): void {
+    for (const values of this.byCategory) values.settle();
+    this.all?.settle();
+  }
+
+  /** Per category with values, its percentiles. */
+  samples(): Map<Category, RateSample> {
+    const out = new Map<Category, RateSample>();
+    CATEGORIES.forEach((category, c) => {
+      const sample = (this.byCategory[c] as SortedValues).sample();
+      if (sample) out.set(category, sample);
+    });
+    return out;
+  }
+
+  /** The percentiles over every category at once (only when made with `overall`). */
+  overall(): RateSample | null {
+    if (!this.all) throw new Error('these values keep no overall order');
+    return this.all.sample();
+  }
+
+  /** Counts per category that has any, as the SQL `group by` answers them. */
+  countMap(): Map<Category, number> {
+    const out = new Map<Category, number>();
+    CATEGORIES.forEach((category, c) => {
+      const n = this.count(c);
+      if (n > 0) out.set(category, n);
+    });
+    return out;
+  }
+}
