@@ -147,5 +147,8 @@ export async function forEachRow<R extends { id: string }>(
     const last = rows.at(-1);
     if (!last || rows.length < LOAD_CHUNK) return;
     after = last.id;
+    // SQLite's driver answers synchronously (promises settle without leaving the microtask queue):
+    // without this, a load would hold the event loop for its whole run, not a chunk at a time.
+    await new Promise((resolve) => setImmediate(resolve));
   }
 }

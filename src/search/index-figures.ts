@@ -27,16 +27,13 @@ class PlaceCounts {
  * ones `now` passed (or, when a clock goes back, which ones are open again).
  */
 class SlotHeap {
-  private readonly heap: Int32Array;
+  private heap = new Int32Array(1024);
   size = 0;
 
   constructor(
-    capacity: number,
     private readonly key: Float64Array,
     private readonly max: boolean,
-  ) {
-    this.heap = new Int32Array(Math.max(1, capacity));
-  }
+  ) {}
 
   private before(a: number, b: number): boolean {
     const [ka, kb] = [this.key[a] as number, this.key[b] as number];
@@ -49,6 +46,11 @@ class SlotHeap {
   }
 
   push(slot: number): void {
+    if (this.size === this.heap.length) {
+      const grown = new Int32Array(this.heap.length * 2);
+      grown.set(this.heap);
+      this.heap = grown;
+    }
     const heap = this.heap;
     let at = this.size++;
     while (at > 0) {
@@ -100,11 +102,11 @@ export interface JobColumns {
  * sides. Completed jobs are kept by id (they hold no slot: the index searches open jobs only).
  */
 export class JobFigures {
-  readonly openPrice = new CategoryValues(true);
+  readonly openPrice = new CategoryValues('integers');
   /** Cents per helper-hour of open and completed jobs. */
-  readonly hourlyAll = new CategoryValues(false);
+  readonly hourlyAll = new CategoryValues('none');
   /** Cents per helper-hour of completed jobs. */
-  readonly completed = new CategoryValues(true);
+  readonly completed = new CategoryValues('kept');
   private readonly places = new PlaceCounts();
   urgent = 0;
   private readonly counted: Uint8Array;
@@ -118,8 +120,8 @@ export class JobFigures {
     private readonly columns: JobColumns,
   ) {
     this.counted = new Uint8Array(capacity);
-    this.ahead = new SlotHeap(capacity, columns.deadline, false);
-    this.passed = new SlotHeap(capacity, columns.deadline, true);
+    this.ahead = new SlotHeap(columns.deadline, false);
+    this.passed = new SlotHeap(columns.deadline, true);
   }
 
   /** A live slot came in (at the load or appended by a follow). */
@@ -210,9 +212,9 @@ export interface ListingColumns {
 
 /** The figures of the available listings: every live slot counts. */
 export class ListingFigures {
-  readonly day = new CategoryValues(true);
-  readonly week = new CategoryValues(false);
-  readonly deposit = new CategoryValues(true);
+  readonly day = new CategoryValues('integers');
+  readonly week = new CategoryValues('none');
+  readonly deposit = new CategoryValues('integers');
   private readonly places = new PlaceCounts();
   instant = 0;
 

@@ -74,12 +74,13 @@ export class SearchScratch {
   readonly matches: Uint32Array;
   private readonly key: Float64Array;
   /** Per slot the relevance a search with words gave it (set for its matches only). */
-  readonly relevance: Float64Array;
+  readonly relevance: Float32Array;
 
   constructor(size: number) {
     this.matches = new Uint32Array(size);
     this.key = new Float64Array(size);
-    this.relevance = new Float64Array(size);
+    // Sums of a few byte-sized weights: exact in 32-bit floats.
+    this.relevance = new Float32Array(size);
   }
 
   page(
@@ -87,7 +88,7 @@ export class SearchScratch {
     test: RadiusTest,
     total: number,
     search: { sort: SearchSort; offset: number; limit: number },
-    keys: { created: Float64Array; price: Int32Array; relevance?: Float64Array },
+    keys: { created: Float64Array; price: Int32Array; relevance?: Float32Array },
   ): IndexedPage {
     if (search.offset >= total) return { ids: [], distances: [], total };
     const distanceOf = (s: number) => test.distanceKm(points.lat[s] as number, points.lng[s] as number);

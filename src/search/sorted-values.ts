@@ -54,6 +54,18 @@ export class SortedValues {
     return { count: n, p10, p25, p50, p75, p90 };
   }
 
+  /** How many values are at most `value`. */
+  countAtMost(value: number): number {
+    this.settle();
+    let [low, high] = [0, this.n];
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if ((this.values[mid] as number) <= value) low = mid + 1;
+      else high = mid;
+    }
+    return low;
+  }
+
   /** The values in order (a copy; tests). */
   toArray(): number[] {
     this.settle();
@@ -136,16 +148,21 @@ export class SortedValues {
   }
 }
 
-/** Values by category (codes of CATEGORIES), and optionally all of them together. */
+/**
+ * Values by category (codes of CATEGORIES), and how their percentiles over all categories are
+ * found: 'integers' (cents) by a binary search over the values, counting in each category's order
+ * (no second copy of every value); 'kept' from a second multiset of all values; 'none' not at all.
+ */
 export class CategoryValues {
   private readonly byCategory = CATEGORIES.map(() => new SortedValues());
   private readonly all: SortedValues | undefined;
 
-  constructor(overall: boolean) {
-    this.all = overall ? new SortedValues() : undefined;
+  constructor(private readonly overallBy: 'integers' | 'kept' | 'none') {
+    this.all = overallBy === 'kept' ? new SortedValues() : undefined;
   }
 
   add(category: number, value: number): void {
+    if (this.overallBy === 'integers' && !Number.isInteger(value)) throw new RangeError(`${value} is not an integer`);
     (this.byCategory[category] as SortedValues).add(value);
     this.all?.add(value);
   }
@@ -175,10 +192,37 @@ export class CategoryValues {
     return out;
   }
 
-  /** The percentiles over every category at once (only when made with `overall`). */
+  /** The percentiles over every category at once (not for 'none'). */
   overall(): RateSample | null {
-    if (!this.all) throw new Error('these values keep no overall order');
-    return this.all.sample();
+    if (this.all) return this.all.sample();
+    if (this.overallBy === 'none') throw new Error('these values keep no overall order');
+    const n = this.byCategory.reduce((sum, values) => sum + values.size, 0);
+    if (n === 0) return null;
+    const [p10, p25, p50, p75, p90] = PERCENTILES.map((p) => this.smallestWithRank(percentileRank(p, n))) as [
+      number,
+      number,
+      number,
+      number,
+      number,
+    ];
+    return { count: n, p10, p25, p50, p75, p90 };
+  }
+
+  /** The smallest integer value with at least `rank` values at or below it: the rank-th smallest. */
+  private smallestWithRank(rank: number): number {
+    let [low, high] = [Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY];
+    for (const values of this.byCategory) {
+      if (values.size === 0) continue;
+      low = Math.min(low, values.at(0));
+      high = Math.max(high, values.at(values.size - 1));
+    }
+    while (low < high) {
+      const mid = Math.floor((low + high) / 2);
+      const atOrBelow = this.byCategory.reduce((sum, values) => sum + values.countAtMost(mid), 0);
+      if (atOrBelow >= rank) high = mid;
+      else low = mid + 1;
+    }
+    return low;
   }
 
   /** Counts per category that has any, as the SQL `group by` answers them. */

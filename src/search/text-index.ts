@@ -25,6 +25,48 @@ class GrowingUint32 {
   }
 }
 
+/** Rows whose postings are encoded together (a segment): the load holds one segment's raw entries at a time. */
+const SEGMENT_ROWS = 65_536;
+
+/**
+ * The postings of one segment of rows: per term (below `terms`, the vocabulary's size when the
+ * segment was closed) the range of its bytes in `bytes`. The entries (row × 2 + field, ascending
+ * within a term) are stored as the differences to the term's previous entry, in any earlier
+ * segment too (the first is the entry + 1), each in 7-bit groups, low first, the high bit set on
+ * all but the last: a difference is mostly one byte where a plain entry takes four.
+ */
+interface Segment {
+  terms: number;
+  starts: Uint32Array;
+  bytes: Uint8Array;
+}
+
+/** Calls `visit` with every entry of term `t` of the build's segments, in order. */
+function forEachBuiltEntry(segments: readonly Segment[], t: number, visit: (entry: number) => void): void {
+  let entry = -1;
+  for (const { terms, starts, bytes } of segments) {
+    if (t >= terms) continue;
+    const end = starts[t + 1] as number;
+    for (let at = starts[t] as number; at < end; ) {
+      let delta = 0;
+      let shift = 0;
+      let byte: number;
+      do {
+        byte = bytes[at++] as number;
+        delta += (byte & 0x7f) * 2 ** shift;
+        shift += 7;
+      } while (byte >= 0x80);
+      entry += delta;
+      visit(entry);
+    }
+  }
+}
+
+/** Bytes a difference takes in a segment. */
+function deltaBytes(delta: number): number {
+  return delta < 0x80 ? 1 : delta < 0x4000 ? 2 : delta < 0x200000 ? 3 : delta < 0x10000000 ? 4 : 5;
+}
+
 /** The two fields with postings; category and place are few values, matched per value. */
 const TITLE = 0;
 const DESCRIPTION = 1;
@@ -40,17 +82,18 @@ const POSTING_WEIGHT = [FIELD_WEIGHT.title, FIELD_WEIGHT.description];
 export class TextIndex {
   private readonly vocabulary = new Map<string, number>();
   private readonly terms: string[] = [];
+  /** While loading: the entries of the segment being read (term and entry of each), reused. */
   private termOf: GrowingUint32;
   private entryOf: GrowingUint32;
+  /** Per term, its last entry + 1 so far (0: none), what the next difference is taken from. */
+  private lastEntry = new Uint32Array(1024);
+  private readonly segments: Segment[] = [];
   private readonly placeCodes = new Map<string, number>();
   private readonly places: Set<string>[] = [];
   private readonly placeNames: { city: string; district: string | null }[] = [];
   /** Per row (id order) its place code, while loading; then `placeOf`. */
   private placeByRow: GrowingUint32;
   private placeOf = new Uint32Array(0);
-  /** After finish: per term the range of its entries (row × 2 + field) in `entries`. */
-  private starts = new Uint32Array(0);
-  private entries = new Uint32Array(0);
   /** Per query word, the best weight × kind per row; zeroed again after each search. */
   private best: Uint8Array[] = [];
   private rows = 0;
@@ -61,8 +104,9 @@ export class TextIndex {
   private readonly tailEntries = new Map<number, number[]>();
 
   constructor(expected: number) {
-    this.termOf = new GrowingUint32(expected * 16);
-    this.entryOf = new GrowingUint32(expected * 16);
+    const rows = Math.min(expected, SEGMENT_ROWS);
+    this.termOf = new GrowingUint32(rows * 16);
+    this.entryOf = new GrowingUint32(rows * 16);
     this.placeByRow = new GrowingUint32(expected);
   }
 
@@ -78,6 +122,47 @@ export class TextIndex {
       this.entryOf.push(entry);
     });
     this.placeByRow.push(this.placeCode(text));
+    if (this.rows % SEGMENT_ROWS === 0) this.closeSegment();
+  }
+
+  /** Encodes the entries read since the last segment as a segment (a counting sort by term). */
+  private closeSegment(): void {
+    const count = this.termOf.length;
+    if (count === 0) return;
+    const [termOf, entryOf] = [this.termOf.array, this.entryOf.array];
+    const terms = this.terms.length;
+    if (this.lastEntry.length < terms) {
+      const grown = new Uint32Array(Math.max(terms, this.lastEntry.length * 2));
+      grown.set(this.lastEntry);
+      this.lastEntry = grown;
+    }
+    const last = this.lastEntry;
+    // Bytes per term, then where each term's bytes start; the differences in entry order per term.
+    const starts = new Uint32Array(terms + 1);
+    const previous = last.slice(0, terms);
+    for (let i = 0; i < count; i++) {
+      const [term, entry] = [termOf[i] as number, entryOf[i] as number];
+      starts[term + 1] = (starts[term + 1] as number) + deltaBytes(entry + 1 - (previous[term] as number));
+      previous[term] = entry + 1;
+    }
+    for (let t = 0; t < terms; t++) starts[t + 1] = (starts[t + 1] as number) + (starts[t] as number);
+    const bytes = new Uint8Array(starts[terms] as number);
+    const fill = starts.slice(0, terms);
+    for (let i = 0; i < count; i++) {
+      const [term, entry] = [termOf[i] as number, entryOf[i] as number];
+      let delta = entry + 1 - (last[term] as number);
+      last[term] = entry + 1;
+      let at = fill[term] as number;
+      while (delta >= 0x80) {
+        bytes[at++] = (delta & 0x7f) | 0x80;
+        delta = Math.floor(delta / 0x80);
+      }
+      bytes[at++] = delta;
+      fill[term] = at;
+    }
+    this.segments.push({ terms, starts, bytes });
+    this.termOf.length = 0;
+    this.entryOf.length = 0;
   }
 
   /**
@@ -142,29 +227,14 @@ export class TextIndex {
   }
 
   /**
-   * Groups the entries by term (a counting sort: within a term, rows stay in order); `spare` rows
-   * may follow with addTail.
+   * Encodes the last segment; the build's postings are then complete (within a term, rows in
+   * order). `spare` rows may follow with addTail.
    */
   finish(spare = 0): void {
-    const count = this.termOf.length;
-    const starts = new Uint32Array(this.terms.length + 1);
-    for (let i = 0; i < count; i++) {
-      const next = (this.termOf.array[i] as number) + 1;
-      starts[next] = (starts[next] as number) + 1;
-    }
-    for (let t = 0; t < this.terms.length; t++) starts[t + 1] = (starts[t + 1] as number) + (starts[t] as number);
-    const fill = starts.slice(0, this.terms.length);
-    const entries = new Uint32Array(count);
-    for (let i = 0; i < count; i++) {
-      const term = this.termOf.array[i] as number;
-      const at = fill[term] as number;
-      entries[at] = this.entryOf.array[i] as number;
-      fill[term] = at + 1;
-    }
-    this.starts = starts;
-    this.entries = entries;
+    this.closeSegment();
     this.termOf = new GrowingUint32(0);
     this.entryOf = new GrowingUint32(0);
+    this.lastEntry = new Uint32Array(0);
     this.capacity = this.rows + spare;
     this.placeOf = new Uint32Array(this.capacity);
     this.placeOf.set(this.placeByRow.array.subarray(0, this.placeByRow.length));
@@ -189,12 +259,11 @@ export class TextIndex {
         if (kind === 0) continue;
         terms.push(t);
         if (t < this.builtTerms) {
-          for (let e = this.starts[t] as number; e < (this.starts[t + 1] as number); e++) {
-            const entry = this.entries[e] as number;
+          forEachBuiltEntry(this.segments, t, (entry) => {
             const row = entry >>> 1;
             const value = (POSTING_WEIGHT[entry & 1] as number) * kind;
             if (value > (best[row] as number)) best[row] = value;
-          }
+          });
         }
         for (const entry of this.tailOf(t)) {
           const row = entry >>> 1;
@@ -227,9 +296,9 @@ export class TextIndex {
           const array = best[w] as Uint8Array;
           for (const t of terms) {
             if (t < this.builtTerms) {
-              for (let e = this.starts[t] as number; e < (this.starts[t + 1] as number); e++) {
-                array[(this.entries[e] as number) >>> 1] = 0;
-              }
+              forEachBuiltEntry(this.segments, t, (entry) => {
+                array[entry >>> 1] = 0;
+              });
             }
             for (const entry of this.tailOf(t)) array[entry >>> 1] = 0;
           }

@@ -128,10 +128,15 @@ describe('the response cache', () => {
 
     const other = createDb(url); // another connection (pool) to the same database, as another process has
     t.after(() => other.close());
+    const before = await db.version();
     await insert(other.kysely, { jobs: [jobFixture({ deadline: null })] });
-    // The data version is read once per turn of the event loop (db/create-db.ts): a request sent
-    // after another process's commit arrives in a later turn. inject() does not wait for one.
-    await new Promise((resolve) => setImmediate(resolve));
+    // The data version is read once per turn of the event loop (db/create-db.ts), and PostgreSQL's
+    // notification of another connection's commit arrives a moment after the commit: the first
+    // read after this instance learned of the write must show it. inject() waits for neither.
+    for (let turns = 0; (await db.version()) === before; turns++) {
+      assert.ok(turns < 5_000, 'the data version moves after another connection wrote');
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
     assert.equal(await total(), 3, 'a write through another connection');
   });
 

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { JobFigures } from '../../src/search/index-figures.js';
-import { SortedValues } from '../../src/search/sorted-values.js';
+import { CategoryValues, SortedValues } from '../../src/search/sorted-values.js';
 import { seeded } from '../helpers/random.js';
 
 test('SortedValues holds exactly the values added and not removed, in order, after batches of any size', () => {
@@ -109,4 +109,29 @@ test('JobFigures counts exactly the live jobs whose deadline lies ahead, whichev
     if (prices.length === 0) assert.equal(overall, null);
     else assert.equal(overall?.p50, prices[Math.ceil(prices.length * 0.5) - 1]);
   }
+});
+
+test('CategoryValues finds the percentiles over all categories by search as a second multiset does', () => {
+  const g = seeded(17);
+  const searched = new CategoryValues('integers');
+  const kept = new CategoryValues('kept');
+  const held: [number, number][] = [];
+  assert.equal(searched.overall(), null);
+  for (let round = 0; round < 200; round++) {
+    for (let i = 0; i < g.pick([1, 3, 20]); i++) {
+      if (held.length > 0 && g.maybe(0.4)) {
+        const [c, v] = held.splice(Math.floor(g.next() * held.length), 1)[0] as [number, number];
+        searched.remove(c, v);
+        kept.remove(c, v);
+      } else {
+        const entry: [number, number] = [Math.floor(g.next() * 10), Math.floor(g.next() * 2000) - 100];
+        held.push(entry);
+        searched.add(...entry);
+        kept.add(...entry);
+      }
+    }
+    assert.deepEqual(searched.overall(), kept.overall(), `round ${round}`);
+    assert.deepEqual(searched.samples(), kept.samples());
+  }
+  assert.throws(() => searched.add(0, 1.5), RangeError);
 });
