@@ -9,6 +9,7 @@ import {
   type Totals,
 } from '../repositories/aggregates.js';
 import type { IndexSnapshot } from './search-indexes.js';
+import { FiguresBroken } from './sorted-values.js';
 
 /**
  * The aggregates of /v1/categories and /v1/stats from the search indexes, which follow every write
@@ -25,17 +26,30 @@ export async function categoryFiguresFromIndex(
   db: Queryable,
   index: IndexSnapshot,
   now: Date,
-): Promise<CategoryFigures> {
-  return (await statsFromIndex(db, index, now)).figures;
+): Promise<CategoryFigures | undefined> {
+  return (await statsFromIndex(db, index, now))?.figures;
 }
 
-/** Everything /v1/stats shows, from the figures the indexes keep. */
-export async function statsFromIndex(
-  db: Queryable,
-  index: IndexSnapshot,
-  now: Date,
-): Promise<{ figures: CategoryFigures; places: PlaceCounts[]; totals: Totals; platform: Platform }> {
+type IndexStats = { figures: CategoryFigures; places: PlaceCounts[]; totals: Totals; platform: Platform };
+
+/**
+ * Everything /v1/stats shows, from the figures the indexes keep; undefined when they were found
+ * inconsistent (a bug: the indexes are let go and rebuilt, and the caller answers from SQL).
+ */
+export async function statsFromIndex(db: Queryable, index: IndexSnapshot, now: Date): Promise<IndexStats | undefined> {
+  try {
+    return await fromFigures(db, index, now);
+  } catch (error) {
+    if (!(error instanceof FiguresBroken)) throw error;
+    index.discard?.(error);
+    return undefined;
+  }
+}
+
+async function fromFigures(db: Queryable, index: IndexSnapshot, now: Date): Promise<IndexStats> {
   const sqlPart = allOf({ availableHelpers: availableHelpersByCategory(db), helpers: helperTotals(db) });
+  // A failure below must not leave this query's rejection unhandled.
+  sqlPart.catch(() => {});
   // Read synchronously, before any await: the indexes do not change under this pass.
   const jobs = index.jobs.figuresAt(now);
   const listings = index.listings.availableFigures();

@@ -8,8 +8,8 @@ import {
   jobIndexRowsAfter,
 } from '../repositories/indexed-search.js';
 import type { JobSearch, JobSearchIndex } from '../repositories/jobs.js';
-import { cents, codeOf, dateCode, isoMs, LOAD_CHUNK } from './columns.js';
-import { JobFigures } from './index-figures.js';
+import { cents, codeOf, dateCode, isoMs, LOAD_CHUNK, NotMirrorable } from './columns.js';
+import { CompletedJobs, JobFigures } from './index-figures.js';
 import { loadPoints, type PointIndex, RUN } from './point-index.js';
 import { PointTable } from './point-table.js';
 import { RadiusTest } from './radius-test.js';
@@ -39,10 +39,16 @@ function jobValues(row: JobIndexRow) {
 
 /** Cents per helper-hour, as repositories/quantiles.ts hourlyRateCentsSql computes it (double precision). */
 function hourlyOf(row: JobIndexRow): number {
-  return row.price_cents / (row.duration_hours * row.helpers_needed);
+  const rate = row.price_cents / (row.duration_hours * row.helpers_needed);
+  // No hours or helpers (written past the API's validation): SQL answers NULL or fails; not mirrored.
+  if (!Number.isFinite(rate)) throw new NotMirrorable(`hourly rate of ${row.id}`);
+  return rate;
 }
 
-/** What the figures keep of a completed job; null for any other. */
+/**
+ * What the figures keep of a completed job; null for any other. Like an open job's, its category
+ * must be one the index knows (else NotMirrorable: the index is not used until the data changes).
+ */
 function completedValues(row: JobIndexRow) {
   return row.status === 'completed' ? { category: codeOf(CATEGORIES, row.category), hourly: hourlyOf(row) } : null;
 }
@@ -64,25 +70,30 @@ export class JobIndex extends PointTable<JobRow, JobIndexRow> implements JobSear
     /** Cents per helper-hour. */
     private readonly hourly: Float64Array,
     text: TextIndex,
+    completed: CompletedJobs,
   ) {
     super(points, category, price, created, text);
     const places = () => text.placeCodesOfRows();
-    this.figures = new JobFigures(points.capacity, {
-      category,
-      price,
-      deadline,
-      urgent,
-      hourly,
-      placeOf: (slot) => places()[points.rank[slot] as number] as number,
-    });
+    this.figures = new JobFigures(
+      points.capacity,
+      {
+        category,
+        price,
+        deadline,
+        urgent,
+        hourly,
+        placeOf: (slot) => places()[points.rank[slot] as number] as number,
+      },
+      completed,
+    );
   }
 
   /** Reads the open jobs; throws NotMirrorable when a stored value cannot be compared as SQL does. */
   static async load(db: Queryable): Promise<JobIndex> {
     const expected = await countOpenJobs(db);
     const text = new TextIndex(expected);
-    // Completed jobs hold no point; the figures keep them (they come by in the same pass).
-    const completed: { id: string; values: NonNullable<ReturnType<typeof completedValues>> }[] = [];
+    // Completed jobs hold no point; the figures keep them (they come by in the same pass, in id order).
+    const completed = new CompletedJobs();
     const { points, category, column } = await loadPoints({
       expected,
       kept: (row: JobIndexRow) => text.add(row),
@@ -99,7 +110,7 @@ export class JobIndex extends PointTable<JobRow, JobIndexRow> implements JobSear
       page: (after) => jobIndexRowsAfter(db, after, LOAD_CHUNK),
       values: (row) => {
         const values = completedValues(row);
-        if (values) completed.push({ id: row.id, values });
+        if (values) completed.push(row.id, values);
         return jobValues(row);
       },
     });
@@ -114,9 +125,10 @@ export class JobIndex extends PointTable<JobRow, JobIndexRow> implements JobSear
       column('urgent') as Uint8Array,
       column('hourly') as Float64Array,
       text,
+      completed,
     );
     for (let slot = 0; slot < points.end; slot++) index.figures.added(slot);
-    for (const { id, values } of completed) index.figures.completedIs(id, values);
+    index.figures.countLoaded();
     index.figures.settle();
     return index;
   }

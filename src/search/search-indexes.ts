@@ -15,6 +15,8 @@ export interface IndexSnapshot {
   version: string;
   jobs: JobIndex;
   listings: ListingIndex;
+  /** Lets these indexes go (they were found inconsistent: sorted-values.ts FiguresBroken) and rebuilds. */
+  discard?: (error: unknown) => void;
 }
 
 export interface SearchIndexOptions {
@@ -199,7 +201,10 @@ export class SearchIndexes {
       const jobs = await JobIndex.load(this.db.kysely);
       const listings = await ListingIndex.load(this.db.kysely);
       if (this.closed) return;
-      this.state = { snapshot: { version, jobs, listings }, cursor };
+      const discard = (error: unknown) => {
+        if (this.state?.snapshot.jobs === jobs) this.drop(error);
+      };
+      this.state = { snapshot: { version, jobs, listings, discard }, cursor };
       this.counts.builds++;
     } catch (error) {
       // Data the index cannot mirror stays so until a write: no retry before then. Anything else

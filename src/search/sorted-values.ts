@@ -4,27 +4,44 @@ import { PERCENTILES, percentileRank, type RateSample } from '../domain/pricing.
 /** Changes held before they are merged in one pass; fewer are placed one by one. */
 const ONE_BY_ONE = 8;
 
+/** Changes that may wait unread: more, and they are merged as they come (memory stays bounded). */
+const MAX_WAITING = 4_096;
+
+/**
+ * A removal of a value that is not held: the figures no longer mirror the rows (a bug). Every read
+ * of those values throws it from then on; the caller lets the index go and answers from SQL.
+ */
+export class FiguresBroken extends Error {}
+
 /**
  * A multiset of numbers kept in ascending order, changed as writes happen: additions and removals
  * wait in two lists and are merged into the sorted values when they are next read (one linear pass
- * for many, a binary search and a move for a few), so a read after any number of changes costs
- * O(n) at most and a read after none O(1). The k-th smallest value is then an array access: the
- * nearest-rank percentiles of repositories/quantiles.ts without sorting or scanning per request.
+ * for many, a binary search and a move for a few), so a read after k changes costs O(n + k log k)
+ * and a read after none O(1). The k-th smallest value is then an array access: the nearest-rank
+ * percentiles of repositories/quantiles.ts without sorting or scanning per request. Changes that
+ * nobody reads are merged once more than max(MAX_WAITING, n) wait.
  */
 export class SortedValues {
   private values = new Float64Array(16);
   private n = 0;
   private adds: number[] = [];
   private removals: number[] = [];
+  private broken: FiguresBroken | undefined;
 
   add(value: number): void {
-    if (Number.isNaN(value)) throw new RangeError('SortedValues holds numbers, not NaN');
+    if (!Number.isFinite(value)) throw new RangeError(`SortedValues holds finite numbers, not ${value}`);
     this.adds.push(value);
+    this.bound();
   }
 
   /** Removes one occurrence of `value` (which must be held: added and not removed since). */
   remove(value: number): void {
     this.removals.push(value);
+    this.bound();
+  }
+
+  private bound(): void {
+    if (this.adds.length + this.removals.length > Math.max(MAX_WAITING, this.n)) this.settle();
   }
 
   /** How many values are held. */
@@ -72,24 +89,35 @@ export class SortedValues {
     return [...this.values.subarray(0, this.n)];
   }
 
-  /** Merges the waiting changes into the sorted values. */
+  /** Merges the waiting changes into the sorted values; throws FiguresBroken (from then on) when they do not fit. */
   settle(): void {
-    const [adds, removals] = [this.adds, this.removals];
-    if (adds.length === 0 && removals.length === 0) return;
+    if (this.broken) throw this.broken;
+    try {
+      this.merge();
+    } catch (error) {
+      this.broken = error instanceof FiguresBroken ? error : new FiguresBroken(String(error));
+      throw this.broken;
+    }
+  }
+
+  private merge(): void {
+    const [waitingAdds, waitingRemovals] = [this.adds, this.removals];
+    if (waitingAdds.length === 0 && waitingRemovals.length === 0) return;
     this.adds = [];
     this.removals = [];
-    this.reserve(this.n + adds.length);
-    if (adds.length + removals.length <= ONE_BY_ONE) {
+    this.reserve(this.n + waitingAdds.length);
+    if (waitingAdds.length + waitingRemovals.length <= ONE_BY_ONE) {
       // Additions first: a value added and removed again before this merge is then found.
-      for (const value of adds) this.insertOne(value);
-      for (const value of removals) this.removeOne(value);
+      for (const value of waitingAdds) this.insertOne(value);
+      for (const value of waitingRemovals) this.removeOne(value);
       return;
     }
+    // Sorted as typed arrays: numeric order without a comparator call per pair (~6× faster).
+    const [adds, removals] = [Float64Array.from(waitingAdds).sort(), Float64Array.from(waitingRemovals).sort()];
     const values = this.values;
     // Additions first (one backward pass, merging into the room behind the values): a value added
     // and removed again before this merge is then found.
     if (adds.length > 0) {
-      adds.sort((a, b) => a - b);
       let [i, a, to] = [this.n - 1, adds.length - 1, this.n + adds.length - 1];
       while (a >= 0) {
         if (i >= 0 && (values[i] as number) > (adds[a] as number)) values[to--] = values[i--] as number;
@@ -99,7 +127,6 @@ export class SortedValues {
     }
     // Removals: one forward pass, both in order, compacting what stays.
     if (removals.length > 0) {
-      removals.sort((a, b) => a - b);
       let [kept, r] = [0, 0];
       for (let i = 0; i < this.n; i++) {
         const value = values[i] as number;
@@ -110,7 +137,7 @@ export class SortedValues {
         if (r < removals.length && (removals[r] as number) < value) break;
         values[kept++] = value;
       }
-      if (r < removals.length) throw new Error(`removed ${removals[r]}, which is not held`);
+      if (r < removals.length) throw new FiguresBroken(`removed ${removals[r]}, which is not held`);
       this.n = kept;
     }
   }
@@ -135,7 +162,7 @@ export class SortedValues {
 
   private removeOne(value: number): void {
     const at = this.lowerBound(value);
-    if (at >= this.n || this.values[at] !== value) throw new Error(`removed ${value}, which is not held`);
+    if (at >= this.n || this.values[at] !== value) throw new FiguresBroken(`removed ${value}, which is not held`);
     this.values.copyWithin(at, at + 1, this.n);
     this.n--;
   }

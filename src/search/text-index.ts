@@ -117,8 +117,12 @@ export class TextIndex {
   /** The entries (row × 2 + field) of tail rows, by term. */
   private readonly tailEntries = new Map<number, number[]>();
 
-  constructor(expected: number) {
-    const rows = Math.min(expected, SEGMENT_ROWS);
+  constructor(
+    expected: number,
+    /** Rows per segment of postings (tests make it small to cross segment boundaries). */
+    private readonly segmentRows = SEGMENT_ROWS,
+  ) {
+    const rows = Math.min(expected, segmentRows);
     this.termOf = new GrowingUint32(rows * 16);
     this.entryOf = new GrowingUint32(rows * 16);
     this.placeByRow = new GrowingUint32(expected);
@@ -136,7 +140,7 @@ export class TextIndex {
       this.entryOf.push(entry);
     });
     this.placeByRow.push(this.placeCode(text));
-    if (this.rows % SEGMENT_ROWS === 0) this.closeSegment();
+    if (this.rows % this.segmentRows === 0) this.closeSegment();
   }
 
   /** Encodes the entries read since the last segment as a segment (a counting sort by term). */

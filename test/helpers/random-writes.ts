@@ -55,13 +55,44 @@ export async function randomWrites(db: Kysely<Database>, g: ReturnType<typeof se
     else if (change < 0.7) await update.set({ price_cents: 500 + Math.floor(g.next() * 30_000) }).execute();
     else if (change < 0.85)
       await update.set({ title: g.pick(['Hecke schneiden', 'Fenster putzen', 'Zelt']) }).execute();
-    else await update.set({ deadline: new Date(NOW.getTime() + (g.next() - 0.5) * 4e8).toISOString() }).execute();
+    else if (change < 0.92) {
+      // A deadline within the minute the aggregate tests look at (it passes between their two moments).
+      const span = g.maybe(0.5) ? 60_000 : 4e8;
+      await update.set({ deadline: new Date(NOW.getTime() + (g.next() - 0.1) * span).toISOString() }).execute();
+    }
+    // Fields the figures read: category, urgency, hours and helpers (the rate per helper-hour).
+    else
+      await update
+        .set({
+          category: g.pick(['GARDENING', 'MOVING', 'CLEANING', 'PETCARE']),
+          urgent: g.maybe(0.5) ? 1 : 0,
+          duration_hours: g.pick([0.5, 1, 2.5, 4]),
+          helpers_needed: g.pick([1, 2, 3]),
+        })
+        .execute();
+  }
+  // Completed jobs reopened and repriced, open ones completed: the completed figures follow both ways.
+  const completed = jobs.filter((j) => j.status === 'completed');
+  for (let i = 0; i < 3 && completed.length > 0; i++) {
+    const job = g.pick(completed);
+    const set = g.maybe(0.5) ? { status: 'open' as const } : { price_cents: 700 + Math.floor(g.next() * 9_000) };
+    await db.updateTable('jobs').where('id', '=', job.id).set(set).execute();
   }
   for (let i = 0; i < 15; i++) {
     const listing = g.pick(listings);
     const update = db.updateTable('listings').where('id', '=', listing.id);
     if (g.maybe(0.5)) await update.set({ status: g.pick(['available', 'paused', 'archived']) }).execute();
-    else await update.set({ price_per_day_cents: 100 + Math.floor(g.next() * 6_000), ...near() }).execute();
+    else if (g.maybe(0.6))
+      await update.set({ price_per_day_cents: 100 + Math.floor(g.next() * 6_000), ...near() }).execute();
+    else
+      await update
+        .set({
+          category: g.pick(['BORROWING', 'TECH_REPAIR', 'EVENTS']),
+          price_per_week_cents: g.maybe(0.3) ? null : 1_000 + Math.floor(g.next() * 20_000),
+          deposit_cents: Math.floor(g.next() * 10_000),
+          instant_booking: g.maybe(0.5) ? 1 : 0,
+        })
+        .execute();
   }
   // Deleted: some of the jobs just added (nothing refers to them).
   await db

@@ -77,4 +77,15 @@ test('stats and categories from the index equal the full recomputation, before a
     await compare(round);
   }
   assert.equal(indexes.counts.builds, 1, 'the index followed the writes');
+
+  // Figures found inconsistent (a removal of a value they never held, as a bug would make): the
+  // answer comes from SQL, unchanged, and the indexes are let go (the next read misses them).
+  const snapshot = await indexes.follow();
+  snapshot?.jobs.figuresAt(NOW).openPrice.remove(0, 123_456_789);
+  const [plain, indexed] = [await apps[0]?.inject({ url: '/v1/stats' }), await apps[1]?.inject({ url: '/v1/stats' })];
+  assert.equal(indexed?.statusCode, 200);
+  assert.equal(indexed?.body, plain?.body, 'answered from SQL');
+  const misses = indexes.counts.misses;
+  await apps[1]?.inject({ url: '/v1/categories' });
+  assert.equal(indexes.counts.misses, misses + 1, 'the inconsistent indexes were let go');
 });

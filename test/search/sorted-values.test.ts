@@ -2,12 +2,13 @@
  * The sorted multiset behind the figures the search indexes keep (src/search/sorted-values.ts)
  * against a sorted copy, after random batches of additions and removals of every size (one by
  * one and merged), with ties, negative zero and removals of values added in the same batch; and the
- * deadline heaps of JobFigures against a direct count with a clock that goes forward and back.
+ * deadline heaps of JobFigures against a direct count with a clock that goes forward and back, and
+ * the compact store of completed jobs.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { JobFigures } from '../../src/search/index-figures.js';
-import { CategoryValues, SortedValues } from '../../src/search/sorted-values.js';
+import { CompletedJobs, JobFigures } from '../../src/search/index-figures.js';
+import { CategoryValues, FiguresBroken, SortedValues } from '../../src/search/sorted-values.js';
 import { seeded } from '../helpers/random.js';
 
 test('SortedValues holds exactly the values added and not removed, in order, after batches of any size', () => {
@@ -45,7 +46,8 @@ test('SortedValues holds exactly the values added and not removed, in order, aft
   }
   assert.throws(() => values.add(Number.NaN), RangeError);
   values.remove(123_456);
-  assert.throws(() => values.settle(), /not held/);
+  assert.throws(() => values.settle(), FiguresBroken);
+  assert.throws(() => values.sample(), /not held/, 'broken for good: no read answers from wrong values');
 });
 
 test('SortedValues gives the nearest-rank percentiles', () => {
@@ -134,4 +136,24 @@ test('CategoryValues finds the percentiles over all categories by search as a se
     assert.deepEqual(searched.samples(), kept.samples());
   }
   assert.throws(() => searched.add(0, 1.5), RangeError);
+});
+
+test('CompletedJobs holds the load packed and finds, lets go and takes in jobs by id', () => {
+  const jobs = new CompletedJobs();
+  const id = (n: number) => `job_${n.toString(16).padStart(16, '0')}`;
+  for (let n = 0; n < 3000; n += 3) jobs.push(id(n), { category: n % 10, hourly: n / 7 });
+  // Out of id order (another collation, an id of another form): kept aside, found all the same.
+  jobs.push('job_custom', { category: 1, hourly: 2 });
+  jobs.push(id(3), { category: 4, hourly: 5 });
+  let loaded = 0;
+  jobs.forEachLoaded(() => loaded++);
+  assert.equal(loaded, 1002);
+  assert.deepEqual(jobs.take(id(2997)), { category: 7, hourly: 2997 / 7 });
+  assert.equal(jobs.take(id(2997)), undefined, 'taken once');
+  assert.equal(jobs.take(id(1)), undefined, 'never held');
+  assert.deepEqual(jobs.take('job_custom'), { category: 1, hourly: 2 });
+  jobs.put(id(2997), { category: 2, hourly: 9 });
+  assert.deepEqual(jobs.take(id(2997)), { category: 2, hourly: 9 });
+  assert.deepEqual(jobs.take(id(0)), { category: 0, hourly: 0 });
+  assert.throws(() => jobs.push(id(5000), { category: 0, hourly: 1 }), /while loading/);
 });

@@ -51,7 +51,8 @@ export function categoryRoutes(app: Api, { base, db, now, searchIndex }: RouteDe
       const lang = request.query.lang ?? 'en';
       const type = request.query.type;
       const index = await searchIndex?.(request);
-      const figures = index ? await categoryFiguresFromIndex(db, index, now()) : await categoryFigures(db, now());
+      const fromIndex = index ? await categoryFiguresFromIndex(db, index, now()) : undefined;
+      const figures = fromIndex ?? (await categoryFigures(db, now()));
       const data = CATEGORIES.map((category) => categoryItem(category, figures, lang, type));
       return { data, total: data.length, lang, type: type ?? null, currency: 'EUR' as const };
     },

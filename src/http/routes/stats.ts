@@ -31,14 +31,15 @@ export function statsRoutes(app: Api, { base, db, now, endpoints, limits, search
       const at = now();
       // From the search indexes when they answer (they follow every write), else all in SQL.
       const index = await searchIndex?.(request);
-      const { figures, places, totals, platform } = index
-        ? await statsFromIndex(db, index, at)
-        : await allOf({
-            figures: categoryFigures(db, at),
-            places: countsByPlace(db, at),
-            totals: platformTotals(db, at),
-            platform: platformSamples(db, at),
-          });
+      const fromIndex = index ? await statsFromIndex(db, index, at) : undefined;
+      const { figures, places, totals, platform } =
+        fromIndex ??
+        (await allOf({
+          figures: categoryFigures(db, at),
+          places: countsByPlace(db, at),
+          totals: platformTotals(db, at),
+          platform: platformSamples(db, at),
+        }));
       const counts = new Map(places.map((p) => [`${p.city}|${p.district ?? ''}`, p]));
       return {
         generated_at: at.toISOString(),
