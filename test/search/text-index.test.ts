@@ -45,7 +45,10 @@ test('postings across many small segments score every row as one segment and a d
         );
         const score = a.score(r, 0);
         assert.equal(score, b.score(r, 0), `${q}: row ${r}`);
-        const titleBest = Math.max(0, ...[...documentTerms(row.title)].map((t) => matchKind(words[0] as (typeof words)[number], t)));
+        const titleBest = Math.max(
+          0,
+          ...[...documentTerms(row.title)].map((t) => matchKind(words[0] as (typeof words)[number], t)),
+        );
         if (words.length === 1 && titleBest > 0) assert.ok(score >= FIELD_WEIGHT.title * titleBest, `${q}: row ${r}`);
         if (direct) assert.ok(score > 0, `${q}: row ${r} matches`);
       });
