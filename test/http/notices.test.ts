@@ -246,6 +246,12 @@ test('suspension refuses the account’s keys but for its statements, appeal and
   assert.equal((await other.get(`/v1/me/moderation-decisions/${decision.id}`)).body.appeal.status, 'upheld');
   const events = await db.kysely.selectFrom('events').select('type').where('type', '=', 'moderation.decided').execute();
   assert.equal(events.length, 4, 'three decisions and the appeal’s outcome');
+  // Erasure stays a right while suspended (GDPR Art. 17); the decision, a DSA record, is kept.
+  const erased = await other.delete('/v1/me', { confirm: 'other@example.org' });
+  assert.equal(erased.status, 202, erased.raw);
+  assert.equal((await other.get('/v1/me')).status, 401, 'the erased account’s key is gone');
+  const kept = await db.kysely.selectFrom('moderation_decisions').select('id').where('id', '=', decision.id).execute();
+  assert.equal(kept.length, 1, 'the decision stays');
 });
 
 test('reports have their own hourly budget per address (429 with Retry-After)', async (t) => {

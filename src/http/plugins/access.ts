@@ -140,16 +140,21 @@ async function authenticate(
       {
         param: header,
         suggestion:
-          'Read the statement of reasons at GET /v1/me/moderation-decisions and appeal it there (POST /v1/me/moderation-decisions/{id}/appeals); your data stays available at GET /v1/me/export.',
+          'Read the statement of reasons at GET /v1/me/moderation-decisions and appeal it there (POST /v1/me/moderation-decisions/{id}/appeals); your data stays available at GET /v1/me/export, and DELETE /v1/me erases it.',
       },
     );
   }
   return row;
 }
 
-/** What a suspended account may still do: read who it is, its decisions and data, and appeal (DSA Art. 20). */
+/**
+ * What a suspended account may still do: read who it is, its decisions and data, appeal (DSA Art.
+ * 20), and have its data erased (GDPR Art. 17; the DSA records of the suspension are kept, as for
+ * any erasure).
+ */
 function openWhileSuspended(request: FastifyRequest): boolean {
   const path = request.url.split('?')[0] ?? '';
+  if (request.method === 'DELETE') return path === '/v1/me';
   if (request.method === 'POST') return /^\/v1\/me\/moderation-decisions\/[^/]+\/appeals$/.test(path);
   return request.method === 'GET' && /^\/v1\/me(\/export|\/moderation-decisions(\/[^/]+)?)?$/.test(path);
 }
