@@ -41,10 +41,18 @@ export interface RateSample {
 }
 
 export function rateSample(rates: readonly number[]): RateSample | null {
-  if (rates.length === 0) return null;
   const sorted = [...rates].sort((a, b) => a - b);
-  const q = (percent: number): number => quantile(sorted, percent) ?? 0;
-  return { count: sorted.length, p10: q(10), p25: q(25), p50: q(50), p75: q(75), p90: q(90) };
+  return sampleByRank(sorted.length, (rank) => sorted[rank - 1] as number);
+}
+
+/**
+ * The nearest-rank percentiles of `n` values, given the rank-th smallest of them (1-based) by
+ * `atRank`; null for none. Every RateSample is made here, whatever holds the values.
+ */
+export function sampleByRank(n: number, atRank: (rank: number) => number): RateSample | null {
+  if (n === 0) return null;
+  const at = (percent: number) => atRank(percentileRank(percent, n));
+  return { count: n, p10: at(10), p25: at(25), p50: at(50), p75: at(75), p90: at(90) };
 }
 
 /**

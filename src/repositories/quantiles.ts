@@ -1,7 +1,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Queryable } from '../db/queryable.js';
 import type { Category } from '../domain/categories.js';
-import { PERCENTILES, percentileRank, type RateSample } from '../domain/pricing.js';
+import { PERCENTILES, type RateSample, sampleByRank } from '../domain/pricing.js';
 
 /**
  * Nearest-rank percentiles (10, 25, 50, 75, 90) of `value` per category, computed in the database
@@ -53,8 +53,8 @@ async function percentilesBy(
   }
   const samples = new Map<string, RateSample>();
   for (const [category, { n, values }] of byCategory) {
-    const at = (percent: number): number => values.get(percentileRank(percent, n)) ?? Number.NaN;
-    samples.set(category, { count: n, p10: at(10), p25: at(25), p50: at(50), p75: at(75), p90: at(90) });
+    const sample = sampleByRank(n, (rank) => values.get(rank) ?? Number.NaN);
+    if (sample) samples.set(category, sample);
   }
   return samples;
 }

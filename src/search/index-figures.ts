@@ -246,13 +246,8 @@ export class JobFigures {
   private count(slot: number, by: 1 | -1): void {
     const { category, price, urgent, hourly, placeOf } = this.columns;
     const c = category[slot] as number;
-    if (by === 1) {
-      this.openPrice.add(c, price[slot] as number);
-      this.hourlyAll.add(c, hourly[slot] as number);
-    } else {
-      this.openPrice.remove(c, price[slot] as number);
-      this.hourlyAll.remove(c, hourly[slot] as number);
-    }
+    this.openPrice.change(c, price[slot] as number, by);
+    this.hourlyAll.change(c, hourly[slot] as number, by);
     this.places.change(placeOf(slot), by);
     this.urgent += by * (urgent[slot] as number);
     this.counted[slot] = by === 1 ? 1 : 0;
@@ -274,13 +269,8 @@ export class JobFigures {
   }
 
   private countCompleted({ category, hourly }: CompletedValues, by: 1 | -1): void {
-    if (by === 1) {
-      this.completed.add(category, hourly);
-      this.hourlyAll.add(category, hourly);
-    } else {
-      this.completed.remove(category, hourly);
-      this.hourlyAll.remove(category, hourly);
-    }
+    this.completed.change(category, hourly, by);
+    this.hourlyAll.change(category, hourly, by);
   }
 
   /** Merges the changes of the load, so that the first read does not pay for them. */
@@ -326,15 +316,9 @@ export class ListingFigures {
     const { category, price, week, deposit, instant, placeOf } = this.columns;
     const c = category[slot] as number;
     const w = week[slot] as number;
-    if (by === 1) {
-      this.day.add(c, price[slot] as number);
-      if (!Number.isNaN(w)) this.week.add(c, w);
-      this.deposit.add(c, deposit[slot] as number);
-    } else {
-      this.day.remove(c, price[slot] as number);
-      if (!Number.isNaN(w)) this.week.remove(c, w);
-      this.deposit.remove(c, deposit[slot] as number);
-    }
+    this.day.change(c, price[slot] as number, by);
+    if (!Number.isNaN(w)) this.week.change(c, w, by);
+    this.deposit.change(c, deposit[slot] as number, by);
     this.places.change(placeOf(slot), by);
     this.instant += by * (instant[slot] as number);
   }

@@ -15,11 +15,6 @@ import { PointTable } from './point-table.js';
 import { RadiusTest } from './radius-test.js';
 import { TextIndex } from './text-index.js';
 
-/**
- * Every job with status 'open' as typed columns over a PointIndex: the filters and orders of
- * repositories/jobs.ts searchJobs, evaluated in memory. Whether a job is still open at `now`
- * (deadline ahead) is decided per search, as the SQL does.
- */
 /** A job's values as the index keeps them; null for a job it does not keep (not open). */
 function jobValues(row: JobIndexRow) {
   return row.status !== 'open'
@@ -53,6 +48,11 @@ function completedValues(row: JobIndexRow) {
   return row.status === 'completed' ? { category: codeOf(CATEGORIES, row.category), hourly: hourlyOf(row) } : null;
 }
 
+/**
+ * Every job with status 'open' as typed columns over a PointIndex: the filters and orders of
+ * repositories/jobs.ts searchJobs, evaluated in memory. Whether a job is still open at `now`
+ * (deadline ahead) is decided per search, as the SQL does.
+ */
 export class JobIndex extends PointTable<JobRow, JobIndexRow> implements JobSearchIndex {
   /** The figures of the open and completed jobs, following every change (index-figures.ts). */
   private readonly figures: JobFigures;

@@ -15,10 +15,6 @@ import { PointTable } from './point-table.js';
 import { RadiusTest } from './radius-test.js';
 import { TextIndex } from './text-index.js';
 
-/**
- * Every available listing (with its owner, as the search joins them) as typed columns over a
- * PointIndex: the filters and orders of repositories/listings.ts searchListings, in memory.
- */
 /** A listing's values as the index keeps them; null for one it does not keep (not available). */
 function listingValues(row: ListingIndexRow) {
   return row.status !== 'available'
@@ -36,6 +32,10 @@ function listingValues(row: ListingIndexRow) {
       };
 }
 
+/**
+ * Every available listing (with its owner, as the search joins them) as typed columns over a
+ * PointIndex: the filters and orders of repositories/listings.ts searchListings, in memory.
+ */
 export class ListingIndex extends PointTable<ListingSearchRow, ListingIndexRow> implements ListingSearchIndex {
   /** The figures of the available listings, following every change (index-figures.ts). */
   private readonly figures: ListingFigures;

@@ -1,5 +1,5 @@
 import { CATEGORIES, type Category } from '../domain/categories.js';
-import { PERCENTILES, percentileRank, type RateSample } from '../domain/pricing.js';
+import { type RateSample, sampleByRank } from '../domain/pricing.js';
 
 /** Changes held before they are merged in one pass; fewer are placed one by one. */
 const ONE_BY_ONE = 8;
@@ -59,16 +59,7 @@ export class SortedValues {
   /** The nearest-rank percentiles of the values; null when there are none. */
   sample(): RateSample | null {
     this.settle();
-    const n = this.n;
-    if (n === 0) return null;
-    const [p10, p25, p50, p75, p90] = PERCENTILES.map((p) => this.values[percentileRank(p, n) - 1] as number) as [
-      number,
-      number,
-      number,
-      number,
-      number,
-    ];
-    return { count: n, p10, p25, p50, p75, p90 };
+    return sampleByRank(this.n, (rank) => this.values[rank - 1] as number);
   }
 
   /** How many values are at most `value`. */
@@ -199,6 +190,12 @@ export class CategoryValues {
     this.all?.remove(value);
   }
 
+  /** Adds (by = 1) or removes (by = -1) one value. */
+  change(category: number, value: number, by: 1 | -1): void {
+    if (by === 1) this.add(category, value);
+    else this.remove(category, value);
+  }
+
   count(category: number): number {
     return (this.byCategory[category] as SortedValues).size;
   }
@@ -224,15 +221,7 @@ export class CategoryValues {
     if (this.all) return this.all.sample();
     if (this.overallBy === 'none') throw new Error('these values keep no overall order');
     const n = this.byCategory.reduce((sum, values) => sum + values.size, 0);
-    if (n === 0) return null;
-    const [p10, p25, p50, p75, p90] = PERCENTILES.map((p) => this.smallestWithRank(percentileRank(p, n))) as [
-      number,
-      number,
-      number,
-      number,
-      number,
-    ];
-    return { count: n, p10, p25, p50, p75, p90 };
+    return sampleByRank(n, (rank) => this.smallestWithRank(rank));
   }
 
   /** The smallest integer value with at least `rank` values at or below it: the rank-th smallest. */
