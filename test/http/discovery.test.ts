@@ -46,7 +46,7 @@ describe('GET /llms.txt', () => {
 });
 
 describe('GET /.well-known/api-catalog', () => {
-  test('an RFC 9727 linkset naming the OpenAPI document, the reference and llms.txt', async (t) => {
+  test('an RFC 9727 linkset naming the OpenAPI document, the workflows, the reference and llms.txt', async (t) => {
     const api = await app(t);
     const response = await api.inject({ url: '/.well-known/api-catalog' });
     assert.equal(response.statusCode, 200);
@@ -60,6 +60,7 @@ describe('GET /.well-known/api-catalog', () => {
     assert.equal(entry.anchor, `${PUBLIC_URL}/v1`);
     assert.deepEqual(entry['service-desc'], [
       { href: `${PUBLIC_URL}/v1/openapi.json`, type: 'application/vnd.oai.openapi+json;version=3.1' },
+      { href: `${PUBLIC_URL}/v1/workflows.arazzo.yaml`, type: 'application/vnd.oai.workflows+yaml;version=1.0.1' },
     ]);
     const described = await api.inject({ url: '/v1/openapi.json' });
     assert.equal(described.json().openapi, '3.1.0', 'the service-desc is the OpenAPI document');

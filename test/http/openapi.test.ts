@@ -90,6 +90,7 @@ const OPERATIONS: OperationSpec[] = [
   { operationId: 'getMetrics', path: '/metrics', query: NoQuery, errors: [400, 401, 404] },
   { operationId: 'getLlmsTxt', path: '/llms.txt', query: NoQuery, errors: [400] },
   { operationId: 'getApiCatalog', path: '/.well-known/api-catalog', query: NoQuery, errors: [400] },
+  { operationId: 'getWorkflows', path: '/v1/workflows.arazzo.yaml', query: NoQuery, errors: [400] },
   { operationId: 'getMe', path: '/v1/me', query: NoQuery, errors: [400, 401, 429] },
   { operationId: 'listPlaces', path: '/v1/places', query: PlacesQuery, errors: [400] },
 ];
@@ -138,6 +139,7 @@ const NOT_JSON: Record<string, string> = {
   getMetrics: 'text/plain',
   getLlmsTxt: 'text/markdown',
   getApiCatalog: 'application/linkset+json',
+  getWorkflows: 'application/vnd.oai.workflows+yaml',
 };
 
 describe('GET /v1/openapi.json', () => {

@@ -86,6 +86,7 @@ describe('GET /v1/stats', () => {
         'GET /metrics getMetrics',
         'GET /llms.txt getLlmsTxt',
         'GET /.well-known/api-catalog getApiCatalog',
+        'GET /v1/workflows.arazzo.yaml getWorkflows',
         'GET /v1/jobs searchJobs',
         'GET /v1/jobs/{id} getJob',
         'GET /v1/listings searchListings',

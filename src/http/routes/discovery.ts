@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { TierLimits } from '../../domain/tiers.js';
 import { NoQuery } from '../../schemas/common.js';
 import { type Api, BUDGET_HEADERS, DOCUMENT_ERRORS } from './route-kit.js';
@@ -5,13 +6,36 @@ import { type Api, BUDGET_HEADERS, DOCUMENT_ERRORS } from './route-kit.js';
 /** RFC 9727's media type for an API catalog: a linkset (RFC 9264) with its profile. */
 export const API_CATALOG_TYPE = 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"';
 
+/**
+ * The workflows (Arazzo 1.0): the main stories as steps a runner executes, served byte for byte as
+ * the file in assets/ (the same path from src/ and dist/, like the places CSVs). CI runs them against
+ * a real server with Redocly's respect (scripts/workflows.mjs), so they cannot drift from the API.
+ */
+export const WORKFLOWS_PATH = '/v1/workflows.arazzo.yaml';
+const WORKFLOWS_FILE = new URL('../../../assets/workflows.arazzo.yaml', import.meta.url);
+
+/** The Arazzo version the document declares, for its media type's `version` parameter. */
+function arazzoVersion(document: string): string {
+  const version = /^arazzo:\s*['"]?([0-9.]+)/m.exec(document)?.[1];
+  if (!version) throw new Error(`${WORKFLOWS_FILE.pathname}: no \`arazzo:\` version line`);
+  return version;
+}
+
+/**
+ * The Arazzo specification's own media type for YAML (section 6.3, registered with IANA), with the
+ * version it defines as a parameter, as the API catalog names the OpenAPI document's; YAML is
+ * UTF-8 by definition (RFC 9512), so no charset.
+ */
+export const workflowsType = (document: string) =>
+  `application/vnd.oai.workflows+yaml;version=${arazzoVersion(document)}`;
+
 export interface DiscoveryFacts {
   /** The public base URL (PUBLIC_URL, else http://HOST:PORT): never taken from a request's Host header. */
   baseUrl: string;
   limits: TierLimits;
 }
 
-/** What both documents here share with /v1/openapi.json and /docs, said once in the introduction (plugins/docs.ts). */
+/** What the documents here share with /v1/openapi.json and /docs, said once in the introduction (plugins/docs.ts). */
 const AS_A_DOCUMENT = 'A document: outside the tier budgets, with an ETag and compression (see the introduction).';
 
 /** /llms.txt, after the llms.txt proposal (llmstxt.org): what the API is and where to read on, in Markdown. */
@@ -31,6 +55,7 @@ export function llmsTxt({ baseUrl, limits }: DiscoveryFacts): string {
 - [OpenAPI document](${baseUrl}/v1/openapi.json): every operation, parameter, response and error, OpenAPI 3.1
 - [API reference](${baseUrl}/docs): the same, readable in a browser
 - [API catalog](${baseUrl}/.well-known/api-catalog): RFC 9727 linkset pointing at the OpenAPI document
+- [Workflows](${baseUrl}${WORKFLOWS_PATH}): Arazzo 1.0, the main stories as steps a runner executes: post a job and hire a helper through the reviews, lend an item through return and review, request a key and subscribe to webhooks, report an item
 
 ## Key endpoints
 
@@ -57,13 +82,22 @@ export function llmsTxt({ baseUrl, limits }: DiscoveryFacts): string {
 `;
 }
 
-/** /.well-known/api-catalog (RFC 9727): one API, described by its OpenAPI document. */
-export function apiCatalog({ baseUrl }: DiscoveryFacts) {
+/**
+ * /.well-known/api-catalog (RFC 9727): one API, described by its OpenAPI document and, as a second
+ * service-desc (RFC 8631: a machine-readable description of the service; the `type` tells them
+ * apart), by its Arazzo workflows, which describe how its operations are used together. Not
+ * service-meta: that names metadata about the service (llms.txt, policies), not descriptions a
+ * tool executes. The OpenAPI document stays first for clients that read only one.
+ */
+export function apiCatalog({ baseUrl }: DiscoveryFacts, workflows: string) {
   return {
     linkset: [
       {
         anchor: `${baseUrl}/v1`,
-        'service-desc': [{ href: `${baseUrl}/v1/openapi.json`, type: 'application/vnd.oai.openapi+json;version=3.1' }],
+        'service-desc': [
+          { href: `${baseUrl}/v1/openapi.json`, type: 'application/vnd.oai.openapi+json;version=3.1' },
+          { href: `${baseUrl}${WORKFLOWS_PATH}`, type: workflowsType(workflows) },
+        ],
         'service-doc': [{ href: `${baseUrl}/docs`, type: 'text/html' }],
         'service-meta': [{ href: `${baseUrl}/llms.txt`, type: 'text/markdown' }],
         status: [{ href: `${baseUrl}/readyz`, type: 'application/json' }],
@@ -73,13 +107,16 @@ export function apiCatalog({ baseUrl }: DiscoveryFacts) {
 }
 
 /**
- * Discovery for agents and tools: GET /llms.txt and GET /.well-known/api-catalog. Built once from
+ * Discovery for agents and tools: GET /llms.txt, GET /.well-known/api-catalog and the workflows
+ * (GET /v1/workflows.arazzo.yaml). Built once from
  * the configuration (links use PUBLIC_URL, never the Host header, so no one can make them point
  * elsewhere); documents like /docs: registered in the documents' scope (plugins/documents.ts).
  */
 export function discoveryRoutes(app: Api, facts: DiscoveryFacts): void {
   const text = llmsTxt(facts);
-  const catalog = JSON.stringify(apiCatalog(facts));
+  const workflows = readFileSync(WORKFLOWS_FILE, 'utf8');
+  const workflowsContentType = workflowsType(workflows);
+  const catalog = JSON.stringify(apiCatalog(facts, workflows));
   app.get(
     '/llms.txt',
     {
@@ -108,7 +145,7 @@ export function discoveryRoutes(app: Api, facts: DiscoveryFacts): void {
       schema: {
         operationId: 'getApiCatalog',
         summary: 'API catalog (RFC 9727)',
-        description: `A linkset (RFC 9264) naming this API and its OpenAPI document (service-desc), the reference (service-doc), llms.txt (service-meta) and readiness (status). ${AS_A_DOCUMENT}`,
+        description: `A linkset (RFC 9264) naming this API, its OpenAPI document and its Arazzo workflows (service-desc), the reference (service-doc), llms.txt (service-meta) and readiness (status). ${AS_A_DOCUMENT}`,
         tags: ['Platform'],
         querystring: NoQuery,
         response: {
@@ -123,5 +160,27 @@ export function discoveryRoutes(app: Api, facts: DiscoveryFacts): void {
     },
     async (_request, reply) =>
       reply.header('cache-control', 'public, max-age=3600').type(API_CATALOG_TYPE).send(catalog),
+  );
+  app.get(
+    WORKFLOWS_PATH,
+    {
+      schema: {
+        operationId: 'getWorkflows',
+        summary: 'Workflows (Arazzo 1.0)',
+        description: `The main stories of this API as an Arazzo 1.0 document (https://spec.openapis.org/arazzo/latest.html): post a job and hire a helper through completion and the reviews (hireHelper), lend an item through pick-up, return and the reviews (lendItem), request a developer key (requestKey) and, with the key from the e-mail, subscribe to webhooks (subscribeToWebhooks), report a listing and follow the report (reportItem). Each step names an operationId of the OpenAPI document, which its sourceDescriptions entry finds at the relative URL openapi.json (this document's neighbour, /v1/openapi.json); a runner such as Redocly's \`respect\` executes them. Writes take their developer keys as inputs (two accounts for hiring and lending) and derive their Idempotency-Keys from the input run_id. ${AS_A_DOCUMENT}`,
+        tags: ['Platform'],
+        querystring: NoQuery,
+        response: {
+          200: {
+            description: 'The Arazzo document, in YAML.',
+            headers: BUDGET_HEADERS,
+            content: { 'application/vnd.oai.workflows+yaml': { schema: { type: 'string' } } },
+          },
+          ...DOCUMENT_ERRORS,
+        },
+      },
+    },
+    async (_request, reply) =>
+      reply.header('cache-control', 'public, max-age=3600').type(workflowsContentType).send(workflows),
   );
 }
