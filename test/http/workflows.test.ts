@@ -97,7 +97,7 @@ describe('GET /v1/workflows.arazzo.yaml', () => {
     assert.match(document.arazzo, /^1\.0\.\d+$/);
     assert.deepEqual(
       document.workflows.map((w) => w.workflowId),
-      ['hireHelper', 'lendItem', 'requestKey', 'subscribeToWebhooks', 'reportItem'],
+      ['requestKey', 'subscribeToWebhooks', 'hireHelper', 'lendItem', 'reportItem'],
     );
     assert.deepEqual(document.sourceDescriptions, [{ name: 'marketplace', url: 'openapi.json', type: 'openapi' }]);
     // Relative to the document's own URL (RFC 3986), the source is the OpenAPI document this API serves.
