@@ -28,8 +28,10 @@ import { registerResponseCache } from './http/plugins/response-cache.js';
 import { registerSecurityHeaders, securityPolicy } from './http/plugins/security-headers.js';
 import { type Probe, Readiness } from './http/readiness.js';
 import { reportBudget } from './http/report-budget.js';
+import { confirmPageRoutes } from './http/routes/confirm-page.js';
 import { developerPageRoutes } from './http/routes/developers.js';
 import { discoveryRoutes } from './http/routes/discovery.js';
+import { draftRoutes } from './http/routes/drafts.js';
 import { eventRoutes } from './http/routes/events.js';
 import { healthRoutes } from './http/routes/health.js';
 import { READ_ROUTES, registerRoutes, WRITE_ROUTES } from './http/routes/index.js';
@@ -223,6 +225,15 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<Api> {
   registerRoutes(app, READ_ROUTES, routeDeps);
   sandboxRoutes(app, routeDeps, sandbox);
   registerRoutes(app, WRITE_ROUTES, routeDeps);
+  const drafts = {
+    ttlHours: config.DRAFT_TTL_HOURS,
+    pendingPerAccount: config.DRAFTS_PENDING_PER_ACCOUNT,
+    baseUrl: publicBaseUrl(config),
+    applicationsPerHour: config.APPLICATIONS_PER_ACCOUNT_PER_HOUR,
+    bookingsPerHour: config.BOOKINGS_PER_ACCOUNT_PER_HOUR,
+    bookingRequestTtlHours: config.BOOKING_REQUEST_TTL_HOURS,
+  };
+  draftRoutes(app, routeDeps, drafts);
   webhookRoutes(app, routeDeps, {
     perAccount: config.WEBHOOKS_PER_ACCOUNT,
     allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
@@ -235,5 +246,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<Api> {
   mcpRoutes(app, { limits, operations }, config);
   // A plugin of its own: only /developers parses form bodies, the JSON endpoints answer them 415.
   await app.register(developerPageRoutes, routeDeps);
+  // The page of a draft's confirmation_url: its own plugin too, for the same reason.
+  await app.register(confirmPageRoutes, { deps: routeDeps, settings: drafts });
   return app;
 }

@@ -46,6 +46,9 @@ const ConfigSchema = Type.Object({
   REVIEW_WINDOW_DAYS: Type.Integer({ minimum: 1, maximum: 90, default: 14 }),
   // Saved searches an account may keep (issue 18).
   SAVED_SEARCHES_PER_ACCOUNT: Type.Integer({ minimum: 1, maximum: 1_000, default: 20 }),
+  // Drafts a person confirms (issue 21): how long a confirmation link works, and how many may wait per account.
+  DRAFT_TTL_HOURS: Type.Integer({ minimum: 1, maximum: 720, default: 24 }),
+  DRAFTS_PENDING_PER_ACCOUNT: Type.Integer({ minimum: 1, maximum: 1_000, default: 20 }),
   // Reports (DSA notices) one client address, or one key, may file per hour (issue 19).
   REPORTS_PER_HOUR: Type.Integer({ minimum: 1, maximum: 10_000, default: 5 }),
   // How often each instance looks for accounts due for their daily digest e-mail of saved-search matches.

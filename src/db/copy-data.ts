@@ -44,6 +44,7 @@ const TABLES: { [T in Exclude<keyof Database, DerivedTable>]: readonly (keyof Da
   reports: ['id'],
   moderation_decisions: ['id'],
   appeals: ['id'],
+  drafts: ['id'],
 };
 
 export type TableName = Exclude<keyof Database, DerivedTable>;

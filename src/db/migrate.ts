@@ -20,6 +20,7 @@ import * as providers from './migrations/0017-providers.js';
 import * as notices from './migrations/0018-notices.js';
 import * as changeNotify from './migrations/0019-change-notify.js';
 import * as searchChanges from './migrations/0020-search-changes.js';
+import * as drafts from './migrations/0021-drafts.js';
 
 /** Migrations are listed in code, not read from a folder, so they work the same from src/ and dist/. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -43,6 +44,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0018-notices': notices,
   '0019-change-notify': changeNotify,
   '0020-search-changes': searchChanges,
+  '0021-drafts': drafts,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

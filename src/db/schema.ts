@@ -1,6 +1,7 @@
 import type { Generated, Insertable, Selectable } from 'kysely';
 import type { BOOKING_STATUSES } from '../domain/booking-price.js';
 import type { Category } from '../domain/categories.js';
+import type { DraftOperation } from '../domain/drafts.js';
 import type { EventType } from '../domain/events.js';
 import type { AccountType } from '../domain/key-request.js';
 import type { Condition, JobStatus, ListingStatus, TimePreference } from '../domain/statuses.js';
@@ -489,6 +490,27 @@ export interface SearchChangeHorizonTable {
   pruned_upto: number;
 }
 
+/** A write prepared by an agent for a person to confirm (migration 0021, services/drafts.ts). */
+export interface DraftsTable {
+  id: string;
+  account_id: string;
+  operation: DraftOperation;
+  /** The path id of the operation (the job of applyToJob, the listing of createBooking); null for the others. */
+  path_id: string | null;
+  /** The body as validated (JSON), what the confirmation sends to the operation. */
+  body: string;
+  /** What the page and GET show (JSON: the German and English summary and the facts). */
+  summary: string;
+  /** SHA-256 of the page's token; the token itself is shown once, in the confirmation_url. */
+  token_hash: string;
+  status: 'pending' | 'confirmed' | 'declined';
+  result_id: string | null;
+  result_location: string | null;
+  created_at: string;
+  expires_at: string;
+  decided_at: string | null;
+}
+
 export interface Database {
   jobs: JobsTable;
   owners: OwnersTable;
@@ -517,6 +539,7 @@ export interface Database {
   reports: ReportsTable;
   moderation_decisions: ModerationDecisionsTable;
   appeals: AppealsTable;
+  drafts: DraftsTable;
   search_changes: SearchChangesTable;
   search_change_horizon: SearchChangeHorizonTable;
 }

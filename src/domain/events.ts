@@ -1,6 +1,6 @@
 import { haversineKm, MAX_RADIUS_KM } from './geo.js';
 
-/** What the outbox records: a change of a job, listing, application or booking, a new message, a review published, a verification decided, a saved search matched, a moderation decision (or its reversal) about the account. */
+/** What the outbox records: a change of a job, listing, application or booking, a new message, a review published, a verification decided, a saved search matched, a moderation decision (or its reversal) about the account, a draft confirmed or declined by its person. */
 export const EVENT_TYPES = [
   'job.created',
   'job.updated',
@@ -16,6 +16,8 @@ export const EVENT_TYPES = [
   'verification.decided',
   'saved_search.matched',
   'moderation.decided',
+  'draft.confirmed',
+  'draft.declined',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -145,6 +145,11 @@ export function acceptedBodySchema(schema: BodySchema): BodySchema {
   };
 }
 
+/** The strict check of WRITE_HOOKS against another route's body schema (a draft checks an operation's body so). */
+export function checkBodyStrictly(schema: unknown, body: unknown): void {
+  if (isObject(body)) strictly(schema as BodySchema, body, []);
+}
+
 /**
  * Hooks of every write route: a key is needed before anything else is looked at (401 before 400),
  * and the body is checked strictly (see `strictly`) before schema validation.

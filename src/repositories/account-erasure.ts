@@ -192,6 +192,7 @@ export async function eraseAccountRows(
   );
   await trx.deleteFrom('saved_search_digests').where('account_id', '=', id).execute();
   await trx.deleteFrom('calendar_feeds').where('account_id', '=', id).execute();
+  await trx.deleteFrom('drafts').where('account_id', '=', id).execute();
   await trx.deleteFrom('providers').where('account_id', '=', id).execute();
   // Reports it filed stay (the notice is the platform's record, DSA Art. 16), no longer tied to it.
   await trx

@@ -18,6 +18,18 @@ export interface WriteContext {
   now: Date;
   /** The request's hold on its Idempotency-Key; null when it sent none (or for background writes). */
   claim: Claim | null;
+  /**
+   * Drafts (services/drafts.ts): `rehearse` runs the work and rolls it back, so a draft meets every
+   * rule of the write without doing it; `alongside` runs in the write's transaction with the work's
+   * result, so a confirmed draft and what it created commit together or not at all.
+   */
+  rehearse?: boolean;
+  alongside?: (trx: WriteTransaction, result: unknown) => Promise<void>;
+}
+
+/** Thrown to roll a rehearsed write back; carries what the write returned. */
+class Rehearsed {
+  constructor(readonly result: unknown) {}
 }
 
 /**
@@ -30,9 +42,16 @@ export async function inWriteTransaction<T>(
   context: WriteContext,
   work: (trx: WriteTransaction) => Promise<T>,
 ): Promise<T> {
-  return context.db.transaction().execute(async (trx) => {
+  const written = context.db.transaction().execute(async (trx) => {
     const result = await work(trx as WriteTransaction);
+    if (context.rehearse) throw new Rehearsed(result);
+    await context.alongside?.(trx as WriteTransaction, result);
     if (context.claim) await markCommitted(trx, context.claim);
     return result;
+  });
+  if (!context.rehearse) return written;
+  return written.catch((error: unknown) => {
+    if (error instanceof Rehearsed) return error.result as T;
+    throw error;
   });
 }

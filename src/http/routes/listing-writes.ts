@@ -48,9 +48,13 @@ function checkPhotos(photos: unknown[]): void {
   });
 }
 
-/** What validation judges is what will be stored: texts trimmed; photo URLs checked with advice. */
 async function normalizeListingBody(request: FastifyRequest): Promise<void> {
-  const body = request.body as Record<string, unknown> | null;
+  normalizeListingFields(request.body);
+}
+
+/** What validation judges is what will be stored: texts trimmed; photo URLs checked with advice (drafts too). */
+export function normalizeListingFields(given: unknown): void {
+  const body = given as Record<string, unknown> | null;
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return;
   for (const field of ['title', 'description']) {
     const value = body[field];

@@ -1,0 +1,143 @@
+import formBody from '@fastify/formbody';
+import type { FastifyReply } from 'fastify';
+import { QuotaExceeded } from '../../repositories/account-quotas.js';
+import {
+  confirmDraft,
+  type DraftDecision,
+  type DraftSettings,
+  declineDraft,
+  draftOfToken,
+} from '../../services/drafts.js';
+import { ApiError } from '../../services/errors.js';
+import { decidedPage, type PageNotice, pendingPage, unknownPage } from '../views/confirm-page.js';
+import { isCrossSite } from './developers.js';
+import type { Api, RouteDeps } from './route-kit.js';
+
+// As /developers: no scripts at all, inline styles only, the form posts only here.
+const CSP =
+  "default-src 'none'; script-src 'none'; style-src 'unsafe-inline'; img-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+/** decision=confirm or decline is all the form sends. */
+const FORM_BODY_LIMIT = 1024;
+
+function sendPage(reply: FastifyReply, status: number, page: string): FastifyReply {
+  return reply
+    .code(status)
+    .headers({
+      'content-type': 'text/html; charset=utf-8',
+      'content-security-policy': CSP,
+      'x-content-type-options': 'nosniff',
+      // The token in the URL is the secret: it must not leave in a Referer, nor stay in a cache.
+      'referrer-policy': 'no-referrer',
+      'cache-control': 'no-store',
+      'x-robots-tag': 'noindex',
+    })
+    .send(page);
+}
+
+const CROSS_SITE: PageNotice = {
+  kind: 'error',
+  de: 'Diese Anfrage kam von einer anderen Website; es ist nichts geschehen. Entscheiden Sie hier auf dieser Seite.',
+  en: 'This request came from another website, so nothing was done. Decide here, on this page.',
+};
+
+const BUSY: PageNotice = {
+  kind: 'info',
+  de: 'Die Bestätigung läuft gerade (in einem anderen Tab?). Laden Sie die Seite gleich neu.',
+  en: 'The confirmation is running right now (in another tab?). Reload the page in a moment.',
+};
+
+/** The operation's refusal, said plainly: its message and suggestion, never a bare 500. */
+function refusal(error: unknown): { status: number; notice: PageNotice } | undefined {
+  const said = (status: number, detail: string) => ({
+    status,
+    notice: {
+      kind: 'error' as const,
+      de: 'Das ging gerade nicht; es ist nichts geschehen. Der Grund (englisch):',
+      en: 'That did not work just now; nothing was done. The reason:',
+      detail,
+    },
+  });
+  if (error instanceof ApiError) return said(error.status, `${error.message} ${error.suggestion}`);
+  if (error instanceof QuotaExceeded) {
+    return said(429, `The account reached its hourly limit; try again in ${error.retryAfterSeconds} seconds.`);
+  }
+  return undefined;
+}
+
+/**
+ * The page of a draft's confirmation_url (GET), and its two buttons (POST): no key, the token in
+ * the path is the secret. A plugin of its own so that only here form bodies are parsed.
+ */
+export async function confirmPageRoutes(app: Api, options: { deps: RouteDeps; settings: DraftSettings }) {
+  const { deps, settings } = options;
+  await app.register(formBody, { bodyLimit: FORM_BODY_LIMIT });
+
+  const show = (reply: FastifyReply, decision: DraftDecision, action: string) => {
+    switch (decision.outcome) {
+      case 'unknown':
+        return sendPage(reply, 404, unknownPage());
+      case 'busy':
+        return sendPage(reply, 409, pendingPage(decision.draft, action, BUSY));
+      case 'refused': {
+        const refused = refusal(decision.error);
+        if (!refused) throw decision.error;
+        return sendPage(reply, refused.status, pendingPage(decision.draft, action, refused.notice));
+      }
+      case 'done': {
+        const { draft } = decision;
+        if (draft.status === 'pending') return sendPage(reply, 200, pendingPage(draft, action));
+        return sendPage(reply, draft.status === 'expired' ? 410 : 200, decidedPage(draft));
+      }
+    }
+  };
+
+  app.get('/confirm/:token', { schema: { hide: true } }, async (request, reply) => {
+    const { token } = request.params as { token: string };
+    const found = await draftOfToken(deps.db, token, deps.now());
+    return show(reply, found ? { outcome: 'done', draft: found.draft } : { outcome: 'unknown' }, request.url);
+  });
+
+  app.post(
+    '/confirm/:token',
+    {
+      schema: { hide: true },
+      bodyLimit: FORM_BODY_LIMIT,
+      // Before the body is read: a post from another site is refused whatever it says.
+      onRequest: async (request, reply) => {
+        if (!isCrossSite(request)) return;
+        const { token } = request.params as { token: string };
+        const found = await draftOfToken(deps.db, token, deps.now());
+        if (!found) return sendPage(reply, 403, unknownPage());
+        const { draft } = found;
+        const page =
+          draft.status === 'pending' ? pendingPage(draft, request.url, CROSS_SITE) : decidedPage(draft, CROSS_SITE);
+        return sendPage(reply, 403, page);
+      },
+    },
+    async (request, reply) => {
+      const { token } = request.params as { token: string };
+      // The page's form is all that may post here: no JSON from scripts.
+      if (!String(request.headers['content-type']).startsWith('application/x-www-form-urlencoded')) {
+        return sendPage(reply, 415, unknownPage());
+      }
+      const decision = (request.body as { decision?: unknown } | null)?.decision;
+      const now = deps.now();
+      if (decision === 'confirm') return show(reply, await confirmDraft(deps.db, token, now, settings), request.url);
+      if (decision === 'decline') return show(reply, await declineDraft(deps.db, token, now), request.url);
+      const found = await draftOfToken(deps.db, token, now);
+      if (!found) return sendPage(reply, 404, unknownPage());
+      const choose: PageNotice = {
+        kind: 'error',
+        de: 'Bitte wählen Sie „Bestätigen“ oder „Ablehnen“.',
+        en: 'Please choose Confirm or Decline.',
+      };
+      const { draft } = found;
+      return sendPage(
+        reply,
+        400,
+        draft.status === 'pending' ? pendingPage(draft, request.url, choose) : decidedPage(draft),
+      );
+    },
+  );
+}

@@ -1,0 +1,109 @@
+import type { FastifyRequest } from 'fastify';
+import type { TSchema } from 'typebox';
+import { DRAFT_PATH_OPERATIONS, type DraftOperation } from '../../domain/drafts.js';
+import { ApplicationCreateBody } from '../../schemas/applications.js';
+import { BookingCreateBody } from '../../schemas/bookings.js';
+import { NoQuery } from '../../schemas/common.js';
+import { DraftCreateBody, DraftCreatedSchema, DraftParams, DraftSchema, draftRules } from '../../schemas/drafts.js';
+import { JobActionParams, JobCreateBody } from '../../schemas/job-writes.js';
+import { ListingIdParams } from '../../schemas/listing.js';
+import { ListingCreateBody } from '../../schemas/listing-writes.js';
+import { createDraft, type DraftInput, type DraftSettings, getDraft } from '../../services/drafts.js';
+import { badRequest } from '../../services/errors.js';
+import type { JsonSchema } from '../schema-words.js';
+import { validationToApiError } from '../validation.js';
+import { checkBodyStrictly, WRITE_HOOKS, WRITE_SECURITY } from '../write-body.js';
+import { requireAccount, writeContext } from '../write-kit.js';
+import { normalizeListingFields } from './listing-writes.js';
+import { type Api, created, errorResponses, ok, type RouteDeps, sendCreated } from './route-kit.js';
+
+/**
+ * The route schemas and body hooks of each operation a draft may prepare: the operation's own, so
+ * that a draft's body meets exactly its checks, with its errors.
+ */
+const OPERATION_INPUT: Record<
+  DraftOperation,
+  { params?: TSchema; body: TSchema; normalize?: (body: unknown) => void }
+> = {
+  createJob: { body: JobCreateBody },
+  applyToJob: { params: JobActionParams, body: ApplicationCreateBody },
+  createBooking: { params: ListingIdParams, body: BookingCreateBody },
+  createListing: { body: ListingCreateBody, normalize: normalizeListingFields },
+};
+
+/**
+ * Checks a draft's path and body as the operation's route checks its own, in the route's order
+ * (the strict body check and the operation's normalisation, then path, then body schema): the
+ * errors are the operation's, naming its own parameters (`title`, `id`), not `body.title`.
+ */
+function operationInput(request: FastifyRequest, given: DraftCreateBody): DraftInput {
+  const { operation, path, body } = given;
+  const input = OPERATION_INPUT[operation];
+  if (!input.params && path !== undefined) {
+    throw badRequest(
+      'invalid_parameter',
+      'path',
+      `${operation} takes no path parameters.`,
+      'Remove path; only applyToJob (the job id) and createBooking (the listing id) take one.',
+    );
+  }
+  checkBodyStrictly(input.body, body);
+  input.normalize?.(body);
+  const check = (schema: TSchema, part: 'params' | 'body', value: Record<string, unknown>) => {
+    const validate = request.compileValidationSchema(schema, part);
+    if (!validate(value)) throw validationToApiError(validate.errors ?? [], part, schema as JsonSchema, value);
+  };
+  if (input.params) check(input.params, 'params', path ?? {});
+  check(input.body, 'body', body as Record<string, unknown>);
+  return { operation, pathId: path?.id ?? '', body };
+}
+
+export function draftRoutes(app: Api, deps: RouteDeps, settings: DraftSettings): void {
+  const rules = draftRules(settings.ttlHours, settings.pendingPerAccount);
+  const tags = ['Drafts'];
+  const privacy = "Only the key's account sees its drafts: another account's id answers 404.";
+
+  app.post(
+    '/v1/drafts',
+    {
+      ...WRITE_HOOKS,
+      schema: {
+        operationId: 'createDraft',
+        summary: 'Prepare a write for a person to confirm',
+        description: `For agents acting for a person: prepares ${Object.keys(OPERATION_INPUT).join(', ')} without doing it. \`body\` is the operation's request body; \`path\` carries its path id (${DRAFT_PATH_OPERATIONS.join(', ')}: \`{"id": "job_..."}\` or \`{"id": "lst_..."}\`). Both are checked as the operation checks them right now (its rules too: a closed job, taken days), with its errors and param names. Answers the draft, a German and English summary and confirmation_url, the page for the person.\n\n${rules}`,
+        tags,
+        security: WRITE_SECURITY,
+        querystring: NoQuery,
+        body: DraftCreateBody,
+        response: {
+          201: created(DraftCreatedSchema, 'The draft, pending, with its confirmation_url.'),
+          ...errorResponses(400, 404, 409, 413, 415, 422),
+        },
+      },
+    },
+    async (request, reply) => {
+      const account = requireAccount(request);
+      const input = operationInput(request, request.body);
+      const draft = await createDraft(writeContext(request, deps), account, input, settings);
+      return sendCreated(reply, `/v1/drafts/${draft.id}`, draft);
+    },
+  );
+
+  app.get(
+    '/v1/drafts/:id',
+    {
+      onRequest: WRITE_HOOKS.onRequest,
+      schema: {
+        operationId: 'getDraft',
+        summary: 'Get a draft and its outcome',
+        description: `pending, confirmed (result names what was created), declined or expired. ${privacy}`,
+        tags,
+        security: WRITE_SECURITY,
+        params: DraftParams,
+        querystring: NoQuery,
+        response: { 200: ok(DraftSchema, 'The draft.'), ...errorResponses(400, 404) },
+      },
+    },
+    async (request) => getDraft(deps.db, requireAccount(request), request.params.id, deps.now()),
+  );
+}
