@@ -7,6 +7,7 @@ import { BookingSchema } from './bookings.js';
 import { CategoryItemSchema } from './category.js';
 import { CategorySchema, LocationSchema, ReliabilityScoreSchema } from './common.js';
 import { ConversationSchema, MessageSchema } from './conversations.js';
+import { DraftSchema } from './drafts.js';
 import { ApiErrorSchema } from './error.js';
 import { EstimateSchema } from './estimate.js';
 import { HelperProfileSchema } from './helper-profiles.js';
@@ -46,6 +47,7 @@ export const COMPONENT_SCHEMAS = [
   PublicReviewSchema,
   VerificationSchema,
   SavedSearchSchema,
+  DraftSchema,
   StatsSchema,
   MeSchema,
   ReportSchema,

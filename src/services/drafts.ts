@@ -27,7 +27,7 @@ import { findJob } from '../repositories/jobs.js';
 import { findListing } from '../repositories/listings.js';
 import { recordEvent } from '../repositories/outbox.js';
 import { inWriteTransaction, type WriteContext, type WriteTransaction } from '../repositories/write-transaction.js';
-import type { Draft, DraftCreated } from '../schemas/drafts.js';
+import type { Draft, DraftView } from '../schemas/drafts.js';
 import { applyAsHelper } from './applications.js';
 import { createBooking } from './bookings.js';
 import { ApiError } from './errors.js';
@@ -135,25 +135,29 @@ interface StoredSummary {
   details: DraftDetails;
 }
 
-/** A draft as GET /v1/drafts/{id}, the events and the page show it. */
+/** A draft as GET /v1/drafts/{id} and its events show it. */
 export function draftOf(row: DraftRow, now: Date): Draft {
-  const { summary, details } = JSON.parse(row.summary) as StoredSummary;
+  const { summary } = JSON.parse(row.summary) as StoredSummary;
   return {
     id: row.id,
     operation: row.operation,
     status: draftStatusAt(row, now),
-    path: row.path_id === null ? null : { id: row.path_id },
     body: JSON.parse(row.body),
     summary,
-    details,
     result:
       row.result_id === null || row.result_location === null
         ? null
         : { id: row.result_id, location: row.result_location },
+    confirmation_url: null,
     created_at: row.created_at,
     expires_at: row.expires_at,
     decided_at: row.decided_at,
   };
+}
+
+/** A draft as its confirmation page shows it: with the facts behind the summary. */
+function draftViewOf(row: DraftRow, now: Date): DraftView {
+  return { ...draftOf(row, now), details: (JSON.parse(row.summary) as StoredSummary).details };
 }
 
 export interface DraftInput {
@@ -174,7 +178,7 @@ export async function createDraft(
   account: AccountRow,
   input: DraftInput,
   settings: DraftSettings,
-): Promise<DraftCreated> {
+): Promise<Draft> {
   const { now } = context;
   if ((await countPendingDrafts(context.db, account.id, now)) >= settings.pendingPerAccount) {
     throw new ApiError(
@@ -223,18 +227,18 @@ export async function draftOfToken(
   db: Kysely<Database>,
   token: string,
   now: Date,
-): Promise<{ row: DraftRow; draft: Draft } | undefined> {
+): Promise<{ row: DraftRow; draft: DraftView } | undefined> {
   const hash = draftTokenHash(token);
   const row = hash && (await findDraftByTokenHash(db, hash));
-  return row ? { row, draft: draftOf(row, now) } : undefined;
+  return row ? { row, draft: draftViewOf(row, now) } : undefined;
 }
 
 /** What pressing a button on the page came to. */
 export type DraftDecision =
   | { outcome: 'unknown' }
-  | { outcome: 'done'; draft: Draft }
-  | { outcome: 'busy'; draft: Draft }
-  | { outcome: 'refused'; draft: Draft; error: unknown };
+  | { outcome: 'done'; draft: DraftView }
+  | { outcome: 'busy'; draft: DraftView }
+  | { outcome: 'refused'; draft: DraftView; error: unknown };
 
 /** Thrown in the write's transaction when the draft was decided or expired meanwhile: nothing commits. */
 class DecidedMeanwhile extends Error {}
@@ -318,6 +322,6 @@ export async function declineDraft(db: Kysely<Database>, token: string, now: Dat
   return { outcome: 'done', draft: await current(db, row, now) };
 }
 
-async function current(db: Kysely<Database>, row: DraftRow, now: Date): Promise<Draft> {
-  return draftOf((await findOwnDraft(db, row.id, row.account_id)) ?? row, now);
+async function current(db: Kysely<Database>, row: DraftRow, now: Date): Promise<DraftView> {
+  return draftViewOf((await findOwnDraft(db, row.id, row.account_id)) ?? row, now);
 }

@@ -1,4 +1,4 @@
-/** The write operations of the API (issue 4; reviews and verification, issue 17; calendar feeds and saved searches, issue 18, whose unsubscribe link needs no key; the account's export and erasure, issue 19) and the reads registered with them: method, path and operationId, in registration order. */
+/** The write operations of the API (issue 4; reviews and verification, issue 17; calendar feeds and saved searches, issue 18, whose unsubscribe link needs no key; the account's export and erasure, issue 19; drafts a person confirms, issue 21) and the reads registered with them: method, path and operationId, in registration order. */
 export const WRITE_OPERATIONS = [
   'POST /v1/jobs createJob',
   'PATCH /v1/jobs/{id} updateJob',
@@ -61,6 +61,8 @@ export const WRITE_OPERATIONS = [
   'GET /v1/me/moderation-decisions/{id} getMyModerationDecision',
   'POST /v1/me/moderation-decisions/{id}/appeals appealModerationDecision',
   'GET /v1/transparency getTransparency',
+  'POST /v1/drafts createDraft',
+  'GET /v1/drafts/{id} getDraft',
 ] as const;
 
 /**

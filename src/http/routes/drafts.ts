@@ -3,8 +3,8 @@ import type { TSchema } from 'typebox';
 import { DRAFT_PATH_OPERATIONS, type DraftOperation } from '../../domain/drafts.js';
 import { ApplicationCreateBody } from '../../schemas/applications.js';
 import { BookingCreateBody } from '../../schemas/bookings.js';
-import { NoQuery } from '../../schemas/common.js';
-import { DraftCreateBody, DraftCreatedSchema, DraftParams, DraftSchema, draftRules } from '../../schemas/drafts.js';
+import { NoQuery, RefTo } from '../../schemas/common.js';
+import { DraftCreateBody, DraftParams, DraftSchema, draftRules } from '../../schemas/drafts.js';
 import { JobActionParams, JobCreateBody } from '../../schemas/job-writes.js';
 import { ListingIdParams } from '../../schemas/listing.js';
 import { ListingCreateBody } from '../../schemas/listing-writes.js';
@@ -60,8 +60,9 @@ function operationInput(request: FastifyRequest, given: DraftCreateBody): DraftI
 
 export function draftRoutes(app: Api, deps: RouteDeps, settings: DraftSettings): void {
   const rules = draftRules(settings.ttlHours, settings.pendingPerAccount);
-  const tags = ['Drafts'];
-  const privacy = "Only the key's account sees its drafts: another account's id answers 404.";
+  // Drafts are how agents act for a person: they share the Agents tag with the MCP server.
+  const tags = ['Agents'];
+  const privacy = "Another account's draft is 404.";
 
   app.post(
     '/v1/drafts',
@@ -69,14 +70,14 @@ export function draftRoutes(app: Api, deps: RouteDeps, settings: DraftSettings):
       ...WRITE_HOOKS,
       schema: {
         operationId: 'createDraft',
-        summary: 'Prepare a write for a person to confirm',
-        description: `For agents acting for a person: prepares ${Object.keys(OPERATION_INPUT).join(', ')} without doing it. \`body\` is the operation's request body; \`path\` carries its path id (${DRAFT_PATH_OPERATIONS.join(', ')}: \`{"id": "job_..."}\` or \`{"id": "lst_..."}\`). Both are checked as the operation checks them right now (its rules too: a closed job, taken days), with its errors and param names. Answers the draft, a German and English summary and confirmation_url, the page for the person.\n\n${rules}`,
+        summary: 'Prepare a write a person confirms',
+        description: `Prepares a write: \`body\` and \`path\` (the id, for ${DRAFT_PATH_OPERATIONS.join(', ')}) are checked as the operation checks them, with its errors. ${rules}`,
         tags,
         security: WRITE_SECURITY,
         querystring: NoQuery,
         body: DraftCreateBody,
         response: {
-          201: created(DraftCreatedSchema, 'The draft, pending, with its confirmation_url.'),
+          201: created(RefTo(DraftSchema), 'The draft, pending.'),
           ...errorResponses(400, 404, 409, 413, 415, 422),
         },
       },
@@ -95,13 +96,13 @@ export function draftRoutes(app: Api, deps: RouteDeps, settings: DraftSettings):
       onRequest: WRITE_HOOKS.onRequest,
       schema: {
         operationId: 'getDraft',
-        summary: 'Get a draft and its outcome',
-        description: `pending, confirmed (result names what was created), declined or expired. ${privacy}`,
+        summary: 'Get a draft',
+        description: `Its status and result. ${privacy}`,
         tags,
         security: WRITE_SECURITY,
         params: DraftParams,
         querystring: NoQuery,
-        response: { 200: ok(DraftSchema, 'The draft.'), ...errorResponses(400, 404) },
+        response: { 200: ok(RefTo(DraftSchema), 'The draft.'), ...errorResponses(400, 404) },
       },
     },
     async (request) => getDraft(deps.db, requireAccount(request), request.params.id, deps.now()),

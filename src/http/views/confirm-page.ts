@@ -1,5 +1,5 @@
 import { type DraftOperation, shownMoney, shownWhen } from '../../domain/drafts.js';
-import type { Draft } from '../../schemas/drafts.js';
+import type { DraftView as Draft } from '../../schemas/drafts.js';
 import { html, SafeHtml } from './html.js';
 
 /**
