@@ -1,5 +1,5 @@
 import formBody from '@fastify/formbody';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { QuotaExceeded } from '../../repositories/account-quotas.js';
 import {
   confirmDraft,
@@ -33,6 +33,16 @@ function sendPage(reply: FastifyReply, status: number, page: string): FastifyRep
       'x-robots-tag': 'noindex',
     })
     .send(page);
+}
+
+/**
+ * isCrossSite, but trusting Sec-Fetch-Site alone where the browser sends it: under
+ * Referrer-Policy no-referrer, browsers send `Origin: null` even with the page's own form.
+ */
+function crossSite(request: FastifyRequest): boolean {
+  const site = request.headers['sec-fetch-site'];
+  if (site !== undefined) return site !== 'same-origin' && site !== 'none';
+  return isCrossSite(request);
 }
 
 const CROSS_SITE: PageNotice = {
@@ -105,7 +115,7 @@ export async function confirmPageRoutes(app: Api, options: { deps: RouteDeps; se
       bodyLimit: FORM_BODY_LIMIT,
       // Before the body is read: a post from another site is refused whatever it says.
       onRequest: async (request, reply) => {
-        if (!isCrossSite(request)) return;
+        if (!crossSite(request)) return;
         const { token } = request.params as { token: string };
         const found = await draftOfToken(deps.db, token, deps.now());
         if (!found) return sendPage(reply, 403, unknownPage());
