@@ -87,10 +87,6 @@ export async function registerOpenApi(app: FastifyInstance, publicUrl?: string):
           name: 'Saved searches',
           description: 'Stored job and listing searches that call back: matches, events and a daily e-mail.',
         },
-        {
-          name: 'Drafts',
-          description: 'Writes an agent prepares and a person confirms on a page, without a key.',
-        },
         { name: 'Access', description: 'Tiers, keys and rate limits: who am I, and requesting a developer key.' },
         {
           name: 'Notices',
