@@ -3,7 +3,8 @@
 // Streamable HTTP (POST /mcp, without and with a developer key) and over stdio (src/mcp/stdio.ts):
 //   - tools/list with --strict: the Inspector's tool-schema portability check (type arrays, remote
 //     $refs, untyped or boolean schemas, ...); any finding, warning or error, fails;
-//   - tools/call of every tool with valid arguments over HTTP, and of a read and a write over stdio
+//   - tools/call of the tools agents use most (searches, gets, the writes) with valid arguments over
+//     HTTP, and of a read and a write over stdio
 //     (whose tools and answers are the same; each stdio run starts a server process): the
 //     Inspector checks each structuredContent against the tool's outputSchema and fails the call
 //     when it does not match;
@@ -192,7 +193,7 @@ const dayFromNow = (days: number) =>
   new Date(Date.now() + days * 86_400_000).toLocaleDateString('en-CA', { timeZone: 'Europe/Berlin' });
 
 /**
- * Arguments for a call of every tool. The writes act on what another account (`other`) posted over
+ * Arguments for a call of the tools agents use most. The writes act on what another account (`other`) posted over
  * REST: a job to apply to, with the helper profile the calling account registered, and a listing
  * to book.
  */
@@ -226,14 +227,16 @@ async function callsOf(baseUrl: string, key: string, other: string): Promise<[st
     ['get_job', { id: job.id }],
     ['search_listings', { limit: 5 }],
     ['get_listing', { id: listing.id }],
-    ['list_categories', { lang: 'de' }],
-    ['estimate_price', { category: 'GARDENING', duration_hours: 3 }],
+    ['get_categories', { lang: 'de' }],
+    ['get_price_estimate', { category: 'GARDENING', duration_hours: 3 }],
     ['check_availability', { category: 'Garten', radius: 20 }],
     ['get_stats', {}],
+    ['get_me', {}],
+    ['get_helper', { id: helper.id }],
     ['create_job', newJob()],
     ['apply_to_job', { id: job.id, helper_id: helper.id, message: 'Gern am Samstag.', idempotency_key: randomUUID() }],
     [
-      'book_listing',
+      'create_booking',
       { id: listing.id, start_date: dayFromNow(7), end_date: dayFromNow(8), idempotency_key: randomUUID() },
     ],
   ];

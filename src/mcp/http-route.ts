@@ -1,8 +1,14 @@
 /**
  * POST /mcp: the MCP server over Streamable HTTP, stateless (no sessions, one JSON answer per
- * request). Each request gets a fresh Server and transport; the tools it runs call the REST routes
- * of this same app through app.inject with the caller's X-API-Key and address, so tiers, validation,
- * ownership and rate limits are those of REST.
+ * request), for clients of protocol 2026-07-28 and of the 2025 revisions at the same endpoint.
+ * The SDK v2 serves both from one server factory: `createMcpHandler` the 2026-07-28 requests
+ * (server/discover, the per-request envelope), and for 2025 requests (the initialize handshake,
+ * claim-less messages; `isLegacyRequest` tells them apart exactly as the handler would) the SDK's
+ * stateless Streamable HTTP transport with JSON answers, as before (the handler's own legacy leg
+ * would answer them as SSE streams). Each request gets a fresh Server; the tools it runs call the
+ * REST routes of this same app through app.inject with the caller's X-API-Key and address, so
+ * tiers, validation, ownership and rate limits are those of REST. Nothing is kept between
+ * requests, so any instance answers any request (no sticky sessions).
  *
  * Budgets count work, not protocol: a tool call is one REST request, counted against the caller's
  * tier like any other (over the budget, its result is the 429 as isError with retry_after, in an
@@ -12,18 +18,26 @@
  * calls. GET and DELETE answer 405 with Allow: POST (the not-found plugin's answer), as the spec
  * allows a server without streams or sessions.
  */
-import type { ServerResponse } from 'node:http';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { JSONRPCMessageSchema, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import { toWebRequest } from '@modelcontextprotocol/node';
+import {
+  type AuthInfo,
+  createMcpHandler,
+  isJSONRPCNotification,
+  isJSONRPCRequest,
+  isJSONRPCResponse,
+  isLegacyRequest,
+  type McpRequestContext,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  WebStandardStreamableHTTPServerTransport,
+} from '@modelcontextprotocol/server';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { type Config, publicBaseUrl } from '../config.js';
-import { JSON_CSP } from '../http/plugins/security-headers.js';
 import { type Api, errorResponses, ok, type RouteDeps } from '../http/routes/route-kit.js';
 import { NoQuery } from '../schemas/common.js';
 import { ApiError } from '../services/errors.js';
 import type { Operation } from './operations.js';
-import { createMcpServer } from './server.js';
+import { createMcpServer, type McpServerOptions, MODERN_PROTOCOL_VERSION } from './server.js';
 import { type ApiResponse, type Executor, Tools } from './tools.js';
 
 export const MCP_PATH = '/mcp';
@@ -61,13 +75,16 @@ function refuseBatch(body: unknown): void {
 
 /** The body is one JSON-RPC message, or a 400 that says what to send. */
 function checkMessage(body: unknown): void {
-  if (!JSONRPCMessageSchema.safeParse(body).success) {
+  if (!(isJSONRPCRequest(body) || isJSONRPCNotification(body) || isJSONRPCResponse(body))) {
     throw bodyError(
       'The body is not a JSON-RPC 2.0 message.',
       'Send one JSON-RPC message, e.g. {"jsonrpc":"2.0","id":1,"method":"tools/list"}, with Content-Type: application/json.',
     );
   }
 }
+
+/** The revisions /mcp serves: 2026-07-28, and the 2025 (and 2024) ones the SDK still speaks. */
+export const PROTOCOL_VERSIONS: readonly string[] = [MODERN_PROTOCOL_VERSION, ...SUPPORTED_PROTOCOL_VERSIONS];
 
 function checkHeaders(request: FastifyRequest): void {
   const accept = String(request.headers.accept ?? '');
@@ -83,11 +100,11 @@ function checkHeaders(request: FastifyRequest): void {
     );
   }
   const version = request.headers['mcp-protocol-version'];
-  if (version !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(String(version))) {
+  if (version !== undefined && !PROTOCOL_VERSIONS.includes(String(version))) {
     throw new ApiError(400, 'invalid_parameter', `MCP protocol version '${String(version)}' is not supported.`, {
       param: 'MCP-Protocol-Version',
       suggestion: 'Send a supported version, or none before initialization.',
-      alternatives: [...SUPPORTED_PROTOCOL_VERSIONS],
+      alternatives: [...PROTOCOL_VERSIONS],
     });
   }
   if (request.headers['idempotency-key'] !== undefined) {
@@ -111,15 +128,15 @@ interface OwnBudget {
  * After a tool's REST call, the answer shows the tier budget that call counted against: first in
  * RateLimit-Policy and RateLimit (lists), before /mcp's own, and in X-RateLimit-*, which hold one.
  */
-function showTierBudget(raw: ServerResponse, rest: ApiResponse['headers'], own: OwnBudget): void {
+function showTierBudget(reply: FastifyReply, rest: ApiResponse['headers'], own: OwnBudget): void {
   const policy = rest['ratelimit-policy'];
   const left = rest.ratelimit;
-  if (raw.headersSent || policy === undefined || left === undefined) return;
-  raw.setHeader('ratelimit-policy', `${policy}, ${own.policy}`);
-  raw.setHeader('ratelimit', `${left}, ${own.left}`);
+  if (reply.sent || policy === undefined || left === undefined) return;
+  reply.header('ratelimit-policy', `${policy}, ${own.policy}`);
+  reply.header('ratelimit', `${left}, ${own.left}`);
   for (const name of TIER_HEADERS) {
     const value = rest[name];
-    if (value !== undefined) raw.setHeader(name, value);
+    if (value !== undefined) reply.header(name, value);
   }
 }
 
@@ -152,7 +169,7 @@ function injectExecutor(app: Api, request: FastifyRequest, reply: FastifyReply):
     const headers = Object.fromEntries(
       Object.entries(response.headers).map(([name, value]) => [name, value === undefined ? undefined : String(value)]),
     );
-    showTierBudget(reply.raw, headers, own);
+    showTierBudget(reply, headers, own);
     return { status: response.statusCode, headers, body };
   };
 }
@@ -207,6 +224,15 @@ export interface McpRouteDeps extends Pick<RouteDeps, 'limits'> {
 export function mcpRoutes(app: Api, deps: McpRouteDeps, config: Config): void {
   const originAllowed = originPolicy(config);
   const tools = new Tools(deps.operations);
+  const modern = createMcpHandler(
+    (context: McpRequestContext) => createMcpServer(context.authInfo?.extra?.options as McpServerOptions),
+    {
+      legacy: 'reject',
+      responseMode: 'json',
+      onerror: (error) => app.log.warn({ err: error }, 'mcp request refused or failed'),
+    },
+  );
+  app.addHook('onClose', async () => modern.close());
   // GET (a stream) and DELETE (a session) are messages of the transport too: counted against the
   // budget of /mcp, not the tier's, and answered as an unknown method (405, Allow: POST).
   app.route({
@@ -250,43 +276,43 @@ export function mcpRoutes(app: Api, deps: McpRouteDeps, config: Config): void {
     },
     async (request, reply) => {
       checkMessage(request.body);
-
-      const server = createMcpServer({
+      const options: McpServerOptions = {
         developer: request.access.tier === 'developer',
         execute: injectExecutor(app, request, reply),
         tools,
-      });
-      server.onerror = (error) => request.log.warn({ err: error }, 'mcp server error');
-      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-      await server.connect(transport);
-      // Hijacked, the reply no longer sends what the hooks set on it: the request id, the security
-      // and CORS headers and the budget go onto the raw response, with what onSend would add.
-      // (onResponse still runs on 'finish': the request still gets its log line and metrics.)
-      const raw = reply.raw;
-      for (const [name, value] of Object.entries(reply.getHeaders())) {
-        if (value !== undefined) raw.setHeader(name, value);
-      }
-      raw.setHeader('content-security-policy', JSON_CSP);
-      raw.setHeader('cache-control', 'no-store');
-      reply.hijack();
-      raw.on('close', () => {
-        void transport.close();
-        void server.close();
-      });
-      try {
-        await transport.handleRequest(request.raw, raw, request.body);
-      } catch (error) {
-        request.log.error({ err: error }, 'mcp request failed');
-        if (!raw.headersSent) {
-          const failure = new ApiError(500, 'internal_error', 'The MCP request failed unexpectedly.', {
-            suggestion: 'Try again; if it keeps failing, report it with the X-Request-Id.',
-          });
-          raw.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
-          raw.end(JSON.stringify(failure.toBody()));
-        } else if (!raw.writableEnded) {
-          raw.end();
+      };
+      const abort = new AbortController();
+      request.raw.on('close', () => abort.abort());
+      const web = await toWebRequest(request.raw, request.body, { signal: abort.signal });
+      // The per-request options ride in authInfo, which the SDK hands to the factory as it is
+      // (no token: the access plugin has checked the key already).
+      const authInfo: AuthInfo = { token: '', clientId: 'marketplace', scopes: [], extra: { options } };
+      let answer: Response;
+      if (await isLegacyRequest(web, request.body)) {
+        const server = createMcpServer(options);
+        server.onerror = (error) => request.log.warn({ err: error }, 'mcp server error');
+        const transport = new WebStandardStreamableHTTPServerTransport({
+          sessionIdGenerator: undefined,
+          enableJsonResponse: true,
+        });
+        await server.connect(transport);
+        try {
+          answer = await transport.handleRequest(web, { parsedBody: request.body, authInfo });
+        } finally {
+          void transport.close();
+          void server.close();
         }
+      } else {
+        answer = await modern.fetch(web, { parsedBody: request.body, authInfo });
       }
+      // The SDK's answer as it is: its status (also its 4xx for protocol refusals), headers and body.
+      const out = reply as unknown as FastifyReply;
+      out.code(answer.status).header('cache-control', 'no-store');
+      answer.headers.forEach((value, name) => {
+        if (name !== 'content-length' && name !== 'transfer-encoding') out.header(name, value);
+      });
+      const text = await answer.text();
+      return out.send(text === '' ? undefined : text);
     },
   );
 }

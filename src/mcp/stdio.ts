@@ -2,10 +2,12 @@
  * The MCP server over stdio, for MCP clients that start it as a process (Claude Desktop and the
  * like): `npm run mcp`, or `npx karlsruhe-marketplace-api mcp` after a build. Tools call the REST
  * API over HTTP at MARKETPLACE_API_URL (default http://127.0.0.1:3000) with MARKETPLACE_API_KEY as
- * X-API-Key when set: with a key the write tools are listed too. stdout carries nothing but the MCP
- * protocol; diagnostics go to stderr.
+ * X-API-Key when set: with a key the tools that need one are listed too. The SDK's `serveStdio`
+ * speaks protocol 2026-07-28 to clients that discover it (server/discover) and the 2025 revisions
+ * to clients that open with initialize, from one server factory. stdout carries nothing but the
+ * MCP protocol; diagnostics go to stderr.
  */
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { API_VERSION } from '../domain/tiers.js';
 import { routeCatalog } from './catalog.js';
 import { createMcpServer, SERVER_NAME } from './server.js';
@@ -73,13 +75,20 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const apiKey = process.env.MARKETPLACE_API_KEY?.trim() || undefined;
-  const server = createMcpServer({
+  const options = {
     developer: apiKey !== undefined,
     execute: httpExecutor(baseUrl, apiKey),
     tools: new Tools(routeCatalog()),
-  });
-  server.onerror = (error) => process.stderr.write(`mcp: ${error.message}\n`);
-  await server.connect(new StdioServerTransport());
+  };
+  const onerror = (error: Error) => process.stderr.write(`mcp: ${error.message}\n`);
+  serveStdio(
+    () => {
+      const server = createMcpServer(options);
+      server.onerror = onerror;
+      return server;
+    },
+    { legacy: 'serve', onerror },
+  );
   process.stderr.write(
     `${SERVER_NAME} MCP server ${API_VERSION} on stdio, API ${baseUrl}, ${apiKey ? 'developer key: read and write tools' : 'no key: read tools'}\n`,
   );

@@ -5,14 +5,15 @@
  * with `{type: null}`), `type: object` and `additionalProperties` on every object, nothing that
  * belongs to the OpenAPI document only (response headers, `$id`).
  *
- * An input that may be null and may be left out means the same both ways (a job without a date),
- * so a tool takes it as optional and does not list null: some providers refuse nullable inputs.
- * The REST call still accepts an explicit null, so clients that send one keep working. That holds
- * because every tool reads or creates; a tool that changed an object, where null clears a field and
- * leaving it out keeps it, would have to list null (test/mcp/tool-schemas.test.ts names the inputs
- * this applies to, so a new one is a decision).
+ * An input of a tool that reads or creates, which may be null and may be left out, means the same
+ * both ways (a job without a date), so the tool takes it as optional and does not list null: some
+ * providers refuse nullable inputs. The REST call still accepts an explicit null, so clients that
+ * send one keep working. A tool that changes an object (PATCH, PUT) is different: there null clears
+ * a field and leaving it out keeps it, so its inputs list null as an anyOf branch
+ * (test/mcp/tool-schemas.test.ts names the inputs either rule applies to, so a new one is a
+ * decision).
  */
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/server';
 import type { TSchema } from 'typebox';
 import { COMPONENT_SCHEMAS } from '../schemas/components.js';
 
@@ -93,6 +94,16 @@ function leftOut(single: Schema): Schema {
 function portable(schema: unknown, mode: 'input' | 'output', optional = false): unknown {
   if (!isSchema(schema)) return schema;
   let node = inlined(schema);
+  // A map (TypeBox's Record: patternProperties with one catch-all pattern) as additionalProperties,
+  // which says the same in the dialect.
+  const patterns = node.patternProperties;
+  if (isSchema(patterns) && Object.keys(patterns).length === 1 && !('properties' in node)) {
+    const [pattern, value] = Object.entries(patterns)[0] as [string, unknown];
+    if (pattern === '^.*$' || pattern === '^(.*)$') {
+      const { patternProperties: _, ...rest } = node;
+      node = { ...rest, type: 'object', properties: {}, additionalProperties: value };
+    }
+  }
   const single = withoutNull(node);
   if (single) node = optional ? inlined(leftOut(single)) : nullAsBranch(single);
   const out: Schema = { ...node };
@@ -118,12 +129,14 @@ interface ObjectSchema {
 /**
  * A tool's input schema: the properties and required names of the route's params, query and body
  * schemas in one object, plus `extra` ones (idempotency_key for writes). A name in two parts would
- * be ambiguous, so it stops the process at start-up.
+ * be ambiguous, so it stops the process at start-up. `nullClears`: the tool changes an object
+ * (PATCH, PUT), where null is not the same as leaving an input out.
  */
 export function inputSchemaOf(
   tool: string,
   parts: readonly (TSchema | undefined)[],
   extra: { properties?: Record<string, object>; required?: readonly string[] } = {},
+  nullClears = false,
 ): Tool['inputSchema'] {
   const properties: Record<string, object> = {};
   const required: string[] = [];
@@ -139,15 +152,46 @@ export function inputSchemaOf(
   Object.assign(properties, extra.properties);
   required.push(...(extra.required ?? []));
   const merged = { type: 'object', properties, ...(required.length > 0 && { required }), additionalProperties: false };
-  return portable(merged, 'input') as Tool['inputSchema'];
+  // Where null clears a field, inputs keep their null branch, as outputs do.
+  return portable(merged, nullClears ? 'output' : 'input') as Tool['inputSchema'];
+}
+
+/** Words only people read: the OpenAPI document has them; tools/list would be three times its size with them. */
+const WORDS = new Set(['description', 'examples', 'title']);
+
+/**
+ * `schema` without its words (descriptions, examples, titles) in every subschema: an output schema
+ * is for checking an answer's shape, and the words of all answers (a Listing's alone are 5 KB)
+ * would make tools/list three times as long for every agent that reads it.
+ */
+function terse(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(terse);
+  if (!isSchema(schema)) return schema;
+  const out: Schema = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (WORDS.has(key) && typeof value !== 'object') continue;
+    if (key === 'examples') continue;
+    // A property named "description" or "title" stays: only the keywords go.
+    out[key] =
+      MAP.includes(key) && isSchema(value)
+        ? Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, terse(sub)]))
+        : terse(value);
+  }
+  return out;
 }
 
 /**
- * A tool's output schema: the route's success answer (200 or 201) as structuredContent carries it.
+ * A tool's output schema: the route's success answer (200 or 201) as structuredContent carries it,
+ * or with `or` either that answer or `or`'s (the Draft of a write made with confirm_by_person).
  * MCP wants an object there; a route that answers anything else stops the process at start-up.
  */
-export function outputSchemaOf(tool: string, response: TSchema): NonNullable<Tool['outputSchema']> {
-  const schema = portable(plain(response), 'output') as Schema;
+export function outputSchemaOf(tool: string, response: TSchema, or?: TSchema): NonNullable<Tool['outputSchema']> {
+  const schema = terse(portable(plain(response), 'output')) as Schema;
   if (schema.type !== 'object') throw new Error(`tool ${tool}: its route answers no JSON object`);
-  return schema as NonNullable<Tool['outputSchema']>;
+  if (!or) return schema as NonNullable<Tool['outputSchema']>;
+  // Either answer (a write's, or the draft confirm_by_person makes): an object that is one of them.
+  const other = terse(portable(plain(or), 'output')) as Schema;
+  return { type: 'object', properties: {}, additionalProperties: true, anyOf: [schema, other] } as NonNullable<
+    Tool['outputSchema']
+  >;
 }

@@ -37,13 +37,15 @@ test('the MCP Inspector finds nothing: portable tool schemas, answers that match
     'get_job',
     'search_listings',
     'get_listing',
-    'list_categories',
-    'estimate_price',
+    'get_categories',
+    'get_price_estimate',
     'check_availability',
     'get_stats',
+    'get_me',
+    'get_helper',
     'create_job',
     'apply_to_job',
-    'book_listing',
+    'create_booking',
   ]) {
     assert.match(output, new RegExp(`^ok {4}http developer tools/call ${tool} \\(`, 'm'), tool);
   }

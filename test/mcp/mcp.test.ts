@@ -1,7 +1,8 @@
 /**
- * The MCP server (src/mcp) with the SDK's own client over both transports, against real server
+ * The MCP server (src/mcp) with the official clients over both transports, against real server
  * processes: Streamable HTTP at POST /mcp, and stdio (`node --import tsx src/mcp/stdio.ts`, which
- * calls the REST API over HTTP). Tools must list the routes' own parameters and answers (the SDK
+ * calls the REST API over HTTP). Each transport is used by the SDK v2 client pinned to protocol
+ * 2026-07-28 and by the v1 SDK client, which speaks the 2025 revisions, against the same server. Tools must list the routes' own parameters and answers (the SDK
  * client checks every structuredContent against the tool's outputSchema, and so does ajv here),
  * answer what REST answers, write only with a developer key (idempotently), turn API errors into
  * isError results, and count against the caller's tier exactly once per tool call, whatever the
@@ -12,18 +13,20 @@ import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { describe, type TestContext, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { Client, StreamableHTTPClientTransport, type Tool } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { Client as Client2025 } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport as Stdio2025 } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport as Http2025 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { createDb } from '../../src/db/create-db.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
+import { NOT_TOOLS, snakeCase } from '../../src/mcp/tools.js';
 import { JobSearchQuery } from '../../src/schemas/job.js';
 import { JobCreateBody } from '../../src/schemas/job-writes.js';
 import { createKey } from '../helpers/app.js';
-import { JOB_BODY } from '../helpers/bodies.js';
+import { JOB_BODY, LISTING_BODY } from '../helpers/bodies.js';
 import { freshDatabaseUrl } from '../helpers/database.js';
 import { AT, helperFixture, insert, listingFixture, ownerFixture } from '../helpers/fixtures.js';
 import { declaredForms, resolveShared } from '../helpers/openapi.js';
@@ -31,32 +34,39 @@ import { childEnv, type ServerProcess, startServer } from '../helpers/server-pro
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
-const READ_TOOLS = [
-  'search_jobs',
-  'get_job',
-  'search_listings',
-  'get_listing',
-  'list_categories',
-  'estimate_price',
-  'check_availability',
-  'get_stats',
-];
-const WRITE_TOOLS = ['create_job', 'apply_to_job', 'book_listing'];
+/** The protocol revision the v2 client is pinned to; the v1 client speaks 2025-11-25 and older. */
+const MODERN = '2026-07-28';
 
-/** The REST operation each tool calls, as the OpenAPI document names it. */
-const OPERATION_OF: Record<string, { method: string; path: string }> = {
-  search_jobs: { method: 'get', path: '/v1/jobs' },
-  get_job: { method: 'get', path: '/v1/jobs/{id}' },
-  search_listings: { method: 'get', path: '/v1/listings' },
-  get_listing: { method: 'get', path: '/v1/listings/{id}' },
-  list_categories: { method: 'get', path: '/v1/categories' },
-  estimate_price: { method: 'get', path: '/v1/estimate' },
-  check_availability: { method: 'get', path: '/v1/helpers/availability' },
-  get_stats: { method: 'get', path: '/v1/stats' },
-  create_job: { method: 'post', path: '/v1/jobs' },
-  apply_to_job: { method: 'post', path: '/v1/jobs/{id}/applications' },
-  book_listing: { method: 'post', path: '/v1/listings/{id}/bookings' },
-};
+interface DocumentedTool {
+  name: string;
+  method: string;
+  path: string;
+  /** The operation declares no security requirement that lets it be called without a key. */
+  keyRequired: boolean;
+}
+
+/**
+ * The tools the OpenAPI document says there must be: one per JSON operation of /v1 (not of the
+ * sandbox /v1/demo), named after its operationId, except the ones NOT_TOOLS names with a reason.
+ */
+function documentedTools(doc: any): DocumentedTool[] {
+  const tools: DocumentedTool[] = [];
+  for (const [path, item] of Object.entries<any>(doc.paths)) {
+    if (!path.startsWith('/v1/') || path.startsWith('/v1/demo/')) continue;
+    for (const [method, operation] of Object.entries<any>(item)) {
+      if (!['get', 'post', 'put', 'patch', 'delete'].includes(method) || !operation.operationId) continue;
+      if (operation.operationId in NOT_TOOLS) continue;
+      const security: Record<string, unknown>[] | undefined = operation.security;
+      tools.push({
+        name: snakeCase(operation.operationId),
+        method: method.toUpperCase(),
+        path,
+        keyRequired: security !== undefined && !security.some((r) => Object.keys(r).length === 0),
+      });
+    }
+  }
+  return tools;
+}
 
 const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
@@ -86,31 +96,69 @@ async function world(t: TestContext, config: Record<string, string>, keyCount = 
 }
 
 type Transport = 'http' | 'stdio';
+type Era = 'modern' | 'legacy';
 
-/** An MCP client over Streamable HTTP (POST /mcp, X-API-Key as given) or stdio (a process of src/mcp/stdio.ts). */
-async function connect(t: TestContext, via: Transport, baseUrl: string, key?: string): Promise<Client> {
-  const client = new Client({ name: 'mcp-test', version: '1.0.0' });
+/** What both clients offer the tests. */
+interface AnyClient {
+  listTools(): Promise<{ tools: Tool[] }>;
+  callTool(params: { name: string; arguments?: Record<string, unknown> }): Promise<unknown>;
+  getServerVersion(): unknown;
+  getInstructions(): string | undefined;
+  close(): Promise<void>;
+}
+
+/**
+ * An MCP client over Streamable HTTP (POST /mcp, X-API-Key as given) or stdio (a process of
+ * src/mcp/stdio.ts): the SDK v2 client pinned to 2026-07-28 (`modern`), or the v1 SDK client,
+ * which speaks the 2025 revisions (`legacy`).
+ */
+async function connect(
+  t: TestContext,
+  via: Transport,
+  baseUrl: string,
+  key?: string,
+  era: Era = 'modern',
+): Promise<AnyClient> {
+  const info = { name: 'mcp-test', version: '1.0.0' };
+  const client = (era === 'modern'
+    ? new Client(info, { versionNegotiation: { mode: { pin: MODERN } } })
+    : new Client2025(info)) as unknown as AnyClient;
+  const connectTo = (transport: unknown) =>
+    (client as unknown as { connect(t: unknown): Promise<void> }).connect(transport);
   if (via === 'http') {
     const headers: Record<string, string> = key ? { 'x-api-key': key } : {};
-    await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', baseUrl), { requestInit: { headers } }));
+    const url = new URL('/mcp', baseUrl);
+    await connectTo(
+      era === 'modern'
+        ? new StreamableHTTPClientTransport(url, { requestInit: { headers } })
+        : new Http2025(url, { requestInit: { headers } }),
+    );
   } else {
     const env = childEnv({ MARKETPLACE_API_URL: baseUrl, ...(key && { MARKETPLACE_API_KEY: key }) });
     if (!key) delete env.MARKETPLACE_API_KEY;
-    const transport = new StdioClientTransport({
+    const options = {
       command: process.execPath,
       args: ['--import', 'tsx', 'src/mcp/stdio.ts'],
       cwd: ROOT,
       env: env as Record<string, string>,
-      stderr: 'pipe',
-    });
+      stderr: 'pipe' as const,
+    };
+    const transport = era === 'modern' ? new StdioClientTransport(options) : new Stdio2025(options);
     let stderr = '';
     transport.stderr?.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
     });
-    await client.connect(transport);
+    await connectTo(transport);
     t.after(() => {
       if (stderr) t.diagnostic(`stdio server stderr: ${stderr.trim()}`);
     });
+  }
+  if (era === 'modern') {
+    assert.equal(
+      (client as unknown as Client).getNegotiatedProtocolVersion(),
+      MODERN,
+      `${via}: the v2 client speaks ${MODERN}`,
+    );
   }
   t.after(() => client.close());
   return client;
@@ -129,9 +177,13 @@ addFormats.default(ajv);
 /** The output schemas of the tools as tools/list announced them, compiled (filled by outputsOf). */
 const outputs = new Map<string, ValidateFunction>();
 
-/** Every tool declares an outputSchema, an object, which compiles; the validators are kept for call(). */
+/** Every tool whose answer has a body declares an outputSchema, an object, which compiles; the validators are kept for call(). */
 function outputsOf(tools: Tool[]): void {
   for (const tool of tools) {
+    if (tool.name.startsWith('delete_')) {
+      assert.equal(tool.outputSchema, undefined, `${tool.name}: no body, no outputSchema`);
+      continue;
+    }
     assert.equal(tool.outputSchema?.type, 'object', `${tool.name}: outputSchema`);
     outputs.set(tool.name, ajv.compile(tool.outputSchema ?? {}));
   }
@@ -141,7 +193,7 @@ function outputsOf(tools: Tool[]): void {
  * A tool call through the SDK client, which checks structuredContent against the tool's
  * outputSchema itself (after listTools); a success is checked here once more with strict ajv.
  */
-async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<ToolResult> {
+async function call(client: AnyClient, name: string, args: Record<string, unknown> = {}): Promise<ToolResult> {
   const result = (await client.callTool({ name, arguments: args })) as ToolResult;
   const validate = outputs.get(name);
   if (result.isError !== true && validate && !validate(result.structuredContent)) {
@@ -210,7 +262,7 @@ const toolsCall = (id: number, name: string, args: Record<string, unknown>) => (
 describe('the MCP server against a real server process', () => {
   test('tools, answers, writes and errors over Streamable HTTP and stdio', { timeout: 180_000 }, async (t) => {
     const started = performance.now();
-    const { server, keys, listingId } = await world(t, { ...UNLIMITED, LOG_LEVEL: 'info' });
+    const { server, keys, listingId } = await world(t, { ...UNLIMITED, LOG_LEVEL: 'info' }, 4);
     const base = server.baseUrl;
     // The tools take the parameters as the routes declare them; the document adds any-case alternatives.
     const doc = declaredForms(resolveShared((await rest(base, '/v1/openapi.json')).body));
@@ -223,10 +275,37 @@ describe('the MCP server against a real server process', () => {
     });
     assert.equal(posted.status, 201, JSON.stringify(posted.body));
 
-    const listed: Partial<Record<Transport, Tool[]>> = {};
-    for (const via of ['http', 'stdio'] as const) {
-      const anonymous = await connect(t, via, base);
-      const developer = await connect(t, via, base, via === 'http' ? keys[0] : keys[1]);
+    const documented = documentedTools((await rest(base, '/v1/openapi.json')).body);
+    const openTools = documented.filter((tool) => !tool.keyRequired).map((tool) => tool.name);
+    const allTools = documented.map((tool) => tool.name);
+    assert.ok(allTools.length > 60, `tools for every capability: ${allTools.length}`);
+    for (const name of [
+      'search_jobs',
+      'list_places',
+      'list_conversations',
+      'post_message',
+      'review_booking',
+      'create_saved_search',
+      'file_report',
+      'export_my_data',
+      'create_webhook',
+      'create_draft',
+      'get_draft',
+    ]) {
+      assert.ok(allTools.includes(name), name);
+    }
+
+    const listed: Record<string, Tool[]> = {};
+    const CLIENTS: { via: Transport; era: Era }[] = [
+      { via: 'http', era: 'modern' },
+      { via: 'stdio', era: 'modern' },
+      { via: 'http', era: 'legacy' },
+      { via: 'stdio', era: 'legacy' },
+    ];
+    for (const [index, { via: transport, era }] of CLIENTS.entries()) {
+      const via = `${transport} ${era === 'modern' ? MODERN : '2025'}`;
+      const anonymous = await connect(t, transport, base, undefined, era);
+      const developer = await connect(t, transport, base, keys[index], era);
 
       await t.test(`${via}: server info and instructions`, () => {
         assert.deepEqual(anonymous.getServerVersion(), {
@@ -236,86 +315,107 @@ describe('the MCP server against a real server process', () => {
         });
         assert.match(anonymous.getInstructions() ?? '', /idempotency_key/);
         assert.match(anonymous.getInstructions() ?? '', /X-API-Key/);
-      });
-
-      await t.test(`${via}: without a key, the read tools only, read-only, with the routes' parameters`, async () => {
-        const { tools } = await anonymous.listTools();
-        assert.deepEqual(
-          tools.map((tool) => tool.name),
-          READ_TOOLS,
-        );
-        for (const tool of tools) {
-          assert.deepEqual(
-            tool.annotations,
-            { title: tool.title, readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-            tool.name,
-          );
-          assert.ok(tool.title && (tool.description ?? '').length > 50, `${tool.name}: title and description`);
-          // The REST operation's parameters, no more and no fewer, with the same schemas.
-          const { method, path } = OPERATION_OF[tool.name] ?? { method: '', path: '' };
-          const parameters: any[] = doc.paths[path][method].parameters ?? [];
-          assert.deepEqual(
-            Object.keys(tool.inputSchema.properties ?? {}).sort(),
-            parameters.map((p) => p.name).sort(),
-            tool.name,
-          );
-          for (const p of parameters) {
-            const property = (tool.inputSchema.properties as any)[p.name];
-            assert.equal(property.type, p.schema.type, `${tool.name}.${p.name}: type`);
-            assert.deepEqual(property.enum, p.schema.enum, `${tool.name}.${p.name}: enum`);
-            assert.equal(property.maximum, p.schema.maximum, `${tool.name}.${p.name}: maximum`);
-            assert.equal(property.description, p.description, `${tool.name}.${p.name}: description`);
-            assert.equal(
-              tool.inputSchema.required?.includes(p.name) ?? false,
-              p.required ?? false,
-              `${p.name}: required`,
-            );
-          }
-        }
-        const search = tools.find((tool) => tool.name === 'search_jobs');
-        assert.deepEqual(Object.keys(search?.inputSchema.properties ?? {}), Object.keys(JobSearchQuery.properties));
-        for (const name of ['category', 'lat', 'lng', 'radius'])
-          assert.ok(search?.inputSchema.properties?.[name], name);
-        assert.equal((search?.inputSchema.properties?.radius as any)?.maximum, 50);
-        assert.deepEqual(tools.find((tool) => tool.name === 'get_job')?.inputSchema.required, ['id']);
-        assert.deepEqual(tools.find((tool) => tool.name === 'estimate_price')?.inputSchema.required, ['category']);
+        assert.match(anonymous.getInstructions() ?? '', /confirm_by_person/);
       });
 
       await t.test(
-        `${via}: with a developer key, the write tools too, each with a required idempotency_key`,
+        `${via}: without a key, the tools open to everyone, reads marked read-only, with the routes' parameters`,
         async () => {
-          const { tools } = await developer.listTools();
-          assert.deepEqual(
-            tools.map((tool) => tool.name),
-            [...READ_TOOLS, ...WRITE_TOOLS],
-          );
-          outputsOf(tools);
-          listed[via] = tools;
-          for (const tool of tools.filter((x) => WRITE_TOOLS.includes(x.name))) {
-            assert.deepEqual(
-              tool.annotations,
-              {
-                title: tool.title,
-                readOnlyHint: false,
-                destructiveHint: false,
-                idempotentHint: true,
-                openWorldHint: false,
-              },
+          const { tools } = await anonymous.listTools();
+          assert.deepEqual(tools.map((tool) => tool.name).sort(), [...openTools].sort());
+          for (const tool of tools) {
+            const { method, path } = documented.find((d) => d.name === tool.name) ?? { method: '', path: '' };
+            assert.match(
+              tool.description ?? '',
+              new RegExp(`REST: ${method} ${path.replace(/[{}]/g, '\\$&')}\\.`),
               tool.name,
             );
-            assert.ok(tool.inputSchema.required?.includes('idempotency_key'), tool.name);
-            assert.equal((tool.inputSchema.properties?.idempotency_key as any)?.type, 'string', tool.name);
+            if (method === 'GET') {
+              assert.deepEqual(
+                tool.annotations,
+                { title: tool.title, readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+                tool.name,
+              );
+            } else {
+              assert.equal(tool.annotations?.readOnlyHint, false, tool.name);
+            }
+            assert.ok(tool.title && (tool.description ?? '').length > 30, `${tool.name}: title and description`);
+            if (method !== 'GET') continue;
+            // The REST operation's parameters, no more and no fewer, with the same schemas.
+            const parameters: any[] = doc.paths[path][method.toLowerCase()].parameters ?? [];
+            assert.deepEqual(
+              Object.keys(tool.inputSchema.properties ?? {}).sort(),
+              parameters.map((p) => p.name).sort(),
+              tool.name,
+            );
+            for (const p of parameters) {
+              const property = (tool.inputSchema.properties as any)[p.name];
+              assert.equal(property.type, p.schema.type, `${tool.name}.${p.name}: type`);
+              assert.deepEqual(property.enum, p.schema.enum, `${tool.name}.${p.name}: enum`);
+              assert.equal(property.maximum, p.schema.maximum, `${tool.name}.${p.name}: maximum`);
+              assert.equal(property.description, p.description, `${tool.name}.${p.name}: description`);
+              assert.equal(
+                tool.inputSchema.required?.includes(p.name) ?? false,
+                p.required ?? false,
+                `${p.name}: required`,
+              );
+            }
+          }
+          const search = tools.find((tool) => tool.name === 'search_jobs');
+          assert.deepEqual(Object.keys(search?.inputSchema.properties ?? {}), Object.keys(JobSearchQuery.properties));
+          for (const name of ['category', 'lat', 'lng', 'radius', 'q', 'near'])
+            assert.ok(search?.inputSchema.properties?.[name], name);
+          assert.equal((search?.inputSchema.properties?.radius as any)?.maximum, 50);
+          assert.deepEqual(tools.find((tool) => tool.name === 'get_job')?.inputSchema.required, ['id']);
+          assert.deepEqual(tools.find((tool) => tool.name === 'get_price_estimate')?.inputSchema.required, [
+            'category',
+          ]);
+        },
+      );
+
+      await t.test(
+        `${via}: with a developer key, every tool; each POST that needs a key with a required idempotency_key`,
+        async () => {
+          const { tools } = await developer.listTools();
+          assert.deepEqual(tools.map((tool) => tool.name).sort(), [...allTools].sort());
+          outputsOf(tools);
+          listed[via] = tools;
+          for (const tool of tools) {
+            const { method, keyRequired } = documented.find((d) => d.name === tool.name) ?? {};
+            if (method === 'GET') continue;
+            assert.equal(tool.annotations?.readOnlyHint, false, tool.name);
+            assert.equal(tool.annotations?.idempotentHint, true, tool.name);
+            assert.equal(
+              tool.annotations?.destructiveHint,
+              method === 'DELETE' || /^(cancel|decline|reject|archive)_/.test(tool.name),
+              tool.name,
+            );
+            const idempotency = (tool.inputSchema.properties as any)?.idempotency_key;
+            if (method === 'POST') {
+              assert.equal(idempotency?.type, 'string', tool.name);
+              assert.equal(tool.inputSchema.required?.includes('idempotency_key') ?? false, keyRequired, tool.name);
+            } else {
+              assert.equal(idempotency, undefined, `${tool.name}: ${method} is idempotent by its method`);
+            }
           }
           const create = tools.find((tool) => tool.name === 'create_job');
           assert.deepEqual(Object.keys(create?.inputSchema.properties ?? {}), [
             ...Object.keys(JobCreateBody.properties),
             'idempotency_key',
+            'confirm_by_person',
           ]);
           assert.deepEqual(create?.inputSchema.required, [...(JobCreateBody.required ?? []), 'idempotency_key']);
           const apply = tools.find((tool) => tool.name === 'apply_to_job');
           assert.deepEqual(apply?.inputSchema.required, ['id', 'helper_id', 'idempotency_key']);
-          const book = tools.find((tool) => tool.name === 'book_listing');
+          const book = tools.find((tool) => tool.name === 'create_booking');
           assert.deepEqual(book?.inputSchema.required, ['id', 'start_date', 'end_date', 'idempotency_key']);
+          const drafted = tools.filter((tool) => 'confirm_by_person' in (tool.inputSchema.properties ?? {}));
+          assert.deepEqual(drafted.map((tool) => tool.name).sort(), [
+            'apply_to_job',
+            'create_booking',
+            'create_job',
+            'create_listing',
+          ]);
         },
       );
 
@@ -340,12 +440,12 @@ describe('the MCP server against a real server process', () => {
         assert.deepEqual(listing, (await rest(base, `/v1/listings/${listingId}`)).body);
 
         const categories = okJson(
-          await call(anonymous, 'list_categories', { lang: 'de', type: 'service' }),
+          await call(anonymous, 'get_categories', { lang: 'de', type: 'service' }),
           'categories',
         );
         assert.deepEqual(categories, (await rest(base, '/v1/categories?lang=de&type=service')).body);
         const estimate = okJson(
-          await call(anonymous, 'estimate_price', { category: 'GARDENING', duration_hours: 3, helpers: 2 }),
+          await call(anonymous, 'get_price_estimate', { category: 'GARDENING', duration_hours: 3, helpers: 2 }),
           'estimate',
         );
         assert.deepEqual(
@@ -433,13 +533,13 @@ describe('the MCP server against a real server process', () => {
         assert.match(result.message, /developer key/);
         assert.match(result.suggestion, /developer key|MARKETPLACE_API_KEY/);
         const booking = errorJson(
-          await call(anonymous, 'book_listing', {
+          await call(anonymous, 'create_booking', {
             id: listingId,
             start_date: '2030-01-01',
             end_date: '2030-01-02',
             idempotency_key: randomUUID(),
           }),
-          'anonymous book_listing',
+          'anonymous create_booking',
         );
         assert.equal(booking.status, 401);
       });
@@ -477,9 +577,16 @@ describe('the MCP server against a real server process', () => {
       });
     }
 
-    await t.test('both transports list the same tools, each with an outputSchema', () => {
-      assert.ok(listed.http && listed.stdio);
-      assert.deepEqual(listed.stdio, listed.http);
+    await t.test('both transports and both protocol eras list the same tools', () => {
+      const lists = Object.values(listed);
+      assert.equal(lists.length, 4);
+      for (const list of lists) {
+        assert.deepEqual(
+          list.map((tool) => tool.name),
+          lists[0]?.map((tool) => tool.name),
+        );
+        for (const [i, tool] of list.entries()) assert.deepEqual(tool, lists[0]?.[i], tool.name);
+      }
     });
 
     await t.test('POST /mcp keeps the headers and the log line of every request', async () => {
@@ -539,6 +646,161 @@ describe('the MCP server against a real server process', () => {
   });
 });
 
+/** The person at the confirmation page: the form's POST, as the browser sends it (same site). */
+async function decide(url: string, decision: 'confirm' | 'decline'): Promise<number> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: `decision=${decision}`,
+  });
+  await response.text();
+  return response.status;
+}
+
+describe('confirm_by_person: drafts a person confirms, through MCP', () => {
+  test('2026-07-28 asks with URL elicitation, 2025 with error -32042, a client that cannot open URLs gets the link', {
+    timeout: 120_000,
+  }, async (t) => {
+    const { server, keys } = await world(t, UNLIMITED, 3);
+    const base = server.baseUrl;
+
+    await t.test('2026-07-28 over HTTP: input_required with the URL; after the person confirms, the job', async () => {
+      const client = new Client(
+        { name: 'mcp-test', version: '1.0.0' },
+        { capabilities: { elicitation: { url: {} } }, versionNegotiation: { mode: { pin: MODERN } } },
+      );
+      const asked: { url?: string; message?: string }[] = [];
+      client.setRequestHandler('elicitation/create', async (request) => {
+        const params = request.params as { mode?: string; url?: string; message?: string };
+        asked.push(params);
+        assert.equal(params.mode, 'url');
+        // The person opens the page and confirms; the agent's client then says it was opened.
+        assert.equal(await decide(params.url ?? '', 'confirm'), 200);
+        return { action: 'accept' };
+      });
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL('/mcp', base), {
+          requestInit: { headers: { 'x-api-key': keys[0] ?? '' } },
+        }),
+      );
+      t.after(() => client.close());
+      const before = (await rest(base, '/v1/jobs?limit=1')).body.total;
+      const key = randomUUID();
+      const args = { ...JOB_BODY, title: 'Von einer Person bestätigt', confirm_by_person: true, idempotency_key: key };
+      const result = (await client.callTool({ name: 'create_job', arguments: args })) as ToolResult;
+      assert.notEqual(result.isError, true, JSON.stringify(result));
+      assert.equal(asked.length, 1, 'asked once');
+      assert.match(asked[0]?.url ?? '', /\/confirm\/[A-Za-z0-9_-]+$/);
+      assert.match(asked[0]?.message ?? '', /Von einer Person bestätigt/);
+      const draft = result.structuredContent;
+      assert.match(draft.id, /^drf_/);
+      assert.equal(draft.status, 'confirmed');
+      assert.match(draft.result.id, /^job_/);
+      const job = await rest(base, `/v1/jobs/${draft.result.id}`);
+      assert.equal(job.body.title, 'Von einer Person bestätigt');
+      assert.equal((await rest(base, '/v1/jobs?limit=1')).body.total, before + 1);
+      // The same call again (a retry): the same draft, nothing asked or created twice.
+      const again = (await client.callTool({ name: 'create_job', arguments: args })) as ToolResult;
+      assert.equal(again.structuredContent.id, draft.id);
+      assert.equal(again.structuredContent.status, 'confirmed');
+      assert.equal(asked.length, 1);
+      assert.equal((await rest(base, '/v1/jobs?limit=1')).body.total, before + 1);
+    });
+
+    await t.test(
+      '2025 over stdio: URL elicitation required (-32042); the person declines; the retry says so',
+      async () => {
+        const client = new Client2025(
+          { name: 'mcp-test', version: '1.0.0' },
+          { capabilities: { elicitation: { url: {} } } },
+        );
+        const env = childEnv({ MARKETPLACE_API_URL: base, MARKETPLACE_API_KEY: keys[1] ?? '' });
+        await client.connect(
+          new Stdio2025({
+            command: process.execPath,
+            args: ['--import', 'tsx', 'src/mcp/stdio.ts'],
+            cwd: ROOT,
+            env: env as Record<string, string>,
+          }),
+        );
+        t.after(() => client.close());
+        const args = {
+          ...LISTING_BODY,
+          title: 'Nie bestätigt',
+          confirm_by_person: true,
+          idempotency_key: randomUUID(),
+        };
+        let url = '';
+        await assert.rejects(client.callTool({ name: 'create_listing', arguments: args }), (error: any) => {
+          assert.equal(error.code, -32042, String(error));
+          url = error.data?.elicitations?.[0]?.url ?? '';
+          assert.equal(error.data.elicitations[0].mode, 'url');
+          assert.match(error.data.elicitations[0].elicitationId, /^drf_/);
+          return true;
+        });
+        assert.match(url, /\/confirm\//);
+        assert.equal(await decide(url, 'decline'), 200);
+        const result = (await client.callTool({ name: 'create_listing', arguments: args })) as ToolResult;
+        const draft = okJson(result, 'after declining');
+        assert.equal(draft.status, 'declined');
+        assert.equal(draft.result, null);
+        assert.equal(draft.confirmation_url, null, 'a decided draft shows no link');
+        const mine = await rest(base, '/v1/me/export', { key: keys[1] });
+        assert.deepEqual(mine.body.listings, [], 'nothing was listed');
+      },
+    );
+
+    await t.test(
+      '2025 over HTTP, a client that cannot open URLs: the draft with its link, pending; nothing written',
+      async () => {
+        const client = await connect(t, 'http', base, keys[2], 'legacy');
+        const args = {
+          ...JOB_BODY,
+          title: 'Wartet auf Bestätigung',
+          confirm_by_person: true,
+          idempotency_key: randomUUID(),
+        };
+        const draft = okJson(await call(client, 'create_job', args), 'draft');
+        assert.equal(draft.status, 'pending');
+        assert.match(draft.confirmation_url, /^http:\/\/.+\/confirm\/[A-Za-z0-9_-]+$/);
+        assert.equal(draft.summary.de.length > 0 && draft.summary.en.length > 0, true);
+        const shown = okJson(await call(client, 'get_draft', { id: draft.id }), 'get_draft');
+        assert.equal(shown.status, 'pending');
+        assert.equal(shown.confirmation_url, null);
+        // Validated as the operation validates: the same error, the same param.
+        const bad = errorJson(
+          await call(client, 'create_job', {
+            ...JOB_BODY,
+            price_eur: -5,
+            confirm_by_person: true,
+            idempotency_key: randomUUID(),
+          }),
+          'bad price',
+        );
+        const direct = errorJson(
+          await call(client, 'create_job', { ...JOB_BODY, price_eur: -5, idempotency_key: randomUUID() }),
+          'direct',
+        );
+        assert.deepEqual(
+          { status: bad.status, error: bad.error, param: bad.param },
+          { status: direct.status, error: direct.error, param: direct.param },
+        );
+        const notBoolean = errorJson(
+          await call(client, 'create_job', { ...JOB_BODY, confirm_by_person: 'yes', idempotency_key: randomUUID() }),
+          'yes',
+        );
+        assert.equal(notBoolean.param, 'confirm_by_person');
+        // Another account's draft: not found, as over REST.
+        const foreign = errorJson(
+          await call(await connect(t, 'http', base, keys[0], 'legacy'), 'get_draft', { id: draft.id }),
+          'foreign',
+        );
+        assert.equal(foreign.status, 404);
+      },
+    );
+  });
+});
+
 describe('rate limits through MCP', () => {
   test('over HTTP an agent spends one tier request per tool call, the handshake none; past the budget a tool result in an HTTP 200', {
     timeout: 120_000,
@@ -550,9 +812,10 @@ describe('rate limits through MCP', () => {
       CORS_ORIGINS: 'https://app.example.org',
     });
     const base = server.baseUrl;
-    // The SDK client: initialize, the initialized notification, GET /mcp for a stream (405), tools/list.
-    const client = await connect(t, 'http', base);
-    assert.equal((await client.listTools()).tools.length, READ_TOOLS.length);
+    // The 2025 client: initialize, the initialized notification, GET /mcp for a stream (405), tools/list.
+    const client = await connect(t, 'http', base, undefined, 'legacy');
+    const openTools = (await client.listTools()).tools.length;
+    assert.ok(openTools > 10, `${openTools} tools without a key`);
     for (let i = 1; i <= 5; i++) okJson(await call(client, 'search_jobs', { limit: 1 }), `call ${i}`);
     const refused = errorJson(await call(client, 'get_stats'), 'the sixth call');
     assert.equal(refused.status, 429);
@@ -579,7 +842,7 @@ describe('rate limits through MCP', () => {
     assert.match(JSON.parse(created.body.result.content[0].text).id, /^job_/);
     assert.match(created.headers.get('ratelimit') ?? '', /^"developer";r=5;t=\d+, "mcp";r=\d+;t=\d+$/);
     const listed = await rawMcp(base, { jsonrpc: '2.0', id: 2, method: 'tools/list' }, { 'x-api-key': key });
-    assert.equal(listed.body.result.tools.length, READ_TOOLS.length + WRITE_TOOLS.length);
+    assert.ok(listed.body.result.tools.length > openTools + 40, `${listed.body.result.tools.length} tools with a key`);
     assert.equal(listed.headers.get('ratelimit-policy'), '"mcp";q=40;w=60');
     assert.equal((await rest(base, '/v1/stats', { key })).headers.get('x-ratelimit-remaining'), '4');
 
