@@ -125,6 +125,12 @@ async function writeThroughApi(db: Db): Promise<ApiRows> {
       start_date: '2026-11-23',
       end_date: '2026-12-02',
     });
+    // A draft waiting for its person (the page's token is stored as a hash only).
+    await post('/v1/drafts', renter, {
+      operation: 'createBooking',
+      path: { id: listing.id },
+      body: { start_date: '2026-12-10', end_date: '2026-12-11' },
+    });
     await post('/v1/developer/key-requests', null, {
       name: 'Ada Lovelace',
       email: 'ada@example.org',
