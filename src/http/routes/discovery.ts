@@ -71,7 +71,8 @@ export function llmsTxt({ baseUrl, limits }: DiscoveryFacts): string {
 - [Post a job](${baseUrl}/v1/jobs): POST with a developer key
 - [Apply to a job](${baseUrl}/v1/jobs/{id}/applications): POST with a developer key and one of the account's helper profiles
 - [Book a listing](${baseUrl}/v1/listings/{id}/bookings): POST with a developer key, start_date and end_date
-- [MCP server](${baseUrl}/mcp): Model Context Protocol over Streamable HTTP (POST JSON-RPC); the read operations as tools, and create job, apply and book with a developer key; also over stdio with npm run mcp
+- [MCP server](${baseUrl}/mcp): Model Context Protocol, revision 2026-07-28 and the 2025 revisions, over Streamable HTTP (POST JSON-RPC, stateless) and over stdio (npx karlsruhe-marketplace-api mcp); every operation of /v1 as a tool (name: the operationId in snake_case), those of an account with a developer key
+- [Drafts](${baseUrl}/v1/drafts): POST with a developer key: an agent prepares createJob, applyToJob, createBooking or createListing for a person, who confirms or declines it at the confirmation_url (no key); GET /v1/drafts/{id} shows the outcome; MCP tools do it with confirm_by_person: true
 - [Live events](${baseUrl}/v1/events/stream): GET, Server-Sent Events of new and changed jobs and listings; filters category, lat, lng, radius; resumes with Last-Event-ID
 - [Webhooks](${baseUrl}/v1/webhooks): POST with a developer key: url, events, filters; deliveries signed with HMAC-SHA256 (Marketplace-Signature), retried for more than a day
 
