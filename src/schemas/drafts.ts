@@ -4,7 +4,7 @@ import { IdParams, Nullable, StringEnum } from './common.js';
 
 /** What the draft routes say about a draft's life, once. */
 export const draftRules = (ttlHours: number, pendingCap: number) =>
-  `It runs for your account, once, when the person confirms at confirmation_url (no key; once, within DRAFT_TTL_HOURS: ${ttlHours}). At most ${pendingCap} pending (409). Events: draft.confirmed, draft.declined.`;
+  `It runs for your account, once, when the person confirms at confirmation_url (no key, DRAFT_TTL_HOURS: ${ttlHours}). At most ${pendingCap} pending (409).`;
 
 export const DraftCreateBody = Type.Object(
   {

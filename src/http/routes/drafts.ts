@@ -62,7 +62,7 @@ export function draftRoutes(app: Api, deps: RouteDeps, settings: DraftSettings):
   const rules = draftRules(settings.ttlHours, settings.pendingPerAccount);
   // Drafts are how agents act for a person: they share the Agents tag with the MCP server.
   const tags = ['Agents'];
-  const privacy = "Another account's draft is 404.";
+  const privacy = "Others' drafts: 404.";
 
   app.post(
     '/v1/drafts',
@@ -70,8 +70,8 @@ export function draftRoutes(app: Api, deps: RouteDeps, settings: DraftSettings):
       ...WRITE_HOOKS,
       schema: {
         operationId: 'createDraft',
-        summary: 'Prepare a write a person confirms',
-        description: `Prepares a write: \`body\` and \`path\` (the id, for ${DRAFT_PATH_OPERATIONS.join(', ')}) are checked as the operation checks them, with its errors. ${rules}`,
+        summary: 'Draft a write for a person',
+        description: `\`body\` and \`path\` (the id for ${DRAFT_PATH_OPERATIONS.join(', ')}) are checked as the operation checks them, with its errors. ${rules}`,
         tags,
         security: WRITE_SECURITY,
         querystring: NoQuery,
@@ -97,7 +97,7 @@ export function draftRoutes(app: Api, deps: RouteDeps, settings: DraftSettings):
       schema: {
         operationId: 'getDraft',
         summary: 'Get a draft',
-        description: `Its status and result. ${privacy}`,
+        description: privacy,
         tags,
         security: WRITE_SECURITY,
         params: DraftParams,
