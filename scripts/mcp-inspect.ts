@@ -28,6 +28,8 @@ import { createServer } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { routeCatalog } from '../src/mcp/catalog.js';
+import { Tools } from '../src/mcp/tools.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** The Inspector release this check is written against (its CLI flags and exit codes). */
@@ -364,6 +366,9 @@ async function main(): Promise<void> {
       ...['--cwd', ROOT, '-e', `MARKETPLACE_API_URL=${api.baseUrl}`, '-e', `MARKETPLACE_API_KEY=${key}`],
       ...['--', process.execPath, '--import', 'tsx', 'src/mcp/stdio.ts'],
     ];
+    // As many tools as the route registry makes: all with a key, those that need none without.
+    const tools = new Tools(routeCatalog());
+    const [all, open] = [tools.list(true).length, tools.list(false).length];
     const list = (what: string, count: number): Check => ({
       what: `${what} tools/list --strict`,
       args: ['--method', 'tools/list', '--strict'],
@@ -380,7 +385,7 @@ async function main(): Promise<void> {
       judge: failedAsToolError,
     };
     const plan: Planned[] = [
-      { target: stdio, stdio: true, check: list('stdio developer', 11) },
+      { target: stdio, stdio: true, check: list('stdio developer', all) },
       { target: stdio, stdio: true, check: call('stdio developer', 'get_stats', {}) },
       { target: stdio, stdio: true, check: call('stdio developer', 'create_job', newJob()) },
       {
@@ -388,13 +393,13 @@ async function main(): Promise<void> {
         stdio: true,
         check: { ...unknownJob, what: 'stdio developer tools/call get_job (unknown id: isError)' },
       },
-      { target: [http], stdio: false, check: list('http anonymous', 8) },
+      { target: [http], stdio: false, check: list('http anonymous', open) },
       {
         target: [http],
         stdio: false,
         check: { ...unknownJob, what: 'http anonymous tools/call get_job (unknown id: isError)' },
       },
-      { target: developer, stdio: false, check: list('http developer', 11) },
+      { target: developer, stdio: false, check: list('http developer', all) },
       ...(await callsOf(api.baseUrl, key, other)).map(([tool, toolArgs]) => ({
         target: developer,
         stdio: false,

@@ -176,13 +176,11 @@ function injectExecutor(app: Api, request: FastifyRequest, reply: FastifyReply):
 
 function description(limits: RouteDeps['limits'], tools: Tools): string {
   const open = tools.specs.filter((t) => !t.keyRequired).length;
-  return `The [Model Context Protocol](https://modelcontextprotocol.io) server of this API, for AI agents: protocol revision ${MODERN_PROTOCOL_VERSION} (server/discover, the per-request \`_meta\` envelope) and the 2025 revisions (the initialize handshake) at this one endpoint, over the Streamable HTTP transport without sessions: one JSON-RPC message per POST (no batches, no SSE streams; GET and DELETE answer 405), answered with one JSON-RPC message as application/json (a notification with 202 and no body). Any instance answers any request. Send \`Accept: application/json, text/event-stream\`. The same server runs over stdio with \`npx karlsruhe-marketplace-api mcp\`.
+  return `The [Model Context Protocol](https://modelcontextprotocol.io) server of this API, for AI agents: protocol revision ${MODERN_PROTOCOL_VERSION} and the 2025 revisions at this one endpoint, over the Streamable HTTP transport without sessions: one JSON-RPC message per POST (no batches, no SSE streams; GET and DELETE answer 405), answered with one JSON-RPC message as application/json (a notification with 202 and no body). Send \`Accept: application/json, text/event-stream\`. The same server runs over stdio with \`npx karlsruhe-marketplace-api mcp\`.
 
 Tools: one per operation of /v1 (${tools.specs.length}; not the event streams, calendar feeds, e-mail links or erasure), named after its operationId in snake_case (createJob: \`create_job\`), with the route's parameters as arguments and its answer as \`structuredContent\`. ${open} need no key; the others are listed with a developer key (X-API-Key) only. Every POST tool takes an \`idempotency_key\` (sent as Idempotency-Key). \`create_job\`, \`apply_to_job\`, \`create_booking\` and \`create_listing\` take \`confirm_by_person: true\`: a draft (POST /v1/drafts) the person confirms at its confirmation_url, asked for with URL elicitation where the client supports it. An error answer is a result with \`isError: true\` holding the ApiError and its HTTP \`status\`.
 
-Rate limits: each tool call counts once against the caller's budget (anonymous ${limits.anonymous}, developer ${limits.developer} per minute; beyond it, isError with \`retry_after\`); other messages only against /mcp's own limit (429). Browsers: an Origin header must be one CORS_ORIGINS allows (any with the default *), else 403.
-
-Example: \`curl -X POST /mcp -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream' -d '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_jobs","arguments":{"category":"GARDENING","limit":5}}}'\``;
+Rate limits: each tool call counts once against the caller's budget (anonymous ${limits.anonymous}, developer ${limits.developer} per minute; beyond it, isError with \`retry_after\`); other messages only against /mcp's own limit (429). Browsers: an Origin header must be one CORS_ORIGINS allows (any with the default *), else 403.`;
 }
 
 const JsonRpcMessage = Type.Object(
@@ -227,7 +225,9 @@ export function mcpRoutes(app: Api, deps: McpRouteDeps, config: Config): void {
     (context: McpRequestContext) => createMcpServer(context.authInfo?.extra?.options as McpServerOptions),
     {
       legacy: 'reject',
-      responseMode: 'json',
+      // 'auto': one JSON body, as no tool sends a notification before its result (then it would be
+      // an SSE stream); 'json' would do the same, but the SDK says so on the console at start-up.
+      responseMode: 'auto',
       onerror: (error) => app.log.warn({ err: error }, 'mcp request refused or failed'),
     },
   );

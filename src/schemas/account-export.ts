@@ -12,7 +12,11 @@ import { type TSchema, Type } from 'typebox';
  */
 
 /** s: string, i: integer, n: number, b: boolean (stored 0/1), j: JSON stored as text; `?` when it may be null. */
-type FieldType = 's' | 'i' | 'n' | 'b' | 'j' | 's?' | 'i?' | 'n?' | 'b?' | 'j?';
+/**
+ * s, i, n, b: string, integer, number, boolean; ja, jo: stored JSON text, exported parsed: a list of
+ * texts, an object of any fields; ?: or null.
+ */
+type FieldType = 's' | 'i' | 'n' | 'b' | 'ja' | 'jo' | 's?' | 'i?' | 'n?' | 'b?' | 'jo?';
 export type ExportFields = Readonly<Record<string, readonly [FieldType, string]>>;
 
 export interface ExportSection {
@@ -129,7 +133,7 @@ export const EXPORT_SECTIONS = [
       urgent: ['b', 'Urgent.'],
       helpers_needed: ['i', 'Helpers needed.'],
       applications_count: ['i', 'Applications received.'],
-      photos: ['j', 'Photo URLs.'],
+      photos: ['ja', 'Photo URLs.'],
       requires_license: ['b', 'Requires a licence.'],
       express: ['b', 'Express.'],
       remote_task: ['b', 'Can be done remotely.'],
@@ -161,7 +165,7 @@ export const EXPORT_SECTIONS = [
       deposit_cents: ['i', 'Deposit in euro cents.'],
       condition: ['s', 'Condition.'],
       instant_booking: ['b', 'Booked without confirmation.'],
-      photos: ['j', 'Photo URLs.'],
+      photos: ['ja', 'Photo URLs.'],
       ...PLACE,
       ...CREATED,
       updated_at: ['s?', 'Last change.'],
@@ -177,8 +181,8 @@ export const EXPORT_SECTIONS = [
       bio: ['s', 'About you.'],
       hourly_rate_cents: ['i', 'Hourly rate in euro cents.'],
       available: ['b', 'Taking work.'],
-      availability: ['j?', 'When you work ({weekdays, from, to}); null: any time.'],
-      categories: ['j', 'Categories you work in.'],
+      availability: ['jo?', 'When you work ({weekdays, from, to}); null: any time.'],
+      categories: ['ja', 'Categories you work in.'],
       ...PLACE,
       ...CREATED,
       ...RELIABILITY,
@@ -343,7 +347,7 @@ export const EXPORT_SECTIONS = [
       id: ['s', 'Saved search id.'],
       name: ['s', 'Name.'],
       resource: ['s', 'jobs or listings.'],
-      query: ['j', 'The search parameters.'],
+      query: ['jo', 'The search parameters.'],
       email_digest: ['b', 'Daily e-mail digest on.'],
       ...CREATED,
     },
@@ -436,9 +440,14 @@ function fieldSchema(name: string, [type, text]: readonly [FieldType, string]): 
   const description = saysMore(name, text) ? text : undefined;
   const nullable = type.endsWith('?');
   const base = type.replace('?', '');
-  const json = base === 'j';
-  const typeName = { s: 'string', i: 'integer', n: 'number', b: 'boolean', j: undefined }[base as 's'];
-  if (json) return Type.Unsafe({ description: nullable ? `${text} May be null.` : text });
+  if (base === 'ja') return Type.Unsafe({ type: 'array', items: { type: 'string' }, description: text });
+  if (base === 'jo') {
+    const object = { type: 'object', properties: {}, additionalProperties: true };
+    return Type.Unsafe(
+      nullable ? { anyOf: [object, { type: 'null' }], description: text } : { ...object, description: text },
+    );
+  }
+  const typeName = { s: 'string', i: 'integer', n: 'number', b: 'boolean' }[base as 's'];
   return Type.Unsafe({ type: nullable ? [typeName, 'null'] : typeName, ...(description && { description }) });
 }
 

@@ -15,6 +15,7 @@ describe('errors outside the endpoints are ApiErrors too', () => {
       param: null,
       suggestion: 'See /v1/openapi.json or /docs for the endpoints of this API; every one starts with /v1.',
       alternatives: [
+        'GET /v1/workflows.arazzo.yaml',
         'GET /v1/jobs',
         'GET /v1/jobs/{id}',
         'GET /v1/listings',
@@ -29,7 +30,7 @@ describe('errors outside the endpoints are ApiErrors too', () => {
         ...WRITE_ROUTES,
         ...EVENT_ROUTES,
       ],
-      alternatives_count: 11 + WRITE_ROUTES.length + EVENT_ROUTES.length,
+      alternatives_count: 12 + WRITE_ROUTES.length + EVENT_ROUTES.length,
     });
   });
 
