@@ -363,6 +363,23 @@ export const EXPORT_SECTIONS = [
     },
   },
   {
+    key: 'drafts',
+    description: 'Writes an agent prepared for you to confirm: without their link tokens.',
+    many: true,
+    fields: {
+      id: ['s', 'Draft id.'],
+      operation: ['s', 'createJob, applyToJob, createBooking or createListing.'],
+      path_id: ['s?', 'The job or listing it applies to or books.'],
+      body: ['jo', 'What the write would send.'],
+      summary: ['jo', 'What the page shows: {summary: {de, en}, details}.'],
+      status: ['s', 'pending, confirmed or declined.'],
+      result_id: ['s?', 'What confirming created.'],
+      ...CREATED,
+      expires_at: ['s', 'When its link stops working.'],
+      decided_at: ['s?', 'When it was confirmed or declined.'],
+    },
+  },
+  {
     key: 'webhooks',
     description: 'Your webhooks: without their signing secrets.',
     many: true,

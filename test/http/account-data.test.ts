@@ -78,6 +78,7 @@ async function market(t: Parameters<typeof buildTestApp>[0]) {
   await ok(alice.post('/v1/saved-searches', { name: 'Alice schreibt Suchen', resource: 'jobs', query: {} }));
   await ok(alice.post('/v1/webhooks', { url: 'http://127.0.0.1:9/alice-hook', events: ['job.created'] }));
   await ok(alice.post('/v1/me/calendar-feed'));
+  await ok(alice.post('/v1/drafts', { operation: 'createJob', body: { ...JOB_BODY, title: 'Alices Entwurf' } }));
   return {
     app,
     db,
@@ -155,6 +156,7 @@ test('the export holds every row of the account, as documented, and nothing pers
     messages_received: k.selectFrom('messages').select('id').where('recipient_account_id', '=', me).execute(),
     saved_searches: k.selectFrom('saved_searches').select('id').where('account_id', '=', me).execute(),
     webhooks: k.selectFrom('webhooks').select('id').where('account_id', '=', me).execute(),
+    drafts: k.selectFrom('drafts').select('id').where('account_id', '=', me).execute(),
   };
   for (const [section, query] of Object.entries(expected)) {
     const want = await idsOf(query);
@@ -170,6 +172,10 @@ test('the export holds every row of the account, as documented, and nothing pers
   assert.equal(body.helper_profiles[0].categories[0], 'GARDENING');
   assert.equal(body.messages_sent[0].text, 'Alices Nachricht: ja, frei.');
   assert.equal(body.applications[0].message, 'Alices Bewerbung');
+  assert.equal(body.drafts[0].body.title, 'Alices Entwurf');
+  assert.equal(body.drafts[0].status, 'pending');
+  assert.equal(typeof body.drafts[0].summary.summary.de, 'string');
+  assert.ok(!('token_hash' in body.drafts[0]), 'no token hash');
 
   // Nothing of Bruno's: no name, e-mail, texts; no secret of Alice's either.
   for (const word of [BRUNO.name, BRUNO.email, ...BRUNO_WORDS]) assert.ok(!raw.includes(word), `export shows ${word}`);
@@ -181,11 +187,13 @@ test('the export holds every row of the account, as documented, and nothing pers
     .where('account_id', '=', me)
     .execute();
   const feeds = await k.selectFrom('calendar_feeds').select('token_hash').where('account_id', '=', me).execute();
+  const drafts = await k.selectFrom('drafts').select('token_hash').where('account_id', '=', me).execute();
   for (const secret of [
     ...secrets.map((r) => r.key_hash),
     ...hooks.map((r) => r.secret),
     ...searches.map((r) => r.unsubscribe_key),
     ...feeds.map((r) => r.token_hash),
+    ...drafts.map((r) => r.token_hash),
   ]) {
     assert.ok(!raw.includes(secret), 'a secret or hash is in the export');
   }

@@ -33,8 +33,10 @@ import { resolveShared } from '../helpers/openapi.js';
  * account export documents each of the ~200 stored fields it hands out (GDPR Art. 15 asks for that
  * much): 232,000 (86); its weight is that list, once, so the per-operation average below still holds.
  * With the provider details and the DSA notices, statements, appeals and transparency: 253,600 (94).
+ * Issue 21's drafts, the workflows document and the drafts section of the export: 261,000 (97), still
+ * below the per-operation average, which is what holds the growth.
  */
-const MAX_DOCUMENT_BYTES = 260_000;
+const MAX_DOCUMENT_BYTES = 265_000;
 /**
  * What an operation may weigh on average, in bytes: the 150 KB of issue 15 held 58 operations
  * (about 2,550 each). New operations (issue 17: conversations, the private stream, reviews,
