@@ -75,6 +75,7 @@ const UNLIMITED = { RATE_LIMIT_ANONYMOUS_PER_MIN: '100000', RATE_LIMIT_DEVELOPER
 
 interface World {
   server: ServerProcess;
+  databaseUrl: string;
   /** Developer keys: one per client that writes, so their writes and budgets stay apart. */
   keys: string[];
   listingId: string;
@@ -92,7 +93,7 @@ async function world(t: TestContext, config: Record<string, string>, keyCount = 
   for (let i = 0; i < keyCount; i++) keys.push((await createKey(db, { email: `mcp${i}@example.org` }, new Date())).key);
   await db.close();
   const server = await startServer(t, { DATABASE_URL: url, ...config });
-  return { server, keys, listingId: listing.id };
+  return { server, databaseUrl: url, keys, listingId: listing.id };
 }
 
 type Transport = 'http' | 'stdio';
@@ -798,6 +799,48 @@ describe('confirm_by_person: drafts a person confirms, through MCP', () => {
         assert.equal(foreign.status, 404);
       },
     );
+  });
+});
+
+describe('no sessions: any instance answers any request', () => {
+  test('a 2026-07-28 client and a 2025 client whose requests alternate between two server processes', {
+    timeout: 120_000,
+  }, async (t) => {
+    const { server: first, databaseUrl, keys } = await world(t, UNLIMITED, 1);
+    const second = await startServer(t, { DATABASE_URL: databaseUrl, ...UNLIMITED });
+    // Every request of the client goes to the other instance than the one before.
+    const bases = [first.baseUrl, second.baseUrl].map((base) => new URL(base));
+    const served: string[] = [];
+    let next = 0;
+    const alternate = (input: string | URL | Request, init?: RequestInit) => {
+      const url = new URL(input instanceof Request ? input.url : String(input));
+      const target = bases[next++ % 2] as URL;
+      url.host = target.host;
+      served.push(url.host);
+      return fetch(url, init);
+    };
+    const headers = { 'x-api-key': keys[0] ?? '' };
+    const modern = new Client(
+      { name: 'mcp-test', version: '1.0.0' },
+      { versionNegotiation: { mode: { pin: MODERN } } },
+    );
+    await modern.connect(
+      new StreamableHTTPClientTransport(new URL('/mcp', first.baseUrl), { requestInit: { headers }, fetch: alternate }),
+    );
+    t.after(() => modern.close());
+    const legacy = new Client2025({ name: 'mcp-test', version: '1.0.0' });
+    await legacy.connect(new Http2025(new URL('/mcp', first.baseUrl), { requestInit: { headers }, fetch: alternate }));
+    t.after(() => legacy.close());
+    for (const client of [modern, legacy] as unknown as AnyClient[]) {
+      assert.ok((await client.listTools()).tools.length > 60);
+      const created = okJson(
+        await call(client, 'create_job', { ...JOB_BODY, title: 'Zwei Instanzen', idempotency_key: randomUUID() }),
+        'create_job',
+      );
+      const read = okJson(await call(client, 'get_job', { id: created.id }), 'get_job');
+      assert.equal(read.title, 'Zwei Instanzen');
+    }
+    assert.ok(new Set(served).size === 2, `both instances answered: ${served.join(', ')}`);
   });
 });
 
