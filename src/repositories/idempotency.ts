@@ -138,6 +138,22 @@ export async function completeIdempotencyKey(db: Queryable, claim: Claim, respon
  * Frees a key whose request failed on the server's side or was told to try later (429, 503)
  * before its write committed, so that a retry does the work. A committed key stays: its work is done, and must not be done again.
  */
+/**
+ * Drops a claim whatever its state, also 'committed': for a key that serves as a lock only, whose
+ * write's exactly-once rests on a conditional update of its own (a draft's confirmation: the
+ * draft moves from pending in the write's transaction). After a refusal the write may have
+ * committed (a refused application records nothing but the refusal), and the key must not make the
+ * next attempt wait for its retention.
+ */
+export async function dropIdempotencyClaim(db: Queryable, claim: Claim): Promise<void> {
+  await db
+    .deleteFrom('idempotency_keys')
+    .where('account_id', '=', claim.accountId)
+    .where('key', '=', claim.key)
+    .where('claim_token', '=', claim.token)
+    .execute();
+}
+
 export async function releaseIdempotencyKey(db: Queryable, claim: Claim): Promise<void> {
   await db
     .deleteFrom('idempotency_keys')

@@ -22,7 +22,12 @@ import {
   findOwnDraft,
   insertDraft,
 } from '../repositories/drafts.js';
-import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey } from '../repositories/idempotency.js';
+import {
+  claimIdempotencyKey,
+  completeIdempotencyKey,
+  dropIdempotencyClaim,
+  releaseIdempotencyKey,
+} from '../repositories/idempotency.js';
 import { findJob } from '../repositories/jobs.js';
 import { findListing } from '../repositories/listings.js';
 import { recordEvent } from '../repositories/outbox.js';
@@ -307,6 +312,9 @@ export async function confirmDraft(
     const meanwhile = await current(db, row, now);
     if (error instanceof DecidedMeanwhile || meanwhile.status !== 'pending')
       return { outcome: 'done', draft: meanwhile };
+    // Still pending: nothing was created (a creation decides the draft in its own transaction), so
+    // the key, 'committed' if the refusal was, must not hold the next press for its retention.
+    await dropIdempotencyClaim(db, claim);
     return { outcome: 'refused', draft: meanwhile, error };
   }
   return { outcome: 'done', draft: await current(db, row, now) };

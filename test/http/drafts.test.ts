@@ -315,7 +315,8 @@ describe('the confirmation page', () => {
       body: dates,
     });
     // Someone else books the days meanwhile.
-    assert.equal((await stranger.post(`/v1/listings/${listing.body.id}/bookings`, dates)).status, 201);
+    const taken = await stranger.post(`/v1/listings/${listing.body.id}/bookings`, dates);
+    assert.equal(taken.status, 201);
     const refused = await press(app, pagePath(draft.confirmation_url), 'confirm');
     assert.equal(refused.statusCode, 409, refused.body);
     assert.match(refused.body, /nothing was done/);
@@ -328,6 +329,17 @@ describe('the confirmation page', () => {
       .where('renter_account_id', '=', keys.agent.accountId)
       .execute();
     assert.equal(mine.length, 0);
+    // The days are free again: the next press confirms (the refusal left no key that holds it).
+    assert.equal((await stranger.post(`/v1/bookings/${taken.body.id}/cancel`)).status, 200);
+    const confirmed = await press(app, pagePath(draft.confirmation_url), 'confirm');
+    assert.equal(confirmed.statusCode, 200, confirmed.body);
+    assert.equal((await agent.get(`/v1/drafts/${draft.id}`)).body.status, 'confirmed');
+    const booked = await db.kysely
+      .selectFrom('bookings')
+      .select('id')
+      .where('renter_account_id', '=', keys.agent.accountId)
+      .execute();
+    assert.equal(booked.length, 1);
   });
 
   test('a job whose deadline passed before the confirmation: the page says why, not a 500', async (t) => {
