@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { redactApiKeys } from './api-keys.js';
 import { addDays } from './booking-price.js';
+import { redactDraftTokens } from './drafts.js';
 import { randomBase62, sha256Hex } from './secrets.js';
 
 /** A private feed's token starts with this, so people and log redaction recognise one. */
@@ -33,9 +34,9 @@ export function redactFeedTokens(text: string): string {
   return text.replace(TOKEN_LIKE, `${FEED_TOKEN_PREFIX}[redacted]`);
 }
 
-/** Every secret a URL or echoed input may carry (API keys, feed tokens), replaced: for logs and error bodies. */
+/** Every secret a URL or echoed input may carry (API keys, feed and draft tokens), replaced: for logs and error bodies. */
 export function redactSecrets(text: string): string {
-  return redactFeedTokens(redactApiKeys(text));
+  return redactDraftTokens(redactFeedTokens(redactApiKeys(text)));
 }
 
 /** The Europe/Berlin calendar dates a feed covers, both inclusive. */

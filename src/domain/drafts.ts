@@ -18,6 +18,11 @@ export function newDraftToken(): string {
   return `${TOKEN_PREFIX}${randomBase62(43)}`;
 }
 
+/** The text with every draft token in it replaced: the token is in the URL of the page (logs). */
+export function redactDraftTokens(text: string): string {
+  return text.replace(/dft_[0-9A-Za-z]{8,}/g, `${TOKEN_PREFIX}[redacted]`);
+}
+
 /** The stored form of a token; undefined for anything that cannot be one (no lookup needed). */
 export function draftTokenHash(token: string): string | undefined {
   return TOKEN_PATTERN.test(token) ? sha256Hex(token) : undefined;

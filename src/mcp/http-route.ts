@@ -180,7 +180,7 @@ function description(limits: RouteDeps['limits'], tools: Tools): string {
 
 Tools: one per operation of /v1 (${tools.specs.length}; not the event streams, calendar feeds, e-mail links or erasure), named after its operationId in snake_case (createJob: \`create_job\`), with the route's parameters as arguments and its answer as \`structuredContent\`. ${open} need no key; the others are listed with a developer key (X-API-Key) only. Every POST tool takes an \`idempotency_key\` (sent as Idempotency-Key). \`create_job\`, \`apply_to_job\`, \`create_booking\` and \`create_listing\` take \`confirm_by_person: true\`: a draft (POST /v1/drafts) the person confirms at its confirmation_url, asked for with URL elicitation where the client supports it. An error answer is a result with \`isError: true\` holding the ApiError and its HTTP \`status\`.
 
-Rate limits: each tool call counts once against the caller's budget (anonymous ${limits.anonymous}, developer ${limits.developer} per minute; beyond it, isError with \`retry_after\`); other messages only against /mcp's own limit (429). Browsers: an Origin header must be one CORS_ORIGINS allows (any with the default *), else 403.`;
+Rate limits: each tool call counts once against the caller's budget (a confirm_by_person retry twice: the draft and its state) (anonymous ${limits.anonymous}, developer ${limits.developer} per minute; beyond it, isError with \`retry_after\`); other messages only against /mcp's own limit (429). Browsers: an Origin header must be one CORS_ORIGINS allows (any with the default *), else 403.`;
 }
 
 const JsonRpcMessage = Type.Object(
@@ -280,8 +280,12 @@ export function mcpRoutes(app: Api, deps: McpRouteDeps, config: Config): void {
         execute: injectExecutor(app, request, reply),
         tools,
       };
+      // The client went away before the answer was written (the request's own 'close' fires once its
+      // body is read, on Node 20): abort the exchange.
       const abort = new AbortController();
-      request.raw.on('close', () => abort.abort());
+      reply.raw.on('close', () => {
+        if (!reply.raw.writableFinished) abort.abort();
+      });
       const web = await toWebRequest(request.raw, request.body, { signal: abort.signal });
       // The per-request options ride in authInfo, which the SDK hands to the factory as it is
       // (no token: the access plugin has checked the key already).

@@ -105,7 +105,7 @@ const DRAFTABLE: readonly string[] = DRAFT_OPERATIONS;
 /**
  * The documented /v1 operations that are no tool, and why. A tool call is one question and one
  * answer in JSON; a new operation that is neither a tool nor listed here fails
- * test/mcp/tool-registry.test.ts, so it is a decision.
+ * test/mcp/mcp.test.ts (the tools against the OpenAPI document), so it is a decision.
  */
 export const NOT_TOOLS: Readonly<Record<string, string>> = {
   mcp: 'the MCP endpoint itself',
@@ -253,7 +253,8 @@ function definitionOf(spec: ToolSpec, draftSchema: TSchema | undefined): Tool {
           title: spec.title,
           readOnlyHint: false,
           destructiveHint: spec.method === 'DELETE' || DESTRUCTIVE.test(spec.operationId),
-          idempotentHint: true,
+          // A POST without a key has no idempotency (a key request, an anonymous report).
+          idempotentHint: spec.idempotency !== 'optional',
           openWorldHint: false,
         }
       : { title: spec.title, readOnlyHint: true, idempotentHint: true, openWorldHint: false },
@@ -379,7 +380,8 @@ const DRAFT_ID = /^drf_[A-Za-z0-9_-]{1,64}$/;
 /**
  * confirm_by_person: the write becomes a draft (POST /v1/drafts, with the tool's idempotency_key),
  * and the result is the draft as GET /v1/drafts/{id} shows it now, with the confirmation_url
- * (which only the answer to POST holds: the server keeps a hash of its token). While it is
+ * (which only the first answer to POST holds: the server keeps a hash of its token, and a replay
+ * answers it as null, so a 2025 client's retry is not asked again). While it is
  * pending, a client that can open URLs for its user is asked to open it: on 2026-07-28 with an
  * input_required result whose requestState is the draft id, on 2025 with the URL elicitation error
  * -32042; either retries the call afterwards and gets the draft as it is then. The requestState
@@ -394,6 +396,7 @@ async function draftCall(
   const retried = typeof context.requestState === 'string' && DRAFT_ID.test(context.requestState);
   let draftId = retried ? String(context.requestState) : undefined;
   let url: string | null = null;
+  let fresh: Draft | undefined;
   if (!draftId) {
     const made = await context.execute({
       method: 'POST',
@@ -410,13 +413,18 @@ async function draftCall(
     const draft = made.body as Draft;
     draftId = draft.id;
     url = draft.confirmation_url;
+    // A new draft is pending as answered; a replay (the same idempotency_key again) is as it was
+    // then, so its state now is read.
+    if (made.headers['idempotent-replayed'] !== 'true') fresh = draft;
   }
-  const now = await context.execute({
-    method: 'GET',
-    path: `/v1/drafts/${encodeURIComponent(draftId)}`,
-    query: {},
-    headers: {},
-  });
+  const now = fresh
+    ? { status: 200, headers: {}, body: fresh }
+    : await context.execute({
+        method: 'GET',
+        path: `/v1/drafts/${encodeURIComponent(draftId)}`,
+        query: {},
+        headers: {},
+      });
   if (now.status >= 400) return errorResult(now);
   const current = now.body as Draft;
   const draft = { ...current, ...(url && current.status === 'pending' && { confirmation_url: url }) };

@@ -372,7 +372,7 @@ export const EXPORT_SECTIONS = [
       path_id: ['s?', 'The job or listing it applies to or books.'],
       body: ['jo', 'What the write would send.'],
       summary: ['jo', 'What the page shows: {summary: {de, en}, details}.'],
-      status: ['s', 'pending, confirmed or declined.'],
+      status: ['s', 'pending (expired after expires_at), confirmed or declined.'],
       result_id: ['s?', 'What confirming created.'],
       ...CREATED,
       expires_at: ['s', 'When its link stops working.'],

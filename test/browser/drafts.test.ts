@@ -83,7 +83,7 @@ for (const javaScriptEnabled of [false, true]) {
       const problems = watchConsole(page);
       const opened = await page.goto(url);
       assert.equal(opened?.status(), 200);
-      assert.equal(opened?.headers()['referrer-policy'], 'no-referrer');
+      assert.equal(opened?.headers()['referrer-policy'], 'same-origin');
       assert.equal(opened?.headers()['cache-control'], 'no-store');
       assert.equal(await heading(page), 'Auftrag veröffentlichen? / Post a job?');
       const text = (await page.locator('main').textContent())?.replace(/\s+/g, ' ') ?? '';

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import type { TestContext } from 'node:test';
 import { describe, test } from 'node:test';
+import { urlForLog } from '../../src/http/plugins/observability.js';
 import type { Api } from '../../src/http/routes/route-kit.js';
 import { buildTestApp, type Client, clientFor, createKey, NOW } from '../helpers/app.js';
 import { helperBody, JOB_BODY, LISTING_BODY } from '../helpers/bodies.js';
@@ -95,6 +96,23 @@ describe('POST /v1/drafts', () => {
     assert.equal(await count(app, agent, '/v1/jobs?q=hecke'), 0);
     // The token is shown once: GET answers the draft without it.
     assert.deepEqual((await agent.get(`/v1/drafts/${id}`)).body, { ...created.body, confirmation_url: null });
+  });
+
+  test('the token is nowhere but in the first answer: not in the idempotency store, a replay or the log', async (t) => {
+    const { agent, db } = await setUp(t);
+    const key = { 'idempotency-key': 'draft-token-check' };
+    const created = await agent.post('/v1/drafts', { operation: 'createJob', body: JOB }, key);
+    assert.equal(created.status, 201, created.raw);
+    const token = pagePath(created.body.confirmation_url).slice('/confirm/'.length);
+    const replay = await agent.post('/v1/drafts', { operation: 'createJob', body: JOB }, key);
+    assert.equal(replay.status, 201);
+    assert.equal(replay.headers['idempotent-replayed'], 'true');
+    assert.deepEqual(replay.body, { ...created.body, confirmation_url: null });
+    const stored = await db.kysely.selectFrom('idempotency_keys').select('response_body').execute();
+    assert.ok(stored.length > 0);
+    for (const row of stored) assert.ok(!String(row.response_body).includes(token.slice(4)), 'a token in the store');
+    assert.equal(urlForLog(`/confirm/${token}`), '/confirm/dft_[redacted]');
+    assert.equal(urlForLog(`/confirm/${token}?x=1`).includes(token.slice(4)), false);
   });
 
   test('object-level authorization: only the key that made it sees it; anonymous is 401', async (t) => {
@@ -223,7 +241,7 @@ describe('the confirmation page', () => {
     assert.equal(page.statusCode, 200);
     assert.match(String(page.headers['content-type']), /^text\/html/);
     assert.equal(page.headers['cache-control'], 'no-store');
-    assert.equal(page.headers['referrer-policy'], 'no-referrer');
+    assert.equal(page.headers['referrer-policy'], 'same-origin');
     assert.match(String(page.headers['content-security-policy']), /script-src 'none'/);
     assert.match(String(page.headers['content-security-policy']), /form-action 'self'/);
     assert.match(page.body, /Hecke schneiden/);
@@ -417,6 +435,21 @@ describe('the confirmation page', () => {
     });
     assert.equal(json.statusCode, 415);
     assert.equal((await agent.get(`/v1/drafts/${draft.id}`)).body.status, 'pending');
+    // A browser without Sec-Fetch-Site posting the page's own form: its own Origin (the page's
+    // Referrer-Policy is same-origin, under which the form's Origin is not null), accepted.
+    const ownOrigin = await app.inject({
+      method: 'POST',
+      url: path,
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        host: '127.0.0.1:3000',
+        origin: 'http://127.0.0.1:3000',
+        referer: `http://127.0.0.1:3000${path}`,
+      },
+      payload: 'decision=confirm',
+    });
+    assert.equal(ownOrigin.statusCode, 200, ownOrigin.body);
+    assert.equal((await agent.get(`/v1/drafts/${draft.id}`)).body.status, 'confirmed');
   });
 });
 

@@ -18,6 +18,13 @@ declare module 'fastify' {
   interface FastifyRequest {
     idempotency: Claim | null;
   }
+  interface FastifyContextConfig {
+    /**
+     * What is kept of a 2xx answer for its replays, where the answer holds a secret shown once
+     * (a draft's confirmation_url): the body without it. The replay then says it is gone.
+     */
+    replayedBody?: (body: string) => string;
+  }
 }
 
 /** 409 for a key another attempt holds: retry shortly for its answer. */
@@ -131,7 +138,10 @@ export function registerIdempotency(app: FastifyInstance, db: Kysely<Database>, 
       await releaseIdempotencyKey(db, claim);
       return payload;
     }
-    const response: StoredResponse = { status: reply.statusCode, body: String(payload ?? ''), headers: {} };
+    const body = String(payload ?? '');
+    const forReplay = request.routeOptions.config.replayedBody;
+    const kept = forReplay && reply.statusCode < 300 ? forReplay(body) : body;
+    const response: StoredResponse = { status: reply.statusCode, body: kept, headers: {} };
     for (const name of REPLAYED_HEADERS) {
       const value = reply.getHeader(name);
       if (value !== undefined) response.headers[name] = String(value);

@@ -27,18 +27,18 @@ function sendPage(reply: FastifyReply, status: number, page: string): FastifyRep
       'content-type': 'text/html; charset=utf-8',
       'content-security-policy': CSP,
       'x-content-type-options': 'nosniff',
-      // The token in the URL is the secret: it must not leave in a Referer, nor stay in a cache.
-      'referrer-policy': 'no-referrer',
+      // The token in the URL is the secret: it must not leave in a Referer for another site, nor
+      // stay in a cache. same-origin, not no-referrer: under no-referrer browsers send
+      // `Origin: null` with the page's own form, which those without Sec-Fetch-Site would have
+      // refused as cross-site.
+      'referrer-policy': 'same-origin',
       'cache-control': 'no-store',
       'x-robots-tag': 'noindex',
     })
     .send(page);
 }
 
-/**
- * isCrossSite, but trusting Sec-Fetch-Site alone where the browser sends it: under
- * Referrer-Policy no-referrer, browsers send `Origin: null` even with the page's own form.
- */
+/** isCrossSite, but trusting Sec-Fetch-Site alone where the browser sends it. */
 function crossSite(request: FastifyRequest): boolean {
   const site = request.headers['sec-fetch-site'];
   if (site !== undefined) return site !== 'same-origin' && site !== 'none';
@@ -49,6 +49,12 @@ const CROSS_SITE: PageNotice = {
   kind: 'error',
   de: 'Diese Anfrage kam von einer anderen Website; es ist nichts geschehen. Entscheiden Sie hier auf dieser Seite.',
   en: 'This request came from another website, so nothing was done. Decide here, on this page.',
+};
+
+const FAILED: PageNotice = {
+  kind: 'error',
+  de: 'Das ging gerade auf unserer Seite schief; es ist nichts geschehen. Versuchen Sie es gleich noch einmal.',
+  en: 'Something went wrong on our side, so nothing was done. Try again in a moment.',
 };
 
 const BUSY: PageNotice = {
@@ -91,7 +97,11 @@ export async function confirmPageRoutes(app: Api, options: { deps: RouteDeps; se
         return sendPage(reply, 409, pendingPage(decision.draft, action, BUSY));
       case 'refused': {
         const refused = refusal(decision.error);
-        if (!refused) throw decision.error;
+        if (!refused) {
+          // Not the operation's refusal (a lost claim, a busy database): the page, not a JSON 500.
+          reply.log.error({ err: decision.error }, 'draft confirmation failed');
+          return sendPage(reply, 503, pendingPage(decision.draft, action, FAILED));
+        }
         return sendPage(reply, refused.status, pendingPage(decision.draft, action, refused.notice));
       }
       case 'done': {

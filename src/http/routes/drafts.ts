@@ -68,6 +68,9 @@ export function draftRoutes(app: Api, deps: RouteDeps, settings: DraftSettings):
     '/v1/drafts',
     {
       ...WRITE_HOOKS,
+      // The link is a secret shown once: a replay (same Idempotency-Key) answers it as null, so
+      // the idempotency store never holds a token.
+      config: { replayedBody: (body) => JSON.stringify({ ...JSON.parse(body), confirmation_url: null }) },
       schema: {
         operationId: 'createDraft',
         summary: 'Draft a write for a person',
