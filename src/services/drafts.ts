@@ -66,6 +66,12 @@ interface DraftWrite {
   createdIn(result: unknown): string | undefined;
   /** The Location the operation answers for what it created. */
   location(id: string, pathId: string): string;
+  /**
+   * What the person was shown that the write, done now, would not hold to (a booking's rent or
+   * deposit after the owner changed the listing's prices): said in a sentence; undefined when
+   * nothing differs. The write is then undone.
+   */
+  changedSince?(result: unknown, shown: DraftDetails): string | undefined;
 }
 
 const WRITES: Record<DraftOperation, DraftWrite> = {
@@ -117,6 +123,12 @@ const WRITES: Record<DraftOperation, DraftWrite> = {
     createdIn: (result) => {
       const attempt = result as BookingAttempt;
       return 'booked' in attempt ? attempt.booked.id : undefined;
+    },
+    changedSince: (result, shown) => {
+      const { booked } = result as { booked: { price_cents: number; deposit_cents: number } };
+      const now = { rent: booked.price_cents / 100, deposit: booked.deposit_cents / 100 };
+      if (now.rent === shown.price_eur && now.deposit === shown.deposit_eur) return undefined;
+      return `The owner changed the prices since the draft was made: the rent is now ${now.rent.toFixed(2)} EUR (was ${shown.price_eur.toFixed(2)}) and the deposit ${now.deposit.toFixed(2)} EUR (was ${(shown.deposit_eur ?? 0).toFixed(2)}).`;
     },
     location: (id) => `/v1/bookings/${id}`,
   },
@@ -298,9 +310,17 @@ export async function confirmDraft(
   const { claim } = claimed;
   const write = WRITES[row.operation];
   const pathId = row.path_id ?? '';
+  const shown = (JSON.parse(row.summary) as StoredSummary).details;
   const alongside = async (trx: WriteTransaction, result: unknown) => {
     const id = write.createdIn(result);
     if (id === undefined) return;
+    const changed = write.changedSince?.(result, shown);
+    if (changed) {
+      // Thrown in the write's transaction: the booking is undone, the draft stays pending.
+      throw new ApiError(409, 'confirmation_mismatch', `${changed} Nothing was done.`, {
+        suggestion: 'Decline this draft; the agent can make a new one with the prices as they are now.',
+      });
+    }
     const decision = { status: 'confirmed' as const, result_id: id, result_location: write.location(id, pathId) };
     if (!(await recordDecision(trx, row, decision, now))) throw new DecidedMeanwhile();
   };

@@ -360,6 +360,30 @@ describe('the confirmation page', () => {
     assert.equal(booked.length, 1);
   });
 
+  test('the owner changed the prices after the draft: Confirm books nothing and says so', async (t) => {
+    const { app, agent, poster, db, keys } = await setUp(t);
+    const listing = await poster.post('/v1/listings', { ...LISTING_BODY, instant_booking: true });
+    const { body: draft } = await agent.post('/v1/drafts', {
+      operation: 'createBooking',
+      path: { id: listing.body.id },
+      body: { start_date: '2026-11-27', end_date: '2026-11-29' },
+    });
+    const repriced = await poster.patch(`/v1/listings/${listing.body.id}`, {
+      price_per_day_eur: LISTING_BODY.price_per_day_eur + 10,
+    });
+    assert.equal(repriced.status, 200, repriced.raw);
+    const refused = await press(app, pagePath(draft.confirmation_url), 'confirm');
+    assert.equal(refused.statusCode, 409, refused.body);
+    assert.match(refused.body, /changed the prices/);
+    assert.equal((await agent.get(`/v1/drafts/${draft.id}`)).body.status, 'pending');
+    const mine = await db.kysely
+      .selectFrom('bookings')
+      .select('id')
+      .where('renter_account_id', '=', keys.agent.accountId)
+      .execute();
+    assert.equal(mine.length, 0, 'the booking was undone');
+  });
+
   test('a job whose deadline passed before the confirmation: the page says why, not a 500', async (t) => {
     const { app, agent, poster, clock } = await setUp(t);
     const helper = await agent.post('/v1/helpers', helperBody('Pat P.'));
