@@ -263,7 +263,7 @@ describe('API1: object-level authorization on every id', () => {
     const tools = [
       ['create_job', JOB],
       ['apply_to_job', { id: ids.job, helper_id: ids.strangerHelper }],
-      ['book_listing', { id: ids.listing, start_date: '2026-12-20', end_date: '2026-12-21' }],
+      ['create_booking', { id: ids.listing, start_date: '2026-12-20', end_date: '2026-12-21' }],
     ] as const;
     for (const [name, args] of tools) {
       const response = await app.inject({
