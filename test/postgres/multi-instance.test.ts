@@ -88,6 +88,7 @@ test('two instances on one PostgreSQL schema and one Redis', { timeout: 300_000 
       '0018-notices',
       '0019-change-notify',
       '0020-search-changes',
+      '0021-drafts',
     ]);
   });
 

@@ -15,8 +15,8 @@ declare module 'fastify' {
  * JSON answers (errors too) of MIN_COMPRESSED_BYTES and more go in brotli or gzip, as the
  * request's Accept-Encoding prefers, or as they are when it accepts neither; every JSON answer
  * carries Vary: Accept-Encoding. The reused answers of the response cache arrive here compressed
- * already (it keeps their compressed bytes). Streams (the SSE stream), hijacked answers (/mcp),
- * 204, 304 and HEAD are left as they are.
+ * already (it keeps their compressed bytes). Streams (the SSE stream), 204, 304 and HEAD are left
+ * as they are; /mcp's JSON answers are compressed like the others.
  *
  * Registered after every hook that reads an answer's bytes (idempotency keeps them as they are).
  * An answer with a tag from elsewhere keeps it, made weak if it was strong (as nginx does): the
