@@ -179,6 +179,8 @@ test('every documented POST of the developer tier commits its idempotency key wi
     owner.key,
   );
 
+  await post('/v1/drafts', '/v1/drafts', owner.key, { operation: 'createJob', body: JOB_BODY });
+
   assert.deepEqual([...exercised.keys()].sort(), await documentedKeyedPosts(app), 'every keyed POST is walked');
   const committed = new Set(
     (await sql<{ key: string }>`select key from committed_keys`.execute(db.kysely)).rows.map((row) => row.key),
