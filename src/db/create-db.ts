@@ -260,7 +260,15 @@ function createPostgres(url: string, options: DbOptions): Db {
   // Readiness asks on a connection of its own: a pool busy with requests is loaded, not down, and
   // must not take every instance out of the load balancer at once.
   const probe = new pg.Pool({ connectionString: url, max: 1, connectionTimeoutMillis: 2_000 });
-  for (const p of [pool, probe]) p.on('error', (error) => options.onPoolError?.(error));
+  for (const p of [pool, probe]) {
+    p.on('error', (error) => options.onPoolError?.(error));
+    // The pool listens for errors of idle connections only. A connection that is checked out but
+    // between queries (a transaction awaiting other work, a load that yields between chunks) and
+    // loses its socket emits 'error' with no one listening, which would end the process. Heard
+    // here, the error reaches the holder through its next query, which fails, and the pool drops
+    // the connection when it is released.
+    p.on('connect', (client) => client.on('error', (error) => options.onPoolError?.(error)));
+  }
   const counter = new WriteCounter();
   const dialect = new CommitCountingDialect({ pool }, () => {
     counter.writes += 1;
