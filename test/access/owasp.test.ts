@@ -88,6 +88,8 @@ async function world(t: Parameters<typeof buildTestApp>[0]) {
     resource: 'jobs',
     query: { category: 'GARDENING' },
   });
+  // A draft the owner's agent prepared: a stranger may not read it.
+  const draft = await post(owner.key, '/v1/drafts', { operation: 'createJob', body: JOB });
   const feed = await app.inject({ method: 'POST', url: '/v1/me/calendar-feed', headers: { 'x-api-key': owner.key } });
   assert.equal(feed.statusCode, 201, feed.body);
   // A report by the party about another job of the owner, decided: the report is the party's, the
@@ -127,6 +129,7 @@ async function world(t: Parameters<typeof buildTestApp>[0]) {
       delivery: delivery.id,
       conversation,
       savedSearch,
+      draft,
       report,
       decision: decision.id,
     },
@@ -177,6 +180,7 @@ describe('API1: object-level authorization on every id', () => {
       webhooks: ids.webhook,
       conversations: ids.conversation,
       'saved-searches': ids.savedSearch,
+      drafts: ids.draft,
       reports: ids.report,
       me: ids.decision,
     };
