@@ -3,7 +3,6 @@ import Fastify, { LogController } from 'fastify';
 import { startBackgroundWork } from './background.js';
 import { type Config, publicBaseUrl, trustProxyOption } from './config.js';
 import type { Db } from './db/create-db.js';
-import type { TierLimits } from './domain/tiers.js';
 import { encoder } from './http/compression.js';
 import { limitConnections } from './http/connections.js';
 import { versionPerRequest } from './http/data-version.js';
@@ -31,14 +30,14 @@ import { reportBudget } from './http/report-budget.js';
 import { confirmPageRoutes } from './http/routes/confirm-page.js';
 import { developerPageRoutes } from './http/routes/developers.js';
 import { discoveryRoutes } from './http/routes/discovery.js';
-import { draftRoutes } from './http/routes/drafts.js';
+import { draftRoutes, draftSettingsOf } from './http/routes/drafts.js';
 import { eventRoutes } from './http/routes/events.js';
 import { healthRoutes } from './http/routes/health.js';
 import { READ_ROUTES, registerRoutes, WRITE_ROUTES } from './http/routes/index.js';
 import { metricsRoutes } from './http/routes/metrics.js';
-import type { Api, RouteDeps } from './http/routes/route-kit.js';
+import { type Api, configuredLimits, type RouteDeps } from './http/routes/route-kit.js';
 import { sandboxRoutes } from './http/routes/sandbox.js';
-import { webhookRoutes } from './http/routes/webhooks.js';
+import { webhookRoutes, webhookSettingsOf } from './http/routes/webhooks.js';
 import { cachedSerializerFactory } from './http/serializer-cache.js';
 import { mcpRoutes } from './mcp/http-route.js';
 import { type Operation, operationOf } from './mcp/operations.js';
@@ -123,11 +122,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<Api> {
   registerSecurityHeaders(app, security);
 
   const now = deps.now ?? (() => new Date());
-  const limits: TierLimits = {
-    anonymous: config.RATE_LIMIT_ANONYMOUS_PER_MIN,
-    developer: config.RATE_LIMIT_DEVELOPER_PER_MIN,
-    sandbox: config.RATE_LIMIT_SANDBOX_PER_MIN,
-  };
+  const configured = configuredLimits(config);
+  const { limits } = configured;
   const sandbox = deps.sandbox ?? (await createSandbox(now));
   if (!deps.sandbox) app.addHook('onClose', () => sandbox.db.close());
   const store: RateLimitStore = deps.rateLimitStore ?? new MemoryRateLimitStore();
@@ -198,16 +194,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<Api> {
     db: deps.db.kysely,
     now,
     endpoints,
-    limits,
-    quotas: {
-      applications: config.APPLICATIONS_PER_ACCOUNT_PER_HOUR,
-      bookings: config.BOOKINGS_PER_ACCOUNT_PER_HOUR,
-      messages: config.MESSAGES_PER_ACCOUNT_PER_HOUR,
-      conversations: config.NEW_CONVERSATIONS_PER_ACCOUNT_PER_HOUR,
-    },
-    bookingRequestTtlHours: config.BOOKING_REQUEST_TTL_HOURS,
-    reviewWindowDays: config.REVIEW_WINDOW_DAYS,
-    savedSearchesPerAccount: config.SAVED_SEARCHES_PER_ACCOUNT,
+    ...configured,
     countReport: reportBudget(store, config.REPORTS_PER_HOUR),
     ...(indexes && { searchIndex: async (request) => indexes.at(await version(request)) }),
   };
@@ -225,22 +212,9 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<Api> {
   registerRoutes(app, READ_ROUTES, routeDeps);
   sandboxRoutes(app, routeDeps, sandbox);
   registerRoutes(app, WRITE_ROUTES, routeDeps);
-  const drafts = {
-    ttlHours: config.DRAFT_TTL_HOURS,
-    pendingPerAccount: config.DRAFTS_PENDING_PER_ACCOUNT,
-    baseUrl: publicBaseUrl(config),
-    applicationsPerHour: config.APPLICATIONS_PER_ACCOUNT_PER_HOUR,
-    bookingsPerHour: config.BOOKINGS_PER_ACCOUNT_PER_HOUR,
-    bookingRequestTtlHours: config.BOOKING_REQUEST_TTL_HOURS,
-  };
+  const drafts = draftSettingsOf(config);
   draftRoutes(app, routeDeps, drafts);
-  webhookRoutes(app, routeDeps, {
-    perAccount: config.WEBHOOKS_PER_ACCOUNT,
-    allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
-    retryBaseMs: config.WEBHOOK_RETRY_BASE_MS,
-    maxAttempts: config.WEBHOOK_MAX_ATTEMPTS,
-    timeoutMs: config.WEBHOOK_TIMEOUT_MS,
-  });
+  webhookRoutes(app, routeDeps, webhookSettingsOf(config));
   startBackgroundWork(app, deps.db.kysely, config, now);
   eventRoutes(app, routeDeps, config);
   mcpRoutes(app, { limits, operations }, config);

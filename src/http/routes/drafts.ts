@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { TSchema } from 'typebox';
+import { type Config, publicBaseUrl } from '../../config.js';
 import { DRAFT_PATH_OPERATIONS, type DraftOperation } from '../../domain/drafts.js';
 import { ApplicationCreateBody } from '../../schemas/applications.js';
 import { BookingCreateBody } from '../../schemas/bookings.js';
@@ -56,6 +57,18 @@ function operationInput(request: FastifyRequest, given: DraftCreateBody): DraftI
   if (input.params) check(input.params, 'params', path ?? {});
   check(input.body, 'body', body as Record<string, unknown>);
   return { operation, pathId: path?.id ?? '', body };
+}
+
+/** The drafts' settings as configured, for the app (app.ts) and the stdio server's catalog (mcp/catalog.ts). */
+export function draftSettingsOf(config: Config): DraftSettings {
+  return {
+    ttlHours: config.DRAFT_TTL_HOURS,
+    pendingPerAccount: config.DRAFTS_PENDING_PER_ACCOUNT,
+    baseUrl: publicBaseUrl(config),
+    applicationsPerHour: config.APPLICATIONS_PER_ACCOUNT_PER_HOUR,
+    bookingsPerHour: config.BOOKINGS_PER_ACCOUNT_PER_HOUR,
+    bookingRequestTtlHours: config.BOOKING_REQUEST_TTL_HOURS,
+  };
 }
 
 export function draftRoutes(app: Api, deps: RouteDeps, settings: DraftSettings): void {

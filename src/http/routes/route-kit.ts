@@ -9,6 +9,7 @@ import type {
   RawServerDefault,
 } from 'fastify';
 import type { Kysely } from 'kysely';
+import type { Config } from '../../config.js';
 import type { Database } from '../../db/schema.js';
 import { DEMO_ID_PREFIX } from '../../domain/ids.js';
 import type { TierLimits } from '../../domain/tiers.js';
@@ -52,6 +53,32 @@ export interface RouteDeps {
   countReport?: (request: FastifyRequest) => Promise<void>;
   /** The in-memory search index, when it is current for the request's data version (else SQL answers). */
   searchIndex?: (request: FastifyRequest) => Promise<IndexSnapshot | undefined>;
+}
+
+/** What of RouteDeps the configuration sets: the numbers the routes enforce and document. */
+export type ConfiguredLimits = Pick<
+  RouteDeps,
+  'limits' | 'quotas' | 'bookingRequestTtlHours' | 'reviewWindowDays' | 'savedSearchesPerAccount'
+>;
+
+/** The configured limits of the routes, for the app (app.ts) and the stdio server's catalog (mcp/catalog.ts). */
+export function configuredLimits(config: Config): ConfiguredLimits {
+  return {
+    limits: {
+      anonymous: config.RATE_LIMIT_ANONYMOUS_PER_MIN,
+      developer: config.RATE_LIMIT_DEVELOPER_PER_MIN,
+      sandbox: config.RATE_LIMIT_SANDBOX_PER_MIN,
+    },
+    quotas: {
+      applications: config.APPLICATIONS_PER_ACCOUNT_PER_HOUR,
+      bookings: config.BOOKINGS_PER_ACCOUNT_PER_HOUR,
+      messages: config.MESSAGES_PER_ACCOUNT_PER_HOUR,
+      conversations: config.NEW_CONVERSATIONS_PER_ACCOUNT_PER_HOUR,
+    },
+    bookingRequestTtlHours: config.BOOKING_REQUEST_TTL_HOURS,
+    reviewWindowDays: config.REVIEW_WINDOW_DAYS,
+    savedSearchesPerAccount: config.SAVED_SEARCHES_PER_ACCOUNT,
+  };
 }
 
 /** The id prefix of the data served under `base`. */

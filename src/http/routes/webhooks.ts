@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import type { Config } from '../../config.js';
 import type { DeliveryStatus } from '../../db/schema.js';
 import { NoQuery, RefTo } from '../../schemas/common.js';
 import {
@@ -25,6 +26,17 @@ export interface WebhookSettings {
   retryBaseMs: number;
   maxAttempts: number;
   timeoutMs: number;
+}
+
+/** The webhooks' settings as configured, for the app (app.ts) and the stdio server's catalog (mcp/catalog.ts). */
+export function webhookSettingsOf(config: Config): WebhookSettings {
+  return {
+    perAccount: config.WEBHOOKS_PER_ACCOUNT,
+    allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
+    retryBaseMs: config.WEBHOOK_RETRY_BASE_MS,
+    maxAttempts: config.WEBHOOK_MAX_ATTEMPTS,
+    timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+  };
 }
 
 /** The whole time deliveries of an event are tried (the worker's waits without jitter), for the documentation. */
