@@ -1,5 +1,5 @@
 import formBody from '@fastify/formbody';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import { QuotaExceeded } from '../../repositories/account-quotas.js';
 import {
   confirmDraft,
@@ -9,6 +9,7 @@ import {
   draftOfToken,
 } from '../../services/drafts.js';
 import { ApiError } from '../../services/errors.js';
+import { sendHtmlPage } from '../html-page.js';
 import { decidedPage, type PageNotice, pendingPage, unknownPage } from '../views/confirm-page.js';
 import { isCrossSite } from './developers.js';
 import type { Api, RouteDeps } from './route-kit.js';
@@ -20,30 +21,13 @@ const CSP =
 /** decision=confirm or decline is all the form sends. */
 const FORM_BODY_LIMIT = 1024;
 
-function sendPage(reply: FastifyReply, status: number, page: string): FastifyReply {
-  return reply
-    .code(status)
-    .headers({
-      'content-type': 'text/html; charset=utf-8',
-      'content-security-policy': CSP,
-      'x-content-type-options': 'nosniff',
-      // The token in the URL is the secret: it must not leave in a Referer for another site, nor
-      // stay in a cache. same-origin, not no-referrer: under no-referrer browsers send
-      // `Origin: null` with the page's own form, which those without Sec-Fetch-Site would have
-      // refused as cross-site.
-      'referrer-policy': 'same-origin',
-      'cache-control': 'no-store',
-      'x-robots-tag': 'noindex',
-    })
-    .send(page);
-}
-
-/** isCrossSite, but trusting Sec-Fetch-Site alone where the browser sends it. */
-function crossSite(request: FastifyRequest): boolean {
-  const site = request.headers['sec-fetch-site'];
-  if (site !== undefined) return site !== 'same-origin' && site !== 'none';
-  return isCrossSite(request);
-}
+/**
+ * The page, never cached, not indexed. Referrer-Policy same-origin (sendHtmlPage): the token in the
+ * URL is the secret and must not leave in a Referer for another site; not no-referrer, under which
+ * browsers post the page's own form with `Origin: null`, which isCrossSite refuses.
+ */
+const sendPage = (reply: FastifyReply, status: number, page: string) =>
+  sendHtmlPage(reply, status, page, CSP, { 'x-robots-tag': 'noindex' });
 
 const CROSS_SITE: PageNotice = {
   kind: 'error',
@@ -125,7 +109,7 @@ export async function confirmPageRoutes(app: Api, options: { deps: RouteDeps; se
       bodyLimit: FORM_BODY_LIMIT,
       // Before the body is read: a post from another site is refused whatever it says.
       onRequest: async (request, reply) => {
-        if (!crossSite(request)) return;
+        if (!isCrossSite(request)) return;
         const { token } = request.params as { token: string };
         const found = await draftOfToken(deps.db, token, deps.now());
         if (!found) return sendPage(reply, 403, unknownPage());

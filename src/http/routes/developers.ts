@@ -2,6 +2,7 @@ import formBody from '@fastify/formbody';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { KEY_REVIEW_HOURS } from '../../domain/tiers.js';
 import { fileKeyRequest } from '../../services/key-requests.js';
+import { sendHtmlPage } from '../html-page.js';
 import { alreadyPending, checkForm } from '../views/developers-form.js';
 import { confirmationPage, type PageFacts, registrationPage } from '../views/developers-page.js';
 import { writeContext } from '../write-kit.js';
@@ -20,19 +21,7 @@ const FORM_BODY_LIMIT = 32 * 1024;
 const CROSS_SITE =
   'The form was sent from another website, so we did not file it. If you want a developer key, fill in the form below and send it from this page.';
 
-function sendPage(reply: FastifyReply, status: number, page: string): FastifyReply {
-  return reply
-    .code(status)
-    .headers({
-      'content-type': 'text/html; charset=utf-8',
-      'content-security-policy': CSP,
-      'x-content-type-options': 'nosniff',
-      'referrer-policy': 'same-origin',
-      // The answers to a POST show the visitor's own entries: keep them out of shared caches.
-      'cache-control': 'no-store',
-    })
-    .send(page);
-}
+const sendPage = (reply: FastifyReply, status: number, page: string) => sendHtmlPage(reply, status, page, CSP);
 
 /**
  * Whether a browser sent this request on behalf of another site (cross-site request forgery):
