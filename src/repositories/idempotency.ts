@@ -146,20 +146,20 @@ export async function completeIdempotencyKey(db: Queryable, claim: Claim, respon
  * next attempt wait for its retention.
  */
 export async function dropIdempotencyClaim(db: Queryable, claim: Claim): Promise<void> {
-  await db
+  await deleteClaim(db, claim, undefined);
+}
+
+/** Deletes the claim's key if the claim still holds it, and if given only in that state. */
+async function deleteClaim(db: Queryable, claim: Claim, state: 'running' | undefined): Promise<void> {
+  let query = db
     .deleteFrom('idempotency_keys')
     .where('account_id', '=', claim.accountId)
     .where('key', '=', claim.key)
-    .where('claim_token', '=', claim.token)
-    .execute();
+    .where('claim_token', '=', claim.token);
+  if (state) query = query.where('state', '=', state);
+  await query.execute();
 }
 
 export async function releaseIdempotencyKey(db: Queryable, claim: Claim): Promise<void> {
-  await db
-    .deleteFrom('idempotency_keys')
-    .where('account_id', '=', claim.accountId)
-    .where('key', '=', claim.key)
-    .where('claim_token', '=', claim.token)
-    .where('state', '=', 'running')
-    .execute();
+  await deleteClaim(db, claim, 'running');
 }
