@@ -10,7 +10,7 @@ import ICAL from 'ical.js';
 import type { Db } from '../../src/db/create-db.js';
 import type { BookingRow } from '../../src/db/schema.js';
 import { urlForLog } from '../../src/http/plugins/observability.js';
-import type { Api } from '../../src/http/routes/route-kit.js';
+import type { Api } from '../../src/http/route-deps.js';
 import { buildTestApp, type Client, clientFor, createKey, NOW } from '../helpers/app.js';
 import { helperBody, JOB_BODY, LISTING_BODY } from '../helpers/bodies.js';
 
@@ -136,11 +136,16 @@ async function setup(t: TestContext) {
   };
 }
 
-/** GETs a feed without a key (calendar apps send none): 200, text/calendar, parsed. */
+/**
+ * GETs a feed without a key (calendar apps send none): 200, text/calendar, every content line
+ * ended by CRLF (RFC 5545 3.1), the last one too, parsed.
+ */
 async function icsOf(app: Api, url: string) {
   const response = await app.inject({ method: 'GET', url });
   assert.equal(response.statusCode, 200, response.body);
   assert.equal(response.headers['content-type'], 'text/calendar; charset=utf-8');
+  assert.ok(response.body.endsWith('END:VCALENDAR\r\n'), `${url} ends with END:VCALENDAR and CRLF`);
+  assert.doesNotMatch(response.body, /[^\r]\n|\r(?!\n)/, `${url}: every line ends in CRLF`);
   return { headers: response.headers, ...parseFeed(response.body) };
 }
 

@@ -9,7 +9,9 @@ export const ICS_CONTENT_TYPE = 'text/calendar; charset=utf-8';
 
 /**
  * A feed as iCalendar (RFC 5545). No calendar time zone is set: all-day events are dates, timed
- * ones UTC instants, so nothing depends on the server's zone. Every event is busy (OPAQUE).
+ * ones UTC instants, so nothing depends on the server's zone. Every event is busy (OPAQUE). Every
+ * content line ends in CRLF (RFC 5545 3.1), the last one too: ical-generator joins its lines with
+ * CRLF but ends the text on END:VCALENDAR, which strict parsers refuse or drop.
  */
 export function icsFeed(name: string, entries: readonly CalendarEntry[], now: Date): string {
   const calendar = ical({
@@ -36,5 +38,6 @@ export function icsFeed(name: string, entries: readonly CalendarEntry[], now: Da
       transparency: ICalEventTransparency.OPAQUE,
     });
   }
-  return calendar.toString();
+  const text = calendar.toString();
+  return text.endsWith('\r\n') ? text : `${text}\r\n`;
 }
