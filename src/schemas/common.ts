@@ -89,6 +89,20 @@ export const PagingQuery = {
   ),
 };
 
+/**
+ * The paging fields of a list answer (total over all pages, the limit and offset asked for);
+ * `has_more` where the list says whether a page follows. Spread into each page schema beside its
+ * `data`.
+ */
+export const PageFields = {
+  total: Type.Integer({ minimum: 0 }),
+  limit: Type.Integer({ minimum: 1 }),
+  offset: Type.Integer({ minimum: 0 }),
+};
+export const HasMore = Type.Boolean({
+  description: 'Whether a page after this one has results (offset + limit < total).',
+});
+
 /** What every public Location says about its point (and the exact place's endpoints refer to). */
 export const SHOWN_POINT_NOTE = `Public answers never show where a job, listing or helper really is: lat/lng is an approximate point ${PLACE_OFFSET_MIN_M} to ${PLACE_OFFSET_MAX_M} m from the place, in a direction and at a distance fixed per account and area of about 220 m (every answer, and every object the account has there, is moved by the same vector, so repeating or averaging does not get closer). distance_km, radius filters and the distance sort use this point too. city, plz and district are exact. The place itself is for the owner and, once an application is accepted or from the day before a confirmed booking starts, the other party: GET /v1/jobs/{id}/location, /v1/listings/{id}/location, /v1/helpers/{id}/location.`;
 

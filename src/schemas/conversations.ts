@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { MASK } from '../domain/contact-shield.js';
-import { MAX_PAGE_SIZE, Nullable, PagingQuery, RefTo, StringEnum, Text } from './common.js';
+import { MAX_PAGE_SIZE, Nullable, PageFields, PagingQuery, RefTo, StringEnum, Text } from './common.js';
 
 export const CONVERSATION_ABOUT = ['job', 'listing', 'application', 'booking'] as const;
 
@@ -94,9 +94,7 @@ export type Conversation = Static<typeof ConversationSchema>;
 export const ConversationPage = Type.Object(
   {
     data: Type.Array(RefTo(ConversationSchema), { description: 'Latest activity first.' }),
-    total: Type.Integer({ minimum: 0 }),
-    limit: Type.Integer({ minimum: 1 }),
-    offset: Type.Integer({ minimum: 0 }),
+    ...PageFields,
   },
   { additionalProperties: false },
 );

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Nullable, PagingQuery, PlainText, StringEnum } from './common.js';
+import { Nullable, PageFields, PagingQuery, PlainText, StringEnum } from './common.js';
 
 /** What may be reported: what a caller can see. */
 export const REPORT_ABOUT = ['job', 'listing', 'helper', 'review', 'message'] as const;
@@ -140,9 +140,7 @@ function RefAppeal() {
 export const ModerationDecisionList = Type.Object(
   {
     data: Type.Array(Type.Unsafe<ModerationDecision>({ $ref: 'ModerationDecision' })),
-    total: Type.Integer({ minimum: 0 }),
-    limit: Type.Integer({ minimum: 1 }),
-    offset: Type.Integer({ minimum: 0 }),
+    ...PageFields,
   },
   { additionalProperties: false },
 );

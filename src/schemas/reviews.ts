@@ -1,5 +1,15 @@
 import { type Static, Type } from 'typebox';
-import { IdParams, MAX_PAGE_SIZE, Nullable, PagingQuery, PlainText, RefTo, StringEnum } from './common.js';
+import {
+  HasMore,
+  IdParams,
+  MAX_PAGE_SIZE,
+  Nullable,
+  PageFields,
+  PagingQuery,
+  PlainText,
+  RefTo,
+  StringEnum,
+} from './common.js';
 
 export const REVIEW_SIDES = ['client', 'helper', 'owner', 'renter'] as const;
 
@@ -95,10 +105,9 @@ export type PublicReview = Static<typeof PublicReviewSchema>;
 export const PublicReviewPage = Type.Object(
   {
     data: Type.Array(RefTo(PublicReviewSchema), { description: 'Newest first.' }),
+    ...PageFields,
     total: Type.Integer({ minimum: 0, description: 'Published reviews, over all pages.' }),
-    limit: Type.Integer(),
-    offset: Type.Integer(),
-    has_more: Type.Boolean({ description: 'Whether a page after this one has results (offset + limit < total).' }),
+    has_more: HasMore,
   },
   { additionalProperties: false },
 );

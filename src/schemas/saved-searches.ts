@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { IdParams, PagingQuery, RefTo, StringEnum, Text } from './common.js';
+import { IdParams, PageFields, PagingQuery, RefTo, StringEnum, Text } from './common.js';
 import { JobSchema } from './job.js';
 import { ListingSchema } from './listing.js';
 
@@ -48,9 +48,7 @@ export type SavedSearch = Static<typeof SavedSearchSchema>;
 export const SavedSearchPage = Type.Object(
   {
     data: Type.Array(RefTo(SavedSearchSchema), { description: 'Newest first.' }),
-    total: Type.Integer({ minimum: 0 }),
-    limit: Type.Integer({ minimum: 1 }),
-    offset: Type.Integer({ minimum: 0 }),
+    ...PageFields,
   },
   { additionalProperties: false },
 );
@@ -72,9 +70,7 @@ export const SavedSearchMatchSchema = Type.Object(
 export const SavedSearchMatchPage = Type.Object(
   {
     data: Type.Array(SavedSearchMatchSchema, { description: 'Newest match first.' }),
-    total: Type.Integer({ minimum: 0 }),
-    limit: Type.Integer({ minimum: 1 }),
-    offset: Type.Integer({ minimum: 0 }),
+    ...PageFields,
   },
   { additionalProperties: false },
 );

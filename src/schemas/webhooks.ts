@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { EVENT_TYPES } from '../domain/events.js';
-import { CategoryParam, DEFAULT_PAGE_SIZE, MAX_OFFSET, MAX_PAGE_SIZE, Nullable, RefTo, StringEnum } from './common.js';
+import { CategoryParam, HasMore, Nullable, PageFields, PagingQuery, RefTo, StringEnum } from './common.js';
 import { NearParam } from './search-words.js';
 
 export const EventTypeSchema = StringEnum(EVENT_TYPES, {
@@ -101,37 +101,15 @@ export const DeliverySchema = Type.Object(
 export type Delivery = Static<typeof DeliverySchema>;
 
 export const DeliveryPage = Type.Object(
-  {
-    data: Type.Array(RefTo(DeliverySchema)),
-    total: Type.Integer({ minimum: 0 }),
-    limit: Type.Integer(),
-    offset: Type.Integer(),
-    has_more: Type.Boolean(),
-  },
+  { data: Type.Array(RefTo(DeliverySchema), { description: 'Newest first.' }), ...PageFields, has_more: HasMore },
   { additionalProperties: false },
 );
 
 export const DeliveryQuery = Type.Object(
   {
     status: Type.Optional(StringEnum(DELIVERY_STATUSES, { description: 'Only deliveries in this state.' })),
-    limit: Type.Optional(
-      Type.Integer({
-        format: 'int32',
-        minimum: 1,
-        maximum: MAX_PAGE_SIZE,
-        default: DEFAULT_PAGE_SIZE,
-        description: 'Results per page.',
-      }),
-    ),
-    offset: Type.Optional(
-      Type.Integer({
-        format: 'int32',
-        minimum: 0,
-        maximum: MAX_OFFSET,
-        default: 0,
-        description: 'Results to skip (newest first).',
-      }),
-    ),
+    limit: PagingQuery.limit,
+    offset: PagingQuery.offset,
   },
   { additionalProperties: false },
 );
