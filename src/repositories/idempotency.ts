@@ -135,9 +135,16 @@ export async function completeIdempotencyKey(db: Queryable, claim: Claim, respon
 }
 
 /**
- * Frees a key whose request failed on the server's side or was told to try later (429, 503)
- * before its write committed, so that a retry does the work. A committed key stays: its work is done, and must not be done again.
+ * Frees a key whose attempt wrote nothing, so that a retry with it does the work: the request was
+ * refused before its write (validation, a missing precondition, a 404), its write rolled back (an
+ * error thrown inside the write transaction also undoes the transaction's mark), it failed on the
+ * server's side or was told to try later (429, 503). Only a claim still 'running' goes: a committed
+ * key stays, its work is done and must not be done again. Answers whether the key was freed.
  */
+export async function releaseIdempotencyKey(db: Queryable, claim: Claim): Promise<boolean> {
+  return deleteClaim(db, claim, 'running');
+}
+
 /**
  * Drops a claim whatever its state, also 'committed': for a key that serves as a lock only, whose
  * write's exactly-once rests on a conditional update of its own (a draft's confirmation: the
@@ -149,17 +156,14 @@ export async function dropIdempotencyClaim(db: Queryable, claim: Claim): Promise
   await deleteClaim(db, claim, undefined);
 }
 
-/** Deletes the claim's key if the claim still holds it, and if given only in that state. */
-async function deleteClaim(db: Queryable, claim: Claim, state: 'running' | undefined): Promise<void> {
+/** Deletes the claim's key if the claim still holds it, and if given only in that state; whether it did. */
+async function deleteClaim(db: Queryable, claim: Claim, state: 'running' | undefined): Promise<boolean> {
   let query = db
     .deleteFrom('idempotency_keys')
     .where('account_id', '=', claim.accountId)
     .where('key', '=', claim.key)
     .where('claim_token', '=', claim.token);
   if (state) query = query.where('state', '=', state);
-  await query.execute();
-}
-
-export async function releaseIdempotencyKey(db: Queryable, claim: Claim): Promise<void> {
-  await deleteClaim(db, claim, 'running');
+  const result = await query.executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
 }

@@ -1,14 +1,19 @@
 /**
  * What an Idempotency-Key keeps and gives back (issue 14): an answer that says "try later" is not
- * kept, so the retry it asks for does the work; a replay carries the headers that describe the
- * stored answer; the key is bound to the body as parsed, not to its key order.
+ * kept, so the retry it asks for does the work; a refusal before the write (or one that rolled the
+ * write back) is not kept either (issue 29), only what a write that committed answered; a replay
+ * carries the headers that describe the stored answer; the key is bound to the body as parsed, not
+ * to its key order.
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { buildApp } from '../../src/app.js';
 import { testConfig } from '../../src/config.js';
-import { buildTestApp, createKey, NOW } from '../helpers/app.js';
-import { JOB_BODY } from '../helpers/bodies.js';
+import { writeContext } from '../../src/http/write-kit.js';
+import { inWriteTransaction } from '../../src/repositories/write-transaction.js';
+import { ApiError } from '../../src/services/errors.js';
+import { buildTestApp, clientFor, createKey, NOW } from '../helpers/app.js';
+import { JOB_BODY, PROVIDER_BODY } from '../helpers/bodies.js';
 import { helperFixture, insert, jobFixture } from '../helpers/fixtures.js';
 
 const HOUR_MS = 3_600_000;
@@ -70,6 +75,95 @@ describe('an answer that says "try later" is not kept', () => {
       .where('account_id', '=', me.accountId)
       .execute();
     assert.equal(rows.length, 2, 'each application made once');
+  });
+});
+
+describe('a refusal before the write is not kept: only what a write that ran answered', () => {
+  test('409 provider_details_required, then PUT /v1/me/provider: the same POST with the same key is a 201, then replays', async (t) => {
+    const { app, db } = await buildTestApp(t);
+    const business = await createKey(db, { email: 'b@example.org', account_type: 'commercial' });
+    const client = clientFor(app, business.key);
+    const key = { 'idempotency-key': '0b7e1c2a-hecke' };
+
+    const refused = await client.post('/v1/jobs', JOB_BODY, key);
+    assert.equal(refused.status, 409, refused.raw);
+    assert.equal(refused.body.error, 'provider_details_required');
+    const stillRefused = await client.post('/v1/jobs', JOB_BODY, key);
+    assert.equal(stillRefused.status, 409, 'asked again, not replayed');
+    assert.equal(stillRefused.headers['idempotent-replayed'], undefined);
+    const stored = await db.kysely.selectFrom('idempotency_keys').select('key').execute();
+    assert.deepEqual(stored, [], 'the refusals left no key behind');
+
+    assert.equal((await client.put('/v1/me/provider', PROVIDER_BODY)).status, 200);
+    const created = await client.post('/v1/jobs', JOB_BODY, key);
+    assert.equal(created.status, 201, created.raw);
+    assert.equal(created.headers['idempotent-replayed'], undefined);
+    assert.equal(created.body.status, 'open');
+    const replayed = await client.post('/v1/jobs', JOB_BODY, key);
+    assert.equal(replayed.status, 201);
+    assert.equal(replayed.headers['idempotent-replayed'], 'true');
+    assert.deepEqual(replayed.body, created.body);
+    assert.equal(replayed.headers.location, created.headers.location);
+    const other = await client.post('/v1/jobs', { ...JOB_BODY, price_eur: 61 }, key);
+    assert.equal(other.status, 422, 'the 201 binds the key to its body');
+    assert.equal(other.body.error, 'idempotency_key_reused');
+    const jobs = await db.kysely
+      .selectFrom('jobs')
+      .select('id')
+      .where('owner_account_id', '=', business.accountId)
+      .execute();
+    assert.deepEqual(jobs, [{ id: created.body.id }], 'one job');
+  });
+
+  test('a 404 before the write frees the key: another body with it is no 422', async (t) => {
+    const { app, db } = await buildTestApp(t);
+    const me = clientFor(app, (await createKey(db)).key);
+    const key = { 'idempotency-key': 'apply-1' };
+    const missing = await me.post(
+      '/v1/jobs/job_0000000000000000/applications',
+      { helper_id: 'hlp_0000000000000000' },
+      key,
+    );
+    assert.equal(missing.status, 404, missing.raw);
+    const job = await me.post('/v1/jobs', JOB_BODY, key);
+    assert.equal(job.status, 201, job.raw);
+  });
+
+  test('refused before the write or inside it (rolled back): asked again; refused after a commit: replayed', async (t) => {
+    const { app, db } = await buildTestApp(t);
+    const { key } = await createKey(db);
+    const runs = { before: 0, inside: 0, after: 0 };
+    const conflict = () =>
+      new ApiError(409, 'invalid_state_transition', 'Not now.', { suggestion: 'Try another action.' });
+    const deps = { db: db.kysely, now: () => NOW };
+    app.post('/test/before', async () => {
+      runs.before++;
+      throw conflict();
+    });
+    app.post('/test/inside', async (request) => {
+      runs.inside++;
+      await inWriteTransaction(writeContext(request, deps), async () => {
+        throw conflict();
+      });
+    });
+    // A refusal decided by a write transaction that committed (as a conditional insert that found
+    // its limit does): the plugin cannot tell it wrote nothing, so the answer is kept.
+    app.post('/test/after', async (request) => {
+      runs.after++;
+      await inWriteTransaction(writeContext(request, deps), async () => undefined);
+      throw conflict();
+    });
+    for (const path of ['before', 'inside', 'after'] as const) {
+      const post = () =>
+        app.inject({ method: 'POST', url: `/test/${path}`, headers: headersOf(key, `r-${path}`), payload: {} });
+      const first = await post();
+      const second = await post();
+      assert.equal(first.statusCode, 409, first.body);
+      assert.equal(second.statusCode, 409);
+      assert.deepEqual(second.json(), first.json());
+      assert.equal(second.headers['idempotent-replayed'], path === 'after' ? 'true' : undefined, path);
+    }
+    assert.deepEqual(runs, { before: 2, inside: 2, after: 1 });
   });
 });
 

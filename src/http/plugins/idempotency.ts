@@ -75,8 +75,11 @@ function badKey(): ApiError {
  * Idempotency-Key on every POST of the developer tier, as Stripe does: a retry with the same key
  * and body gets the first response again (with `Idempotent-Replayed: true`) without doing the work
  * twice; the same key with another body is a 422; a retry while the first is still running is a 409.
- * Keys are scoped to the account and kept for IDEMPOTENCY_RETENTION_HOURS (domain/idempotency.ts). Answers that say "try
- * later" (5xx, 429, Retry-After) are not kept, so the retry does the work, unless the write had
+ * Keys are scoped to the account and kept for IDEMPOTENCY_RETENTION_HOURS (domain/idempotency.ts).
+ * Only what a write that ran answered is kept, as Stripe keeps only the results of an endpoint
+ * that started executing: a refusal before the write (validation, 401/403/404, a missing
+ * precondition such as 409 provider_details_required) or one that rolled the write back frees the
+ * key, and so do answers that say "try later" (5xx, 429, Retry-After), unless the write had
  * committed. A replay carries the stored answer's REPLAYED_HEADERS.
  *
  * Crashes: the write transaction marks the key 'committed' (inWriteTransaction, which every write
@@ -138,6 +141,10 @@ export function registerIdempotency(app: FastifyInstance, db: Kysely<Database>, 
       await releaseIdempotencyKey(db, claim);
       return payload;
     }
+    // A refusal is kept only when a write committed under the claim: one before the write (or
+    // thrown inside it, which rolls the claim's mark back with it) frees the key, so the same
+    // request once its precondition holds does the work instead of replaying the refusal.
+    if (reply.statusCode >= 400 && (await releaseIdempotencyKey(db, claim))) return payload;
     const body = String(payload ?? '');
     const forReplay = request.routeOptions.config.replayedBody;
     const kept = forReplay && reply.statusCode < 300 ? forReplay(body) : body;
