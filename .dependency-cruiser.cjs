@@ -63,6 +63,14 @@ module.exports = {
       to: { circular: true },
     },
     {
+      name: 'http-plugins-not-routes',
+      comment:
+        'A plugin reads what a route needs from its options; it never imports src/http/routes (the routes sit above the plugins).',
+      severity: 'error',
+      from: { path: '^src/http/plugins/' },
+      to: { path: '^src/http/routes/' },
+    },
+    {
       name: 'queries-only-in-repositories',
       comment:
         'Only src/repositories and src/db (with its migrations) build queries, so only they import Kysely values.',

@@ -2,7 +2,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { pino } from 'pino';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
+import { redactDatabaseUrl } from './db/create-db.js';
 import { openDatabase, SchemaBehindError } from './db/prepare.js';
+import { maskUrlPasswords } from './domain/secrets.js';
 import { Readiness } from './http/readiness.js';
 import { RedisRateLimitStore } from './rate-limit/redis-store.js';
 import { MemoryRateLimitStore } from './rate-limit/store.js';
@@ -49,23 +51,28 @@ async function main(): Promise<void> {
   let reportPoolError: (error: Error) => void = (error) => {
     poolErrors.push(error);
   };
-  const db = await openDatabase(config.DATABASE_URL, {
-    // A first start (no marketplace rows) is seeded, unless SEED_ON_EMPTY=false.
-    onReady: config.SEED_ON_EMPTY
-      ? async (opened) => {
-          const seeded = await seedFirstStart(opened, seedingLog(log));
-          if (seeded) log.info('seeding done');
-        }
-      : undefined,
-    migrate: config.MIGRATE_ON_START,
-    poolSize: config.DATABASE_POOL_SIZE,
-    queryTimeoutMs: config.DATABASE_QUERY_TIMEOUT_MS,
-    changeNotify: config.DATABASE_CHANGE_NOTIFY,
-    onPoolError: (error) => reportPoolError(error),
-  });
+  const db = await failingAs(`the database at ${redactDatabaseUrl(config.DATABASE_URL)}`, 'DATABASE_URL', () =>
+    openDatabase(config.DATABASE_URL, {
+      // A first start (no marketplace rows) is seeded, unless SEED_ON_EMPTY=false.
+      onReady: config.SEED_ON_EMPTY
+        ? async (opened) => {
+            const seeded = await seedFirstStart(opened, seedingLog(log));
+            if (seeded) log.info('seeding done');
+          }
+        : undefined,
+      migrate: config.MIGRATE_ON_START,
+      poolSize: config.DATABASE_POOL_SIZE,
+      queryTimeoutMs: config.DATABASE_QUERY_TIMEOUT_MS,
+      changeNotify: config.DATABASE_CHANGE_NOTIFY,
+      onPoolError: (error) => reportPoolError(error),
+    }),
+  );
   // Several instances share one budget through Redis; one instance counts in memory.
-  const rateLimitStore = config.REDIS_URL
-    ? await RedisRateLimitStore.connect(config.REDIS_URL, config.REDIS_PREFIX)
+  const redisUrl = config.REDIS_URL;
+  const rateLimitStore = redisUrl
+    ? await failingAs(`Redis at ${maskUrlPasswords(redisUrl)}`, 'REDIS_URL', () =>
+        RedisRateLimitStore.connect(redisUrl, config.REDIS_PREFIX),
+      )
     : new MemoryRateLimitStore();
   const readiness = new Readiness();
   const app = await buildApp(config, { db, rateLimitStore, readiness, buildSearchIndex: true });
@@ -104,11 +111,43 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
-  await app.listen({ port: config.PORT, host: config.HOST });
+  await failingAs(`listening on ${config.HOST}:${config.PORT}`, 'PORT or HOST', () =>
+    app.listen({ port: config.PORT, host: config.HOST }),
+  );
+}
+
+/** A start that failed for a reason outside the code: said in one line, without a stack. */
+class StartupError extends Error {}
+
+/** Why a system call failed, in words an operator acts on. */
+const SYSTEM_ERRORS: Record<string, string> = {
+  EADDRINUSE: 'the address is in use by another process',
+  EADDRNOTAVAIL: 'the address is not one of this machine',
+  EACCES: 'permission denied',
+  ECONNREFUSED: 'connection refused: nothing listens there',
+  ENOTFOUND: 'the host name does not resolve',
+  ETIMEDOUT: 'no answer in time',
+  ENOENT: 'no such file or folder',
+};
+
+/** Runs one start-up step; an operating-system or connection error becomes a StartupError naming the step and the setting. */
+async function failingAs<T>(what: string, setting: string, step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    const known = typeof code === 'string' ? SYSTEM_ERRORS[code] : undefined;
+    const reason = known && `${known} (${String(code)})`;
+    const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    if (reason || /connect|timeout|refused|closed/i.test(message)) {
+      throw new StartupError(`Failed to start: ${what}: ${reason ?? message}. Check ${setting}.`);
+    }
+    throw error;
+  }
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError || error instanceof SchemaBehindError) {
+  if (error instanceof ConfigError || error instanceof SchemaBehindError || error instanceof StartupError) {
     process.stderr.write(`${error.message}\n`);
   } else {
     process.stderr.write(

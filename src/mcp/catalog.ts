@@ -11,9 +11,9 @@ import Fastify from 'fastify';
 import type { Kysely } from 'kysely';
 import { loadConfig } from '../config.js';
 import type { Database } from '../db/schema.js';
+import { configuredLimits, type RouteDeps } from '../http/route-deps.js';
 import { draftRoutes, draftSettingsOf } from '../http/routes/drafts.js';
 import { READ_ROUTES, registerRoutes, WRITE_ROUTES } from '../http/routes/index.js';
-import { configuredLimits, type RouteDeps } from '../http/routes/route-kit.js';
 import { webhookRoutes, webhookSettingsOf } from '../http/routes/webhooks.js';
 import { type Operation, operationOf } from './operations.js';
 

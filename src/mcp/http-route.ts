@@ -33,7 +33,9 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { type Config, publicBaseUrl } from '../config.js';
-import { type Api, errorResponses, ok, type RouteDeps } from '../http/routes/route-kit.js';
+import { errorResponses } from '../http/error-catalogue.js';
+import { ok } from '../http/responses.js';
+import type { Api, RouteDeps } from '../http/route-deps.js';
 import { NoQuery } from '../schemas/common.js';
 import { ApiError } from '../services/errors.js';
 import type { Operation } from './operations.js';

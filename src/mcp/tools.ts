@@ -19,7 +19,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { TSchema } from 'typebox';
 import { DRAFT_OPERATIONS } from '../domain/drafts.js';
-import { SANDBOX_BASE } from '../http/routes/route-kit.js';
+import { SANDBOX_BASE } from '../http/sandbox-naming.js';
 import {
   IDEMPOTENCY_KEY_FORMAT,
   IDEMPOTENCY_KEY_PATTERN,

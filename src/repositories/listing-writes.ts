@@ -4,10 +4,8 @@ import type { AccountRow, ListingRow, ListingsTable, NewListing } from '../db/sc
 import { newId } from '../domain/ids.js';
 import type { ListingStatus } from '../domain/statuses.js';
 import { firstNameAndInitial } from '../domain/text.js';
-import type { Listing } from '../schemas/listing.js';
 import { freshRecordColumns } from './mappers.js';
 import { recordListingEvent } from './outbox.js';
-import { matchSavedSearches } from './saved-search-matches.js';
 import type { WriteTransaction } from './write-transaction.js';
 
 /**
@@ -36,26 +34,20 @@ export async function ownerIdOfAccount(db: WriteTransaction, account: AccountRow
 
 export type ListingValues = Omit<NewListing, 'id' | 'owner_id' | 'status' | 'created_at' | 'updated_at'>;
 
-/**
- * Inserts a listing of the account (an available one) and its owner row if needed; returns it as
- * GET /v1/listings/{id} shows it (the snapshot its listing.created event holds).
- */
+/** Inserts an available listing of the owner; returns its id. */
 export async function insertListing(
   trx: WriteTransaction,
-  account: AccountRow,
+  ownerId: string,
   values: ListingValues,
   now: Date,
-): Promise<Listing> {
-  const ownerId = await ownerIdOfAccount(trx, account, now);
+): Promise<string> {
   const id = newId('lst');
   const at = now.toISOString();
   await trx
     .insertInto('listings')
     .values({ ...values, id, owner_id: ownerId, status: 'available', created_at: at, updated_at: at })
     .execute();
-  const listing = await recordListingEvent(trx, 'listing.created', id, now);
-  await matchSavedSearches(trx, 'listings', listing, account.id, now);
-  return listing;
+  return id;
 }
 
 /** The owner rows of an account (one at most), as a subquery. */
@@ -76,45 +68,40 @@ export function ownListing(db: Queryable, id: string, accountId: string): Promis
 export type ListingChange = Partial<Omit<ListingsTable, 'id' | 'owner_id' | 'status' | 'created_at'>>;
 
 /**
- * Changes an own listing that is not archived. `change` sees the row as it is inside the
- * transaction, after a first write has locked the listing, so rules that span fields (the weekly
- * price below seven days) hold against concurrent changes; it may throw to change nothing (what it
- * throws rolls the transaction back).
+ * Writes a listing's row without changing it: as the first statement of a change it locks the
+ * listing, so rules read after it that span fields (the weekly price below seven days) hold against
+ * concurrent changes.
  */
-export async function updateOwnListing(
+export async function lockListing(trx: WriteTransaction, id: string): Promise<void> {
+  await trx.updateTable('listings').set({ updated_at: sql`updated_at` }).where('id', '=', id).execute();
+}
+
+/** Sets columns of a listing and stamps updated_at. */
+export async function setListingColumns(
   trx: WriteTransaction,
   id: string,
-  accountId: string,
-  change: (current: ListingRow) => ListingChange,
+  change: ListingChange,
   now: Date,
-): Promise<{ updated: true; listing: Listing } | { updated: false; current: ListingRow | undefined }> {
-  await trx.updateTable('listings').set({ updated_at: sql`updated_at` }).where('id', '=', id).execute();
-  const current = await ownListing(trx, id, accountId);
-  // Archived, or removed by a moderation decision: no longer changed.
-  if (!current || current.status === 'archived' || current.status === 'removed')
-    return { updated: false as const, current };
+): Promise<void> {
   await trx
     .updateTable('listings')
-    .set({ ...change(current), updated_at: now.toISOString() })
+    .set({ ...change, updated_at: now.toISOString() })
     .where('id', '=', id)
     .execute();
-  const listing = await recordListingEvent(trx, 'listing.updated', id, now);
-  await matchSavedSearches(trx, 'listings', listing, accountId, now);
-  return { updated: true as const, listing };
 }
 
 /**
- * Moves an own listing from one of `from` to `to` in one conditional write, with its
- * listing.status_changed event; returns the listing as changed, or null when it was not in `from`.
+ * Moves an own listing from one of `from` to `to` in one conditional write; false when it was not
+ * in `from` (or is not the account's).
  */
-export async function setOwnListingStatus(
+export async function moveOwnListing(
   trx: WriteTransaction,
   id: string,
   accountId: string,
   from: readonly ListingStatus[],
   to: ListingStatus,
   now: Date,
-): Promise<Listing | null> {
+): Promise<boolean> {
   const result = await trx
     .updateTable('listings')
     .set({ status: to, updated_at: now.toISOString() })
@@ -122,9 +109,24 @@ export async function setOwnListingStatus(
     .where('owner_id', 'in', ownersOf(trx, accountId))
     .where('status', 'in', from)
     .executeTakeFirst();
-  if (Number(result.numUpdatedRows) === 0) return null;
-  const listing = await recordListingEvent(trx, 'listing.status_changed', id, now);
-  // A paused listing made available again may start to match.
-  await matchSavedSearches(trx, 'listings', listing, accountId, now);
-  return listing;
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/**
+ * Archives an own listing (moveOwnListing) with its listing.status_changed event, for
+ * account-erasure.ts only, which ends an account's commitments inside its repository function;
+ * services tell this story themselves (services/listings.ts). An archived listing matches no saved
+ * search, so the event is all the write records. Goes when the erasure's step 3 moves to a service.
+ */
+export async function setOwnListingStatus(
+  trx: WriteTransaction,
+  id: string,
+  accountId: string,
+  from: readonly ListingStatus[],
+  to: 'archived',
+  now: Date,
+): Promise<boolean> {
+  if (!(await moveOwnListing(trx, id, accountId, from, to, now))) return false;
+  await recordListingEvent(trx, 'listing.status_changed', id, now);
+  return true;
 }

@@ -246,12 +246,12 @@ export class PointIndex {
   }
 }
 
-/** What an index reads: rows in id order, each kept as column values or skipped (null). */
 /** Slots kept free after a build for the points that writes add: an eighth, at least 4,096, at most 65,536. */
 export function spareFor(points: number): number {
   return Math.min(65_536, Math.max(4_096, Math.ceil(points / 8)));
 }
 
+/** What an index reads: rows in id order, each kept as column values or skipped (null). */
 export interface PointLoad<K extends string, R extends { id: string }> {
   /** Rows expected (counted first), so the columns are allocated once. */
   expected: number;

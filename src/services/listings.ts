@@ -5,10 +5,14 @@ import {
   insertListing,
   type ListingChange,
   type ListingValues,
+  lockListing,
+  moveOwnListing,
+  ownerIdOfAccount,
   ownListing,
-  setOwnListingStatus,
-  updateOwnListing,
+  setListingColumns,
 } from '../repositories/listing-writes.js';
+import { recordListingEvent } from '../repositories/outbox.js';
+import { matchSavedSearches } from '../repositories/saved-search-matches.js';
 import { inWriteTransaction, type WriteContext } from '../repositories/write-transaction.js';
 import type { Listing } from '../schemas/listing.js';
 import type { ListingCreateBody, ListingPatchBody } from '../schemas/listing-writes.js';
@@ -18,21 +22,33 @@ import { centsOf, illegalTransition, locationOf, notFound } from './write-rules.
 
 export type ListingAction = 'pause' | 'resume' | 'archive';
 
-/** Lists an item of the account: available at once, its listing.created event committed with it. */
+/**
+ * Lists an item of the account: available at once (with the account's owner row, made on its first
+ * listing), its listing.created event committed with it, and the saved searches of other accounts
+ * it matches told.
+ */
 export async function createListing(
   context: WriteContext,
   account: AccountRow,
   body: ListingCreateBody,
 ): Promise<Listing> {
+  const { now } = context;
   const values = columnsOf(body, account) as ListingValues;
   checkWeeklyPrice(values.price_per_day_cents, values.price_per_week_cents ?? null, 'price_per_week_eur');
   await requireProviderDetails(context.db, account, 'listings');
-  return inWriteTransaction(context, (trx) => insertListing(trx, account, values, context.now));
+  return inWriteTransaction(context, async (trx) => {
+    const ownerId = await ownerIdOfAccount(trx, account, now);
+    const id = await insertListing(trx, ownerId, values, now);
+    const listing = await recordListingEvent(trx, 'listing.created', id, now);
+    await matchSavedSearches(trx, 'listings', listing, account.id, now);
+    return listing;
+  });
 }
 
 /**
  * Changes the fields of the account's listing that the body has; 404 for anyone else's (`base`: the
- * path the routes start with, for the advice), 409 for an archived one.
+ * path the routes start with, for the advice), 409 for an archived one. The listing is locked
+ * before it is read, so the weekly price rule holds against concurrent changes.
  */
 export async function updateListing(
   context: WriteContext,
@@ -41,24 +57,26 @@ export async function updateListing(
   body: ListingPatchBody,
   base: string,
 ): Promise<Listing> {
+  const { now } = context;
   const change = columnsOf(body, account);
-  const result = await inWriteTransaction(context, (trx) =>
-    updateOwnListing(
-      trx,
-      id,
-      account.id,
-      (current) => {
-        if (change.price_per_day_cents === undefined && change.price_per_week_cents === undefined) return change;
-        checkWeeklyPrice(
-          change.price_per_day_cents ?? current.price_per_day_cents,
-          change.price_per_week_cents !== undefined ? change.price_per_week_cents : current.price_per_week_cents,
-          change.price_per_week_cents === undefined ? 'price_per_day_eur' : 'price_per_week_eur',
-        );
-        return change;
-      },
-      context.now,
-    ),
-  );
+  const result = await inWriteTransaction(context, async (trx) => {
+    await lockListing(trx, id);
+    const current = await ownListing(trx, id, account.id);
+    // Archived, or removed by a moderation decision: no longer changed.
+    if (!current || current.status === 'archived' || current.status === 'removed')
+      return { updated: false as const, current };
+    if (change.price_per_day_cents !== undefined || change.price_per_week_cents !== undefined) {
+      checkWeeklyPrice(
+        change.price_per_day_cents ?? current.price_per_day_cents,
+        change.price_per_week_cents !== undefined ? change.price_per_week_cents : current.price_per_week_cents,
+        change.price_per_week_cents === undefined ? 'price_per_day_eur' : 'price_per_week_eur',
+      );
+    }
+    await setListingColumns(trx, id, change, now);
+    const listing = await recordListingEvent(trx, 'listing.updated', id, now);
+    await matchSavedSearches(trx, 'listings', listing, account.id, now);
+    return { updated: true as const, listing };
+  });
   if (!result.updated && !result.current) throw notFound('listing', id, `GET ${base}/listings`);
   if (!result.updated)
     throw illegalTransition('listing', result.current?.status ?? 'archived', 'update', LISTING_MACHINE);
@@ -66,7 +84,8 @@ export async function updateListing(
 }
 
 /**
- * Takes an action on the account's listing along LISTING_MACHINE; 404 for anyone else's, 409 when its state does not allow it.
+ * Takes an action on the account's listing along LISTING_MACHINE, with its listing.status_changed
+ * event; 404 for anyone else's, 409 when its state does not allow it.
  */
 export async function transitionListing(
   context: WriteContext,
@@ -75,10 +94,15 @@ export async function transitionListing(
   action: ListingAction,
   base: string,
 ): Promise<Listing> {
+  const { now } = context;
   const edges = edgesOf<ListingStatus>(LISTING_MACHINE, action);
-  const changed = await inWriteTransaction(context, (trx) =>
-    setOwnListingStatus(trx, id, account.id, edges.from, edges.to, context.now),
-  );
+  const changed = await inWriteTransaction(context, async (trx) => {
+    if (!(await moveOwnListing(trx, id, account.id, edges.from, edges.to, now))) return null;
+    const listing = await recordListingEvent(trx, 'listing.status_changed', id, now);
+    // A paused listing made available again may start to match.
+    await matchSavedSearches(trx, 'listings', listing, account.id, now);
+    return listing;
+  });
   if (changed) return changed;
   const current = await ownListing(context.db, id, account.id);
   if (!current) throw notFound('listing', id, `GET ${base}/listings`);

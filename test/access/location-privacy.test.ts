@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { PLACE_OFFSET_MAX_M, PLACE_OFFSET_MIN_M } from '../../src/domain/approximate-place.js';
 import { haversineKm, KM_PER_DEGREE, type LatLng, pointAt } from '../../src/domain/geo.js';
-import type { Api } from '../../src/http/routes/route-kit.js';
+import type { Api } from '../../src/http/route-deps.js';
 import { buildTestApp, createKey, sendJson } from '../helpers/app.js';
 import { JOB_BODY, LISTING_BODY } from '../helpers/bodies.js';
 import { assertShownNear } from '../helpers/places.js';

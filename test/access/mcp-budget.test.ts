@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { describe, type TestContext, test } from 'node:test';
-import type { Api } from '../../src/http/routes/route-kit.js';
+import type { Api } from '../../src/http/route-deps.js';
 import { routeCatalog } from '../../src/mcp/catalog.js';
 import { Tools } from '../../src/mcp/tools.js';
 import { RedisRateLimitStore } from '../../src/rate-limit/redis-store.js';

@@ -78,3 +78,13 @@ test('Kysely outside repositories/ and db/ breaks a rule', async () => {
   });
   assert.deepEqual(violations, ['queries-only-in-repositories: src/services/jobs.js -> node_modules/kysely/index.js']);
 });
+
+test('a plugin importing from http/routes breaks a rule', async () => {
+  assert.deepEqual(
+    await violationsIn({
+      'src/http/routes/kit.js': 'export const x = 1;\n',
+      'src/http/plugins/access.js': "import { x } from '../routes/kit.js';\nexport const y = x;\n",
+    }),
+    ['http-plugins-not-routes: src/http/plugins/access.js -> src/http/routes/kit.js'],
+  );
+});

@@ -3,7 +3,7 @@ import type { TestContext } from 'node:test';
 import { type AppDeps, buildApp } from '../../src/app.js';
 import { testConfig } from '../../src/config.js';
 import type { Db } from '../../src/db/create-db.js';
-import type { Api } from '../../src/http/routes/route-kit.js';
+import type { Api } from '../../src/http/route-deps.js';
 import { findOrCreateAccount, issueKey } from '../../src/repositories/access.js';
 import { openTestDb } from './database.js';
 

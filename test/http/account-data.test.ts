@@ -12,7 +12,7 @@ import addFormats from 'ajv-formats';
 import { COPIED_TABLES } from '../../src/db/copy-data.js';
 import type { Db } from '../../src/db/create-db.js';
 import { ERASED_TEXT } from '../../src/domain/erasure.js';
-import type { Api } from '../../src/http/routes/route-kit.js';
+import type { Api } from '../../src/http/route-deps.js';
 import { AccountExportSchema, EXPORT_SECTIONS } from '../../src/schemas/account-export.js';
 import { buildTestApp, type Client, clientFor, createKey, NOW } from '../helpers/app.js';
 import { helperBody, JOB_BODY, LISTING_BODY } from '../helpers/bodies.js';

@@ -14,7 +14,7 @@ import { buildApp } from '../../src/app.js';
 import { testConfig } from '../../src/config.js';
 import { createDb, type Db } from '../../src/db/create-db.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
-import type { Api } from '../../src/http/routes/route-kit.js';
+import type { Api } from '../../src/http/route-deps.js';
 import { seedDatabase } from '../../src/seed/seed-database.js';
 import { buildTestApp, NOW } from '../helpers/app.js';
 import { freshDatabaseUrl } from '../helpers/database.js';

@@ -10,11 +10,11 @@ import type { TestContext } from 'node:test';
 import { describe, test } from 'node:test';
 import { isDeepStrictEqual } from 'node:util';
 import { IDEMPOTENCY_RETENTION_HOURS } from '../../src/domain/idempotency.js';
+import { SHARED_ERRORS, SHARED_HEADERS } from '../../src/http/error-catalogue.js';
 import { compactDocument, expandDocument } from '../../src/http/openapi/compact.js';
 import { ERROR_COMPONENT_NAMES, HEADER_COMPONENT_NAMES } from '../../src/http/openapi/components.js';
 import { MIN_SHARED_CHARS } from '../../src/http/openapi/descriptions.js';
 import type { OpenApiObject } from '../../src/http/openapi/types.js';
-import { SHARED_ERRORS, SHARED_HEADERS } from '../../src/http/routes/route-kit.js';
 import {
   IDEMPOTENCY_KEY_PATTERN,
   IDEMPOTENCY_KEY_PATTERN_SOURCE,

@@ -19,7 +19,7 @@ import { METHODS } from 'node:http';
 import { type TestContext, test } from 'node:test';
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
-import type { Api } from '../../src/http/routes/route-kit.js';
+import type { Api } from '../../src/http/route-deps.js';
 import { seedDatabase } from '../../src/seed/seed-database.js';
 import { buildTestApp } from '../helpers/app.js';
 import {

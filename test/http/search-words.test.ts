@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { buildApp } from '../../src/app.js';
 import { testConfig } from '../../src/config.js';
-import type { Api } from '../../src/http/routes/route-kit.js';
+import type { Api } from '../../src/http/route-deps.js';
 import { SearchIndexes } from '../../src/search/search-indexes.js';
 import { buildTestApp, NOW } from '../helpers/app.js';
 import { AT, insert, jobFixture, listingFixture, ownerFixture } from '../helpers/fixtures.js';

@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import type { BookingRow } from '../../src/db/schema.js';
 import { addDays, bookingPrice, daysInclusive } from '../../src/domain/booking-price.js';
-import type { Api } from '../../src/http/routes/route-kit.js';
+import type { Api } from '../../src/http/route-deps.js';
 import { buildTestApp, createKey, getJson, NOW } from '../helpers/app.js';
 
 async function call(app: Api, method: 'GET' | 'POST', url: string, key?: string, body?: unknown, headers = {}) {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, type TestContext, test } from 'node:test';
 import fc from 'fast-check';
-import type { Api } from '../../src/http/routes/route-kit.js';
+import type { Api } from '../../src/http/route-deps.js';
 import { buildTestApp, createKey, NOW } from '../helpers/app.js';
 import { PROVIDER_BODY } from '../helpers/bodies.js';
 import { AT, helperFixture, insert, jobFixture } from '../helpers/fixtures.js';

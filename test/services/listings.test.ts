@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import type { Api } from '../../src/http/routes/route-kit.js';
+import type { Api } from '../../src/http/route-deps.js';
 import { buildTestApp, createKey, getJson } from '../helpers/app.js';
 import { insert, listingFixture, ownerFixture } from '../helpers/fixtures.js';
 import { shownLocation } from '../helpers/places.js';

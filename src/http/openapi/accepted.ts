@@ -1,4 +1,5 @@
 import type { RouteOptions } from 'fastify';
+import { BUDGET_HEADERS } from '../error-catalogue.js';
 import { acceptedQuerySchema } from '../plugins/query-guard.js';
 import { acceptedBodySchema, WRITE_HOOKS } from '../write-body.js';
 import type { Json } from './types.js';
@@ -11,6 +12,10 @@ import type { Json } from './types.js';
  * (acceptedQuerySchema, plugins/query-guard.ts), and the write routes' bodies take every enum in any
  * case (acceptedBodySchema, write-body.ts). So a client generated from the document, or a mock
  * server such as Prism, accepts `category=cleaning` as the server does.
+ *
+ * A route the response cache serves (`config: { cache: 'public' }`, plugins/response-cache.ts)
+ * answers an ETag, and 304 without a body to an If-None-Match that matches it: its responses list
+ * that 304 (NOT_MODIFIED), so a generated client expects it.
  */
 export function acceptedForms({ schema, url, route }: { schema: unknown; url: string; route: RouteOptions }) {
   const declared = schema as Json | undefined;
@@ -31,6 +36,22 @@ export function acceptedForms({ schema, url, route }: { schema: unknown; url: st
         },
       }),
       ...(body && hooks.includes(WRITE_HOOKS.preValidation) && { body: acceptedBodySchema(body) }),
+      ...(isCached(route) && declared.response !== undefined && {
+        response: { ...(declared.response as Json), 304: NOT_MODIFIED },
+      }),
     },
   };
 }
+
+const isCached = (route: RouteOptions) => (route.config as { cache?: string } | undefined)?.cache === 'public';
+
+/** The 304 of a cached read, as a route schema declares a response without a body. */
+export const NOT_MODIFIED = {
+  type: 'null',
+  description:
+    'Not Modified: the If-None-Match header named the ETag of the answer as it is now; no body. The answer stays the same while the data is unchanged (reused for at most one second).',
+  headers: {
+    ETag: { type: 'string', description: 'The tag of the current answer (weak: W/"...").' },
+    ...BUDGET_HEADERS,
+  },
+};

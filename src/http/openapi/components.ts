@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { IDEMPOTENCY_KEY_PARAMETER } from '../../schemas/idempotency.js';
-import { type ErrorResponse, type HeaderSchema, SHARED_ERRORS, SHARED_HEADERS } from '../routes/route-kit.js';
+import { type ErrorResponse, type HeaderSchema, SHARED_ERRORS, SHARED_HEADERS } from '../error-catalogue.js';
 import { type Json, type OpenApiObject, operationsOf, type Parameter, ref } from './types.js';
 
 /**

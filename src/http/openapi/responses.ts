@@ -12,6 +12,9 @@ import { type Json, type OpenApiObject, type Operation, operationsOf, ref } from
  * confirmBooking answers stays "The booking, now confirmed." Runs after shareComponents, so the
  * responses' headers are references already.
  */
+/** Success responses without a body of their own, named by what they say rather than by the first operation. */
+const STATUS_NAMES: Readonly<Record<string, string>> = { '304': 'NotModified' };
+
 export function shareSuccessResponses(doc: OpenApiObject): void {
   /** The schema a response answers, when it is one of components.schemas: Booking. */
   const schemaNameOf = (response: Json) => {
@@ -36,7 +39,11 @@ export function shareSuccessResponses(doc: OpenApiObject): void {
   for (const { response, at } of uses.values()) {
     if (at.length < 2) continue;
     const [first, status] = at[0] as [Operation, string];
-    const base = (schemaNameOf(response) ?? `${first.operationId ?? 'response'}.${status}`).replace(
+    const base = (
+      schemaNameOf(response) ??
+      STATUS_NAMES[status] ??
+      `${first.operationId ?? 'response'}.${status}`
+    ).replace(
       /[^A-Za-z0-9._-]/g,
       '_',
     );

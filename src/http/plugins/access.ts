@@ -7,7 +7,7 @@ import type { RateLimitStore } from '../../rate-limit/store.js';
 import { findKeyByHash, type KeyWithAccount, keyState } from '../../repositories/access.js';
 import { ApiError } from '../../services/errors.js';
 import { clientKey, countRequest, setBudgetHeaders } from '../budget.js';
-import { SANDBOX_BASE } from '../routes/route-kit.js';
+import { SANDBOX_BASE } from '../sandbox-naming.js';
 
 export interface AccessContext {
   tier: Tier;

@@ -5,7 +5,7 @@ import { API_VERSION } from '../../domain/tiers.js';
 import { acceptedForms } from '../openapi/accepted.js';
 import { compactDocument } from '../openapi/compact.js';
 import type { OpenApiObject } from '../openapi/types.js';
-import { SANDBOX_TAG } from '../routes/route-kit.js';
+import { SANDBOX_TAG } from '../sandbox-naming.js';
 import { API_KEY_BEARER, KEY_SECURITY } from '../write-body.js';
 
 const DESCRIPTION = `A JSON REST API for the Karlsruhe area: jobs for local helpers (gardening, cleaning, moving, tech repair, childcare, pet care, shopping, events, borrowing, other) and items to borrow or rent by the day or week with a deposit.

@@ -6,8 +6,10 @@ import { KeyRequestAccepted, KeyRequestBody, type Me, MeSchema } from '../../sch
 import { NoQuery, RefTo } from '../../schemas/common.js';
 import { ApiError } from '../../services/errors.js';
 import { fileKeyRequest } from '../../services/key-requests.js';
+import { errorResponses } from '../error-catalogue.js';
+import { ok } from '../responses.js';
+import type { Api, RouteDeps } from '../route-deps.js';
 import { writeContext } from '../write-kit.js';
-import { type Api, errorResponses, ok, type RouteDeps } from './route-kit.js';
 
 export function accessRoutes(app: Api, deps: RouteDeps): void {
   app.get(

@@ -4,9 +4,11 @@ import { AccountErasureBody, AccountErasureSchema } from '../../schemas/account-
 import { AccountExportSchema } from '../../schemas/account-export.js';
 import { NoQuery, RefTo } from '../../schemas/common.js';
 import { eraseAccount, exclusiveExport } from '../../services/account-data.js';
+import { errorResponses } from '../error-catalogue.js';
+import { ok } from '../responses.js';
+import type { Api, RouteDeps } from '../route-deps.js';
 import { WRITE_HOOKS, WRITE_SECURITY } from '../write-body.js';
 import { requireAccount, writeContext } from '../write-kit.js';
-import { type Api, errorResponses, ok, type RouteDeps } from './route-kit.js';
 
 /** Whether the request takes gzip (the export is streamed, so compressed as a stream: gzip only). */
 function acceptsGzip(header: string | undefined): boolean {

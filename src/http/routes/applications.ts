@@ -8,9 +8,11 @@ import {
 import { NoQuery, RefTo } from '../../schemas/common.js';
 import { JobActionParams } from '../../schemas/job-writes.js';
 import { applicationsOfJob, applyAsHelper, decide } from '../../services/applications.js';
+import { errorResponses } from '../error-catalogue.js';
+import { created, ok, sendCreated } from '../responses.js';
+import type { Api, RouteDeps } from '../route-deps.js';
 import { WRITE_HOOKS, WRITE_SECURITY } from '../write-body.js';
 import { requireAccount, writeContext } from '../write-kit.js';
-import { type Api, created, errorResponses, ok, type RouteDeps, sendCreated } from './route-kit.js';
 
 export function applicationRoutes(app: Api, deps: RouteDeps): void {
   const { quotas } = deps;

@@ -1,7 +1,10 @@
 import { AvailabilityQuery, AvailabilitySchema } from '../../schemas/availability.js';
 import { RefTo } from '../../schemas/common.js';
 import { availabilityNear } from '../../services/availability.js';
-import { type Api, documented, errorResponses, ok, type RouteDeps } from './route-kit.js';
+import { errorResponses } from '../error-catalogue.js';
+import { ok } from '../responses.js';
+import type { Api, RouteDeps } from '../route-deps.js';
+import { documented } from '../sandbox-naming.js';
 
 export function availabilityRoutes(app: Api, { base, db }: RouteDeps): void {
   app.get(

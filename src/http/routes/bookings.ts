@@ -13,9 +13,11 @@ import {
 import { NoQuery, RefTo } from '../../schemas/common.js';
 import { ListingIdParams } from '../../schemas/listing.js';
 import { changeBookingStatus, createBooking, getBooking, listingAvailability } from '../../services/bookings.js';
+import { errorResponses } from '../error-catalogue.js';
+import { created, ok, sendCreated } from '../responses.js';
+import type { Api, RouteDeps } from '../route-deps.js';
 import { WRITE_HOOKS, WRITE_SECURITY } from '../write-body.js';
 import { requireAccount, writeContext } from '../write-kit.js';
-import { type Api, created, errorResponses, ok, type RouteDeps, sendCreated } from './route-kit.js';
 
 const BOOKING_ACTIONS: Record<BookingAction, { operationId: string; summary: string; effect: string }> = {
   confirm: {

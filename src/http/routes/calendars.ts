@@ -4,10 +4,12 @@ import { CalendarFeedParams, CalendarFeedSchema, ICS_RESPONSE } from '../../sche
 import { NoQuery } from '../../schemas/common.js';
 import { ListingIdParams } from '../../schemas/listing.js';
 import { accountCalendar, createCalendarFeed, listingCalendar, revokeCalendarFeed } from '../../services/calendars.js';
+import { BUDGET_HEADERS, errorResponses } from '../error-catalogue.js';
+import { ok } from '../responses.js';
+import type { Api, RouteDeps } from '../route-deps.js';
 import { ICS_CONTENT_TYPE, icsFeed } from '../views/ics.js';
 import { WRITE_HOOKS, WRITE_SECURITY } from '../write-body.js';
 import { requireAccount, writeContext } from '../write-kit.js';
-import { type Api, BUDGET_HEADERS, errorResponses, ok, type RouteDeps } from './route-kit.js';
 
 const ics = (description: string) => ({ description, headers: BUDGET_HEADERS, content: ICS_RESPONSE });
 

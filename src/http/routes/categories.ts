@@ -3,7 +3,10 @@ import { priceBand } from '../../domain/pricing.js';
 import { type CategoryFigures, categoryFigures } from '../../repositories/aggregates.js';
 import { CategoriesQuery, type CategoryItem, CategoryList } from '../../schemas/category.js';
 import { categoryFiguresFromIndex } from '../../search/index-aggregates.js';
-import { type Api, documented, errorResponses, ok, type RouteDeps } from './route-kit.js';
+import { errorResponses } from '../error-catalogue.js';
+import { ok } from '../responses.js';
+import type { Api, RouteDeps } from '../route-deps.js';
+import { documented } from '../sandbox-naming.js';
 
 function categoryItem(
   category: Category,

@@ -10,9 +10,9 @@ import {
 } from '../../services/drafts.js';
 import { ApiError } from '../../services/errors.js';
 import { sendHtmlPage } from '../html-page.js';
+import type { Api, RouteDeps } from '../route-deps.js';
 import { decidedPage, type PageNotice, pendingPage, unknownPage } from '../views/confirm-page.js';
 import { isCrossSite } from './developers.js';
-import type { Api, RouteDeps } from './route-kit.js';
 
 // As /developers: no scripts at all, inline styles only, the form posts only here.
 const CSP =

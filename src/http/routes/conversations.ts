@@ -19,9 +19,11 @@ import {
   postMessage,
   startConversation,
 } from '../../services/conversations.js';
+import { errorResponses } from '../error-catalogue.js';
+import { created, ok, sendCreated } from '../responses.js';
+import type { Api, RouteDeps } from '../route-deps.js';
 import { WRITE_HOOKS, WRITE_SECURITY } from '../write-body.js';
 import { requireAccount, writeContext } from '../write-kit.js';
-import { type Api, created, errorResponses, ok, type RouteDeps, sendCreated } from './route-kit.js';
 
 export function conversationRoutes(app: Api, deps: RouteDeps): void {
   const { db, quotas } = deps;

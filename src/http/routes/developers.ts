@@ -3,10 +3,10 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { KEY_REVIEW_HOURS } from '../../domain/tiers.js';
 import { fileKeyRequest } from '../../services/key-requests.js';
 import { sendHtmlPage } from '../html-page.js';
+import type { Api, RouteDeps } from '../route-deps.js';
 import { alreadyPending, checkForm } from '../views/developers-form.js';
 import { confirmationPage, type PageFacts, registrationPage } from '../views/developers-page.js';
 import { writeContext } from '../write-kit.js';
-import type { Api, RouteDeps } from './route-kit.js';
 
 // Scripts from nowhere (the page has none), styles only inline or from here, the form posts only here.
 const CSP =

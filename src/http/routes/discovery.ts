@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import type { TierLimits } from '../../domain/tiers.js';
 import { NoQuery } from '../../schemas/common.js';
-import { type Api, BUDGET_HEADERS, DOCUMENT_ERRORS } from './route-kit.js';
+import { BUDGET_HEADERS, DOCUMENT_ERRORS } from '../error-catalogue.js';
+import type { Api } from '../route-deps.js';
 
 /** RFC 9727's media type for an API catalog: a linkset (RFC 9264) with its profile. */
 export const API_CATALOG_TYPE = 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"';

@@ -11,12 +11,14 @@ import { ListingIdParams } from '../../schemas/listing.js';
 import { ListingCreateBody } from '../../schemas/listing-writes.js';
 import { createDraft, type DraftInput, type DraftSettings, getDraft } from '../../services/drafts.js';
 import { badRequest } from '../../services/errors.js';
+import { errorResponses } from '../error-catalogue.js';
+import { created, ok, sendCreated } from '../responses.js';
+import type { Api, RouteDeps } from '../route-deps.js';
 import type { JsonSchema } from '../schema-words.js';
 import { validationToApiError } from '../validation.js';
 import { checkBodyStrictly, WRITE_HOOKS, WRITE_SECURITY } from '../write-body.js';
 import { requireAccount, writeContext } from '../write-kit.js';
 import { normalizeListingFields } from './listing-writes.js';
-import { type Api, created, errorResponses, ok, type RouteDeps, sendCreated } from './route-kit.js';
 
 /**
  * The route schemas and body hooks of each operation a draft may prepare: the operation's own, so

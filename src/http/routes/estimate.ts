@@ -5,7 +5,10 @@ import { RefTo } from '../../schemas/common.js';
 import { EstimateQuery, EstimateSchema } from '../../schemas/estimate.js';
 import { badRequest } from '../../services/errors.js';
 import { searchAreaOf } from '../../services/search-area.js';
-import { type Api, documented, errorResponses, ok, type RouteDeps } from './route-kit.js';
+import { errorResponses } from '../error-catalogue.js';
+import { ok } from '../responses.js';
+import type { Api, RouteDeps } from '../route-deps.js';
+import { documented } from '../sandbox-naming.js';
 
 /**
  * `hours` is a synonym of `duration_hours` (the spec's getting-started examples use it). Resolved

@@ -14,11 +14,13 @@ import {
 import { ApiError, badRequest } from '../../services/errors.js';
 import { filterArea } from '../../services/search-area.js';
 import { clientKey } from '../budget.js';
+import { errorResponses } from '../error-catalogue.js';
 import { requestLogLine } from '../plugins/observability.js';
+import { ok } from '../responses.js';
+import type { Api, RouteDeps } from '../route-deps.js';
 import { EventStream } from '../sse.js';
 import { WRITE_HOOKS, WRITE_SECURITY } from '../write-body.js';
 import { requireAccount } from '../write-kit.js';
-import { type Api, errorResponses, ok, type RouteDeps } from './route-kit.js';
 
 const EVENT_ID = /^(?:evt_)?(\d{1,15})$/;
 

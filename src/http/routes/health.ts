@@ -1,8 +1,9 @@
 import { Type } from 'typebox';
 import { NoQuery } from '../../schemas/common.js';
 import { ApiError } from '../../services/errors.js';
+import { PLATFORM_ERRORS } from '../error-catalogue.js';
 import { type Probe, type Readiness, runProbes } from '../readiness.js';
-import { type Api, PLATFORM_ERRORS } from './route-kit.js';
+import type { Api } from '../route-deps.js';
 
 const CheckOutcome = Type.Union([Type.Literal('ok'), Type.Literal('timeout'), Type.Literal('unreachable')]);
 

@@ -7,9 +7,11 @@ import {
   HelperUpdateBody,
 } from '../../schemas/helper-profiles.js';
 import { createHelper, getHelper, updateHelper } from '../../services/helper-profiles.js';
+import { errorResponses } from '../error-catalogue.js';
+import { created, ok, sendCreated } from '../responses.js';
+import type { Api, RouteDeps } from '../route-deps.js';
 import { WRITE_HOOKS, WRITE_SECURITY } from '../write-body.js';
 import { requireAccount, writeContext } from '../write-kit.js';
-import { type Api, created, errorResponses, ok, type RouteDeps, sendCreated } from './route-kit.js';
 
 export function helperProfileRoutes(app: Api, deps: RouteDeps): void {
   app.post(

@@ -1,3 +1,4 @@
+import type { Api, RouteDeps } from '../route-deps.js';
 import { accessRoutes } from './access.js';
 import { accountDataRoutes } from './account-data.js';
 import { applicationRoutes } from './applications.js';
@@ -17,7 +18,6 @@ import { placeNameRoutes } from './place-names.js';
 import { placeRoutes } from './places.js';
 import { providerRoutes } from './providers.js';
 import { reviewRoutes } from './reviews.js';
-import type { Api, RouteDeps } from './route-kit.js';
 import { savedSearchRoutes } from './saved-searches.js';
 import { statsRoutes } from './stats.js';
 import { verificationRoutes } from './verifications.js';

@@ -3,9 +3,11 @@ import { NoQuery, RefTo } from '../../schemas/common.js';
 import { JobSchema } from '../../schemas/job.js';
 import { JOB_LIFE_CYCLE, JobActionParams, JobCreateBody, JobUpdateBody } from '../../schemas/job-writes.js';
 import { createJob, transitionJob, updateJob } from '../../services/jobs.js';
+import { errorResponses } from '../error-catalogue.js';
+import { created, ok, sendCreated } from '../responses.js';
+import type { Api, RouteDeps } from '../route-deps.js';
 import { WRITE_HOOKS, WRITE_SECURITY } from '../write-body.js';
 import { requireAccount, writeContext } from '../write-kit.js';
-import { type Api, created, errorResponses, ok, type RouteDeps, sendCreated } from './route-kit.js';
 
 const JOB_ERRORS = errorResponses(400, 404, 409, 413, 415, 422);
 

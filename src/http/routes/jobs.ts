@@ -6,7 +6,10 @@ import { JobIdParams, JobPage, JobSchema, JobSearchQuery } from '../../schemas/j
 import { ApiError } from '../../services/errors.js';
 import { searchAreaOf, searchWordsAndSort } from '../../services/search-area.js';
 import { checkBudget } from '../../services/search-checks.js';
-import { type Api, documented, errorResponses, idPrefixOf, ok, privately, type RouteDeps } from './route-kit.js';
+import { errorResponses } from '../error-catalogue.js';
+import { ok, privately } from '../responses.js';
+import type { Api, RouteDeps } from '../route-deps.js';
+import { documented, idPrefixOf } from '../sandbox-naming.js';
 
 export function jobRoutes(app: Api, { base, db, now, searchIndex }: RouteDeps): void {
   app.get(

@@ -12,9 +12,11 @@ import {
 } from '../../schemas/listing-writes.js';
 import { badRequest } from '../../services/errors.js';
 import { createListing, type ListingAction, transitionListing, updateListing } from '../../services/listings.js';
+import { errorResponses } from '../error-catalogue.js';
+import { created, ok, sendCreated } from '../responses.js';
+import type { Api, RouteDeps } from '../route-deps.js';
 import { WRITE_HOOKS, WRITE_SECURITY } from '../write-body.js';
 import { requireAccount, writeContext } from '../write-kit.js';
-import { type Api, created, errorResponses, ok, type RouteDeps, sendCreated } from './route-kit.js';
 
 /** Photo URLs with their own advice (ajv would only say "invalid"); the schema stays the final guard. */
 function checkPhotos(photos: unknown[]): void {

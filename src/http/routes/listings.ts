@@ -5,7 +5,10 @@ import { DEFAULT_PAGE_SIZE, NoQuery, RefTo } from '../../schemas/common.js';
 import { ListingIdParams, ListingPage, ListingSchema, ListingSearchQuery } from '../../schemas/listing.js';
 import { ApiError } from '../../services/errors.js';
 import { searchAreaOf, searchWordsAndSort } from '../../services/search-area.js';
-import { type Api, documented, errorResponses, idPrefixOf, ok, privately, type RouteDeps } from './route-kit.js';
+import { errorResponses } from '../error-catalogue.js';
+import { ok, privately } from '../responses.js';
+import type { Api, RouteDeps } from '../route-deps.js';
+import { documented, idPrefixOf } from '../sandbox-naming.js';
 
 export function listingRoutes(app: Api, { base, db, searchIndex }: RouteDeps): void {
   app.get(

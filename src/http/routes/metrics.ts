@@ -1,8 +1,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { NoQuery } from '../../schemas/common.js';
 import { ApiError } from '../../services/errors.js';
+import { PLATFORM_ERRORS } from '../error-catalogue.js';
 import type { Metrics } from '../metrics.js';
-import { type Api, PLATFORM_ERRORS } from './route-kit.js';
+import type { Api } from '../route-deps.js';
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
 

@@ -13,9 +13,11 @@ import {
   TransparencySchema,
 } from '../../schemas/notices.js';
 import { fileAppeal, fileReport, myDecision, myDecisions, readReport, transparency } from '../../services/notices.js';
+import { errorResponses } from '../error-catalogue.js';
+import { created, ok, sendCreated } from '../responses.js';
+import type { Api, RouteDeps } from '../route-deps.js';
 import { KEY_SECURITY, WRITE_HOOKS, WRITE_SECURITY } from '../write-body.js';
 import { requireAccount, writeContext } from '../write-kit.js';
-import { type Api, created, errorResponses, ok, type RouteDeps, sendCreated } from './route-kit.js';
 
 const TOKEN_HEADER = 'x-report-token';
 

@@ -1,6 +1,9 @@
 import { placesTypeahead } from '../../domain/place-names.js';
 import { PlaceList, PlacesQuery } from '../../schemas/search-words.js';
-import { type Api, documented, errorResponses, ok, type RouteDeps } from './route-kit.js';
+import { errorResponses } from '../error-catalogue.js';
+import { ok } from '../responses.js';
+import type { Api, RouteDeps } from '../route-deps.js';
+import { documented } from '../sandbox-naming.js';
 
 /** GET /v1/places: the places `near` takes, for a typeahead. */
 export function placeNameRoutes(app: Api, { base }: RouteDeps): void {

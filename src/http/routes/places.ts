@@ -7,9 +7,11 @@ import { JobActionParams } from '../../schemas/job-writes.js';
 import { ListingIdParams } from '../../schemas/listing.js';
 import { ExactLocationSchema } from '../../schemas/places.js';
 import { ApiError } from '../../services/errors.js';
+import { errorResponses } from '../error-catalogue.js';
+import { ok } from '../responses.js';
+import type { Api, RouteDeps } from '../route-deps.js';
 import { WRITE_HOOKS, WRITE_SECURITY } from '../write-body.js';
 import { requireAccount } from '../write-kit.js';
-import { type Api, errorResponses, ok, type RouteDeps } from './route-kit.js';
 
 const SUBJECTS = {
   jobs: {

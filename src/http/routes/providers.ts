@@ -1,9 +1,11 @@
 import { NoQuery, RefTo } from '../../schemas/common.js';
 import { ProviderBody, ProviderSchema } from '../../schemas/providers.js';
 import { getProvider, putProvider } from '../../services/providers.js';
+import { errorResponses } from '../error-catalogue.js';
+import { ok } from '../responses.js';
+import type { Api, RouteDeps } from '../route-deps.js';
 import { WRITE_HOOKS, WRITE_SECURITY } from '../write-body.js';
 import { requireAccount, writeContext } from '../write-kit.js';
-import { type Api, errorResponses, ok, type RouteDeps } from './route-kit.js';
 
 /** A commercial account's legal details (§ 5 DDG, the Impressum; DSA Art. 30 self-certification). */
 export function providerRoutes(app: Api, deps: RouteDeps): void {

@@ -21,9 +21,11 @@ import {
   reviewApplication,
   reviewBooking,
 } from '../../services/reviews.js';
+import { errorResponses } from '../error-catalogue.js';
+import { created, ok, sendCreated } from '../responses.js';
+import type { Api, RouteDeps } from '../route-deps.js';
 import { WRITE_HOOKS, WRITE_SECURITY } from '../write-body.js';
 import { requireAccount, writeContext } from '../write-kit.js';
-import { type Api, created, errorResponses, ok, type RouteDeps, sendCreated } from './route-kit.js';
 
 const WRITE_ERRORS = errorResponses(400, 404, 409, 413, 415, 422);
 

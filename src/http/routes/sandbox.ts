@@ -1,10 +1,11 @@
 import type { Sandbox } from '../../sandbox/demo-db.js';
+import type { Api, RouteDeps } from '../route-deps.js';
+import { SANDBOX_BASE } from '../sandbox-naming.js';
 import { availabilityRoutes } from './availability.js';
 import { categoryRoutes } from './categories.js';
 import { estimateRoutes } from './estimate.js';
 import { jobRoutes } from './jobs.js';
 import { listingRoutes } from './listings.js';
-import { type Api, type RouteDeps, SANDBOX_BASE } from './route-kit.js';
 import { statsRoutes } from './stats.js';
 
 /**

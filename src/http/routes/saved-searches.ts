@@ -26,11 +26,13 @@ import {
 } from '../../services/saved-searches.js';
 import { searchWordsAndSort } from '../../services/search-area.js';
 import { checkBudget } from '../../services/search-checks.js';
+import { errorResponses } from '../error-catalogue.js';
+import { created, ok, sendCreated } from '../responses.js';
+import type { Api, RouteDeps } from '../route-deps.js';
 import type { JsonSchema } from '../schema-words.js';
 import { validationToApiError } from '../validation.js';
 import { WRITE_HOOKS, WRITE_SECURITY } from '../write-body.js';
 import { requireAccount, writeContext } from '../write-kit.js';
-import { type Api, created, errorResponses, ok, type RouteDeps, sendCreated } from './route-kit.js';
 
 const SEARCH_QUERIES = { jobs: JobSearchQuery, listings: ListingSearchQuery } as const;
 

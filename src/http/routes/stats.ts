@@ -8,7 +8,10 @@ import { categoryFigures, countsByPlace, platformSamples, platformTotals } from 
 import { MAX_PAGE_SIZE, NoQuery, RefTo } from '../../schemas/common.js';
 import { type Stats, StatsSchema } from '../../schemas/stats.js';
 import { statsFromIndex } from '../../search/index-aggregates.js';
-import { type Api, documented, errorResponses, ok, type RouteDeps } from './route-kit.js';
+import { errorResponses } from '../error-catalogue.js';
+import { ok } from '../responses.js';
+import type { Api, RouteDeps } from '../route-deps.js';
+import { documented } from '../sandbox-naming.js';
 
 const median = (sample: RateSample | null | undefined): number | null => priceBand(sample)?.median ?? null;
 

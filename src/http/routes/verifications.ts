@@ -2,9 +2,11 @@ import { NoQuery, RefTo } from '../../schemas/common.js';
 import { HelperIdParams } from '../../schemas/helper-profiles.js';
 import { VERIFICATION_RULES, VerificationRequestBody, VerificationSchema } from '../../schemas/verifications.js';
 import { requestVerification } from '../../services/verifications.js';
+import { errorResponses } from '../error-catalogue.js';
+import { ok } from '../responses.js';
+import type { Api, RouteDeps } from '../route-deps.js';
 import { WRITE_HOOKS, WRITE_SECURITY } from '../write-body.js';
 import { requireAccount, writeContext } from '../write-kit.js';
-import { type Api, errorResponses, ok, type RouteDeps } from './route-kit.js';
 
 export function verificationRoutes(app: Api, deps: RouteDeps): void {
   app.post(

@@ -16,9 +16,11 @@ import {
 } from '../../schemas/webhooks.js';
 import { addWebhook, deliveriesOf, removeWebhook, sendAgain, webhookOf, webhooksOf } from '../../services/webhooks.js';
 import { retryDelayMs } from '../../webhooks/worker.js';
+import { errorResponses } from '../error-catalogue.js';
+import { created, ok, sendCreated } from '../responses.js';
+import type { Api, RouteDeps } from '../route-deps.js';
 import { WRITE_HOOKS, WRITE_SECURITY } from '../write-body.js';
 import { requireAccount, writeContext } from '../write-kit.js';
-import { type Api, created, errorResponses, ok, type RouteDeps, sendCreated } from './route-kit.js';
 
 export interface WebhookSettings {
   perAccount: number;

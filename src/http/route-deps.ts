@@ -1,0 +1,78 @@
+/** What every route module is given: the Fastify instance type (Api) and its dependencies (RouteDeps). */
+
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type {
+  FastifyBaseLogger,
+  FastifyInstance,
+  FastifyRequest,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+} from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Config } from '../config.js';
+import type { Database } from '../db/schema.js';
+import type { TierLimits } from '../domain/tiers.js';
+import type { AccountQuotas } from '../repositories/account-quotas.js';
+import type { Endpoint } from '../schemas/stats.js';
+import type { IndexSnapshot } from '../search/search-indexes.js';
+import type { Base } from './sandbox-naming.js';
+
+/** The Fastify instance routes are written against: TypeBox schemas give the handler types. */
+export type Api = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;
+
+/** What handlers need from the outside world; tests pass their own clock. */
+export interface RouteDeps {
+  /** The path every route of the set starts with; error advice points at paths under it. */
+  base: Base;
+  db: Kysely<Database>;
+  now: () => Date;
+  /** Documented operations, filled as routes register (for /v1/stats and 404 advice). */
+  endpoints: readonly Endpoint[];
+  /** Requests per minute of each tier, as configured. */
+  limits: TierLimits;
+  /** Applications and bookings each account may start per hour, as configured. */
+  quotas: AccountQuotas;
+  /** Hours a booking request waits for the owner's answer before it expires (BOOKING_REQUEST_TTL_HOURS). */
+  bookingRequestTtlHours: number;
+  /** Days after completion or return in which both sides may review (REVIEW_WINDOW_DAYS). */
+  reviewWindowDays: number;
+  /** Saved searches an account may keep (SAVED_SEARCHES_PER_ACCOUNT). */
+  savedSearchesPerAccount: number;
+  /** Counts a report (POST /v1/reports) against its sender's hourly budget; throws 429 past it. */
+  countReport?: (request: FastifyRequest) => Promise<void>;
+  /** The in-memory search index, when it is current for the request's data version (else SQL answers). */
+  searchIndex?: (request: FastifyRequest) => Promise<IndexSnapshot | undefined>;
+}
+
+/** What of RouteDeps the configuration sets: the numbers the routes enforce and document. */
+export type ConfiguredLimits = Pick<
+  RouteDeps,
+  'limits' | 'quotas' | 'bookingRequestTtlHours' | 'reviewWindowDays' | 'savedSearchesPerAccount'
+>;
+
+/** The configured limits of the routes, for the app (app.ts) and the stdio server's catalog (mcp/catalog.ts). */
+export function configuredLimits(config: Config): ConfiguredLimits {
+  return {
+    limits: {
+      anonymous: config.RATE_LIMIT_ANONYMOUS_PER_MIN,
+      developer: config.RATE_LIMIT_DEVELOPER_PER_MIN,
+      sandbox: config.RATE_LIMIT_SANDBOX_PER_MIN,
+    },
+    quotas: {
+      applications: config.APPLICATIONS_PER_ACCOUNT_PER_HOUR,
+      bookings: config.BOOKINGS_PER_ACCOUNT_PER_HOUR,
+      messages: config.MESSAGES_PER_ACCOUNT_PER_HOUR,
+      conversations: config.NEW_CONVERSATIONS_PER_ACCOUNT_PER_HOUR,
+    },
+    bookingRequestTtlHours: config.BOOKING_REQUEST_TTL_HOURS,
+    reviewWindowDays: config.REVIEW_WINDOW_DAYS,
+    savedSearchesPerAccount: config.SAVED_SEARCHES_PER_ACCOUNT,
+  };
+}
