@@ -8,12 +8,9 @@ import { newId } from '../domain/ids.js';
 import { type PricingConfidence, pricingConfidence, sampleInEuros } from '../domain/pricing.js';
 import { effectiveJobStatus, type JobStatus } from '../domain/statuses.js';
 import { JOB_MACHINE, nextState } from '../domain/transitions.js';
-import type { Job } from '../schemas/job.js';
 import { completedRateSample } from './aggregates.js';
 import { openJobSql } from './jobs.js';
 import { recordJobEvent } from './outbox.js';
-import { acceptedHelpersOf, refreshHelperRecords } from './reliability-records.js';
-import { matchSavedSearches } from './saved-search-matches.js';
 import type { WriteTransaction } from './write-transaction.js';
 
 /** The columns of a job that a client sets (location already resolved, prices in cents). */
@@ -66,15 +63,14 @@ export async function derivedJobFields(
 
 /**
  * Inserts a job posted by an account, with its derived fields (derivedJobFields, read before the
- * write transaction starts); returns it as GET /v1/jobs/{id} shows it (the snapshot its job.created
- * event holds).
+ * write transaction starts), open; returns its id.
  */
 export async function insertOwnJob(
   trx: WriteTransaction,
   accountId: string,
   values: JobValues & Awaited<ReturnType<typeof derivedJobFields>>,
   now: Date,
-): Promise<Job> {
+): Promise<string> {
   const id = newId('job');
   await trx
     .insertInto('jobs')
@@ -89,50 +85,47 @@ export async function insertOwnJob(
       updated_at: now.toISOString(),
     })
     .execute();
-  const job = await recordJobEvent(trx, 'job.created', id, now);
-  await matchSavedSearches(trx, 'jobs', job, accountId, now);
-  return job;
+  return id;
 }
 
 /**
- * Changes a job of the account in one transaction. Its first statement writes (it stamps
- * updated_at), so the transaction holds the write lock before it reads: concurrent changes and
- * applications wait for it instead of acting on what it is about to change. `change` sees the
- * current row and the number of accepted applications and returns the columns to set; what it
- * throws rolls everything back. Derived fields are computed again. Returns the job as changed (as
- * GET /v1/jobs/{id} shows it); undefined: no such job of the account.
+ * Stamps updated_at of a job of the account and returns its row; undefined: no such job of the
+ * account. As the first statement of a change it takes the write lock before anything reads, so
+ * concurrent changes and applications wait for it instead of acting on what it is about to change.
  */
-export async function updateOwnJob(
+export function lockOwnJob(
   trx: WriteTransaction,
   id: string,
   accountId: string,
   now: Date,
-  change: (row: JobRow, accepted: number) => Partial<JobValues>,
-): Promise<Job | undefined> {
-  const row = await trx
+): Promise<JobRow | undefined> {
+  return trx
     .updateTable('jobs')
     .set({ updated_at: now.toISOString() })
     .where('id', '=', id)
     .where('owner_account_id', '=', accountId)
     .returningAll()
     .executeTakeFirst();
-  if (!row) return undefined;
-  const accepted = await trx
+}
+
+/** The number of accepted applications of a job. */
+export async function acceptedCount(db: Queryable, jobId: string): Promise<number> {
+  const accepted = await db
     .selectFrom('applications')
     .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('job_id', '=', id)
+    .where('job_id', '=', jobId)
     .where('status', '=', 'accepted')
     .executeTakeFirst();
-  const changes = change(row, Number(accepted?.n ?? 0));
-  const derived = await derivedJobFields(trx, { ...row, ...changes });
-  await trx
-    .updateTable('jobs')
-    .set({ ...changes, ...derived })
-    .where('id', '=', id)
-    .execute();
-  const job = await recordJobEvent(trx, 'job.updated', id, now);
-  await matchSavedSearches(trx, 'jobs', job, accountId, now);
-  return job;
+  return Number(accepted?.n ?? 0);
+}
+
+/** Sets columns of a job (a change with its derived fields computed again). */
+export async function setJobColumns(
+  trx: WriteTransaction,
+  id: string,
+  columns: Partial<JobValues> & Awaited<ReturnType<typeof derivedJobFields>>,
+): Promise<void> {
+  await trx.updateTable('jobs').set(columns).where('id', '=', id).execute();
 }
 
 /** SQL for "the job is in one of these states"; open means open with its deadline ahead. */
@@ -142,14 +135,14 @@ function inStates(states: readonly string[], now: Date): RawBuilder<boolean> {
 }
 
 export type JobAction = 'cancel' | 'complete';
-export type TransitionOutcome = { done: true; job: Job } | { done: false; status: JobStatus } | undefined;
+export type TransitionOutcome = { done: true; to: JobStatus } | { done: false; status: JobStatus } | undefined;
 
 /**
  * Moves a job of the account along JOB_MACHINE with one conditional update, so of two concurrent
- * actions only one applies. Cancelling rejects the pending applications in the same transaction.
- * Undefined: no such job of the account; done false: the action is not allowed from `status`.
+ * actions only one applies. Undefined: no such job of the account; done false: the action is not
+ * allowed from `status`; done true: the job is now in `to`.
  */
-export async function transitionOwnJob(
+export async function moveOwnJob(
   trx: WriteTransaction,
   id: string,
   accountId: string,
@@ -166,19 +159,14 @@ export async function transitionOwnJob(
     .where('owner_account_id', '=', accountId)
     .where(inStates(from, now))
     .executeTakeFirst();
-  if (Number(updated.numUpdatedRows) === 0) {
-    const row = await trx
-      .selectFrom('jobs')
-      .select(['status', 'deadline'])
-      .where('id', '=', id)
-      .where('owner_account_id', '=', accountId)
-      .executeTakeFirst();
-    return row && { done: false, status: effectiveJobStatus(row.status, row.deadline, now) };
-  }
-  if (to === 'cancelled') await rejectPending(trx, id, now);
-  // A completion is one more completed job for each accepted helper, in the next read already.
-  if (to === 'completed') await refreshHelperRecords(trx, await acceptedHelpersOf(trx, id));
-  return { done: true, job: await recordJobEvent(trx, 'job.status_changed', id, now) };
+  if (Number(updated.numUpdatedRows) > 0) return { done: true, to };
+  const row = await trx
+    .selectFrom('jobs')
+    .select(['status', 'deadline'])
+    .where('id', '=', id)
+    .where('owner_account_id', '=', accountId)
+    .executeTakeFirst();
+  return row && { done: false, status: effectiveJobStatus(row.status, row.deadline, now) };
 }
 
 /** Rejects the pending applications of a job (it was cancelled or all its helpers were found). */
@@ -189,4 +177,24 @@ export async function rejectPending(db: WriteTransaction, jobId: string, now: Da
     .where('job_id', '=', jobId)
     .where('status', '=', 'pending')
     .execute();
+}
+
+/**
+ * Cancels an own job (moveOwnJob) with what a cancellation records: its pending applications
+ * rejected and its job.status_changed event. For account-erasure.ts only, which ends an account's
+ * commitments inside its repository function; services tell this story themselves
+ * (services/jobs.ts, transitionJob). Goes when the erasure's step 3 moves to a service.
+ */
+export async function transitionOwnJob(
+  trx: WriteTransaction,
+  id: string,
+  accountId: string,
+  action: 'cancel',
+  now: Date,
+): Promise<TransitionOutcome> {
+  const outcome = await moveOwnJob(trx, id, accountId, action, now);
+  if (!outcome?.done) return outcome;
+  await rejectPending(trx, id, now);
+  await recordJobEvent(trx, 'job.status_changed', id, now);
+  return outcome;
 }

@@ -5,13 +5,19 @@ import { maxApplicants } from '../domain/pricing.js';
 import { effectiveJobStatus } from '../domain/statuses.js';
 import { JOB_MACHINE } from '../domain/transitions.js';
 import {
+  acceptedCount,
   derivedJobFields,
   insertOwnJob,
   type JobAction,
   type JobValues,
-  transitionOwnJob,
-  updateOwnJob,
+  lockOwnJob,
+  moveOwnJob,
+  rejectPending,
+  setJobColumns,
 } from '../repositories/job-writes.js';
+import { recordJobEvent } from '../repositories/outbox.js';
+import { acceptedHelpersOf, refreshHelperRecords } from '../repositories/reliability-records.js';
+import { matchSavedSearches } from '../repositories/saved-search-matches.js';
 import { inWriteTransaction, type WriteContext } from '../repositories/write-transaction.js';
 import type { Job } from '../schemas/job.js';
 import type { JobCreateBody, JobUpdateBody } from '../schemas/job-writes.js';
@@ -19,18 +25,31 @@ import { badRequest } from './errors.js';
 import { requireProviderDetails } from './providers.js';
 import { centsOf, illegalTransition, locationOf, notFound } from './write-rules.js';
 
-/** Posts a job for the account: open, visible at once, its job.created event committed with it. */
+/**
+ * Posts a job for the account: open, visible at once, its job.created event committed with it, and
+ * the saved searches of other accounts it matches told.
+ */
 export async function createJob(context: WriteContext, account: AccountRow, body: JobCreateBody): Promise<Job> {
+  const { now } = context;
   const columns = jobColumns(body, account);
-  checkSchedule(columns, null, account, context.now);
+  checkSchedule(columns, null, account, now);
   await requireProviderDetails(context.db, account, 'jobs');
   // The create schema requires the other fields and fills in the defaults.
   const values = columns as JobValues;
   const derived = await derivedJobFields(context.db, values);
-  return inWriteTransaction(context, (trx) => insertOwnJob(trx, account.id, { ...values, ...derived }, context.now));
+  return inWriteTransaction(context, async (trx) => {
+    const id = await insertOwnJob(trx, account.id, { ...values, ...derived }, now);
+    const job = await recordJobEvent(trx, 'job.created', id, now);
+    await matchSavedSearches(trx, 'jobs', job, account.id, now);
+    return job;
+  });
 }
 
-/** Changes the given fields of the account's open job; 404 for anyone else's, 409 unless open. */
+/**
+ * Changes the given fields of the account's open job; 404 for anyone else's, 409 unless open. The
+ * first statement locks the job (lockOwnJob), so the rules below hold against concurrent changes
+ * and applications; what they throw rolls everything back. Derived fields are computed again.
+ */
 export async function updateJob(
   context: WriteContext,
   account: AccountRow,
@@ -39,29 +58,43 @@ export async function updateJob(
 ): Promise<Job> {
   const at = context.now;
   const columns = jobColumns(body, account);
-  const updated = await inWriteTransaction(context, (trx) =>
-    updateOwnJob(trx, id, account.id, at, (row, accepted) => {
-      const status = effectiveJobStatus(row.status, row.deadline, at);
-      if (status !== 'open') throw illegalTransition('job', status, 'update', JOB_MACHINE);
-      checkSchedule(columns, row, account, at);
-      checkHelpersNeeded(columns.helpers_needed, row, accepted);
-      return columns;
-    }),
-  );
+  const updated = await inWriteTransaction(context, async (trx) => {
+    const row = await lockOwnJob(trx, id, account.id, at);
+    if (!row) return undefined;
+    const accepted = await acceptedCount(trx, id);
+    const status = effectiveJobStatus(row.status, row.deadline, at);
+    if (status !== 'open') throw illegalTransition('job', status, 'update', JOB_MACHINE);
+    checkSchedule(columns, row, account, at);
+    checkHelpersNeeded(columns.helpers_needed, row, accepted);
+    const derived = await derivedJobFields(trx, { ...row, ...columns });
+    await setJobColumns(trx, id, { ...columns, ...derived });
+    const job = await recordJobEvent(trx, 'job.updated', id, at);
+    await matchSavedSearches(trx, 'jobs', job, account.id, at);
+    return job;
+  });
   if (!updated) throw notFound('job', id, 'GET /v1/jobs');
   return updated;
 }
 
-/** Cancels or completes the account's job along JOB_MACHINE. */
+/**
+ * Cancels or completes the account's job along JOB_MACHINE. Cancelling rejects the pending
+ * applications; completing is one more completed job for each accepted helper, in the next read
+ * already.
+ */
 export async function transitionJob(
   context: WriteContext,
   account: AccountRow,
   id: string,
   action: JobAction,
 ): Promise<Job> {
-  const outcome = await inWriteTransaction(context, (trx) =>
-    transitionOwnJob(trx, id, account.id, action, context.now),
-  );
+  const { now } = context;
+  const outcome = await inWriteTransaction(context, async (trx) => {
+    const moved = await moveOwnJob(trx, id, account.id, action, now);
+    if (!moved?.done) return moved;
+    if (moved.to === 'cancelled') await rejectPending(trx, id, now);
+    if (moved.to === 'completed') await refreshHelperRecords(trx, await acceptedHelpersOf(trx, id));
+    return { done: true as const, job: await recordJobEvent(trx, 'job.status_changed', id, now) };
+  });
   if (!outcome) throw notFound('job', id, 'GET /v1/jobs');
   if (!outcome.done) throw illegalTransition('job', outcome.status, action, JOB_MACHINE);
   return outcome.job;
