@@ -47,6 +47,7 @@ export const ERROR_CODES = [
   'malformed_request',
   'unsupported_media_type',
   'invalid_body',
+  'invalid_json',
   'internal_error',
   'service_unavailable',
 ] as const;

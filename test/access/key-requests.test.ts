@@ -177,17 +177,17 @@ describe('POST /v1/developer/key-requests', () => {
     }
   });
 
-  test('400 invalid_body for malformed JSON', async (t) => {
+  test('400 invalid_json for malformed JSON, saying where', async (t) => {
     const { app } = await buildTestApp(t);
     const { status, body } = await post(app, '{"name": "Ada",');
     assert.equal(status, 400);
     assert.deepEqual(
       body,
       apiError(
-        'invalid_body',
-        null,
-        "Body is not valid JSON but content-type is set to 'application/json'",
-        'Check the request against /v1/openapi.json and send valid JSON.',
+        'invalid_json',
+        'body',
+        'The body is not valid JSON at line 1, column 16: expected a member name in double quotes, found the end of the body.',
+        'Correct the JSON at line 1, column 16 (names and strings in double quotes, no trailing commas, no comments), e.g. by writing it with JSON.stringify or a JSON library.',
       ),
     );
   });

@@ -64,11 +64,69 @@ test(`URLs, photos and prototype keys are refused with what is wrong (${TEST_ENG
       ),
     );
   }
-  // JSON that is not valid stays "not valid JSON".
+  // JSON that is not valid is invalid_json, saying where.
   const broken = await post('/v1/jobs', '{"title":');
   assert.equal(broken.statusCode, 400);
-  assert.equal(broken.json().error, 'invalid_body');
-  assert.match(broken.json().message, /not valid JSON/);
+  assert.deepEqual(
+    broken.json(),
+    apiError(
+      'invalid_json',
+      'body',
+      'The body is not valid JSON at line 1, column 10: expected a value (an object, array, string, number, true, false or null), found the end of the body.',
+      'Correct the JSON at line 1, column 10 (names and strings in double quotes, no trailing commas, no comments), e.g. by writing it with JSON.stringify or a JSON library.',
+    ),
+  );
+});
+
+test(`malformed JSON is a 400 invalid_json naming line, column and what was expected (${TEST_ENGINE})`, async (t) => {
+  const { app, db } = await buildTestApp(t, NOW, { WEBHOOK_DELIVERY: 'false' });
+  const { key } = await createKey(db, { email: 'json@example.org' });
+  const post = (payload: string) =>
+    app.inject({
+      method: 'POST',
+      url: '/v1/jobs',
+      headers: { 'x-api-key': key, 'content-type': 'application/json', 'idempotency-key': 'broken-json' },
+      payload,
+    });
+  const cases: [string, string][] = [
+    ['{"title": "Hecke",}', "line 1, column 19: expected a member name in double quotes, found '}'"],
+    ["{'title': 'Hecke'}", `line 1, column 2: expected a member name in double quotes, found "'"`],
+    [
+      '{\n  "title": "Hecke"\n  "price_eur": 60\n}',
+      "line 3, column 3: expected ',' or '}' after a member of the object, found '\"'",
+    ],
+    ['{"photos": [1 2]}', "line 1, column 15: expected ',' or ']' after an item of the array, found '2'"],
+    [
+      '{"title": "Straße \u00fc\n"}',
+      'line 1, column 20: expected a character of the string (control characters must be escaped, e.g. \\n), found U+000A',
+    ],
+    ['{"title": "x"} {}', "line 1, column 16: expected the end of the body after the JSON value, found '{'"],
+    ['{"title": "Hecke', `line 1, column 17: expected the closing '"' of the string, found the end of the body`],
+    [
+      'title=Hecke',
+      "line 1, column 1: expected a value (an object, array, string, number, true, false or null), found 't'",
+    ],
+  ];
+  for (const [payload, where] of cases) {
+    const answer = await post(payload);
+    assert.equal(answer.statusCode, 400, payload);
+    const body = answer.json();
+    assert.deepEqual(Object.keys(body).sort(), [
+      'alternatives',
+      'alternatives_count',
+      'error',
+      'message',
+      'param',
+      'suggestion',
+    ]);
+    assert.equal(body.error, 'invalid_json', payload);
+    assert.equal(body.param, 'body');
+    assert.equal(body.message, `The body is not valid JSON at ${where}.`, payload);
+    assert.match(body.suggestion, /^Correct the JSON at line \d+, column \d+ /);
+  }
+  // Refused before anything ran: no Idempotency-Key was kept, no job made.
+  assert.deepEqual(await db.kysely.selectFrom('idempotency_keys').select('key').execute(), []);
+  assert.equal((await post(JSON.stringify(JOB_BODY))).statusCode, 201);
 });
 
 test(`an empty JSON body is no body: actions succeed, creations are told a body is needed (${TEST_ENGINE})`, async (t) => {
