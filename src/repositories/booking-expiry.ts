@@ -1,6 +1,5 @@
 import type { Queryable } from '../db/queryable.js';
 import { requestExpiresAt } from '../domain/booking-price.js';
-import { recordStatusChange } from './bookings.js';
 import type { WriteTransaction } from './write-transaction.js';
 
 /** Requests expired per sweep; more wait for the next one (reads show them expired meanwhile). */
@@ -23,10 +22,9 @@ export function dueBookingRequests(db: Queryable, cutoff: string): Promise<{ id:
 }
 
 /**
- * Writes `expired` for one request past its TTL, with its booking.status_changed event, so the
- * owner's and the renter's webhooks hear of it. The write is conditional on the booking still being
+ * Writes `expired` for one request past its TTL. The write is conditional on the booking still being
  * an unanswered request created at or before `cutoff`: sweeps of several instances, or an owner's
- * answer racing it, change each booking once and record one event. updated_at is the moment it
+ * answer racing it, change each booking once (and its caller records one event). updated_at is the moment it
  * expired, as reads showed it before the sweep. False: it was no longer such a request.
  */
 export async function expireBookingRequest(
@@ -34,7 +32,6 @@ export async function expireBookingRequest(
   request: { id: string; created_at: string },
   cutoff: string,
   requestTtlHours: number,
-  now: Date,
 ): Promise<boolean> {
   const result = await trx
     .updateTable('bookings')
@@ -43,7 +40,5 @@ export async function expireBookingRequest(
     .where('status', '=', 'requested')
     .where('created_at', '<=', cutoff)
     .executeTakeFirst();
-  if (Number(result.numUpdatedRows) === 0) return false;
-  await recordStatusChange(trx, request.id, now);
-  return true;
+  return Number(result.numUpdatedRows) > 0;
 }

@@ -6,7 +6,6 @@ import { newId } from '../domain/ids.js';
 import { centsToEur } from '../domain/pricing.js';
 import type { ListingStatus } from '../domain/statuses.js';
 import type { Booking, ListingAvailability } from '../schemas/bookings.js';
-import { claimQuota } from './account-quotas.js';
 import { recordEvent } from './outbox.js';
 import { ownerOfBooking, refreshOwnerRecords } from './reliability-records.js';
 import type { WriteTransaction } from './write-transaction.js';
@@ -67,28 +66,26 @@ export type BookingAttempt =
   | { problem: 'conflict'; with: BookedRange };
 
 /**
- * Books a listing unless its days are taken. The first statement of the transaction writes the
- * listing row: that takes SQLite's write lock (PostgreSQL: the row lock) before the overlap check
- * reads, so two requests for the same listing, in one process or several, run one after the other
- * and the second sees the first's booking. Writing first also keeps SQLite from failing with
- * SQLITE_BUSY on a read lock that would have to be upgraded; the wait for the lock is the busy
- * timeout's.
+ * Writes the listing's row without changing it when it is available; false when it is not (or
+ * does not exist). The first statement of a booking: it takes SQLite's write lock (PostgreSQL: the
+ * row lock) before the overlap check reads, so two requests for the same listing, in one process
+ * or several, run one after the other and the second sees the first's booking. Writing first also
+ * keeps SQLite from failing with SQLITE_BUSY on a read lock that would have to be upgraded; the
+ * wait for the lock is the busy timeout's.
  */
-export async function insertBooking(
-  trx: WriteTransaction,
-  request: BookingRequest,
-  now: Date,
-  /** Bookings the account may request per hour; beyond it QuotaExceeded (account-quotas.ts). */
-  quota: number,
-  requestTtlHours: number,
-): Promise<BookingAttempt> {
+export async function lockAvailableListing(trx: WriteTransaction, listingId: string): Promise<boolean> {
   const locked = await trx
     .updateTable('listings')
     .set({ updated_at: sql`updated_at` })
-    .where('id', '=', request.listingId)
+    .where('id', '=', listingId)
     .where('status', '=', 'available')
     .executeTakeFirst();
-  const listing = await trx
+  return Number(locked.numUpdatedRows) > 0;
+}
+
+/** What a booking of a listing needs from it: status, prices, place, its owner row and account. */
+export function listingToBook(db: Queryable, listingId: string) {
+  return db
     .selectFrom('listings')
     .innerJoin('owners', 'owners.id', 'listings.owner_id')
     .select([
@@ -100,15 +97,23 @@ export async function insertBooking(
       'listings.category',
       'listings.lat',
       'listings.lng',
+      'listings.owner_id',
       'owners.account_id',
     ])
-    .where('listings.id', '=', request.listingId)
+    .where('listings.id', '=', listingId)
     .executeTakeFirst();
-  if (!listing) return { problem: 'not_found' };
-  if (listing.account_id === request.renterAccountId) return { problem: 'own_listing' };
-  if (Number(locked.numUpdatedRows) === 0) return { problem: 'unavailable', status: listing.status };
+}
 
-  const clash = await trx
+export type ListingToBook = NonNullable<Awaited<ReturnType<typeof listingToBook>>>;
+
+/** The first booking of the listing holding a day of the requested range at `now`, if any. */
+export async function firstClash(
+  db: Queryable,
+  request: BookingRequest,
+  now: Date,
+  requestTtlHours: number,
+): Promise<BookedRange | undefined> {
+  const clash = await db
     .selectFrom('bookings')
     .select(['start_date', 'end_date', 'status'])
     .where('listing_id', '=', request.listingId)
@@ -117,9 +122,19 @@ export async function insertBooking(
     .where('end_date', '>=', request.startDate)
     .orderBy('start_date')
     .executeTakeFirst();
-  if (clash) return { problem: 'conflict', with: clash as BookedRange };
-  await claimQuota(trx, 'bookings', request.renterAccountId, quota, now);
+  return clash as BookedRange | undefined;
+}
 
+/**
+ * Inserts a booking of the listing at its prices: confirmed when it books instantly, else
+ * requested. Returns the row.
+ */
+export async function insertBooking(
+  trx: WriteTransaction,
+  request: BookingRequest,
+  listing: ListingToBook,
+  now: Date,
+): Promise<BookingRow> {
   const days = daysInclusive(request.startDate, request.endDate);
   const price = bookingPrice(days, listing.price_per_day_cents, listing.price_per_week_cents);
   const at = now.toISOString();
@@ -143,12 +158,7 @@ export async function insertBooking(
     cancelled_by: null,
   };
   await trx.insertInto('bookings').values(row).execute();
-  if (row.status === 'confirmed') await refreshOwnerRecords(trx, [await listingOwner(trx, row.listing_id)]);
-  // Private: only the listing's owner and the renter see it.
-  const audience = [listing.account_id, request.renterAccountId];
-  const data = bookingRowToBooking(row);
-  await recordEvent(trx, { type: 'booking.created', subjectId: row.id, place: listing, audience, data }, now);
-  return { booked: row };
+  return row;
 }
 
 export type BookingWithOwner = BookingRow & { owner_account_id: string | null };
@@ -165,11 +175,6 @@ export function findBookingWithOwner(db: Queryable, id: string): Promise<Booking
     .executeTakeFirst();
 }
 
-async function listingOwner(db: Queryable, listingId: string): Promise<string> {
-  const row = await db.selectFrom('listings').select('owner_id').where('id', '=', listingId).executeTakeFirstOrThrow();
-  return row.owner_id;
-}
-
 /** What a status change records besides the status: the owner's decision time, who cancelled. */
 export interface BookingChangeHistory {
   decided_at?: string;
@@ -177,10 +182,57 @@ export interface BookingChangeHistory {
 }
 
 /**
- * Moves a booking from one of `from` to `to` in one conditional write, with its
- * booking.status_changed event and the owner's reliability figures computed again; returns the
- * booking as changed, or null when it was not in `from`. A request past its TTL is not `requested`
- * any more (it expired), even before the sweep has written that.
+ * Moves a booking from one of `from` to `to` in one conditional write; false when it was not in
+ * `from`. A request past its TTL is not `requested` any more (it expired), even before the sweep
+ * has written that.
+ */
+export async function moveBooking(
+  trx: WriteTransaction,
+  id: string,
+  from: readonly BookingStatus[],
+  to: BookingStatus,
+  now: Date,
+  requestTtlHours: number,
+  history: BookingChangeHistory = {},
+): Promise<boolean> {
+  const result = await trx
+    .updateTable('bookings')
+    .set({ status: to, updated_at: now.toISOString(), ...history })
+    .where('id', '=', id)
+    .where('status', 'in', from)
+    .where(notOverdue(now, requestTtlHours))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/**
+ * A booking with what its events need, in one read: the account of its listing's owner (who hears
+ * of it besides the renter) and its listing's place.
+ */
+export async function bookingWithParties(
+  db: Queryable,
+  id: string,
+): Promise<{ booking: Booking; audience: (string | null)[]; place: { category: string; lat: number; lng: number } }> {
+  const { owner_account_id, category, lat, lng, ...row } = await db
+    .selectFrom('bookings')
+    .innerJoin('listings', 'listings.id', 'bookings.listing_id')
+    .innerJoin('owners', 'owners.id', 'listings.owner_id')
+    .selectAll('bookings')
+    .select(['owners.account_id as owner_account_id', 'listings.category', 'listings.lat', 'listings.lng'])
+    .where('bookings.id', '=', id)
+    .executeTakeFirstOrThrow();
+  return {
+    booking: bookingRowToBooking(row),
+    audience: [owner_account_id, row.renter_account_id],
+    place: { category, lat, lng },
+  };
+}
+
+/**
+ * moveBooking with what every status change records: the owner's reliability figures computed
+ * again and the booking.status_changed event. For account-erasure.ts only, which ends an account's
+ * commitments inside its repository function; services tell this story themselves
+ * (services/bookings.ts). Goes when the erasure's step 3 moves to a service.
  */
 export async function setBookingStatus(
   trx: WriteTransaction,
@@ -190,39 +242,13 @@ export async function setBookingStatus(
   now: Date,
   requestTtlHours: number,
   history: BookingChangeHistory = {},
-): Promise<Booking | null> {
-  const result = await trx
-    .updateTable('bookings')
-    .set({ status: to, updated_at: now.toISOString(), ...history })
-    .where('id', '=', id)
-    .where('status', 'in', from)
-    .where(notOverdue(now, requestTtlHours))
-    .executeTakeFirst();
-  if (Number(result.numUpdatedRows) === 0) return null;
+): Promise<boolean> {
+  if (!(await moveBooking(trx, id, from, to, now, requestTtlHours, history))) return false;
   const owner = await ownerOfBooking(trx, id);
   if (owner) await refreshOwnerRecords(trx, [owner]);
-  return recordStatusChange(trx, id, now);
-}
-
-/**
- * Inside the transaction that changed a booking's status: its booking.status_changed event, for
- * the listing's owner and the renter; returns the booking as changed.
- */
-export async function recordStatusChange(trx: WriteTransaction, id: string, now: Date): Promise<Booking> {
-  // The booking, its owner (who sees the event besides the renter) and its listing's place, in one read.
-  const { owner_account_id, category, lat, lng, ...row } = await trx
-    .selectFrom('bookings')
-    .innerJoin('listings', 'listings.id', 'bookings.listing_id')
-    .innerJoin('owners', 'owners.id', 'listings.owner_id')
-    .selectAll('bookings')
-    .select(['owners.account_id as owner_account_id', 'listings.category', 'listings.lat', 'listings.lng'])
-    .where('bookings.id', '=', id)
-    .executeTakeFirstOrThrow();
-  const booking = bookingRowToBooking(row);
-  const audience = [owner_account_id, row.renter_account_id];
-  const place = { category, lat, lng };
+  const { booking, audience, place } = await bookingWithParties(trx, id);
   await recordEvent(trx, { type: 'booking.status_changed', subjectId: id, place, audience, data: booking }, now);
-  return booking;
+  return true;
 }
 
 /** Days held at `now` by the listing's bookings that end `today` or later, earliest first. */

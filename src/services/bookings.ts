@@ -11,18 +11,26 @@ import {
   requestCutoff,
 } from '../domain/booking-price.js';
 import { allowedActions, BOOKING_MACHINE, edgesOf } from '../domain/transitions.js';
+import { claimQuota } from '../repositories/account-quotas.js';
 import { dueBookingRequests, expireBookingRequest } from '../repositories/booking-expiry.js';
 import {
   type BookingAttempt,
+  type BookingRequest,
   type BookingWithOwner,
   bookedRanges,
   bookingRowToBooking,
+  bookingWithParties,
   findBookingWithOwner,
+  firstClash,
   insertBooking,
-  setBookingStatus,
+  listingToBook,
+  lockAvailableListing,
+  moveBooking,
 } from '../repositories/bookings.js';
 import { findListing } from '../repositories/listings.js';
-import { inWriteTransaction, type WriteContext } from '../repositories/write-transaction.js';
+import { recordEvent } from '../repositories/outbox.js';
+import { ownerOfBooking, refreshOwnerRecords } from '../repositories/reliability-records.js';
+import { inWriteTransaction, type WriteContext, type WriteTransaction } from '../repositories/write-transaction.js';
 import {
   BOOKING_ACTION_ROLES,
   type Booking,
@@ -58,17 +66,58 @@ export async function createBooking(
 ): Promise<Booking> {
   const { start_date: startDate, end_date: endDate } = body;
   checkDates(startDate, endDate, berlinDate(context.now));
-  const attempt = await inWriteTransaction(context, (trx) =>
-    insertBooking(
-      trx,
-      { listingId, renterAccountId: account.id, startDate, endDate },
-      context.now,
-      settings.quota,
-      settings.requestTtlHours,
-    ),
-  );
+  const request = { listingId, renterAccountId: account.id, startDate, endDate };
+  const attempt = await inWriteTransaction(context, (trx) => bookListing(trx, request, context.now, settings));
   if (!('booked' in attempt)) throw bookingRefused(attempt, listingId, settings.base);
   return bookingRowToBooking(attempt.booked);
+}
+
+/**
+ * The story of a booking inside its transaction: the listing locked first (lockAvailableListing),
+ * so concurrent requests for it run one after the other; the refusals; the account's hourly quota
+ * claimed (QuotaExceeded rolls everything back); the booking; the owner's figures when it is
+ * confirmed at once; its booking.created event, private to the owner and the renter.
+ */
+async function bookListing(
+  trx: WriteTransaction,
+  request: BookingRequest,
+  now: Date,
+  settings: BookingSettings,
+): Promise<BookingAttempt> {
+  const locked = await lockAvailableListing(trx, request.listingId);
+  const listing = await listingToBook(trx, request.listingId);
+  if (!listing) return { problem: 'not_found' };
+  if (listing.account_id === request.renterAccountId) return { problem: 'own_listing' };
+  if (!locked) return { problem: 'unavailable', status: listing.status };
+  const clash = await firstClash(trx, request, now, settings.requestTtlHours);
+  if (clash) return { problem: 'conflict', with: clash };
+  await claimQuota(trx, 'bookings', request.renterAccountId, settings.quota, now);
+  const row = await insertBooking(trx, request, listing, now);
+  if (row.status === 'confirmed') await refreshOwnerRecords(trx, [listing.owner_id]);
+  const audience = [listing.account_id, request.renterAccountId];
+  const data = bookingRowToBooking(row);
+  await recordEvent(trx, { type: 'booking.created', subjectId: row.id, place: listing, audience, data }, now);
+  return { booked: row };
+}
+
+/**
+ * What every change of a booking's status records, inside its transaction: the owner's reliability
+ * figures computed again (unless `refreshOwner` is false) and the booking.status_changed event for
+ * the owner and the renter. Returns the booking as changed.
+ */
+async function recordStatusChange(
+  trx: WriteTransaction,
+  id: string,
+  now: Date,
+  refreshOwner: boolean,
+): Promise<Booking> {
+  if (refreshOwner) {
+    const owner = await ownerOfBooking(trx, id);
+    if (owner) await refreshOwnerRecords(trx, [owner]);
+  }
+  const { booking, audience, place } = await bookingWithParties(trx, id);
+  await recordEvent(trx, { type: 'booking.status_changed', subjectId: id, place, audience, data: booking }, now);
+  return booking;
 }
 
 /** The days of a listing held from today (Europe/Berlin) on; 404 for no such listing. */
@@ -123,8 +172,10 @@ export async function changeBookingStatus(
       : action === 'cancel'
         ? { cancelled_by: role }
         : {};
-  const changed = await inWriteTransaction(context, (trx) =>
-    setBookingStatus(trx, id, edges.from, edges.to, now, requestTtlHours, history),
+  const changed = await inWriteTransaction(context, async (trx) =>
+    (await moveBooking(trx, id, edges.from, edges.to, now, requestTtlHours, history))
+      ? recordStatusChange(trx, id, now, true)
+      : null,
   );
   if (changed) return changed;
   const fresh = await findBookingWithOwner(db, id);
@@ -142,9 +193,12 @@ export async function expireBookingRequests(context: WriteContext, requestTtlHou
   const due = await dueBookingRequests(context.db, cutoff);
   let expired = 0;
   for (const request of due) {
-    const changed = await inWriteTransaction(context, (trx) =>
-      expireBookingRequest(trx, request, cutoff, requestTtlHours, context.now),
-    );
+    const changed = await inWriteTransaction(context, async (trx) => {
+      if (!(await expireBookingRequest(trx, request, cutoff, requestTtlHours))) return false;
+      // The owner's and the renter's webhooks hear of it.
+      await recordStatusChange(trx, request.id, context.now, false);
+      return true;
+    });
     if (changed) expired++;
   }
   return expired;
