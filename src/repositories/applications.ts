@@ -6,11 +6,7 @@ import { maxApplicants } from '../domain/pricing.js';
 import { effectiveJobStatus, type JobStatus } from '../domain/statuses.js';
 import { APPLICATION_MACHINE, nextState } from '../domain/transitions.js';
 import type { Application } from '../schemas/applications.js';
-import { claimQuota } from './account-quotas.js';
-import { rejectPending } from './job-writes.js';
 import { openJobSql } from './jobs.js';
-import { recordEvent, recordJobEvent } from './outbox.js';
-import { refreshHelperRecords } from './reliability-records.js';
 import type { WriteTransaction } from './write-transaction.js';
 
 export function applicationRowToApplication(row: ApplicationRow): Application {
@@ -44,32 +40,37 @@ export async function hasApplied(db: Queryable, jobId: string, helperId: string)
 }
 
 /**
- * A helper's application for a job, inside the write transaction. The database decides every limit: the first statement of the
- * transaction takes a place among the job's max_applicants with a conditional increment (open,
- * deadline ahead, a place left, not the applicant's own job), and the unique (job, helper)
- * constraint refuses a second application (a unique violation the caller turns into
- * already_applied), rolling the increment back. As the first statement
- * writes, the transaction holds SQLite's write lock from its start and waits (busy_timeout) for
- * another process's, instead of failing to upgrade a read. The account's hourly quota is claimed in
- * the same transaction (a refusal rolls the place back).
+ * Takes a place among the job's max_applicants with a conditional increment (open, deadline ahead,
+ * a place left, not the applicant's own job); false when there is none (whyNoPlace says why). The
+ * first statement of an application: as it writes, the transaction holds SQLite's write lock from
+ * its start and waits (busy_timeout) for another process's, instead of failing to upgrade a read.
  */
-export async function applyToJob(
+export async function takeApplicationPlace(
   trx: WriteTransaction,
-  input: { jobId: string; helperId: string; accountId: string; message: string | null },
+  jobId: string,
+  accountId: string,
   now: Date,
-  /** Applications the account may send per hour; beyond it QuotaExceeded (account-quotas.ts). */
-  quota: number,
-): Promise<ApplyOutcome> {
+): Promise<boolean> {
   const placed = await trx
     .updateTable('jobs')
     .set((eb) => ({ applications_count: eb('applications_count', '+', 1) }))
-    .where('id', '=', input.jobId)
+    .where('id', '=', jobId)
     .where(openJobSql(now))
     .where(sql<boolean>`applications_count < helpers_needed * ${sql.lit(maxApplicants(1))}`)
-    .where((eb) => eb.or([eb('owner_account_id', 'is', null), eb('owner_account_id', '!=', input.accountId)]))
+    .where((eb) => eb.or([eb('owner_account_id', 'is', null), eb('owner_account_id', '!=', accountId)]))
     .executeTakeFirst();
-  if (Number(placed.numUpdatedRows) === 0) return whyNoPlace(trx, input.jobId, input.accountId, now);
-  await claimQuota(trx, 'applications', input.accountId, quota, now);
+  return Number(placed.numUpdatedRows) > 0;
+}
+
+/**
+ * Inserts a pending application; the unique (job, helper) constraint refuses a second one (a
+ * unique violation the service turns into already_applied).
+ */
+export async function insertApplication(
+  trx: WriteTransaction,
+  input: { jobId: string; helperId: string; accountId: string; message: string | null },
+  now: Date,
+): Promise<ApplicationRow> {
   const row: ApplicationRow = {
     id: newId('app'),
     job_id: input.jobId,
@@ -82,25 +83,20 @@ export async function applyToJob(
     withdrawn_at: null,
   };
   await trx.insertInto('applications').values(row).execute();
-  // The helper's avg_response_minutes counts this answer to the job at once.
-  await refreshHelperRecords(trx, [input.helperId]);
-  const application = applicationRowToApplication(row);
-  const job = await trx
-    .selectFrom('jobs')
-    .select(['category', 'lat', 'lng', 'owner_account_id'])
-    .where('id', '=', input.jobId)
-    .executeTakeFirstOrThrow();
-  // Private: only the job's owner and the applicant see it.
-  const audience = [job.owner_account_id, input.accountId];
-  await recordEvent(
-    trx,
-    { type: 'application.created', subjectId: row.id, place: job, audience, data: application },
-    now,
-  );
-  return { ok: true, application };
+  return row;
 }
 
-async function whyNoPlace(db: Queryable, jobId: string, accountId: string, now: Date): Promise<ApplyOutcome> {
+/** A job's place and owner: what the events about its applications need. */
+export function jobPlaceAndOwner(db: Queryable, jobId: string) {
+  return db
+    .selectFrom('jobs')
+    .select(['category', 'lat', 'lng', 'owner_account_id'])
+    .where('id', '=', jobId)
+    .executeTakeFirstOrThrow();
+}
+
+/** Why takeApplicationPlace found no place for the account on the job. */
+export async function whyNoPlace(db: Queryable, jobId: string, accountId: string, now: Date): Promise<ApplyOutcome> {
   const job = await db
     .selectFrom('jobs')
     .select(['status', 'deadline', 'owner_account_id'])
@@ -142,25 +138,28 @@ export type DecideOutcome =
   | { ok: false; problem: 'job_state'; status: JobStatus };
 
 /**
- * The job owner accepts or rejects a pending application. Accepting needs the job open and a
- * helper still missing, checked by the same conditional update that decides; when the accepted
- * applications reach helpers_needed, the job becomes assigned and the pending rest are rejected,
- * all in one transaction. The first statement locks the job row (SQLite: the database's write
- * lock): concurrent decisions on one job then run one after the other, and on PostgreSQL each
- * later statement reads the accepted applications committed before it, so two acceptances of
- * different applications cannot both take the last place.
+ * Writes a job's row without changing it: the first statement of a decision locks the job row
+ * (SQLite: the database's write lock), so concurrent decisions on one job run one after the other,
+ * and on PostgreSQL each later statement reads the accepted applications committed before it, so
+ * two acceptances of different applications cannot both take the last place.
  */
-export async function decideApplication(
+export async function lockJob(trx: WriteTransaction, jobId: string): Promise<void> {
+  await trx.updateTable('jobs').set({ updated_at: sql`updated_at` }).where('id', '=', jobId).execute();
+}
+
+/**
+ * The job owner's decision on a pending application, in one conditional update: accepting needs
+ * the job open and a helper still missing. False when it did not apply (whyUndecided says why).
+ */
+export async function decidePending(
   trx: WriteTransaction,
   input: { jobId: string; applicationId: string; accountId: string; action: 'accept' | 'reject' },
   now: Date,
-): Promise<DecideOutcome> {
+): Promise<boolean> {
   const to = nextState(APPLICATION_MACHINE, 'pending', input.action) as ApplicationStatus;
-  const at = now.toISOString();
-  await trx.updateTable('jobs').set({ updated_at: sql`updated_at` }).where('id', '=', input.jobId).execute();
   const decided = await trx
     .updateTable('applications')
-    .set({ status: to, decided_at: at })
+    .set({ status: to, decided_at: now.toISOString() })
     .where('id', '=', input.applicationId)
     .where('job_id', '=', input.jobId)
     .where('status', '=', 'pending')
@@ -175,31 +174,28 @@ export async function decideApplication(
       return exists(job);
     })
     .executeTakeFirst();
-  if (Number(decided.numUpdatedRows) === 0) return whyUndecided(trx, input, now);
-  if (to === 'accepted') {
-    const assigned = await trx
-      .updateTable('jobs')
-      .set({ status: 'assigned', updated_at: at })
-      .where('id', '=', input.jobId)
-      .where('status', '=', 'open')
-      .where(sql<boolean>`${acceptedCountSql} >= helpers_needed`)
-      .executeTakeFirst();
-    if (Number(assigned.numUpdatedRows) > 0) {
-      await rejectPending(trx, input.jobId, now);
-      await recordJobEvent(trx, 'job.status_changed', input.jobId, now);
-    }
-  }
-  const row = await trx
-    .selectFrom('applications')
-    .selectAll()
-    .where('id', '=', input.applicationId)
-    .executeTakeFirstOrThrow();
-  // An acceptance is a commitment in the helper's record.
-  if (to === 'accepted') await refreshHelperRecords(trx, [row.helper_id]);
-  return { ok: true, application: applicationRowToApplication(row) };
+  return Number(decided.numUpdatedRows) > 0;
 }
 
-async function whyUndecided(
+/** Assigns an open job whose accepted applications reach helpers_needed; false when they do not. */
+export async function assignWhenStaffed(trx: WriteTransaction, jobId: string, now: Date): Promise<boolean> {
+  const assigned = await trx
+    .updateTable('jobs')
+    .set({ status: 'assigned', updated_at: now.toISOString() })
+    .where('id', '=', jobId)
+    .where('status', '=', 'open')
+    .where(sql<boolean>`${acceptedCountSql} >= helpers_needed`)
+    .executeTakeFirst();
+  return Number(assigned.numUpdatedRows) > 0;
+}
+
+/** An application by id. */
+export function findApplication(db: Queryable, id: string): Promise<ApplicationRow> {
+  return db.selectFrom('applications').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+}
+
+/** Why decidePending did not apply. */
+export async function whyUndecided(
   db: Queryable,
   input: { jobId: string; applicationId: string; accountId: string },
   now: Date,

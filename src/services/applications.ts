@@ -1,23 +1,35 @@
 import { isUniqueViolation } from '../db/errors.js';
 import type { AccountRow } from '../db/schema.js';
 import { APPLICATION_MACHINE, JOB_MACHINE } from '../domain/transitions.js';
+import { claimQuota } from '../repositories/account-quotas.js';
 import {
   type ApplyOutcome,
-  applyToJob,
+  applicationRowToApplication,
+  assignWhenStaffed,
   type DecideOutcome,
-  decideApplication,
+  decidePending,
+  findApplication,
   hasApplied,
+  insertApplication,
+  jobPlaceAndOwner,
   listJobApplications,
+  lockJob,
+  takeApplicationPlace,
+  whyNoPlace,
+  whyUndecided,
 } from '../repositories/applications.js';
 import { isOwnHelper } from '../repositories/helper-profiles.js';
-import { inWriteTransaction, type WriteContext } from '../repositories/write-transaction.js';
+import { rejectPending } from '../repositories/job-writes.js';
+import { recordEvent, recordJobEvent } from '../repositories/outbox.js';
+import { refreshHelperRecords } from '../repositories/reliability-records.js';
+import { inWriteTransaction, type WriteContext, type WriteTransaction } from '../repositories/write-transaction.js';
 import type { Application } from '../schemas/applications.js';
 import { ApiError, badRequest } from './errors.js';
 import { illegalTransition, notFound } from './write-rules.js';
 
 /**
  * Applies to an open job as a helper of the account (404 for another account's helper); the
- * database decides the limits (applyToJob). At most `quota` applications per account and hour.
+ * database decides the limits (apply). At most `quota` applications per account and hour.
  */
 export async function applyAsHelper(
   context: WriteContext,
@@ -38,7 +50,7 @@ export async function applyAsHelper(
   if (await hasApplied(context.db, jobId, helperId)) outcome = { ok: false, problem: 'already_applied' };
   else {
     try {
-      outcome = await inWriteTransaction(context, (trx) => applyToJob(trx, input, context.now, quota));
+      outcome = await inWriteTransaction(context, (trx) => apply(trx, input, context.now, quota));
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
       outcome = { ok: false, problem: 'already_applied' };
@@ -67,9 +79,60 @@ export async function decide(
   action: 'accept' | 'reject',
 ): Promise<Application> {
   const input = { ...ids, accountId: account.id, action };
-  const outcome = await inWriteTransaction(context, (trx) => decideApplication(trx, input, context.now));
+  const outcome = await inWriteTransaction(context, (trx) => decideOn(trx, input, context.now));
   if (!outcome.ok) throw decideError(outcome, action, ids.jobId, ids.applicationId);
   return outcome.application;
+}
+
+/**
+ * An application inside its transaction. The database decides every limit: the first statement
+ * takes a place among the job's max_applicants (takeApplicationPlace), the unique (job, helper)
+ * constraint refuses a second application (rolling the place back), and the account's hourly quota
+ * is claimed in the same transaction (a refusal rolls the place back too). Then the helper's
+ * figures, and the application.created event, private to the job's owner and the applicant.
+ */
+async function apply(
+  trx: WriteTransaction,
+  input: { jobId: string; helperId: string; accountId: string; message: string | null },
+  now: Date,
+  quota: number,
+): Promise<ApplyOutcome> {
+  if (!(await takeApplicationPlace(trx, input.jobId, input.accountId, now)))
+    return whyNoPlace(trx, input.jobId, input.accountId, now);
+  await claimQuota(trx, 'applications', input.accountId, quota, now);
+  const row = await insertApplication(trx, input, now);
+  // The helper's avg_response_minutes counts this answer to the job at once.
+  await refreshHelperRecords(trx, [input.helperId]);
+  const application = applicationRowToApplication(row);
+  const job = await jobPlaceAndOwner(trx, input.jobId);
+  const audience = [job.owner_account_id, input.accountId];
+  await recordEvent(
+    trx,
+    { type: 'application.created', subjectId: row.id, place: job, audience, data: application },
+    now,
+  );
+  return { ok: true, application };
+}
+
+/**
+ * A decision inside its transaction: the job locked first (lockJob), the conditional decision,
+ * and on acceptance, once the accepted reach helpers_needed, the job assigned, the pending rest
+ * rejected and its job.status_changed event; an acceptance is a commitment in the helper's record.
+ */
+async function decideOn(
+  trx: WriteTransaction,
+  input: { jobId: string; applicationId: string; accountId: string; action: 'accept' | 'reject' },
+  now: Date,
+): Promise<DecideOutcome> {
+  await lockJob(trx, input.jobId);
+  if (!(await decidePending(trx, input, now))) return whyUndecided(trx, input, now);
+  if (input.action === 'accept' && (await assignWhenStaffed(trx, input.jobId, now))) {
+    await rejectPending(trx, input.jobId, now);
+    await recordJobEvent(trx, 'job.status_changed', input.jobId, now);
+  }
+  const row = await findApplication(trx, input.applicationId);
+  if (input.action === 'accept') await refreshHelperRecords(trx, [row.helper_id]);
+  return { ok: true, application: applicationRowToApplication(row) };
 }
 
 function applyError(outcome: Exclude<ApplyOutcome, { ok: true }>, jobId: string, helperId: string): ApiError {
