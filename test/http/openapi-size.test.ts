@@ -14,6 +14,7 @@ import { SHARED_ERRORS, SHARED_HEADERS } from '../../src/http/error-catalogue.js
 import { compactDocument, expandDocument } from '../../src/http/openapi/compact.js';
 import { ERROR_COMPONENT_NAMES, HEADER_COMPONENT_NAMES } from '../../src/http/openapi/components.js';
 import { MIN_SHARED_CHARS } from '../../src/http/openapi/descriptions.js';
+import { isSharedSchemaName } from '../../src/http/openapi/schemas.js';
 import type { OpenApiObject } from '../../src/http/openapi/types.js';
 import {
   IDEMPOTENCY_KEY_PATTERN,
@@ -216,14 +217,19 @@ describe('the OpenAPI document is compact', () => {
         'application/json'
       ]?.schema as { properties: Record<string, Json> } | undefined;
     const created = body('/v1/jobs', 'post')?.properties.location;
-    assert.deepEqual(created, { $ref: '#/components/schemas/createJob.location' });
+    assert.deepEqual(created, { $ref: '#/components/schemas/JobLocation' });
     assert.deepEqual(body('/v1/jobs/{id}', 'patch')?.properties.location, created);
     assert.deepEqual(body('/v1/listings', 'post')?.properties.location, created);
-    const location = resolveShared(doc).components.schemas?.['createJob.location'] as Json;
+    const location = resolveShared(doc).components.schemas?.JobLocation as Json;
     assert.ok(Array.isArray(location.anyOf), 'lat/lng or plz');
     // Written out, the bodies have their schemas inline again.
     const full = expandDocument(doc as unknown as OpenApiObject) as unknown as Document;
-    assert.ok(!JSON.stringify(full).includes('"#/components/schemas/createJob.'), 'resolved everywhere');
+    const shared = Object.keys(doc.components.schemas ?? {}).filter(isSharedSchemaName);
+    assert.ok(shared.length > 20, `${shared.length} shared schemas`);
+    for (const name of shared) {
+      assert.match(name, /^[A-Z][A-Za-z0-9]*$/, 'a real name, for generated clients');
+      assert.ok(!JSON.stringify(full).includes(`"#/components/schemas/${name}"`), `${name} resolved everywhere`);
+    }
   });
 
   test('each moved paragraph is in the document once, and every operation that had it points there', async (t) => {

@@ -36,9 +36,10 @@ export function acceptedForms({ schema, url, route }: { schema: unknown; url: st
         },
       }),
       ...(body && hooks.includes(WRITE_HOOKS.preValidation) && { body: acceptedBodySchema(body) }),
-      ...(isCached(route) && declared.response !== undefined && {
-        response: { ...(declared.response as Json), 304: NOT_MODIFIED },
-      }),
+      ...(isCached(route) &&
+        declared.response !== undefined && {
+          response: { ...(declared.response as Json), 304: NOT_MODIFIED },
+        }),
     },
   };
 }

@@ -22,7 +22,8 @@ import type { Json, OpenApiObject } from './types.js';
  *   identically (the sandbox twins, the search filters, the ids), and the Idempotency-Key header,
  *   which every POST under /v1 declares (schemas/idempotency.ts; components.ts);
  * - components.schemas: every schema repeated word for word (shareSchemas, schemas.ts), under a
- *   name with a dot (createJob.location), which the generated schemas' names never have;
+ *   real name made from where it was (createJob.location: JobLocation), told from the generated
+ *   document's own schemas by their list (schemas/components.ts);
  * - a request body's copy of its schema's description goes (dropBodyDescriptionCopies,
  *   descriptions.ts, as are the next two);
  * - a sandbox twin whose description is its real operation's, after a paragraph of its own, keeps
@@ -81,7 +82,8 @@ export function expandDocument<T extends OpenApiObject>(doc: T): T {
 /** The compact document: the shared pieces of the generated one written once (see the top of this file). */
 export function compactDocument(doc: OpenApiObject): OpenApiObject {
   const names = Object.keys(doc.components?.schemas ?? {});
-  if (names.some(isSharedSchemaName)) throw new Error(`compactDocument: a schema name has a dot: ${names}`);
+  if (names.some(isSharedSchemaName))
+    throw new Error(`compactDocument: a schema not in schemas/components.ts: ${names}`);
   // A copy: @fastify/swagger builds each document (JSON, YAML) from the same options objects (tags).
   const compact = shareComponents(structuredClone(doc));
   const before = expandDocument(compact);

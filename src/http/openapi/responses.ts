@@ -43,10 +43,7 @@ export function shareSuccessResponses(doc: OpenApiObject): void {
       schemaNameOf(response) ??
       STATUS_NAMES[status] ??
       `${first.operationId ?? 'response'}.${status}`
-    ).replace(
-      /[^A-Za-z0-9._-]/g,
-      '_',
-    );
+    ).replace(/[^A-Za-z0-9._-]/g, '_');
     let name = base;
     for (let n = 2; name in shared || name in (components.responses ?? {}); n++) name = `${base}.${n}`;
     shared[name] = response;

@@ -1,3 +1,4 @@
+import { COMPONENT_SCHEMAS } from '../../schemas/components.js';
 import { type Json, type OpenApiObject, operationsOf, ref } from './types.js';
 
 // Repeated schemas (a step of compactDocument, compact.ts).
@@ -5,11 +6,54 @@ import { type Json, type OpenApiObject, operationsOf, ref } from './types.js';
 /** A schema shorter than this (in characters of JSON) stays inline: a reference would save too little. */
 export const MIN_SHARED_SCHEMA_CHARS = 100;
 
+/** The names of the generated document's own schemas: the $ids of schemas/components.ts. */
+const OWN_SCHEMA_NAMES: ReadonlySet<string> = new Set(
+  COMPONENT_SCHEMAS.map((schema) => (schema as { $id?: string }).$id ?? ''),
+);
+
 /**
- * Names of the schemas shareSchemas adds have a dot (createJob.location: the location property of
- * createJob's body); the generated document's own schemas (Job, Listing ...) have none.
+ * Whether a schema of components.schemas is one shareSchemas or sharePatterns added (JobTitle: the
+ * title of createJob's body), not one of the generated document's own (Job, Listing ...).
  */
-export const isSharedSchemaName = (name: string) => name.includes('.');
+export const isSharedSchemaName = (name: string) => !OWN_SCHEMA_NAMES.has(name);
+
+/** snake_case, kebab-case or camelCase words as one PascalCase word: time_preference -> TimePreference. */
+const pascal = (word: string) =>
+  word
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+    .join('');
+
+/**
+ * A real name for what a slot holds, for generated clients: its place in words, without the verb of
+ * the operation it was found in, status codes and list positions (createJob.category -> JobCategory,
+ * Webhook.events.items -> WebhookEvent, createJob.category.anyOf1 -> JobCategoryVariant1), and
+ * when that is taken `suffix` (Base: the part several annotated copies share), numbered if still taken.
+ */
+export function schemaNameOf(label: string, taken: (name: string) => boolean, suffix = ''): string {
+  const words: string[] = [];
+  for (const [i, part] of label.split('.').entries()) {
+    if (/^\d+$/.test(part)) continue;
+    if (part === 'items') {
+      const last = words.pop() ?? 'Item';
+      words.push(last.endsWith('s') ? last.slice(0, -1) : `${last}Item`);
+    } else if (/^(anyOf|oneOf|allOf)\d+$/.test(part)) words.push(`Variant${part.replace(/\D/g, '')}`);
+    else if (i === 0)
+      words.push(
+        pascal(
+          part.replace(/^(create|update|get|list|search|start|request|review|put|post|apply|Public)(?=[A-Z])/, ''),
+        ),
+      );
+    else words.push(pascal(part));
+  }
+  const plain = words.join('') || 'Schema';
+  if (!taken(plain)) return plain;
+  const base = `${plain}${suffix}`;
+  let name = base;
+  for (let n = 2; taken(name); n++) name = `${base}${n}`;
+  return name;
+}
 
 interface SchemaSlot {
   /** Where the schema is, to name it: createJob.location, Webhook.events.items. */
@@ -131,9 +175,11 @@ export function shareSchemas(doc: OpenApiObject, { ignoring = [] as readonly Ann
     const [key, slots] = best;
     let name = alike ? undefined : slots.find((slot) => slot.component)?.component;
     if (!name) {
-      const base = (slots[0]?.label ?? 'schema').replace(/[^A-Za-z0-9._-]/g, '_');
-      name = base;
-      for (let n = 2; name in schemas; n++) name = `${base}.${n}`;
+      name = schemaNameOf(
+        slots[0]?.label ?? 'schema',
+        (n) => n in schemas || !isSharedSchemaName(n),
+        alike ? 'Base' : '',
+      );
       schemas[name] = JSON.parse(key) as Json;
     }
     for (const slot of slots) {
@@ -169,14 +215,14 @@ export function sharePatterns(doc: OpenApiObject): void {
   }
   for (const [key, slots] of uses) {
     if (slots.length < 2) continue;
-    // Named after the first user's field (description.pattern), not its operation: it is referenced often.
+    // Named after the first user's field (TextPattern), not its operation: it is referenced often.
     const field = (slots[0]?.label ?? 'schema')
       .split('.')
       .filter((part) => !/^(anyOf|items)\d*$/.test(part))
+      .at(-1)
+      ?.split(/(?=[A-Z])/)
       .at(-1);
-    const base = `${(field ?? 'schema').replace(/[^A-Za-z0-9_-]/g, '_')}.pattern`;
-    let name = base;
-    for (let n = 2; name in schemas; n++) name = `${base}.${n}`;
+    const name = schemaNameOf(`${field ?? 'text'}_pattern`, (n) => n in schemas || !isSharedSchemaName(n));
     const maxLength = Math.max(...slots.map((slot) => (slot.get() as { maxLength: number }).maxLength));
     schemas[name] = { ...(JSON.parse(key) as Json), maxLength };
     for (const slot of slots) {
