@@ -5,8 +5,6 @@ import { maskContactData } from '../domain/contact-shield.js';
 import { newId } from '../domain/ids.js';
 import { isPublished, publishedAt } from '../domain/reviews.js';
 import type { PublicReview, Review } from '../schemas/reviews.js';
-import { recordEvent } from './outbox.js';
-import { refreshHelperRecords, refreshOwnerRecords } from './reliability-records.js';
 import type { WriteTransaction } from './write-transaction.js';
 
 const replyOf = (row: ReviewRow) =>
@@ -101,10 +99,20 @@ export function findBookingForReview(db: Queryable, bookingId: string) {
 }
 
 /**
- * Writes a review of one side in the caller's transaction. The unique (about, side) constraint
- * refuses a second one (a unique violation the service turns into already_reviewed). When the
- * other side's review is there, both are published now: published_at on both, a review.published
- * event for each to both parties, and the reviewed parties' figures computed again.
+ * Writes the row a review is about without changing it: the first statement of a review locks it,
+ * so two sides reviewing at once run one after the other and the second always sees the first.
+ */
+export async function lockReviewSubject(trx: WriteTransaction, subject: Pick<ReviewSubject, 'type' | 'id'>) {
+  if (subject.type === 'application') {
+    await trx.updateTable('applications').set({ decided_at: sql`decided_at` }).where('id', '=', subject.id).execute();
+  } else {
+    await trx.updateTable('bookings').set({ updated_at: sql`updated_at` }).where('id', '=', subject.id).execute();
+  }
+}
+
+/**
+ * Inserts a review of one side, unpublished. The unique (about, side) constraint refuses a second
+ * one (a unique violation the service turns into already_reviewed).
  */
 export async function insertReview(
   trx: WriteTransaction,
@@ -117,16 +125,8 @@ export async function insertReview(
     text: string | null;
   },
   now: Date,
-): Promise<Review> {
+): Promise<ReviewRow> {
   const { subject } = input;
-  const at = now.toISOString();
-  // Writing the subject's row first locks it: two sides reviewing at once run one after the other,
-  // so the second always sees the first and publishes both.
-  if (subject.type === 'application') {
-    await trx.updateTable('applications').set({ decided_at: sql`decided_at` }).where('id', '=', subject.id).execute();
-  } else {
-    await trx.updateTable('bookings').set({ updated_at: sql`updated_at` }).where('id', '=', subject.id).execute();
-  }
   const row: ReviewRow = {
     removed_at: null,
     id: newId('rev'),
@@ -141,16 +141,25 @@ export async function insertReview(
     reviewed_account_id: subject.reviewed.accountId,
     rating: input.rating,
     text: input.text,
-    created_at: at,
+    created_at: now.toISOString(),
     window_closes_at: subject.windowClosesAt,
     published_at: null,
     reply: null,
     replied_at: null,
   };
   await trx.insertInto('reviews').values(row).execute();
-  const published = await trx
+  return row;
+}
+
+/** Publishes both reviews of a subject once both sides have written theirs; the rows it published. */
+export function publishBothSides(
+  trx: WriteTransaction,
+  subject: Pick<ReviewSubject, 'type' | 'id'>,
+  now: Date,
+): Promise<ReviewRow[]> {
+  return trx
     .updateTable('reviews')
-    .set({ published_at: at })
+    .set({ published_at: now.toISOString() })
     .where('about_type', '=', subject.type)
     .where('about_id', '=', subject.id)
     .where('published_at', 'is', null)
@@ -159,30 +168,6 @@ export async function insertReview(
     )
     .returningAll()
     .execute();
-  await announcePublished(trx, published, [input.authorAccountId, subject.otherAccountId], now);
-  return reviewRowToReview(published.find((r) => r.id === row.id) ?? row, now);
-}
-
-/** review.published events for both parties, and the reviewed parties' figures computed again. */
-async function announcePublished(
-  trx: WriteTransaction,
-  rows: readonly ReviewRow[],
-  audience: readonly (string | null)[],
-  now: Date,
-): Promise<void> {
-  for (const row of rows) {
-    const data = reviewRowToReview(row, now);
-    const parties = [...audience, row.author_account_id, row.reviewed_account_id];
-    await recordEvent(trx, { type: 'review.published', subjectId: row.id, place: null, audience: parties, data }, now);
-  }
-  await refreshHelperRecords(
-    trx,
-    rows.flatMap((r) => (r.helper_id ? [r.helper_id] : [])),
-  );
-  await refreshOwnerRecords(
-    trx,
-    rows.flatMap((r) => (r.owner_id ? [r.owner_id] : [])),
-  );
 }
 
 /** Reviews whose window has closed without the other side: the background publication's work, oldest first. */
@@ -200,11 +185,10 @@ export function reviewsDueForPublication(db: Queryable, now: Date, limit: number
 
 /**
  * Writes the publication of a review whose window closed (published_at = the window's end, as
- * reads already showed it), with its review.published event and the reviewed party's figures;
- * false when another instance did it first.
+ * reads already showed it); returns it, or nothing when another instance did it first.
  */
-export async function publishClosedReview(trx: WriteTransaction, id: string, now: Date): Promise<boolean> {
-  const rows = await trx
+export function publishClosedReview(trx: WriteTransaction, id: string, now: Date): Promise<ReviewRow[]> {
+  return trx
     .updateTable('reviews')
     .set({ published_at: sql`window_closes_at` })
     .where('id', '=', id)
@@ -212,8 +196,6 @@ export async function publishClosedReview(trx: WriteTransaction, id: string, now
     .where('window_closes_at', '<=', now.toISOString())
     .returningAll()
     .execute();
-  await announcePublished(trx, rows, [], now);
-  return rows.length > 0;
 }
 
 export function findReview(db: Queryable, id: string): Promise<ReviewRow | undefined> {

@@ -1,15 +1,19 @@
 import { isUniqueViolation } from '../db/errors.js';
 import type { Queryable } from '../db/queryable.js';
-import type { AccountRow, ReviewSide } from '../db/schema.js';
+import type { AccountRow, ReviewRow, ReviewSide } from '../db/schema.js';
 import { isPublished, reviewWindowCloses } from '../domain/reviews.js';
 import { firstNameAndInitial } from '../domain/text.js';
 import { findHelperProfile } from '../repositories/helper-profiles.js';
 import { findListing } from '../repositories/listings.js';
+import { recordEvent } from '../repositories/outbox.js';
+import { refreshHelperRecords, refreshOwnerRecords } from '../repositories/reliability-records.js';
 import {
   findApplicationForReview,
   findBookingForReview,
   findReview,
   insertReview,
+  lockReviewSubject,
+  publishBothSides,
   publishClosedReview,
   publishedReviewsOf,
   type ReviewSubject,
@@ -17,7 +21,7 @@ import {
   reviewsDueForPublication,
   setReply,
 } from '../repositories/reviews.js';
-import { inWriteTransaction, type WriteContext } from '../repositories/write-transaction.js';
+import { inWriteTransaction, type WriteContext, type WriteTransaction } from '../repositories/write-transaction.js';
 import type { PublicReviewPage, Review, ReviewCreateBody } from '../schemas/reviews.js';
 import { ApiError } from './errors.js';
 
@@ -110,6 +114,7 @@ async function writeReview(
         'Reviews are written within the window after completion or return; this one can no longer be reviewed.',
     });
   }
+  const { now } = context;
   const input = {
     subject,
     side,
@@ -119,7 +124,15 @@ async function writeReview(
     text: body.text ?? null,
   };
   try {
-    return await inWriteTransaction(context, (trx) => insertReview(trx, input, context.now));
+    return await inWriteTransaction(context, async (trx) => {
+      // The subject's row first: two sides reviewing at once run one after the other, so the
+      // second always sees the first and publishes both.
+      await lockReviewSubject(trx, subject);
+      const row = await insertReview(trx, input, now);
+      const published = await publishBothSides(trx, subject, now);
+      await announcePublished(trx, published, [account.id, subject.otherAccountId], now);
+      return reviewRowToReview(published.find((r) => r.id === row.id) ?? row, now);
+    });
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
     throw new ApiError(409, 'already_reviewed', `You have reviewed this ${subject.type} already (as its ${side}).`, {
@@ -200,9 +213,40 @@ export async function publishClosedReviews(context: WriteContext, batch = 100): 
   const due = await reviewsDueForPublication(context.db, context.now, batch);
   let published = 0;
   for (const review of due) {
-    if (await inWriteTransaction(context, (trx) => publishClosedReview(trx, review.id, context.now))) published++;
+    const rows = await inWriteTransaction(context, async (trx) => {
+      const closed = await publishClosedReview(trx, review.id, context.now);
+      await announcePublished(trx, closed, [], context.now);
+      return closed;
+    });
+    if (rows.length > 0) published++;
   }
   return published;
+}
+
+/**
+ * What a publication records: a review.published event for each review to both parties (the
+ * `audience` and each review's author and reviewed account), and the reviewed parties' figures
+ * computed again.
+ */
+async function announcePublished(
+  trx: WriteTransaction,
+  rows: readonly ReviewRow[],
+  audience: readonly (string | null)[],
+  now: Date,
+): Promise<void> {
+  for (const row of rows) {
+    const data = reviewRowToReview(row, now);
+    const parties = [...audience, row.author_account_id, row.reviewed_account_id];
+    await recordEvent(trx, { type: 'review.published', subjectId: row.id, place: null, audience: parties, data }, now);
+  }
+  await refreshHelperRecords(
+    trx,
+    rows.flatMap((r) => (r.helper_id ? [r.helper_id] : [])),
+  );
+  await refreshOwnerRecords(
+    trx,
+    rows.flatMap((r) => (r.owner_id ? [r.owner_id] : [])),
+  );
 }
 
 function pageOf(found: { data: PublicReviewPage['data']; total: number }, page: { limit: number; offset: number }) {
