@@ -15,7 +15,7 @@ import type { Database } from '../db/schema.js';
 import type { TierLimits } from '../domain/tiers.js';
 import type { AccountQuotas } from '../repositories/account-quotas.js';
 import type { Endpoint } from '../schemas/stats.js';
-import type { IndexSnapshot } from '../search/search-indexes.js';
+import type { IndexSnapshot } from '../services/search.js';
 import type { Base } from './sandbox-naming.js';
 
 /** The Fastify instance routes are written against: TypeBox schemas give the handler types. */

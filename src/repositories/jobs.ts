@@ -9,7 +9,7 @@ import type { QueryWord } from '../domain/search-text.js';
 import { effectiveJobStatus } from '../domain/statuses.js';
 import type { Job } from '../schemas/job.js';
 import type { PublicProvider } from '../schemas/providers.js';
-import type { IndexedPage, IndexRows } from './indexed-search.js';
+import type { IndexedPage } from './indexed-search.js';
 import { pageOf, readPage } from './indexed-search.js';
 import { flag, locationFromRow, parsePhotos } from './mappers.js';
 import { idNeighbours } from './neighbours.js';
@@ -88,33 +88,30 @@ export function openJobSql(now: Date): RawBuilder<boolean> {
   return sql<boolean>`(status = 'open' and (deadline is null or deadline > ${now.toISOString()}))`;
 }
 
-/** An in-memory index of the open jobs (search/job-index.ts JobIndex): the same page as the SQL below. */
-export interface JobSearchIndex {
-  search(search: JobSearch, now: Date): IndexedPage;
-  readonly rows: IndexRows<JobRow>;
-}
-
 /** The rows of these jobs (any status), for a page found by id. */
-function jobRowsOf(db: Queryable, ids: readonly string[]): Promise<JobRow[]> {
+export function jobRowsOf(db: Queryable, ids: readonly string[]): Promise<JobRow[]> {
   return db.selectFrom('jobs').selectAll().where('id', 'in', ids).execute();
 }
 
 /**
- * One page of open jobs and the exact total: from the in-memory index when one is given (it must
- * be current: search/search-indexes.ts), else as SQL. Both give the same answer (tested).
+ * The jobs of a page an in-memory index found (search/job-index.ts), in its order, from their rows
+ * (jobRowsOf, or the rows the index keeps).
  */
-export async function searchJobs(
+export async function jobsOfPage(
   db: Queryable,
-  search: JobSearch,
+  page: IndexedPage,
+  rows: ReadonlyMap<string, JobRow>,
   now: Date,
-  index?: JobSearchIndex,
-): Promise<{ data: Job[]; total: number }> {
+): Promise<Job[]> {
+  return pageOf(page, rows, await jobMapper(db, now)([...rows.values()]));
+}
+
+/**
+ * One page of open jobs and the exact total, as SQL; services/search.ts asks the in-memory index
+ * instead when it is current, which gives the same answer (tested).
+ */
+export async function searchJobs(db: Queryable, search: JobSearch, now: Date): Promise<{ data: Job[]; total: number }> {
   const mapper = jobMapper(db, now);
-  if (index) {
-    const page = index.search(search, now);
-    const rows = await index.rows.get(page.ids, (ids) => jobRowsOf(db, ids));
-    return { data: pageOf(page, rows, await mapper([...rows.values()])), total: page.total };
-  }
   const distance = distanceKmSql(dialectOf(db), sql.ref<number>('lat'), sql.ref<number>('lng'), search.center);
   let query = db
     .selectFrom('jobs')

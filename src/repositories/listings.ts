@@ -9,7 +9,7 @@ import type { QueryWord } from '../domain/search-text.js';
 import type { Condition } from '../domain/statuses.js';
 import type { Listing } from '../schemas/listing.js';
 import type { PublicProvider } from '../schemas/providers.js';
-import type { IndexedPage, IndexRows } from './indexed-search.js';
+import type { IndexedPage } from './indexed-search.js';
 import { pageOf, readPage } from './indexed-search.js';
 import { flag, locationFromRow, parsePhotos, reliabilityFromRow } from './mappers.js';
 import { idNeighbours } from './neighbours.js';
@@ -88,14 +88,8 @@ function listingsWithOwners(db: Queryable) {
   return db.selectFrom('listings').innerJoin('owners', 'owners.id', 'listings.owner_id');
 }
 
-/** An in-memory index of the available listings (search/listing-index.ts ListingIndex): the same page as the SQL below. */
-export interface ListingSearchIndex {
-  search(search: ListingSearch): IndexedPage;
-  readonly rows: IndexRows<ListingSearchRow>;
-}
-
 /** The rows of these listings with their owner's reliability, as searches read them, for a page found by id. */
-function listingRowsOf(db: Queryable, ids: readonly string[]): Promise<ListingSearchRow[]> {
+export function listingRowsOf(db: Queryable, ids: readonly string[]): Promise<ListingSearchRow[]> {
   return listingsWithOwners(db)
     .selectAll('listings')
     .select(OWNER_RELIABILITY)
@@ -103,17 +97,20 @@ function listingRowsOf(db: Queryable, ids: readonly string[]): Promise<ListingSe
     .execute();
 }
 
-/** One page of available listings and the exact total: from the index when one is given, else as SQL. */
+/** The listings of a page an in-memory index found (search/listing-index.ts), in its order (see jobsOfPage). */
+export async function listingsOfPage(
+  db: Queryable,
+  page: IndexedPage,
+  rows: ReadonlyMap<string, ListingSearchRow>,
+): Promise<Listing[]> {
+  return pageOf(page, rows, await listingMapper(db)([...rows.values()]));
+}
+
+/** One page of available listings and the exact total, as SQL (services/search.ts may ask the index instead). */
 export async function searchListings(
   db: Queryable,
   search: ListingSearch,
-  index?: ListingSearchIndex,
 ): Promise<{ data: Listing[]; total: number }> {
-  if (index) {
-    const page = index.search(search);
-    const rows = await index.rows.get(page.ids, (ids) => listingRowsOf(db, ids));
-    return { data: pageOf(page, rows, await listingMapper(db)([...rows.values()])), total: page.total };
-  }
   const dialect = dialectOf(db);
   let query = listingsWithOwners(db)
     .where('listings.status', '=', 'available')

@@ -7,7 +7,7 @@ import {
   type JobIndexRow,
   jobIndexRowsAfter,
 } from '../repositories/indexed-search.js';
-import type { JobSearch, JobSearchIndex } from '../repositories/jobs.js';
+import type { JobSearch } from '../repositories/jobs.js';
 import { cents, codeOf, dateCode, isoMs, LOAD_CHUNK, NotMirrorable } from './columns.js';
 import { CompletedJobs, JobFigures } from './index-figures.js';
 import { loadPoints, type PointIndex, RUN } from './point-index.js';
@@ -53,7 +53,7 @@ function completedValues(row: JobIndexRow) {
  * repositories/jobs.ts searchJobs, evaluated in memory. Whether a job is still open at `now`
  * (deadline ahead) is decided per search, as the SQL does.
  */
-export class JobIndex extends PointTable<JobRow, JobIndexRow> implements JobSearchIndex {
+export class JobIndex extends PointTable<JobRow, JobIndexRow> {
   /** The figures of the open and completed jobs, following every change (index-figures.ts). */
   private readonly figures: JobFigures;
 

@@ -7,7 +7,7 @@ import {
   type ListingIndexRow,
   listingIndexRowsAfter,
 } from '../repositories/indexed-search.js';
-import type { ListingSearch, ListingSearchIndex, ListingSearchRow } from '../repositories/listings.js';
+import type { ListingSearch, ListingSearchRow } from '../repositories/listings.js';
 import { cents, codeOf, isoMs, LOAD_CHUNK } from './columns.js';
 import { ListingFigures } from './index-figures.js';
 import { loadPoints, type PointIndex, RUN } from './point-index.js';
@@ -36,7 +36,7 @@ function listingValues(row: ListingIndexRow) {
  * Every available listing (with its owner, as the search joins them) as typed columns over a
  * PointIndex: the filters and orders of repositories/listings.ts searchListings, in memory.
  */
-export class ListingIndex extends PointTable<ListingSearchRow, ListingIndexRow> implements ListingSearchIndex {
+export class ListingIndex extends PointTable<ListingSearchRow, ListingIndexRow> {
   /** The figures of the available listings, following every change (index-figures.ts). */
   private readonly figures: ListingFigures;
 

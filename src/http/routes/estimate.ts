@@ -4,7 +4,7 @@ import { estimatePrice, MIN_NEARBY_SAMPLE, NEARBY_RADIUS_KM } from '../../reposi
 import { RefTo } from '../../schemas/common.js';
 import { EstimateQuery, EstimateSchema } from '../../schemas/estimate.js';
 import { badRequest } from '../../services/errors.js';
-import { searchAreaOf } from '../../services/search-area.js';
+import { searchAreaOf } from '../../services/search.js';
 import { errorResponses } from '../error-catalogue.js';
 import { ok } from '../responses.js';
 import type { Api, RouteDeps } from '../route-deps.js';

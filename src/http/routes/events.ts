@@ -12,7 +12,7 @@ import {
   StreamQuery,
 } from '../../schemas/events.js';
 import { ApiError, badRequest } from '../../services/errors.js';
-import { filterArea } from '../../services/search-area.js';
+import { filterArea } from '../../services/search.js';
 import { clientKey } from '../budget.js';
 import { errorResponses } from '../error-catalogue.js';
 import { requestLogLine } from '../plugins/observability.js';

@@ -1,11 +1,9 @@
-import { eurToCents } from '../../domain/pricing.js';
-import { findJob, jobsNearId, searchJobs } from '../../repositories/jobs.js';
+import { findJob, jobsNearId } from '../../repositories/jobs.js';
 import { ownsItem } from '../../repositories/notices.js';
-import { DEFAULT_PAGE_SIZE, NoQuery, RefTo } from '../../schemas/common.js';
+import { NoQuery, RefTo } from '../../schemas/common.js';
 import { JobIdParams, JobPage, JobSchema, JobSearchQuery } from '../../schemas/job.js';
 import { ApiError } from '../../services/errors.js';
-import { searchAreaOf, searchWordsAndSort } from '../../services/search-area.js';
-import { checkBudget } from '../../services/search-checks.js';
+import { searchJobs } from '../../services/search.js';
 import { errorResponses } from '../error-catalogue.js';
 import { ok, privately } from '../responses.js';
 import type { Api, RouteDeps } from '../route-deps.js';
@@ -26,30 +24,7 @@ export function jobRoutes(app: Api, { base, db, now, searchIndex }: RouteDeps): 
         response: { 200: ok(JobPage, 'One page of open jobs.'), ...errorResponses(400) },
       }),
     },
-    async (request) => {
-      const query = request.query;
-      checkBudget(query);
-      const limit = query.limit ?? DEFAULT_PAGE_SIZE;
-      const offset = query.offset ?? 0;
-      const { place, ...area } = searchAreaOf(query);
-      const { data, total } = await searchJobs(
-        db,
-        {
-          ...area,
-          ...searchWordsAndSort(query),
-          category: query.category,
-          budgetMinCents: query.budget_min === undefined ? undefined : eurToCents(query.budget_min, 'up'),
-          budgetMaxCents: query.budget_max === undefined ? undefined : eurToCents(query.budget_max, 'down'),
-          date: query.date,
-          urgent: query.urgent,
-          limit,
-          offset,
-        },
-        now(),
-        (await searchIndex?.(request))?.jobs,
-      );
-      return { data, total, limit, offset, has_more: offset + limit < total, ...(place && { near: place }) };
-    },
+    async (request) => searchJobs(db, request.query, now(), searchIndex && (() => searchIndex(request))),
   );
 
   app.get(

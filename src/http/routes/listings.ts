@@ -1,10 +1,9 @@
-import { eurToCents } from '../../domain/pricing.js';
-import { findListing, listingsNearId, searchListings } from '../../repositories/listings.js';
+import { findListing, listingsNearId } from '../../repositories/listings.js';
 import { ownsItem } from '../../repositories/notices.js';
-import { DEFAULT_PAGE_SIZE, NoQuery, RefTo } from '../../schemas/common.js';
+import { NoQuery, RefTo } from '../../schemas/common.js';
 import { ListingIdParams, ListingPage, ListingSchema, ListingSearchQuery } from '../../schemas/listing.js';
 import { ApiError } from '../../services/errors.js';
-import { searchAreaOf, searchWordsAndSort } from '../../services/search-area.js';
+import { searchListings } from '../../services/search.js';
 import { errorResponses } from '../error-catalogue.js';
 import { ok, privately } from '../responses.js';
 import type { Api, RouteDeps } from '../route-deps.js';
@@ -25,27 +24,7 @@ export function listingRoutes(app: Api, { base, db, searchIndex }: RouteDeps): v
         response: { 200: ok(ListingPage, 'One page of available listings.'), ...errorResponses(400) },
       }),
     },
-    async (request) => {
-      const query = request.query;
-      const limit = query.limit ?? DEFAULT_PAGE_SIZE;
-      const offset = query.offset ?? 0;
-      const { place, ...area } = searchAreaOf(query);
-      const { data, total } = await searchListings(
-        db,
-        {
-          ...area,
-          ...searchWordsAndSort(query),
-          category: query.category,
-          priceMaxCents: query.price_max === undefined ? undefined : eurToCents(query.price_max, 'down'),
-          condition: query.condition,
-          instantBooking: query.instant_booking,
-          limit,
-          offset,
-        },
-        (await searchIndex?.(request))?.listings,
-      );
-      return { data, total, has_more: offset + limit < total, ...(place && { near: place }) };
-    },
+    async (request) => searchListings(db, request.query, searchIndex && (() => searchIndex(request))),
   );
 
   app.get(

@@ -24,8 +24,7 @@ import {
   saveSearch,
   unsubscribe,
 } from '../../services/saved-searches.js';
-import { searchWordsAndSort } from '../../services/search-area.js';
-import { checkBudget } from '../../services/search-checks.js';
+import { checkBudget, searchWordsAndSort } from '../../services/search.js';
 import { errorResponses } from '../error-catalogue.js';
 import { created, ok, sendCreated } from '../responses.js';
 import type { Api, RouteDeps } from '../route-deps.js';

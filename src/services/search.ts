@@ -1,0 +1,103 @@
+import type { Queryable } from '../db/queryable.js';
+import type { NamedPlace } from '../domain/place-names.js';
+import { eurToCents } from '../domain/pricing.js';
+import { jobRowsOf, jobsOfPage, searchJobs as searchJobsSql } from '../repositories/jobs.js';
+import { listingRowsOf, listingsOfPage, searchListings as searchListingsSql } from '../repositories/listings.js';
+import { DEFAULT_PAGE_SIZE } from '../schemas/common.js';
+import type { Job, JobSearchQuery } from '../schemas/job.js';
+import type { Listing, ListingSearchQuery } from '../schemas/listing.js';
+import type { IndexSnapshot } from '../search/search-indexes.js';
+import { searchAreaOf, searchWordsAndSort } from './search-area.js';
+import { checkBudget } from './search-checks.js';
+
+/**
+ * The one road of a search: its parameters read (search-area.ts, search-checks.ts: the parts
+ * saved searches, streams and webhooks share), then answered by the in-memory index when the
+ * request has a current one (src/search), else by SQL (the repositories); both give the same page.
+ */
+
+export type { IndexSnapshot } from '../search/search-indexes.js';
+export { type AreaQuery, filterArea, searchAreaOf, searchWordsAndSort } from './search-area.js';
+export { checkBudget } from './search-checks.js';
+
+/** One page of a search as the API answers it. */
+export interface SearchPage<T> {
+  data: T[];
+  total: number;
+  limit: number;
+  offset: number;
+  has_more: boolean;
+  /** The place `near` named. */
+  near?: NamedPlace;
+}
+
+/** The paging and place of a page around what the search found. */
+function pageAnswer<T>(
+  found: { data: T[]; total: number },
+  paging: { limit: number; offset: number },
+  place: NamedPlace | undefined,
+): SearchPage<T> {
+  const { limit, offset } = paging;
+  return { ...found, limit, offset, has_more: offset + limit < found.total, ...(place && { near: place }) };
+}
+
+function pagingOf(query: { limit?: number; offset?: number }): { limit: number; offset: number } {
+  return { limit: query.limit ?? DEFAULT_PAGE_SIZE, offset: query.offset ?? 0 };
+}
+
+/**
+ * The index snapshot current for the request, asked for only once the query was found valid (a
+ * refused query never waits for the index to follow the data); undefined: SQL answers.
+ */
+export type SnapshotOf = () => Promise<IndexSnapshot | undefined>;
+
+/** GET /v1/jobs: open jobs matching the query, one page; from the index snapshot when there is one, else SQL. */
+export async function searchJobs(
+  db: Queryable,
+  query: JobSearchQuery,
+  now: Date,
+  snapshotOf?: SnapshotOf,
+): Promise<SearchPage<Job>> {
+  checkBudget(query);
+  const paging = pagingOf(query);
+  const { place, ...area } = searchAreaOf(query);
+  const search = {
+    ...area,
+    ...searchWordsAndSort(query),
+    category: query.category,
+    budgetMinCents: query.budget_min === undefined ? undefined : eurToCents(query.budget_min, 'up'),
+    budgetMaxCents: query.budget_max === undefined ? undefined : eurToCents(query.budget_max, 'down'),
+    date: query.date,
+    urgent: query.urgent,
+    ...paging,
+  };
+  const index = (await snapshotOf?.())?.jobs;
+  if (!index) return pageAnswer(await searchJobsSql(db, search, now), paging, place);
+  const page = index.search(search, now);
+  const rows = await index.rows.get(page.ids, (ids) => jobRowsOf(db, ids));
+  return pageAnswer({ data: await jobsOfPage(db, page, rows, now), total: page.total }, paging, place);
+}
+
+/** GET /v1/listings: available listings matching the query, one page (see searchJobs). */
+export async function searchListings(
+  db: Queryable,
+  query: ListingSearchQuery,
+  snapshotOf?: SnapshotOf,
+): Promise<SearchPage<Listing>> {
+  const paging = pagingOf(query);
+  const { place, ...area } = searchAreaOf(query);
+  const search = {
+    ...area,
+    ...searchWordsAndSort(query),
+    category: query.category,
+    priceMaxCents: query.price_max === undefined ? undefined : eurToCents(query.price_max, 'down'),
+    condition: query.condition,
+    instantBooking: query.instant_booking,
+    ...paging,
+  };
+  const index = (await snapshotOf?.())?.listings;
+  if (!index) return pageAnswer(await searchListingsSql(db, search), paging, place);
+  const page = index.search(search);
+  const rows = await index.rows.get(page.ids, (ids) => listingRowsOf(db, ids));
+  return pageAnswer({ data: await listingsOfPage(db, page, rows), total: page.total }, paging, place);
+}
