@@ -2,41 +2,28 @@ import { sql } from 'kysely';
 import type { Queryable } from '../db/queryable.js';
 import type { ConversationAbout, ConversationRow, MessageRow } from '../db/schema.js';
 import { maskContactData } from '../domain/contact-shield.js';
+import type { SubjectParties } from '../domain/conversation-parties.js';
 import { MODERATED_TEXT } from '../domain/erasure.js';
 import { newId } from '../domain/ids.js';
 import { effectiveJobStatus } from '../domain/statuses.js';
 import { firstNameAndInitial } from '../domain/text.js';
 import type { Conversation, Message } from '../schemas/conversations.js';
-import { claimQuota } from './account-quotas.js';
-import { recordEvent } from './outbox.js';
-import { refreshAccountRecords } from './reliability-records.js';
 import type { WriteTransaction } from './write-transaction.js';
 
 /** Where a subject is, for the event's category and place filters (webhooks). */
-interface SubjectPlace {
+export interface SubjectPlace {
   category: string;
   lat: number;
   lng: number;
 }
 
-/** The other party of a subject for the caller, or why there is none. */
-export type Counterpart =
-  | { ok: true; other: string; place: SubjectPlace }
-  | { ok: false; problem: 'not_found' | 'self' | 'no_counterpart' };
-
-/** What a conversation's subject is, as far as conversations need it. */
-interface SubjectFacts {
-  /** The owner of the job or listing (of the application's job, of the booking's listing); null when seeded. */
-  owner: string | null;
-  /** The applicant of an application, the renter of a booking; null for a job or listing. */
-  party: string | null;
-  /** A job or listing anyone may write about: the job open, the listing available. */
-  open: boolean;
+/** What a conversation's subject is, as far as conversations need it: its parties and its place. */
+export interface SubjectFacts extends SubjectParties {
   place: SubjectPlace;
 }
 
 /** The facts of a subject in one query, undefined when it does not exist. */
-async function subjectFacts(
+export async function subjectFacts(
   db: Queryable,
   about: { type: ConversationAbout; id: string },
   now: Date,
@@ -109,7 +96,11 @@ async function subjectFacts(
 }
 
 /** Whether the account applied to the job or booked the listing (so it may still write about it once closed). */
-async function hasTaken(db: Queryable, about: { type: 'job' | 'listing'; id: string }, accountId: string) {
+export async function hasTaken(
+  db: Queryable,
+  about: { type: 'job' | 'listing'; id: string },
+  accountId: string,
+): Promise<boolean> {
   const row =
     about.type === 'job'
       ? await db
@@ -125,35 +116,6 @@ async function hasTaken(db: Queryable, about: { type: 'job' | 'listing'; id: str
           .where('renter_account_id', '=', accountId)
           .executeTakeFirst();
   return row !== undefined;
-}
-
-/**
- * The other party of `about` for `accountId`: the owner of a job or listing the caller can see
- * (an open job or available listing, or one the caller applied to or booked), the other side of an
- * application or booking the caller is a party of. Everything else is not_found, the same answer
- * as an id that does not exist.
- */
-export async function counterpartOf(
-  db: Queryable,
-  about: { type: ConversationAbout; id: string },
-  accountId: string,
-  now: Date,
-): Promise<Counterpart> {
-  const notFound = { ok: false, problem: 'not_found' } as const;
-  const subject = await subjectFacts(db, about, now);
-  if (!subject) return notFound;
-  const { owner, party, place } = subject;
-  if (about.type === 'job' || about.type === 'listing') {
-    const visible =
-      subject.open || owner === accountId || (await hasTaken(db, { type: about.type, id: about.id }, accountId));
-    if (!visible) return notFound;
-    if (owner === accountId) return { ok: false, problem: 'self' };
-    return owner === null ? { ok: false, problem: 'no_counterpart' } : { ok: true, other: owner, place };
-  }
-  if (party !== accountId && owner !== accountId) return notFound;
-  if (party === owner) return { ok: false, problem: 'self' };
-  const other = party === accountId ? owner : party;
-  return other === null ? { ok: false, problem: 'no_counterpart' } : { ok: true, other, place };
 }
 
 /**
@@ -342,35 +304,12 @@ export function findConversationAbout(
     .executeTakeFirst();
 }
 
-export interface Quotas {
-  messages: number;
-  conversations: number;
-}
-
-/**
- * Opens the conversation of the caller and `other` about a subject (or finds it) and adds the
- * first message, in the write transaction: the hourly limits are claimed there (a new conversation
- * counts against both), and a concurrent opening of the same conversation is a unique violation
- * the caller retries as an addition.
- */
-export async function openConversation(
+/** Inserts the conversation of `from` and `to` about a subject, started by `from`. */
+export async function insertConversation(
   trx: WriteTransaction,
-  input: {
-    about: { type: ConversationAbout; id: string };
-    from: string;
-    to: string;
-    text: string;
-    place: SubjectPlace;
-  },
+  input: { about: { type: ConversationAbout; id: string }; from: string; to: string },
   now: Date,
-  quotas: Quotas,
-): Promise<{ conversationId: string; created: boolean; message: MessageRow }> {
-  const existing = await findConversationAbout(trx, input.about, input.from, input.to);
-  if (existing) {
-    const message = await addMessage(trx, existing, input.from, input.text, input.place, now, quotas.messages);
-    return { conversationId: existing.id, created: false, message };
-  }
-  await claimQuota(trx, 'conversations', input.from, quotas.conversations, now);
+): Promise<ConversationRow> {
   const [low, high] = input.from < input.to ? [input.from, input.to] : [input.to, input.from];
   const at = now.toISOString();
   const row: ConversationRow = {
@@ -384,74 +323,73 @@ export async function openConversation(
     last_message_at: at,
   };
   await trx.insertInto('conversations').values(row).execute();
-  const message = await addMessage(trx, row, input.from, input.text, input.place, now, quotas.messages);
-  return { conversationId: row.id, created: true, message };
-}
-
-/**
- * Adds a message from `from` to the conversation and records message.created for the recipient
- * (a private event: their webhooks and private stream), with the message as the recipient reads it.
- */
-export async function addMessage(
-  trx: WriteTransaction,
-  conversation: ConversationRow,
-  from: string,
-  text: string,
-  place: SubjectPlace | null,
-  now: Date,
-  quota: number,
-): Promise<MessageRow> {
-  const at = now.toISOString();
-  // First: locks the conversation's row (PostgreSQL), so messages written at once draw their numbers in turn.
-  await trx.updateTable('conversations').set({ last_message_at: at }).where('id', '=', conversation.id).execute();
-  await claimQuota(trx, 'messages', from, quota, now);
-  const to = conversation.account_low === from ? conversation.account_high : conversation.account_low;
-  const previous = await trx
-    .selectFrom('messages')
-    .select((eb) => eb.fn.max('seq').as('seq'))
-    .where('conversation_id', '=', conversation.id)
-    .executeTakeFirst();
-  const row: MessageRow = {
-    removed_at: null,
-    id: newId('msg'),
-    conversation_id: conversation.id,
-    seq: Number(previous?.seq ?? 0) + 1,
-    sender_account_id: from,
-    recipient_account_id: to,
-    text,
-    created_at: at,
-    read_at: null,
-  };
-  await trx.insertInto('messages').values(row).execute();
-  // The account's first answer to a conversation the other side opened: an answer time of its record.
-  if (conversation.started_by !== from) {
-    const earlier = await trx
-      .selectFrom('messages')
-      .select('id')
-      .where('conversation_id', '=', conversation.id)
-      .where('sender_account_id', '=', from)
-      .where('id', '!=', row.id)
-      .executeTakeFirst();
-    if (!earlier) await refreshAccountRecords(trx, from);
-  }
-  const shield = await trx
-    .selectFrom('conversations as c')
-    .select(shieldOnSql.as('shield_on'))
-    .where('c.id', '=', conversation.id)
-    .executeTakeFirstOrThrow();
-  const data = messageFor(row, to, Boolean(Number(shield.shield_on)));
-  await recordEvent(trx, { type: 'message.created', subjectId: row.id, place, audience: [to], data }, now);
   return row;
 }
 
-/** The place of a conversation's subject (for its message events), null when the subject is gone. */
-export async function placeOfConversation(
-  db: Queryable,
-  conversation: ConversationRow,
+/**
+ * Stamps a conversation's last_message_at. The first statement of a message: it locks the
+ * conversation's row (PostgreSQL), so messages written at once draw their numbers in turn.
+ */
+export async function touchConversation(trx: WriteTransaction, id: string, now: Date): Promise<void> {
+  await trx.updateTable('conversations').set({ last_message_at: now.toISOString() }).where('id', '=', id).execute();
+}
+
+/** The number the next message of a conversation takes. */
+export async function nextMessageSeq(db: Queryable, conversationId: string): Promise<number> {
+  const previous = await db
+    .selectFrom('messages')
+    .select((eb) => eb.fn.max('seq').as('seq'))
+    .where('conversation_id', '=', conversationId)
+    .executeTakeFirst();
+  return Number(previous?.seq ?? 0) + 1;
+}
+
+/** Inserts a message; returns its row. */
+export async function insertMessage(
+  trx: WriteTransaction,
+  message: { conversationId: string; seq: number; from: string; to: string; text: string },
   now: Date,
-): Promise<SubjectPlace | null> {
-  const subject = await subjectFacts(db, { type: conversation.about_type, id: conversation.about_id }, now);
-  return subject?.place ?? null;
+): Promise<MessageRow> {
+  const row: MessageRow = {
+    removed_at: null,
+    id: newId('msg'),
+    conversation_id: message.conversationId,
+    seq: message.seq,
+    sender_account_id: message.from,
+    recipient_account_id: message.to,
+    text: message.text,
+    created_at: now.toISOString(),
+    read_at: null,
+  };
+  await trx.insertInto('messages').values(row).execute();
+  return row;
+}
+
+/** Whether `from` wrote to the conversation before the message `exceptId`. */
+export async function hasWrittenBefore(
+  db: Queryable,
+  conversationId: string,
+  from: string,
+  exceptId: string,
+): Promise<boolean> {
+  const earlier = await db
+    .selectFrom('messages')
+    .select('id')
+    .where('conversation_id', '=', conversationId)
+    .where('sender_account_id', '=', from)
+    .where('id', '!=', exceptId)
+    .executeTakeFirst();
+  return earlier !== undefined;
+}
+
+/** Whether the contact-data shield is on for a conversation now. */
+export async function isShieldOn(db: Queryable, conversationId: string): Promise<boolean> {
+  const shield = await db
+    .selectFrom('conversations as c')
+    .select(shieldOnSql.as('shield_on'))
+    .where('c.id', '=', conversationId)
+    .executeTakeFirstOrThrow();
+  return Boolean(Number(shield.shield_on));
 }
 
 /** The conversation row of `viewer` (for writes), undefined for anyone else's. */

@@ -1,21 +1,30 @@
 import type { Kysely } from 'kysely';
 import { isUniqueViolation } from '../db/errors.js';
-import type { AccountRow, Database } from '../db/schema.js';
+import type { AccountRow, ConversationAbout, ConversationRow, Database, MessageRow } from '../db/schema.js';
+import { counterpartIn, dependsOnTaken } from '../domain/conversation-parties.js';
+import { claimQuota } from '../repositories/account-quotas.js';
 import {
-  addMessage,
   conversationOf,
-  counterpartOf,
   findConversation,
+  findConversationAbout,
   findMessage,
+  hasTaken,
+  hasWrittenBefore,
+  insertConversation,
+  insertMessage,
+  isShieldOn,
   listConversations,
   listMessages,
   markRead,
   messageFor,
-  openConversation,
-  placeOfConversation,
-  type Quotas,
+  nextMessageSeq,
+  type SubjectPlace,
+  subjectFacts,
+  touchConversation,
 } from '../repositories/conversations.js';
-import { inWriteTransaction, type WriteContext } from '../repositories/write-transaction.js';
+import { recordEvent } from '../repositories/outbox.js';
+import { refreshAccountRecords } from '../repositories/reliability-records.js';
+import { inWriteTransaction, type WriteContext, type WriteTransaction } from '../repositories/write-transaction.js';
 import {
   type Conversation,
   type ConversationCreateBody,
@@ -23,6 +32,38 @@ import {
   type Message,
 } from '../schemas/conversations.js';
 import { ApiError, badRequest } from './errors.js';
+
+/** The hourly limits of an account's messages and new conversations. */
+export interface Quotas {
+  messages: number;
+  conversations: number;
+}
+
+/** The other party of a subject for the caller, or why there is none. */
+type Counterpart =
+  | { ok: true; other: string; place: SubjectPlace }
+  | { ok: false; problem: 'not_found' | 'self' | 'no_counterpart' };
+
+/**
+ * The other party of `about` for `accountId` (domain/conversation-parties.ts, counterpartIn); a
+ * closed job or listing asks whether the caller applied to it or booked it only when the answer
+ * depends on it.
+ */
+async function counterpartOf(
+  db: Kysely<Database>,
+  about: { type: ConversationAbout; id: string },
+  accountId: string,
+  now: Date,
+): Promise<Counterpart> {
+  const subject = await subjectFacts(db, about, now);
+  if (!subject) return { ok: false, problem: 'not_found' };
+  const taken =
+    (about.type === 'job' || about.type === 'listing') &&
+    dependsOnTaken(about.type, subject, accountId) &&
+    (await hasTaken(db, { type: about.type, id: about.id }, accountId));
+  const outcome = counterpartIn(about.type, subject, accountId, taken);
+  return outcome.ok ? { ...outcome, place: subject.place } : outcome;
+}
 
 function conversationNotFound(id: string): ApiError {
   return new ApiError(404, 'not_found', `No conversation with the id '${id}' is yours.`, {
@@ -79,7 +120,7 @@ export async function startConversation(
     }
   }
   const input = { about, from: account.id, to: counterpart.other, text: body.text, place: counterpart.place };
-  const open = () => inWriteTransaction(context, (trx) => openConversation(trx, input, context.now, quotas));
+  const open = () => inWriteTransaction(context, (trx) => openOrAdd(trx, input, context.now, quotas));
   let opened: Awaited<ReturnType<typeof open>>;
   try {
     opened = await open();
@@ -139,7 +180,13 @@ export async function postMessage(
 ): Promise<Message> {
   const conversation = await conversationOf(context.db, id, account.id);
   if (!conversation) throw conversationNotFound(id);
-  const place = await placeOfConversation(context.db, conversation, context.now);
+  const subject = await subjectFacts(
+    context.db,
+    { type: conversation.about_type, id: conversation.about_id },
+    context.now,
+  );
+  // The subject's place, for the event; null when the subject is gone.
+  const place = subject?.place ?? null;
   const row = await inWriteTransaction(context, (trx) =>
     addMessage(trx, conversation, account.id, text, place, context.now, quota),
   );
@@ -155,4 +202,62 @@ export async function markConversationRead(
   if (!conversation) throw conversationNotFound(id);
   await inWriteTransaction(context, (trx) => markRead(trx, id, account.id, context.now));
   return conversationById(context.db, account, id);
+}
+
+/**
+ * Opens the conversation of the caller and `to` about a subject (or finds it) and adds the first
+ * message, in the write transaction: the hourly limits are claimed there (a new conversation counts
+ * against both), and a concurrent opening of the same conversation is a unique violation the caller
+ * retries as an addition.
+ */
+async function openOrAdd(
+  trx: WriteTransaction,
+  input: {
+    about: { type: ConversationAbout; id: string };
+    from: string;
+    to: string;
+    text: string;
+    place: SubjectPlace;
+  },
+  now: Date,
+  quotas: Quotas,
+): Promise<{ conversationId: string; created: boolean; message: MessageRow }> {
+  const existing = await findConversationAbout(trx, input.about, input.from, input.to);
+  if (existing) {
+    const message = await addMessage(trx, existing, input.from, input.text, input.place, now, quotas.messages);
+    return { conversationId: existing.id, created: false, message };
+  }
+  await claimQuota(trx, 'conversations', input.from, quotas.conversations, now);
+  const row = await insertConversation(trx, input, now);
+  const message = await addMessage(trx, row, input.from, input.text, input.place, now, quotas.messages);
+  return { conversationId: row.id, created: true, message };
+}
+
+/**
+ * Adds a message from `from` to the conversation: the conversation locked first, the hourly quota
+ * claimed, the message numbered and written, the sender's record refreshed when it is their first
+ * answer to a conversation the other side opened, and message.created recorded for the recipient
+ * (a private event: their webhooks and private stream) with the message as the recipient reads it.
+ */
+async function addMessage(
+  trx: WriteTransaction,
+  conversation: ConversationRow,
+  from: string,
+  text: string,
+  place: SubjectPlace | null,
+  now: Date,
+  quota: number,
+): Promise<MessageRow> {
+  await touchConversation(trx, conversation.id, now);
+  await claimQuota(trx, 'messages', from, quota, now);
+  const to = conversation.account_low === from ? conversation.account_high : conversation.account_low;
+  const seq = await nextMessageSeq(trx, conversation.id);
+  const row = await insertMessage(trx, { conversationId: conversation.id, seq, from, to, text }, now);
+  // The account's first answer to a conversation the other side opened: an answer time of its record.
+  if (conversation.started_by !== from && !(await hasWrittenBefore(trx, conversation.id, from, row.id))) {
+    await refreshAccountRecords(trx, from);
+  }
+  const data = messageFor(row, to, await isShieldOn(trx, conversation.id));
+  await recordEvent(trx, { type: 'message.created', subjectId: row.id, place, audience: [to], data }, now);
+  return row;
 }
