@@ -225,3 +225,21 @@ export function publicBaseUrl(config: Pick<Config, 'PUBLIC_URL' | 'HOST' | 'PORT
 export function testConfig(overrides: Partial<Record<ConfigKey, string>> = {}): Config {
   return loadConfig({ DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'silent', ...overrides });
 }
+
+/**
+ * The text of `.env.example`: every setting with what it accepts, commented out at its default (a
+ * setting without a default is shown empty). A test keeps the file equal to it.
+ */
+export function envExample(): string {
+  const properties = ConfigSchema.properties as unknown as Record<ConfigKey, FieldSchema & { default?: unknown }>;
+  const lines = [
+    '# Every setting of the server and its commands, at its default. Copy to .env and uncomment what you change;',
+    '# variables set in the process win over the file. docs/operations.md#configuration says what each one does.',
+  ];
+  for (const key of CONFIG_KEYS) {
+    const schema = properties[key];
+    lines.push('', `# ${expectation(schema).replace(/^must be /, '')}`);
+    lines.push(`# ${key}=${schema.default === undefined ? '' : String(schema.default)}`);
+  }
+  return `${lines.join('\n')}\n`;
+}

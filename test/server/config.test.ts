@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { sql } from 'kysely';
-import { ConfigError, environment, loadConfig, testConfig } from '../../src/config.js';
+import { CONFIG_KEYS, ConfigError, envExample, environment, loadConfig, testConfig } from '../../src/config.js';
 import { createDb, redactDatabaseUrl } from '../../src/db/create-db.js';
 import { DEFAULT_CENTER, haversineKm, type LatLng, MAX_RADIUS_KM } from '../../src/domain/geo.js';
 import { maskUrlPasswords } from '../../src/domain/secrets.js';
@@ -455,4 +455,9 @@ test('redactDatabaseUrl: what commands print of a database URL', () => {
     'postgres://app:***@db:5432/m?password=***&sslmode=require',
   );
   assert.equal(redactDatabaseUrl('postgres://app:s3cret@[bad'), 'postgres://(unparseable URL)');
+});
+
+test('.env.example lists every setting at its default, as envExample() writes it', () => {
+  assert.equal(readFileSync('.env.example', 'utf8'), envExample());
+  for (const key of CONFIG_KEYS) assert.match(envExample(), new RegExp(`^# ${key}=`, 'm'));
 });
