@@ -3,8 +3,6 @@ import type { Queryable } from '../db/queryable.js';
 import type { VerificationMethod, VerificationRow } from '../db/schema.js';
 import { newId } from '../domain/ids.js';
 import type { Verification } from '../schemas/verifications.js';
-import { recordEvent } from './outbox.js';
-import { refreshHelperRecords } from './reliability-records.js';
 import type { WriteTransaction } from './write-transaction.js';
 
 export function verificationRowToVerification(row: VerificationRow): Verification {
@@ -82,8 +80,7 @@ export function findVerification(db: Queryable, id: string): Promise<Verificatio
 
 /**
  * Decides a pending request (a conditional update: of two admins, one decides), or revokes the
- * approved verifications of a helper; then the helper's figures are computed again and the
- * account hears of it by a private verification.decided event. Returns the rows changed.
+ * approved verifications of a helper. Returns the rows changed.
  */
 export async function decideVerifications(
   trx: WriteTransaction,
@@ -97,20 +94,7 @@ export async function decideVerifications(
     .set({ status: to, decided_at: now.toISOString(), reason })
     .where('status', '=', which.from);
   update = 'id' in which ? update.where('id', '=', which.id) : update.where('helper_id', '=', which.helperId);
-  const rows = await update.returningAll().execute();
-  await refreshHelperRecords(
-    trx,
-    rows.flatMap((r) => (r.helper_id ? [r.helper_id] : [])),
-  );
-  for (const row of rows) {
-    const data = verificationRowToVerification(row);
-    await recordEvent(
-      trx,
-      { type: 'verification.decided', subjectId: row.id, place: null, audience: [row.account_id], data },
-      now,
-    );
-  }
-  return rows;
+  return update.returningAll().execute();
 }
 
 /** The email of the account behind a helper, for the decision's notice. */

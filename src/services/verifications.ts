@@ -1,12 +1,14 @@
 import type { AccountRow, VerificationMethod, VerificationRow } from '../db/schema.js';
 import { isOwnHelper } from '../repositories/helper-profiles.js';
+import { recordEvent } from '../repositories/outbox.js';
+import { refreshHelperRecords } from '../repositories/reliability-records.js';
 import {
   decideVerifications,
   findVerification,
   pendingOrNewVerification,
   verificationRowToVerification,
 } from '../repositories/verifications.js';
-import { inWriteTransaction, type WriteContext } from '../repositories/write-transaction.js';
+import { inWriteTransaction, type WriteContext, type WriteTransaction } from '../repositories/write-transaction.js';
 import type { Verification } from '../schemas/verifications.js';
 import { ApiError } from './errors.js';
 
@@ -50,7 +52,7 @@ export async function decideVerification(
     );
   }
   const [row] = await inWriteTransaction(context, (trx) =>
-    decideVerifications(trx, { id, from: 'pending' }, decision, reason, context.now),
+    decide(trx, { id, from: 'pending' }, decision, reason, context.now),
   );
   if (!row) throw new VerificationProblem(`Verification request ${id} was decided by someone else a moment ago.`);
   return row;
@@ -63,8 +65,35 @@ export async function unverifyHelper(
   reason: string,
 ): Promise<VerificationRow[]> {
   const rows = await inWriteTransaction(context, (trx) =>
-    decideVerifications(trx, { helperId, from: 'approved' }, 'revoked', reason, context.now),
+    decide(trx, { helperId, from: 'approved' }, 'revoked', reason, context.now),
   );
   if (rows.length === 0) throw new VerificationProblem(`Helper ${helperId} has no approved verification to revoke.`);
+  return rows;
+}
+
+/**
+ * A decision inside its transaction: the rows changed (decideVerifications), the helpers' figures
+ * computed again, and a private verification.decided event for each row's account.
+ */
+async function decide(
+  trx: WriteTransaction,
+  which: Parameters<typeof decideVerifications>[1],
+  to: 'approved' | 'rejected' | 'revoked',
+  reason: string | null,
+  now: Date,
+): Promise<VerificationRow[]> {
+  const rows = await decideVerifications(trx, which, to, reason, now);
+  await refreshHelperRecords(
+    trx,
+    rows.flatMap((r) => (r.helper_id ? [r.helper_id] : [])),
+  );
+  for (const row of rows) {
+    const data = verificationRowToVerification(row);
+    await recordEvent(
+      trx,
+      { type: 'verification.decided', subjectId: row.id, place: null, audience: [row.account_id], data },
+      now,
+    );
+  }
   return rows;
 }
