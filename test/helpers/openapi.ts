@@ -10,7 +10,14 @@
 import { isDeepStrictEqual } from 'node:util';
 import { anyCaseSchema } from '../../src/domain/text.js';
 
-export { resolveShared } from '../../src/http/openapi/compact.js';
+import { resolveShared as resolveCompacted } from '../../src/http/openapi/compact.js';
+import { restoreSeenProse } from '../../src/http/openapi/prose.js';
+
+/**
+ * resolveShared (src/http/openapi/compact.ts), with the long descriptions written out too: those
+ * the documents built in this process shortened (a document from another process keeps its links).
+ */
+export const resolveShared = <T>(doc: T): T => resolveCompacted(restoreSeenProse(doc));
 
 type Json = Record<string, unknown>;
 

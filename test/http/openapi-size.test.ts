@@ -11,9 +11,16 @@ import { describe, test } from 'node:test';
 import { isDeepStrictEqual } from 'node:util';
 import { IDEMPOTENCY_RETENTION_HOURS } from '../../src/domain/idempotency.js';
 import { SHARED_ERRORS, SHARED_HEADERS } from '../../src/http/error-catalogue.js';
-import { compactDocument, expandDocument } from '../../src/http/openapi/compact.js';
+import { compactDocument, descriptionsPageOf, expandDocument } from '../../src/http/openapi/compact.js';
 import { ERROR_COMPONENT_NAMES, HEADER_COMPONENT_NAMES } from '../../src/http/openapi/components.js';
 import { MIN_SHARED_CHARS } from '../../src/http/openapi/descriptions.js';
+import {
+  DESCRIPTIONS_PAGE,
+  MAX_INLINE_CHARS,
+  type Prose,
+  proseOfPage,
+  restoreProse,
+} from '../../src/http/openapi/prose.js';
 import { isSharedSchemaName } from '../../src/http/openapi/schemas.js';
 import type { OpenApiObject } from '../../src/http/openapi/types.js';
 import {
@@ -60,11 +67,13 @@ interface Document extends Json {
   components: Record<string, Record<string, Json>>;
 }
 
-async function served(t: TestContext): Promise<{ body: string; doc: Document }> {
+async function served(t: TestContext): Promise<{ body: string; doc: Document; prose: Prose }> {
   const { app } = await buildTestApp(t);
   const response = await app.inject({ method: 'GET', url: '/v1/openapi.json' });
   assert.equal(response.statusCode, 200);
-  return { body: response.body, doc: response.json() as Document };
+  const page = await app.inject({ method: 'GET', url: DESCRIPTIONS_PAGE });
+  assert.equal(page.statusCode, 200);
+  return { body: response.body, doc: response.json() as Document, prose: proseOfPage(page.body) };
 }
 
 function* operations(doc: Document): Generator<[string, string, Operation]> {
@@ -233,7 +242,9 @@ describe('the OpenAPI document is compact', () => {
   });
 
   test('each moved paragraph is in the document once, and every operation that had it points there', async (t) => {
-    const { doc } = await served(t);
+    const { doc: compact, prose } = await served(t);
+    // With its long descriptions written out (the tags' sections among them).
+    const doc = restoreProse(compact, prose);
     const full = expandDocument(doc as unknown as OpenApiObject) as unknown as Document;
     const moved = sections(doc);
     assert.deepEqual(moved.map(({ tag, title }) => `${tag}: ${title}`).sort(), [
@@ -275,8 +286,8 @@ describe('the OpenAPI document is compact', () => {
   });
 
   test('a sandbox twin points at its real operation instead of repeating its description', async (t) => {
-    const { doc } = await served(t);
-    const full = expandDocument(doc as unknown as OpenApiObject) as unknown as Document;
+    const { doc, prose } = await served(t);
+    const full = expandDocument(doc as unknown as OpenApiObject, prose) as unknown as Document;
     let twins = 0;
     for (const [path, method, operation] of operations(doc)) {
       const pointer = /\n\nThe rest is as described at (\w+) \((\w+) (\S+)\)\.$/.exec(operation.description ?? '');
@@ -294,10 +305,11 @@ describe('the OpenAPI document is compact', () => {
   });
 
   test('writing out what is shared gives back the document: compacting it again gives the served one', async (t) => {
-    const { doc } = await served(t);
-    const full = expandDocument(doc as unknown as OpenApiObject);
+    const { doc, prose } = await served(t);
+    const full = expandDocument(doc as unknown as OpenApiObject, prose);
     // Written out, nothing is a reference to what the compaction adds, and no description points.
     const text = JSON.stringify(full);
+    assert.ok(!text.includes(`](${DESCRIPTIONS_PAGE}#`), 'a link to a long description left');
     assert.ok(!/#\/components\/(parameters|headers|responses)\//.test(text), 'a shared $ref left');
     assert.ok(!/See “[^”]+” in the [^"]+ section\./.test(text), 'a section pointer left');
     assert.ok(!/The rest is as described at /.test(text), 'a twin pointer left');
@@ -308,8 +320,32 @@ describe('the OpenAPI document is compact', () => {
       [...operations(doc)].map(([path, method]) => `${method} ${path}`),
     );
     const again = compactDocument(structuredClone(full));
-    assert.ok(isDeepStrictEqual(expandDocument(again), full), 'expand(compact(full)) differs from full');
+    assert.ok(isDeepStrictEqual(expandDocument(again, prose), full), 'expand(compact(full)) differs from full');
     assert.deepEqual(again, doc, 'compacting again gives the served document');
+  });
+
+  test('a long description keeps its first sentence and links to its whole text on the served page', async (t) => {
+    const { doc, prose } = await served(t);
+    const { app } = await buildTestApp(t);
+    const page = await app.inject({ method: 'GET', url: DESCRIPTIONS_PAGE });
+    assert.match(String(page.headers['content-type']), /^text\/markdown/);
+    const links = [...JSON.stringify(doc).matchAll(/ \[More\]\(\/docs\/descriptions\.md#([A-Za-z0-9._-]+)\)"/g)];
+    assert.ok(links.length > 40, `${links.length} links`);
+    assert.deepEqual(
+      links.map(([, anchor]) => anchor).sort(),
+      [...prose.keys()].sort(),
+      'one link per text, each on the page',
+    );
+    for (const [anchor, { text }] of prose) {
+      assert.ok(text.length > MAX_INLINE_CHARS, anchor);
+      assert.ok(page.body.includes(`<a id="${anchor}"></a>`), anchor);
+    }
+    // The operations by their operationIds, the tags' sections under theirs.
+    assert.match(prose.get('streamEvents')?.text ?? '', /new EventSource/);
+    assert.match(prose.get('tag.Bookings')?.text ?? '', /### Booking life cycle/);
+    for (const [paragraph, where] of paragraphs(doc)) {
+      if (!where.includes('/parameters/')) assert.ok(paragraph.length <= MAX_INLINE_CHARS + 80, where);
+    }
   });
 
   test('the compaction checks itself: what it moves comes back', () => {
@@ -341,9 +377,13 @@ describe('the OpenAPI document is compact', () => {
       compact.paths?.['/demo/a']?.get?.description,
       'Sandbox twin of getA.\n\nThe rest is as described at getA (GET /a).',
     );
-    assert.equal(compact.tags?.[0]?.description?.split(shared).length, 2, 'the paragraphs once, in the tag');
+    // The tag's description is long now: its first sentence, and the whole text on the page.
+    const prose = proseOfPage(descriptionsPageOf(compact) ?? '');
+    assert.equal(compact.tags?.[0]?.description, `Things. [More](${DESCRIPTIONS_PAGE}#tag.Things)`);
+    const tag = restoreProse(compact, prose).tags?.[0]?.description;
+    assert.equal(tag?.split(shared).length, 2, 'the paragraphs once, in the tag');
     assert.deepEqual(compact.paths?.['/b']?.get?.responses?.['200'], { $ref: '#/components/responses/getA.200' });
-    const expanded = expandDocument(compact);
+    const expanded = expandDocument(compact, prose);
     assert.deepEqual(expanded.paths, generated.paths);
     assert.deepEqual(expanded.tags, generated.tags);
   });

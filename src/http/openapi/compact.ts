@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { dropRequiredFalse, restoreRequiredFalse, shareComponents } from './components.js';
 import { dropBodyDescriptionCopies, moveSharedParagraphs, pointTwins, restoreDescriptions } from './descriptions.js';
+import { descriptionsPage, moveLongProse, type Prose, proseOfPage, restoreProse } from './prose.js';
 import { chainAlikeResponses, shareSuccessResponses } from './responses.js';
 import { isSharedSchemaName, sharePatterns, shareSchemas } from './schemas.js';
 import type { Json, OpenApiObject } from './types.js';
@@ -31,7 +32,9 @@ import type { Json, OpenApiObject } from './types.js';
  * - paragraphs that several operations repeat word for word (the life cycles of jobs, listings,
  *   applications and bookings, the webhooks chapter) are written once, under a heading in the
  *   description of a tag (the section intro Swagger UI and Redoc show), and each operation that had
- *   them says where they are (moveSharedParagraphs).
+ *   them says where they are (moveSharedParagraphs);
+ * - last, a description longer than MAX_INLINE_CHARS keeps its first sentence and links to the whole
+ *   text on the page DESCRIPTIONS_PAGE (moveLongProse, prose.ts; the page: descriptionsPageOf).
  *
  * The route schemas stay as they are (they are what requests are validated with and what the MCP
  * tools are built from); only the document is rewritten. resolveShared and expandDocument write it
@@ -70,10 +73,11 @@ export function resolveShared<T>(doc: T): T {
 /**
  * The document with everything compactDocument shared written out again where it was (see
  * resolveShared), and without the components it added: the document as generated, but for the
- * Idempotency-Key header, which it declares in its shared form on every POST under /v1.
+ * Idempotency-Key header, which it declares in its shared form on every POST under /v1. With the
+ * whole texts of the long descriptions (`prose`: proseOfPage of the page), those too.
  */
-export function expandDocument<T extends OpenApiObject>(doc: T): T {
-  const expanded = resolveShared(doc);
+export function expandDocument<T extends OpenApiObject>(doc: T, prose?: Prose): T {
+  const expanded = resolveShared(prose ? restoreProse(doc, prose) : doc);
   const { parameters, headers, responses, schemas, ...components } = expanded.components ?? {};
   const own = Object.entries((schemas ?? {}) as Json).filter(([name]) => !isSharedSchemaName(name));
   return { ...expanded, components: { ...components, ...(own.length > 0 && { schemas: Object.fromEntries(own) }) } };
@@ -101,5 +105,19 @@ export function compactDocument(doc: OpenApiObject): OpenApiObject {
   if (!isDeepStrictEqual(expandDocument(compact), before)) {
     throw new Error('compactDocument: sharing success responses, schemas or descriptions changed the document');
   }
+  const whole = structuredClone(compact);
+  const prose = moveLongProse(compact);
+  const title = String((compact.info as { title?: unknown } | undefined)?.title ?? 'The API');
+  if (!isDeepStrictEqual(restoreProse(compact, proseOfPage(descriptionsPage(prose, title))), whole)) {
+    throw new Error('compactDocument: the page of long descriptions does not give them back');
+  }
+  PAGES.set(compact, descriptionsPage(prose, title));
   return compact;
+}
+
+const PAGES = new WeakMap<OpenApiObject, string>();
+
+/** The page the long descriptions of a document compactDocument made link to (DESCRIPTIONS_PAGE). */
+export function descriptionsPageOf(doc: OpenApiObject): string | undefined {
+  return PAGES.get(doc);
 }

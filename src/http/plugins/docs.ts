@@ -3,7 +3,8 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { API_VERSION } from '../../domain/tiers.js';
 import { acceptedForms } from '../openapi/accepted.js';
-import { compactDocument } from '../openapi/compact.js';
+import { compactDocument, descriptionsPageOf } from '../openapi/compact.js';
+import { DESCRIPTIONS_PAGE } from '../openapi/prose.js';
 import type { OpenApiObject } from '../openapi/types.js';
 import { SANDBOX_TAG } from '../sandbox-naming.js';
 import { API_KEY_BEARER, KEY_SECURITY } from '../write-body.js';
@@ -122,9 +123,16 @@ export async function registerOpenApi(app: FastifyInstance, publicUrl?: string):
 
 /**
  * The document at /v1/openapi.json, rendered at /docs (Swagger UI, its assets, and the document
- * again at /docs/json and /docs/yaml). Registered in the documents' scope (plugins/documents.ts).
+ * again at /docs/json and /docs/yaml), and the whole texts of its long descriptions at
+ * /docs/descriptions.md (openapi/prose.ts). Registered in the documents' scope (plugins/documents.ts).
  */
 export async function docsRoutes(scope: FastifyInstance): Promise<void> {
   await scope.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true, tryItOutEnabled: true } });
   scope.get('/v1/openapi.json', { schema: { hide: true } }, async () => scope.swagger());
+  // The whole texts of the descriptions the document shortens, each under the anchor its link names.
+  scope.get(DESCRIPTIONS_PAGE, { schema: { hide: true } }, async (_request, reply) =>
+    reply
+      .type('text/markdown; charset=utf-8')
+      .send(descriptionsPageOf(scope.swagger() as unknown as OpenApiObject) ?? ''),
+  );
 }
