@@ -91,8 +91,10 @@ function leftOut(single: Schema): Schema {
  * `schema` in the tools' dialect, with every subschema. An input property that is not required and
  * may be null (`optional`) becomes one without null; every other nullable schema gets a null branch.
  */
-function portable(schema: unknown, mode: 'input' | 'output', optional = false): unknown {
+function portable(schema: unknown, mode: 'input' | 'output', optional = false, depth = 0): unknown {
   if (!isSchema(schema)) return schema;
+  const nested = typeof schema.$ref === 'string' ? depth + 1 : depth;
+  if (mode === 'output' && nested > 1 && component(String(schema.$ref)).type === 'object') return OPEN_OBJECT;
   let node = inlined(schema);
   // A map (TypeBox's Record: patternProperties with one catch-all pattern) as additionalProperties,
   // which says the same in the dialect.
@@ -107,18 +109,30 @@ function portable(schema: unknown, mode: 'input' | 'output', optional = false): 
   const single = withoutNull(node);
   if (single) node = optional ? inlined(leftOut(single)) : nullAsBranch(single);
   const out: Schema = { ...node };
-  for (const key of ONE) if (key in node) out[key] = portable(node[key], mode);
-  for (const key of LIST) if (Array.isArray(node[key])) out[key] = node[key].map((s: unknown) => portable(s, mode));
+  for (const key of ONE) if (key in node) out[key] = portable(node[key], mode, false, nested);
+  for (const key of LIST) {
+    if (Array.isArray(node[key])) out[key] = node[key].map((s: unknown) => portable(s, mode, false, nested));
+  }
   const required = new Set(Array.isArray(node.required) ? node.required : []);
   for (const key of MAP) {
     const map = node[key];
     if (!isSchema(map)) continue;
     out[key] = Object.fromEntries(
-      Object.entries(map).map(([name, s]) => [name, portable(s, mode, mode === 'input' && !required.has(name))]),
+      Object.entries(map).map(([name, s]) => [
+        name,
+        portable(s, mode, mode === 'input' && !required.has(name), nested),
+      ]),
     );
   }
   return out;
 }
+
+/**
+ * What an output schema says of a component object inside another (the location of a Job, the
+ * provider of a Listing): an object, its shape in the OpenAPI document's component. Written out, the
+ * same Location, ReliabilityScore and PublicProvider came back in dozens of tools.
+ */
+const OPEN_OBJECT = { type: 'object', properties: {}, additionalProperties: true };
 
 /** A route's parameters or body, as far as a tool's input schema takes them. */
 interface ObjectSchema {
@@ -160,6 +174,25 @@ export function inputSchemaOf(
 const WORDS = new Set(['description', 'examples', 'title']);
 
 /**
+ * Limits on what the server writes (lengths, ranges, patterns, defaults): they protect nothing in
+ * an answer and the OpenAPI document states them; an output schema keeps the shape (types, formats,
+ * properties, required, enums, null) that a client checks an answer against.
+ */
+const LIMITS = new Set([
+  'pattern',
+  'minLength',
+  'maxLength',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+  'default',
+]);
+
+/**
  * `schema` without its words (descriptions, examples, titles) in every subschema: an output schema
  * is for checking an answer's shape, and the words of all answers (a Listing's alone are 5 KB)
  * would make tools/list three times as long for every agent that reads it.
@@ -169,7 +202,7 @@ function terse(schema: unknown): unknown {
   if (!isSchema(schema)) return schema;
   const out: Schema = {};
   for (const [key, value] of Object.entries(schema)) {
-    if (WORDS.has(key) && typeof value !== 'object') continue;
+    if ((WORDS.has(key) || LIMITS.has(key)) && (typeof value !== 'object' || value === null)) continue;
     if (key === 'examples') continue;
     // A property named "description" or "title" stays: only the keywords go.
     out[key] =
