@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { Db } from '../db/create-db.js';
+import type { Db } from '../services/database.js';
 
 /**
  * The data version (Db.version) as of a request's start, asked once per request however many

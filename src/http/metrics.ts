@@ -1,6 +1,6 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import type { PoolStats } from '../db/create-db.js';
 import type { Tier } from '../domain/tiers.js';
+import type { PoolStats } from '../services/database.js';
 
 /** Latency buckets in seconds: from a cached read (sub-millisecond) to the request timeout. */
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];

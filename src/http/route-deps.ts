@@ -11,10 +11,10 @@ import type {
 } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
-import type { Database } from '../db/schema.js';
 import type { TierLimits } from '../domain/tiers.js';
-import type { AccountQuotas } from '../repositories/account-quotas.js';
 import type { Endpoint } from '../schemas/stats.js';
+import type { Database } from '../services/database.js';
+import type { AccountQuotas } from '../services/quotas.js';
 import type { IndexSnapshot } from '../services/search.js';
 import type { Base } from './sandbox-naming.js';
 

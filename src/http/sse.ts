@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { PassThrough } from 'node:stream';
-import type { EventType } from '../db/schema.js';
+import type { EventType } from '../domain/events.js';
 import { type EventFilter, eventIdOf, eventJson } from '../domain/events.js';
 import type { StreamEvent, Subscriber } from '../events/stream.js';
 import { RETRY_MS } from '../schemas/events.js';

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
-import type { AccountRow } from '../db/schema.js';
-import type { WriteContext } from '../repositories/write-transaction.js';
+import type { WriteContext } from '../services/database.js';
 import { ApiError } from '../services/errors.js';
+import type { AccountRow } from '../services/keys.js';
 
 /** The calling account of a write; anonymous callers get a 401 that says how to get a key. */
 export function requireAccount(request: FastifyRequest): AccountRow {

@@ -22,14 +22,6 @@ import { FiguresBroken } from './sorted-values.js';
 
 type Platform = Awaited<ReturnType<typeof platformSamples>>;
 
-export async function categoryFiguresFromIndex(
-  db: Queryable,
-  index: IndexSnapshot,
-  now: Date,
-): Promise<CategoryFigures | undefined> {
-  return (await statsFromIndex(db, index, now))?.figures;
-}
-
 type IndexStats = { figures: CategoryFigures; places: PlaceCounts[]; totals: Totals; platform: Platform };
 
 /**

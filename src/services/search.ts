@@ -1,8 +1,15 @@
 import type { Queryable } from '../db/queryable.js';
 import type { NamedPlace } from '../domain/place-names.js';
 import { eurToCents } from '../domain/pricing.js';
-import { jobRowsOf, jobsOfPage, searchJobs as searchJobsSql } from '../repositories/jobs.js';
-import { listingRowsOf, listingsOfPage, searchListings as searchListingsSql } from '../repositories/listings.js';
+import { findJob, jobRowsOf, jobsNearId, jobsOfPage, searchJobs as searchJobsSql } from '../repositories/jobs.js';
+import {
+  findListing,
+  listingRowsOf,
+  listingsNearId,
+  listingsOfPage,
+  searchListings as searchListingsSql,
+} from '../repositories/listings.js';
+import { ownsItem } from '../repositories/notices.js';
 import { DEFAULT_PAGE_SIZE } from '../schemas/common.js';
 import type { Job, JobSearchQuery } from '../schemas/job.js';
 import type { Listing, ListingSearchQuery } from '../schemas/listing.js';
@@ -100,4 +107,32 @@ export async function searchListings(
   const page = index.search(search);
   const rows = await index.rows.get(page.ids, (ids) => listingRowsOf(db, ids));
   return pageAnswer({ data: await listingsOfPage(db, page, rows), total: page.total }, paging, place);
+}
+
+/**
+ * A job or listing by id as a caller sees it: `shown`, or `private` when a moderation decision
+ * removed it and the caller is its owner (who alone still sees it, marked); else missing, with
+ * the open or available ones whose ids sort next to the id asked for.
+ */
+export type ById<T> =
+  | { found: 'shown'; item: T }
+  | { found: 'private'; item: T }
+  | { found: 'missing'; similar: { id: string; title: string }[] };
+
+/** GET /v1/jobs/{id} (see ById); `caller` is the calling account's id, if any. */
+export async function jobById(db: Queryable, id: string, now: Date, caller?: string): Promise<ById<Job>> {
+  const job = await findJob(db, id, now);
+  if (job && job.status !== 'removed') return { found: 'shown', item: job };
+  if (job && caller && (await ownsItem(db, 'job', job.id, caller))) return { found: 'private', item: job };
+  return { found: 'missing', similar: await jobsNearId(db, id, now, 3) };
+}
+
+/** GET /v1/listings/{id} (see ById). */
+export async function listingById(db: Queryable, id: string, caller?: string): Promise<ById<Listing>> {
+  const listing = await findListing(db, id);
+  if (listing && listing.status !== 'removed') return { found: 'shown', item: listing };
+  if (listing && caller && (await ownsItem(db, 'listing', listing.id, caller))) {
+    return { found: 'private', item: listing };
+  }
+  return { found: 'missing', similar: await listingsNearId(db, id, 3) };
 }

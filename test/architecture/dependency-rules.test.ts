@@ -88,3 +88,20 @@ test('a plugin importing from http/routes breaks a rule', async () => {
     ['http-plugins-not-routes: src/http/plugins/access.js -> src/http/routes/kit.js'],
   );
 });
+
+test('http/ importing from repositories/ or db/ breaks a rule: it reads through services/', async () => {
+  assert.deepEqual(
+    await violationsIn({
+      'src/repositories/jobs.js': 'export const findJob = () => null;\n',
+      'src/db/schema.js': 'export const x = 1;\n',
+      'src/services/search.js': "import { findJob } from '../repositories/jobs.js';\nexport const jobById = findJob;\n",
+      'src/http/routes/jobs.js':
+        "import { findJob } from '../../repositories/jobs.js';\nimport { jobById } from '../../services/search.js';\nexport const r = [findJob, jobById];\n",
+      'src/http/sse.js': "import { x } from '../db/schema.js';\nexport const y = x;\n",
+    }),
+    [
+      'http-imports-down-only: src/http/routes/jobs.js -> src/repositories/jobs.js',
+      'http-imports-down-only: src/http/sse.js -> src/db/schema.js',
+    ],
+  );
+});

@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
 import { API_KEY_PREFIX, hashApiKey, isWellFormedApiKey } from '../../domain/api-keys.js';
 import type { Tier, TierLimits } from '../../domain/tiers.js';
 import type { RateLimitStore } from '../../rate-limit/store.js';
-import { findKeyByHash, type KeyWithAccount, keyState } from '../../repositories/access.js';
+import type { Database } from '../../services/database.js';
 import { ApiError } from '../../services/errors.js';
+import { type KeyWithAccount, keyOfHash, keyState } from '../../services/keys.js';
 import { clientKey, countRequest, setBudgetHeaders } from '../budget.js';
 import { SANDBOX_BASE } from '../sandbox-naming.js';
 
@@ -80,7 +80,7 @@ class KeyLookups {
   async find(db: Kysely<Database>, hash: string, version: string): Promise<KeyWithAccount | undefined> {
     const known = this.rows.get(hash);
     if (known?.version === version) return known.row;
-    const row = await findKeyByHash(db, hash);
+    const row = await keyOfHash(db, hash);
     this.rows.delete(hash);
     if (this.rows.size >= this.max) this.rows.delete(this.rows.keys().next().value as string);
     this.rows.set(hash, { version, row });

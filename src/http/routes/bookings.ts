@@ -1,4 +1,4 @@
-import type { BookingStatus } from '../../db/schema.js';
+import type { BOOKING_STATUSES } from '../../domain/booking-price.js';
 import { BOOKING_MACHINE, edgesOf } from '../../domain/transitions.js';
 import {
   BOOKING_ACTION_ROLES,
@@ -124,7 +124,7 @@ export function bookingRoutes(app: Api, deps: RouteDeps): void {
     BookingAction,
     (typeof BOOKING_ACTIONS)[BookingAction],
   ][]) {
-    const { to } = edgesOf<BookingStatus>(BOOKING_MACHINE, action);
+    const { to } = edgesOf<(typeof BOOKING_STATUSES)[number]>(BOOKING_MACHINE, action);
     const who = BOOKING_ACTION_ROLES[action];
     app.post(
       `${base}/bookings/:id/${action}`,

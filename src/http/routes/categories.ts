@@ -1,8 +1,7 @@
 import { CATEGORIES, CATEGORY_INFO, type Category } from '../../domain/categories.js';
 import { priceBand } from '../../domain/pricing.js';
-import { type CategoryFigures, categoryFigures } from '../../repositories/aggregates.js';
 import { CategoriesQuery, type CategoryItem, CategoryList } from '../../schemas/category.js';
-import { categoryFiguresFromIndex } from '../../search/index-aggregates.js';
+import { type CategoryFigures, categoryFigures } from '../../services/figures.js';
 import { errorResponses } from '../error-catalogue.js';
 import { ok } from '../responses.js';
 import type { Api, RouteDeps } from '../route-deps.js';
@@ -53,9 +52,7 @@ export function categoryRoutes(app: Api, { base, db, now, searchIndex }: RouteDe
     async (request) => {
       const lang = request.query.lang ?? 'en';
       const type = request.query.type;
-      const index = await searchIndex?.(request);
-      const fromIndex = index ? await categoryFiguresFromIndex(db, index, now()) : undefined;
-      const figures = fromIndex ?? (await categoryFigures(db, now()));
+      const figures = await categoryFigures(db, now(), searchIndex && (() => searchIndex(request)));
       const data = CATEGORIES.map((category) => categoryItem(category, figures, lang, type));
       return { data, total: data.length, lang, type: type ?? null, currency: 'EUR' as const };
     },

@@ -1,6 +1,5 @@
 import formBody from '@fastify/formbody';
 import type { FastifyReply } from 'fastify';
-import { QuotaExceeded } from '../../repositories/account-quotas.js';
 import {
   confirmDraft,
   type DraftDecision,
@@ -9,6 +8,7 @@ import {
   draftOfToken,
 } from '../../services/drafts.js';
 import { ApiError } from '../../services/errors.js';
+import { QuotaExceeded } from '../../services/quotas.js';
 import { sendHtmlPage } from '../html-page.js';
 import type { Api, RouteDeps } from '../route-deps.js';
 import { decidedPage, type PageNotice, pendingPage, unknownPage } from '../views/confirm-page.js';

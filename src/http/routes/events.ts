@@ -1,7 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.js';
-import type { EventType } from '../../db/schema.js';
-import type { EventFilter } from '../../domain/events.js';
+import type { EventFilter, EventType } from '../../domain/events.js';
 import { PRIVATE_EVENT_TYPES, PUBLIC_EVENT_TYPES } from '../../domain/events.js';
 import { EventHub, StreamSlots } from '../../events/stream.js';
 import {

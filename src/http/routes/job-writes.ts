@@ -1,8 +1,11 @@
-import type { JobAction } from '../../repositories/job-writes.js';
 import { NoQuery, RefTo } from '../../schemas/common.js';
 import { JobSchema } from '../../schemas/job.js';
 import { JOB_LIFE_CYCLE, JobActionParams, JobCreateBody, JobUpdateBody } from '../../schemas/job-writes.js';
 import { createJob, transitionJob, updateJob } from '../../services/jobs.js';
+
+/** What POST /v1/jobs/{id}/{action} may do to a job. */
+type JobAction = Parameters<typeof transitionJob>[3];
+
 import { errorResponses } from '../error-catalogue.js';
 import { created, ok, sendCreated } from '../responses.js';
 import type { Api, RouteDeps } from '../route-deps.js';

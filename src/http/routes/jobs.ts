@@ -1,9 +1,7 @@
-import { findJob, jobsNearId } from '../../repositories/jobs.js';
-import { ownsItem } from '../../repositories/notices.js';
 import { NoQuery, RefTo } from '../../schemas/common.js';
 import { JobIdParams, JobPage, JobSchema, JobSearchQuery } from '../../schemas/job.js';
 import { ApiError } from '../../services/errors.js';
-import { searchJobs } from '../../services/search.js';
+import { jobById, searchJobs } from '../../services/search.js';
 import { errorResponses } from '../error-catalogue.js';
 import { ok, privately } from '../responses.js';
 import type { Api, RouteDeps } from '../route-deps.js';
@@ -43,16 +41,14 @@ export function jobRoutes(app: Api, { base, db, now, searchIndex }: RouteDeps): 
       }),
     },
     async (request, reply) => {
-      const job = await findJob(db, request.params.id, now());
+      const job = await jobById(db, request.params.id, now(), request.access?.key?.account.id);
+      if (job.found === 'shown') return job.item;
       // Removed by a moderation decision: gone for everyone but its owner, who sees it marked.
-      if (job && job.status !== 'removed') return job;
-      const caller = request.access?.key?.account.id;
-      if (job && caller && (await ownsItem(db, 'job', job.id, caller))) return privately(request, reply, job);
-      const similar = await jobsNearId(db, request.params.id, now(), 3);
+      if (job.found === 'private') return privately(request, reply, job.item);
       throw new ApiError(404, 'not_found', `No job has the id '${request.params.id}'.`, {
         param: 'id',
         suggestion: `Check the id (job ids start with ${idPrefixOf(base)}job_), or find jobs with GET ${base}/jobs. Open jobs with similar ids are listed in alternatives.`,
-        alternatives: similar.map((j) => ({ id: j.id, title: j.title, url: `${base}/jobs/${j.id}` })),
+        alternatives: job.similar.map((j) => ({ id: j.id, title: j.title, url: `${base}/jobs/${j.id}` })),
       });
     },
   );

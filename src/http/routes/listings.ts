@@ -1,9 +1,7 @@
-import { findListing, listingsNearId } from '../../repositories/listings.js';
-import { ownsItem } from '../../repositories/notices.js';
 import { NoQuery, RefTo } from '../../schemas/common.js';
 import { ListingIdParams, ListingPage, ListingSchema, ListingSearchQuery } from '../../schemas/listing.js';
 import { ApiError } from '../../services/errors.js';
-import { searchListings } from '../../services/search.js';
+import { listingById, searchListings } from '../../services/search.js';
 import { errorResponses } from '../error-catalogue.js';
 import { ok, privately } from '../responses.js';
 import type { Api, RouteDeps } from '../route-deps.js';
@@ -43,18 +41,14 @@ export function listingRoutes(app: Api, { base, db, searchIndex }: RouteDeps): v
       }),
     },
     async (request, reply) => {
-      const listing = await findListing(db, request.params.id);
+      const listing = await listingById(db, request.params.id, request.access?.key?.account.id);
+      if (listing.found === 'shown') return listing.item;
       // Removed by a moderation decision: gone for everyone but its owner, who sees it marked.
-      if (listing && listing.status !== 'removed') return listing;
-      const caller = request.access?.key?.account.id;
-      if (listing && caller && (await ownsItem(db, 'listing', listing.id, caller))) {
-        return privately(request, reply, listing);
-      }
-      const similar = await listingsNearId(db, request.params.id, 3);
+      if (listing.found === 'private') return privately(request, reply, listing.item);
       throw new ApiError(404, 'not_found', `No listing has the id '${request.params.id}'.`, {
         param: 'id',
         suggestion: `Check the id (listing ids start with ${idPrefixOf(base)}lst_), or find listings with GET ${base}/listings. Available listings with similar ids are listed in alternatives.`,
-        alternatives: similar.map((l) => ({ id: l.id, title: l.title, url: `${base}/listings/${l.id}` })),
+        alternatives: listing.similar.map((l) => ({ id: l.id, title: l.title, url: `${base}/listings/${l.id}` })),
       });
     },
   );

@@ -1,12 +1,11 @@
-import { berlinDate } from '../../domain/berlin-time.js';
 import { PICK_UP_PLACE_DAYS_AHEAD } from '../../domain/booking-price.js';
-import { exactHelperPlace, exactJobPlace, exactListingPlace } from '../../repositories/places.js';
 import { NoQuery, RefTo } from '../../schemas/common.js';
 import { HelperIdParams } from '../../schemas/helper-profiles.js';
 import { JobActionParams } from '../../schemas/job-writes.js';
 import { ListingIdParams } from '../../schemas/listing.js';
 import { ExactLocationSchema } from '../../schemas/places.js';
 import { ApiError } from '../../services/errors.js';
+import { exactPlaceOf } from '../../services/places.js';
 import { errorResponses } from '../error-catalogue.js';
 import { ok } from '../responses.js';
 import type { Api, RouteDeps } from '../route-deps.js';
@@ -19,27 +18,27 @@ const SUBJECTS = {
     tag: 'Jobs',
     params: JobActionParams,
     who: 'the account that posted the job, and accounts whose application to it was accepted',
-    find: exactJobPlace,
   },
   listings: {
     operationId: 'getListingLocation',
     tag: 'Listings',
     params: ListingIdParams,
     who: `the account that listed the item, and its renters (where to pick it up) from ${PICK_UP_PLACE_DAYS_AHEAD} day before a confirmed booking starts, and while one is active (not from the confirmation: an instant booking is confirmed at once, and anyone could book, read the place and cancel)`,
-    find: exactListingPlace,
   },
   helpers: {
     operationId: 'getHelperLocation',
     tag: 'Helpers',
     params: HelperIdParams,
     who: 'the account that registered the helper profile',
-    find: exactHelperPlace,
   },
 } as const;
 
 /** GET /v1/{jobs,listings,helpers}/{id}/location: the exact place, for whom it concerns only. */
 export function placeRoutes(app: Api, { db, now }: RouteDeps): void {
-  for (const [resource, subject] of Object.entries(SUBJECTS)) {
+  for (const [resource, subject] of Object.entries(SUBJECTS) as [
+    keyof typeof SUBJECTS,
+    (typeof SUBJECTS)[keyof typeof SUBJECTS],
+  ][]) {
     app.get(
       `/v1/${resource}/:id/location`,
       {
@@ -58,7 +57,7 @@ export function placeRoutes(app: Api, { db, now }: RouteDeps): void {
       async (request, reply) => {
         const account = requireAccount(request);
         const { id } = request.params;
-        const place = await subject.find(db, id, account.id, berlinDate(now()));
+        const place = await exactPlaceOf(resource, db, id, account.id, now());
         if (!place) {
           throw new ApiError(
             404,

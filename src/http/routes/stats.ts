@@ -1,13 +1,11 @@
-import { allOf } from '../../domain/all-of.js';
 import { CATEGORIES } from '../../domain/categories.js';
 import { DEFAULT_CENTER, haversineKm, MAX_RADIUS_KM, round } from '../../domain/geo.js';
 import { PLACES } from '../../domain/places.js';
 import { priceBand, type RateSample } from '../../domain/pricing.js';
 import { API_VERSION, describeTiers } from '../../domain/tiers.js';
-import { categoryFigures, countsByPlace, platformSamples, platformTotals } from '../../repositories/aggregates.js';
 import { MAX_PAGE_SIZE, NoQuery, RefTo } from '../../schemas/common.js';
 import { type Stats, StatsSchema } from '../../schemas/stats.js';
-import { statsFromIndex } from '../../search/index-aggregates.js';
+import { platformFigures } from '../../services/figures.js';
 import { errorResponses } from '../error-catalogue.js';
 import { ok } from '../responses.js';
 import type { Api, RouteDeps } from '../route-deps.js';
@@ -32,17 +30,11 @@ export function statsRoutes(app: Api, { base, db, now, endpoints, limits, search
     },
     async (request): Promise<Stats> => {
       const at = now();
-      // From the search indexes when they answer (they follow every write), else all in SQL.
-      const index = await searchIndex?.(request);
-      const fromIndex = index ? await statsFromIndex(db, index, at) : undefined;
-      const { figures, places, totals, platform } =
-        fromIndex ??
-        (await allOf({
-          figures: categoryFigures(db, at),
-          places: countsByPlace(db, at),
-          totals: platformTotals(db, at),
-          platform: platformSamples(db, at),
-        }));
+      const { figures, places, totals, platform } = await platformFigures(
+        db,
+        at,
+        searchIndex && (() => searchIndex(request)),
+      );
       const counts = new Map(places.map((p) => [`${p.city}|${p.district ?? ''}`, p]));
       return {
         generated_at: at.toISOString(),

@@ -1,8 +1,8 @@
 import { Type } from 'typebox';
 import type { Config } from '../../config.js';
-import type { DeliveryStatus } from '../../db/schema.js';
 import { NoQuery, RefTo } from '../../schemas/common.js';
 import {
+  type DELIVERY_STATUSES,
   DeliveryPage,
   DeliveryParams,
   DeliveryQuery,
@@ -156,7 +156,7 @@ export function webhookRoutes(app: Api, deps: RouteDeps, settings: WebhookSettin
     async (request) =>
       deliveriesOf(db, requireAccount(request), request.params.id, {
         ...request.query,
-        status: request.query.status as DeliveryStatus | undefined,
+        status: request.query.status as (typeof DELIVERY_STATUSES)[number] | undefined,
       }),
   );
 

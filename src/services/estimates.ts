@@ -2,7 +2,7 @@ import type { Queryable } from '../db/queryable.js';
 import type { Category } from '../domain/categories.js';
 import type { LatLng } from '../domain/geo.js';
 import { type EstimateFigures, estimateFromRates, type RateSample, sampleInEuros } from '../domain/pricing.js';
-import { completedRateSample } from './aggregates.js';
+import { completedRateSample } from '../repositories/aggregates.js';
 
 /** Jobs within this distance count as "nearby" when the caller gives a location. */
 export const NEARBY_RADIUS_KM = 15;
@@ -15,7 +15,7 @@ export interface PriceEstimate extends EstimateFigures {
 }
 
 /**
- * What a job of `hours` per helper with `helpers` helpers should cost, learned from the completed
+ * GET /v1/estimate. What a job of `hours` per helper with `helpers` helpers should cost, learned from the completed
  * jobs of the category: those near `near` when enough are there, otherwise all of them.
  */
 export async function estimatePrice(
