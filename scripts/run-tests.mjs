@@ -1,26 +1,33 @@
-// Runs the test suite with Node's own test runner (TypeScript through tsx), once per database
-// engine: every test file on SQLite, then the files that talk to the database through the app
-// (BOTH_ENGINES) and the PostgreSQL-only ones (test/postgres/) on PostgreSQL, in a database
-// created for the run and dropped afterwards.
+// Runs the test suite with Node's own test runner (TypeScript through tsx) on every database engine:
+// every test file on SQLite, and the files that talk to the database through the app (BOTH_ENGINES)
+// and the PostgreSQL-only ones (test/postgres/) on PostgreSQL as well, in a database created for
+// the run and dropped afterwards.
 //
 //   npm test                              every engine there is (PostgreSQL when reachable)
 //   npm test -- test/http/jobs.test.ts    one file, on every engine it belongs to
 //   npm test -- test/mcp test/access      the files of folders
 //   TEST_ENGINES=sqlite npm test          one engine
+//   TEST_CONCURRENCY=3 npm test           files run at once (default: the machine's cores)
 //
-// Each engine's run is followed by the request check (scripts/check-requests.mjs): every request the
-// tests sent that the server accepted must be valid against the served OpenAPI document. The run
-// logs them through test/helpers/request-log.mjs, loaded into every Node process it starts (NODE_OPTIONS).
-// REQUEST_CHECK=off skips it.
+// Each (engine, file) pair is one `node --test` process; a pool keeps TEST_CONCURRENCY of them
+// running, both engines mixed, the slowest first (test/durations.json, written by
+// `TEST_DURATIONS=write npm test`), so the run ends when its longest file does and not later. A
+// file's output is printed whole when it ends, under its engine, name and seconds; the 15 slowest
+// files close the run, then the request check (scripts/check-requests.mjs: every request the tests
+// sent that the server accepted must be valid against the served OpenAPI document; the run logs
+// them through test/helpers/request-log.mjs, loaded into every Node process it starts through
+// NODE_OPTIONS; REQUEST_CHECK=off skips it), and last the counts as `N passed, N failed`.
 //
 // PostgreSQL is found at TEST_POSTGRES_ADMIN_URL (default postgres://postgres@127.0.0.1:5432/postgres).
-// When it does not answer, the run goes on with SQLite alone and says so, unless CI=true: then
-// a missing PostgreSQL fails the run. Node 20 has no glob support in --test, hence the file list.
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// When it does not answer, the run goes on with SQLite alone and says so, unless CI=true: then a
+// missing PostgreSQL fails the run, and so does a run longer than TEST_BUDGET_MINUTES (25), so a
+// suite that grows towards CI's hard limit is seen long before it reaches it.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
+import { buildIfStale } from './build.mjs';
 
 const BOTH_ENGINES = [
   'test/http/',
@@ -34,6 +41,11 @@ const BOTH_ENGINES = [
 const POSTGRES_ONLY = 'test/postgres/';
 const ADMIN_URL = process.env.TEST_POSTGRES_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const CI = /^(1|true)$/i.test(process.env.CI ?? '');
+const CONCURRENCY = Math.max(1, Number(process.env.TEST_CONCURRENCY) || availableParallelism());
+const BUDGET_MINUTES = Number(process.env.TEST_BUDGET_MINUTES) || 25;
+const DURATIONS = 'test/durations.json';
+const REQUEST_CHECK = process.env.REQUEST_CHECK !== 'off';
+const REQUEST_LOG = resolve('test/helpers/request-log.mjs');
 
 function testFiles(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -54,37 +66,6 @@ const files = {
 };
 const wanted = (process.env.TEST_ENGINES ?? 'sqlite,postgres').split(',').map((e) => e.trim());
 
-const REQUEST_CHECK = process.env.REQUEST_CHECK !== 'off';
-const REQUEST_LOG = resolve('test/helpers/request-log.mjs');
-
-/** Runs the files on one engine, then the request check over what they sent; 0 when both pass. */
-function run(engine, list, env) {
-  if (list.length === 0) return { status: 0, check: 'none' };
-  process.stdout.write(`\n=== ${engine}: ${list.length} test file(s) ===\n`);
-  const logDir = REQUEST_CHECK ? mkdtempSync(join(tmpdir(), `requests-${engine}-`)) : undefined;
-  const logging = logDir
-    ? {
-        REQUEST_LOG_DIR: logDir,
-        NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import=${REQUEST_LOG}`.trim(),
-      }
-    : {};
-  try {
-    const result = spawnSync(
-      process.execPath,
-      // A test that hangs fails after 15 minutes instead of holding the run (and CI) forever.
-      ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', '--test-timeout=900000', ...list],
-      { stdio: 'inherit', env: { ...process.env, TEST_DATABASE: engine, ...env, ...logging } },
-    );
-    if (!logDir) return { status: result.status ?? 1, check: 'off' };
-    const checked = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/check-requests.mjs', logDir], {
-      stdio: 'inherit',
-    });
-    return { status: result.status ?? 1, check: checked.status === 0 ? 'passed' : 'FAILED' };
-  } finally {
-    if (logDir) rmSync(logDir, { recursive: true, force: true });
-  }
-}
-
 async function withAdmin(action) {
   const client = new pg.Client({ connectionString: ADMIN_URL, connectionTimeoutMillis: 3_000 });
   await client.connect();
@@ -95,52 +76,157 @@ async function withAdmin(action) {
   }
 }
 
-const summary = [];
-let failed = false;
-let ran = 0;
+/** Seconds each (engine, file) took in an earlier run, to start the slowest first. */
+const known = existsSync(DURATIONS) ? JSON.parse(readFileSync(DURATIONS, 'utf8')) : {};
+const keyOf = (job) => `${job.engine} ${job.file}`;
 
-if (wanted.includes('sqlite') && files.sqlite.length > 0) {
-  const { status, check } = run('sqlite', files.sqlite, {});
-  ran += 1;
-  failed ||= status !== 0 || check === 'FAILED';
-  summary.push(`sqlite: ${files.sqlite.length} file(s) ${status === 0 ? 'passed' : 'FAILED'}; request check ${check}`);
+/** One test file on one engine: its own `node --test` process, output kept until it ends. */
+function runFile(job) {
+  return new Promise((done) => {
+    const started = performance.now();
+    const child = spawn(
+      process.execPath,
+      // A test that hangs fails after 15 minutes instead of holding the run (and CI) forever.
+      ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-timeout=900000', job.file],
+      { env: { ...process.env, TEST_DATABASE: job.engine, FORCE_COLOR: '0', ...job.env } },
+    );
+    const output = [];
+    child.stdout.on('data', (chunk) => output.push(chunk));
+    child.stderr.on('data', (chunk) => output.push(chunk));
+    child.on('close', (code, signal) => {
+      const text = Buffer.concat(output).toString();
+      const count = (name) => Number(text.match(new RegExp(`^[ℹ#] ${name} (\\d+)$`, 'm'))?.[1] ?? 0);
+      done({
+        ...job,
+        ok: code === 0,
+        status: code ?? signal,
+        seconds: (performance.now() - started) / 1000,
+        passed: count('pass'),
+        failed: count('fail') + count('cancelled') + (code === 0 ? 0 : count('fail') === 0 ? 1 : 0),
+        skipped: count('skipped') + count('todo'),
+        text,
+      });
+    });
+  });
 }
 
-if (wanted.includes('postgres') && files.postgres.length > 0) {
-  const database = `kmp_test_${process.pid}_${Date.now().toString(36)}`;
-  let created = false;
-  try {
-    await withAdmin((client) => client.query(`create database ${database}`));
-    created = true;
-  } catch (error) {
-    const reason = `PostgreSQL at ${ADMIN_URL.replace(/:[^:@/]*@/, ':***@')} is not usable (${error.message})`;
-    if (CI) {
-      summary.push(`postgres: FAILED: ${reason}; CI=true requires it`);
-      failed = true;
-    } else {
-      summary.push(`postgres: NOT RUN: ${reason}; start PostgreSQL to test it too`);
+/** Runs the jobs TEST_CONCURRENCY at a time, the slowest known first; prints each as it ends. */
+async function runPool(jobs) {
+  const average = Object.values(known).reduce((a, b) => a + b, 0) / Math.max(1, Object.keys(known).length) || 10;
+  const queue = [...jobs].sort((a, b) => (known[keyOf(b)] ?? average * 2) - (known[keyOf(a)] ?? average * 2));
+  const results = [];
+  const worker = async () => {
+    for (let job = queue.shift(); job; job = queue.shift()) {
+      const result = await runFile(job);
+      results.push(result);
+      const verdict = result.ok ? 'passed' : `FAILED (exit ${result.status})`;
+      process.stdout.write(
+        `\n=== ${result.engine}: ${result.file} ${verdict} in ${result.seconds.toFixed(1)} s [${results.length}/${jobs.length}] ===\n${result.text}`,
+      );
     }
-  }
-  if (created) {
+  };
+  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, jobs.length) }, worker));
+  return results;
+}
+
+const startedAt = performance.now();
+const summary = [];
+const jobs = [];
+const logDirs = {};
+let failed = false;
+let runDatabase;
+
+for (const engine of ['sqlite', 'postgres']) {
+  if (!wanted.includes(engine) || files[engine].length === 0) continue;
+  let env = {};
+  if (engine === 'postgres') {
+    const database = `kmp_test_${process.pid}_${Date.now().toString(36)}`;
+    try {
+      await withAdmin((client) => client.query(`create database ${database}`));
+    } catch (error) {
+      const reason = `PostgreSQL at ${ADMIN_URL.replace(/:[^:@/]*@/, ':***@')} is not usable (${error.message})`;
+      summary.push(
+        CI
+          ? `postgres: FAILED: ${reason}; CI=true requires it`
+          : `postgres: NOT RUN: ${reason}; start PostgreSQL to test it too`,
+      );
+      failed ||= CI;
+      continue;
+    }
+    runDatabase = database;
     const url = new URL(ADMIN_URL);
     url.pathname = `/${database}`;
-    try {
-      const { status, check } = run('postgres', files.postgres, { TEST_POSTGRES_URL: url.toString() });
-      ran += 1;
-      failed ||= status !== 0 || check === 'FAILED';
-      summary.push(
-        `postgres: ${files.postgres.length} file(s) ${status === 0 ? 'passed' : 'FAILED'}; request check ${check}`,
-      );
-    } finally {
-      // The run's database and the per-file ones next to it (test/helpers/database.ts), also those a crash left.
-      await withAdmin(async (client) => {
-        const { rows } = await client.query('select datname from pg_database where datname like $1', [`${database}%`]);
-        for (const { datname } of rows) await client.query(`drop database if exists ${datname} with (force)`);
-      });
-    }
+    env = { TEST_POSTGRES_URL: url.toString() };
+  }
+  if (REQUEST_CHECK) {
+    logDirs[engine] = mkdtempSync(join(tmpdir(), `requests-${engine}-`));
+    env.REQUEST_LOG_DIR = logDirs[engine];
+    env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ''} --import=${REQUEST_LOG}`.trim();
+  }
+  for (const file of files[engine]) jobs.push({ engine, file, env });
+}
+
+// Server and command processes start from the build (test/helpers/server-process.ts entryArgs):
+// built once here instead of compiled by tsx in every process. TEST_BUILD=off keeps tsx.
+if (process.env.TEST_BUILD !== 'off' && jobs.length > 0) {
+  buildIfStale({ typeErrors: 'ignore', log: (line) => process.stdout.write(`${line}\n`) });
+  for (const job of jobs) job.env = { ...job.env, TEST_DIST: resolve('dist') };
+}
+process.stdout.write(`${jobs.length} test file run(s), ${CONCURRENCY} at a time\n`);
+let results = [];
+try {
+  results = await runPool(jobs);
+} finally {
+  if (runDatabase) {
+    // The run's database and the per-file ones next to it (test/helpers/database.ts), also those a crash left.
+    await withAdmin(async (client) => {
+      const { rows } = await client.query('select datname from pg_database where datname like $1', [`${runDatabase}%`]);
+      for (const { datname } of rows) await client.query(`drop database if exists ${datname} with (force)`);
+    });
   }
 }
 
-process.stdout.write(`\nEngines tested:\n  ${summary.join('\n  ') || 'none (no test file matched)'}\n`);
+for (const engine of ['sqlite', 'postgres']) {
+  const ran = results.filter((r) => r.engine === engine);
+  if (ran.length === 0) continue;
+  const bad = ran.filter((r) => !r.ok);
+  let check = 'off';
+  if (logDirs[engine]) {
+    const checked = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/check-requests.mjs', logDirs[engine]], {
+      stdio: 'inherit',
+    });
+    check = checked.status === 0 ? 'passed' : 'FAILED';
+    rmSync(logDirs[engine], { recursive: true, force: true });
+  }
+  failed ||= bad.length > 0 || check === 'FAILED';
+  summary.push(
+    `${engine}: ${ran.length} file(s) ${bad.length === 0 ? 'passed' : `FAILED: ${bad.map((r) => r.file).join(', ')}`}; request check ${check}`,
+  );
+}
+
+if (process.env.TEST_DURATIONS === 'write' && results.length > 0) {
+  const durations = { ...known };
+  for (const r of results) durations[keyOf(r)] = Math.round(r.seconds * 10) / 10;
+  const sorted = Object.fromEntries(Object.entries(durations).sort(([a], [b]) => a.localeCompare(b)));
+  writeFileSync(DURATIONS, `${JSON.stringify(sorted, null, 2)}\n`);
+}
+
+const minutes = (performance.now() - startedAt) / 60_000;
+const slowest = [...results].sort((a, b) => b.seconds - a.seconds).slice(0, 15);
+process.stdout.write(`\nThe ${slowest.length} slowest test files (seconds):\n`);
+for (const r of slowest)
+  process.stdout.write(`  ${r.seconds.toFixed(1).padStart(7)}  ${r.engine.padEnd(8)} ${r.file}\n`);
+const fileSeconds = results.reduce((sum, r) => sum + r.seconds, 0);
+process.stdout.write(
+  `\nEngines tested (${minutes.toFixed(1)} min, ${(fileSeconds / 60).toFixed(1)} min of file time, ${CONCURRENCY} at a time):\n  ${summary.join('\n  ') || 'none (no test file matched)'}\n`,
+);
+if (CI && minutes > BUDGET_MINUTES) {
+  process.stdout.write(
+    `\nnpm test took ${minutes.toFixed(1)} min, over its budget of ${BUDGET_MINUTES} min (TEST_BUDGET_MINUTES): CI stops at 90 min for everything and our target is 30. Make the slowest files above faster before adding more.\n`,
+  );
+  failed = true;
+}
+const total = (key) => results.reduce((sum, r) => sum + r[key], 0);
+process.stdout.write(`\n${total('passed')} passed, ${total('failed')} failed, ${total('skipped')} skipped\n`);
 // Nothing run is not a pass: e.g. only PostgreSQL files requested, and no PostgreSQL here.
-process.exit(failed || ran === 0 ? 1 : 0);
+process.exit(failed || results.length === 0 ? 1 : 0);

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { childEnv } from './server-process.js';
+import { childEnv, entryArgs } from './server-process.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -12,14 +12,14 @@ export interface CliRun {
 
 export type AdminRun = CliRun;
 
-/** Runs `node --import tsx src/cli/admin.ts ...args` to its end (killed after `ms`). */
+/** Runs the admin command (src/cli/admin.ts) with `args` to its end (killed after `ms`). */
 export function runAdmin(args: string[], config: Record<string, string>, ms = 30_000): Promise<CliRun> {
   return runCli('src/cli/admin.ts', args, config, ms);
 }
 
-/** Runs one of the commands, `node --import tsx <script> ...args`, to its end (killed after `ms`), as an operator would. */
+/** Runs one of the commands (`src/cli/<name>.ts`, built or through tsx: entryArgs) with `args` to its end (killed after `ms`), as an operator would. */
 export function runCli(script: string, args: string[], config: Record<string, string>, ms = 30_000): Promise<CliRun> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+  const child = spawn(process.execPath, [...entryArgs(script), ...args], {
     cwd: ROOT,
     env: childEnv(config),
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -30,7 +30,7 @@ import { JOB_BODY, LISTING_BODY } from '../helpers/bodies.js';
 import { freshDatabaseUrl } from '../helpers/database.js';
 import { AT, helperFixture, insert, listingFixture, ownerFixture } from '../helpers/fixtures.js';
 import { declaredForms, resolveShared } from '../helpers/openapi.js';
-import { childEnv, type ServerProcess, startServer } from '../helpers/server-process.js';
+import { childEnv, entryArgs, type ServerProcess, startServer } from '../helpers/server-process.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -139,7 +139,7 @@ async function connect(
     if (!key) delete env.MARKETPLACE_API_KEY;
     const options = {
       command: process.execPath,
-      args: ['--import', 'tsx', 'src/mcp/stdio.ts'],
+      args: entryArgs('src/mcp/stdio.ts'),
       cwd: ROOT,
       env: env as Record<string, string>,
       stderr: 'pipe' as const,
@@ -720,7 +720,7 @@ describe('confirm_by_person: drafts a person confirms, through MCP', () => {
         await client.connect(
           new Stdio2025({
             command: process.execPath,
-            args: ['--import', 'tsx', 'src/mcp/stdio.ts'],
+            args: entryArgs('src/mcp/stdio.ts'),
             cwd: ROOT,
             env: env as Record<string, string>,
           }),
