@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pino } from 'pino';
 import { buildApp } from './app.js';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig, publicBaseUrl } from './config.js';
 import { redactDatabaseUrl } from './db/create-db.js';
 import { openDatabase, SchemaBehindError } from './db/prepare.js';
 import { maskUrlPasswords } from './domain/secrets.js';
@@ -114,6 +114,7 @@ async function main(): Promise<void> {
   await failingAs(`listening on ${config.HOST}:${config.PORT}`, 'PORT or HOST', () =>
     app.listen({ port: config.PORT, host: config.HOST }),
   );
+  app.log.info(`ready: the API at ${publicBaseUrl(config)}/v1, its reference at ${publicBaseUrl(config)}/docs`);
 }
 
 /** A start that failed for a reason outside the code: said in one line, without a stack. */
@@ -138,9 +139,9 @@ async function failingAs<T>(what: string, setting: string, step: () => Promise<T
     const code = (error as { code?: unknown }).code;
     const known = typeof code === 'string' ? SYSTEM_ERRORS[code] : undefined;
     const reason = known && `${known} (${String(code)})`;
-    const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    const message = (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
     if (reason || /connect|timeout|refused|closed/i.test(message)) {
-      throw new StartupError(`Failed to start: ${what}: ${reason ?? message}. Check ${setting}.`);
+      throw new StartupError(`Failed to start: ${what}: ${reason ?? message.replace(/\.$/, '')}. Check ${setting}.`);
     }
     throw error;
   }
