@@ -9,8 +9,8 @@ import { type PricingConfidence, pricingConfidence, sampleInEuros } from '../dom
 import { effectiveJobStatus, type JobStatus } from '../domain/statuses.js';
 import { JOB_MACHINE, nextState } from '../domain/transitions.js';
 import { completedRateSample } from './aggregates.js';
-import { openJobSql } from './jobs.js';
-import { recordJobEvent } from './outbox.js';
+import { findJob, openJobSql } from './jobs.js';
+import { recordPublicEvent } from './outbox.js';
 import type { WriteTransaction } from './write-transaction.js';
 
 /** The columns of a job that a client sets (location already resolved, prices in cents). */
@@ -195,6 +195,6 @@ export async function transitionOwnJob(
   const outcome = await moveOwnJob(trx, id, accountId, action, now);
   if (!outcome?.done) return outcome;
   await rejectPending(trx, id, now);
-  await recordJobEvent(trx, 'job.status_changed', id, now);
+  await recordPublicEvent(trx, 'job.status_changed', id, await findJob(trx, id, now), now);
   return outcome;
 }

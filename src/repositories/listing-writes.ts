@@ -4,8 +4,9 @@ import type { AccountRow, ListingRow, ListingsTable, NewListing } from '../db/sc
 import { newId } from '../domain/ids.js';
 import type { ListingStatus } from '../domain/statuses.js';
 import { firstNameAndInitial } from '../domain/text.js';
+import { findListing } from './listings.js';
 import { freshRecordColumns } from './mappers.js';
-import { recordListingEvent } from './outbox.js';
+import { recordPublicEvent } from './outbox.js';
 import type { WriteTransaction } from './write-transaction.js';
 
 /**
@@ -127,6 +128,6 @@ export async function setOwnListingStatus(
   now: Date,
 ): Promise<boolean> {
   if (!(await moveOwnListing(trx, id, accountId, from, to, now))) return false;
-  await recordListingEvent(trx, 'listing.status_changed', id, now);
+  await recordPublicEvent(trx, 'listing.status_changed', id, await findListing(trx, id), now);
   return true;
 }

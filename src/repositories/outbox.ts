@@ -3,10 +3,6 @@ import { dialectOf } from '../db/queryable.js';
 import type { EventType } from '../db/schema.js';
 import { passes } from '../domain/events.js';
 import { newId } from '../domain/ids.js';
-import type { Job } from '../schemas/job.js';
-import type { Listing } from '../schemas/listing.js';
-import { findJob } from './jobs.js';
-import { findListing } from './listings.js';
 import type { WriteTransaction } from './write-transaction.js';
 
 /** An arbitrary constant naming the PostgreSQL advisory lock that orders event ids by commit. */
@@ -176,10 +172,11 @@ interface Placed {
 }
 
 /**
- * The event of a public subject's change, with the subject as the API shows it now, read inside
- * the write's transaction; returns that subject, which the write answers (no second read).
+ * The event of a public subject's change, with the subject as the API shows it now (read by the
+ * caller inside the write's transaction); returns that subject, which the write answers (no second
+ * read).
  */
-async function recordPublicEvent<T extends Placed>(
+export async function recordPublicEvent<T extends Placed>(
   trx: WriteTransaction,
   type: EventType,
   id: string,
@@ -190,19 +187,4 @@ async function recordPublicEvent<T extends Placed>(
   const place = { category: subject.category, lat: subject.location.lat, lng: subject.location.lng };
   await recordEvent(trx, { type, subjectId: id, place, audience: null, data: subject }, now);
   return subject;
-}
-
-/** The event of a job change; returns the job as GET /v1/jobs/{id} shows it. */
-export async function recordJobEvent(trx: WriteTransaction, type: EventType, jobId: string, now: Date): Promise<Job> {
-  return recordPublicEvent(trx, type, jobId, await findJob(trx, jobId, now), now);
-}
-
-/** The event of a listing change; returns the listing as GET /v1/listings/{id} shows it. */
-export async function recordListingEvent(
-  trx: WriteTransaction,
-  type: EventType,
-  listingId: string,
-  now: Date,
-): Promise<Listing> {
-  return recordPublicEvent(trx, type, listingId, await findListing(trx, listingId), now);
 }

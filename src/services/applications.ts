@@ -20,11 +20,12 @@ import {
 } from '../repositories/applications.js';
 import { isOwnHelper } from '../repositories/helper-profiles.js';
 import { rejectPending } from '../repositories/job-writes.js';
-import { recordEvent, recordJobEvent } from '../repositories/outbox.js';
+import { recordEvent } from '../repositories/outbox.js';
 import { refreshHelperRecords } from '../repositories/reliability-records.js';
 import { inWriteTransaction, type WriteContext, type WriteTransaction } from '../repositories/write-transaction.js';
 import type { Application } from '../schemas/applications.js';
 import { ApiError, badRequest } from './errors.js';
+import { recordJobEvent } from './public-events.js';
 import { illegalTransition, notFound } from './write-rules.js';
 
 /**

@@ -15,13 +15,13 @@ import {
   rejectPending,
   setJobColumns,
 } from '../repositories/job-writes.js';
-import { recordJobEvent } from '../repositories/outbox.js';
 import { acceptedHelpersOf, refreshHelperRecords } from '../repositories/reliability-records.js';
 import { inWriteTransaction, type WriteContext } from '../repositories/write-transaction.js';
 import type { Job } from '../schemas/job.js';
 import type { JobCreateBody, JobUpdateBody } from '../schemas/job-writes.js';
 import { badRequest } from './errors.js';
 import { requireProviderDetails } from './providers.js';
+import { recordJobEvent } from './public-events.js';
 import { matchSavedSearches } from './saved-search-matches.js';
 import { centsOf, illegalTransition, locationOf, notFound } from './write-rules.js';
 

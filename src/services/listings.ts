@@ -11,12 +11,12 @@ import {
   ownListing,
   setListingColumns,
 } from '../repositories/listing-writes.js';
-import { recordListingEvent } from '../repositories/outbox.js';
 import { inWriteTransaction, type WriteContext } from '../repositories/write-transaction.js';
 import type { Listing } from '../schemas/listing.js';
 import type { ListingCreateBody, ListingPatchBody } from '../schemas/listing-writes.js';
 import { badRequest } from './errors.js';
 import { requireProviderDetails } from './providers.js';
+import { recordListingEvent } from './public-events.js';
 import { matchSavedSearches } from './saved-search-matches.js';
 import { centsOf, illegalTransition, locationOf, notFound } from './write-rules.js';
 
