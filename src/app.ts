@@ -104,7 +104,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<Api> {
     // schema validation and gets a 400 that says why instead of a 404.
     routerOptions: { maxParamLength: 16_384 },
     frameworkErrors: frameworkErrorWith(security),
-    ajv: { customOptions: { removeAdditional: false, allErrors: false } },
+    ajv: { customOptions: { removeAdditional: false, allErrors: true } },
     schemaController: { compilersFactory: { buildSerializer: cachedSerializerFactory } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 

@@ -6,7 +6,9 @@ import {
   PLAIN_TEXT_PATTERN,
   VISIBLE_TEXT_PATTERN,
 } from '../domain/text.js';
-import { type ApiError, badRequest } from '../services/errors.js';
+import type { ApiErrorBody } from '../schemas/error.js';
+import { MAX_ERROR_DETAILS } from '../schemas/error.js';
+import { ApiError, badRequest } from '../services/errors.js';
 import { defaultHint, describeLength, describeType, type JsonSchema, LENGTH_KEYWORDS } from './schema-words.js';
 
 /** The schema and the value at a path inside a request part (through object properties only). */
@@ -55,8 +57,12 @@ function textRuleError(name: string, value: string, expected: string, mustShow: 
 }
 
 /**
- * Turns the first ajv error of a request into an ApiError that names the parameter, says what is
- * allowed, and offers something to try instead.
+ * Turns the ajv errors of a request part into an ApiError that names the parameter, says what is
+ * allowed, and offers something to try instead: the first problem as the error itself and, when
+ * there are more (ajv runs with allErrors), every problem in `errors`, one per parameter, at most
+ * MAX_ERROR_DETAILS. Only those are described (closestMatches and the rest run 20 times at most,
+ * however many errors a hostile body causes); ajv's own work with allErrors stays bounded by the
+ * body limit, as every string is matched once either way.
  */
 export function validationToApiError(
   errors: readonly FastifySchemaValidationError[],
@@ -64,20 +70,78 @@ export function validationToApiError(
   schema: JsonSchema | undefined,
   given: Readonly<Record<string, unknown>>,
 ): ApiError {
-  const error = errors[0];
-  const where = context === 'querystring' ? 'query parameter' : context === 'params' ? 'path parameter' : 'field';
-  const properties = schema?.properties ?? {};
-  const known = Object.keys(properties);
-  if (!error)
+  const problems: ApiError[] = [];
+  const named = new Set<string | null>();
+  for (const error of problemsOf(errors)) {
+    const problem = problemToApiError(error, context, schema, given);
+    if (named.has(problem.param)) continue;
+    named.add(problem.param);
+    problems.push(problem);
+    if (problems.length === MAX_ERROR_DETAILS) break;
+  }
+  const [first] = problems;
+  if (!first) {
     return badRequest(
       'invalid_parameter',
       null,
       'The request is invalid.',
       'Check the parameters against /v1/openapi.json.',
     );
-  const union = errors.find((e) => e.keyword === 'anyOf');
-  if (union) {
-    const segments = union.instancePath.split('/').filter(Boolean);
+  }
+  return problems.length === 1 ? first : new ApiErrors(first, problems);
+}
+
+/** An ApiError of several problems: the first is the error itself, all of them are listed in `errors`. */
+class ApiErrors extends ApiError {
+  constructor(
+    first: ApiError,
+    readonly problems: readonly ApiError[],
+  ) {
+    super(first.status, first.code, first.message, {
+      param: first.param,
+      suggestion: first.suggestion,
+      alternatives: first.alternatives,
+      headers: first.headers,
+    });
+  }
+
+  override toBody(): ApiErrorBody {
+    const errors = this.problems.map((problem) => {
+      const { error, param, message, suggestion } = problem.toBody();
+      return { error, param, message, suggestion };
+    });
+    return { ...super.toBody(), errors };
+  }
+}
+
+/**
+ * The errors that are problems of their own, in ajv's order: those inside a failed anyOf (the
+ * errors of its branches, which ajv lists right before the anyOf's own) are one problem, the
+ * anyOf's. One pass from the end, so a body of many failed unions costs no more than its errors.
+ */
+function problemsOf(errors: readonly FastifySchemaValidationError[]): FastifySchemaValidationError[] {
+  const kept: FastifySchemaValidationError[] = [];
+  let union: string | null = null;
+  for (let i = errors.length - 1; i >= 0; i--) {
+    const error = errors[i] as FastifySchemaValidationError;
+    if (union !== null && error.schemaPath.startsWith(union)) continue;
+    union = error.keyword === 'anyOf' ? `${error.schemaPath}/` : null;
+    kept.push(error);
+  }
+  return kept.reverse();
+}
+
+/** One problem as an ApiError. */
+function problemToApiError(
+  error: FastifySchemaValidationError,
+  context: string,
+  schema: JsonSchema | undefined,
+  given: Readonly<Record<string, unknown>>,
+): ApiError {
+  const where = context === 'querystring' ? 'query parameter' : context === 'params' ? 'path parameter' : 'field';
+  const known = Object.keys(schema?.properties ?? {});
+  if (error.keyword === 'anyOf') {
+    const segments = error.instancePath.split('/').filter(Boolean);
     const name = segments.join('.') || '(request)';
     const found = at(schema, given, segments);
     return badRequest(

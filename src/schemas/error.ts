@@ -62,13 +62,28 @@ const ResourceAlternative = Type.Object(
   { additionalProperties: false },
 );
 
+/** The most problems one answer lists in `errors`: enough for a whole form, bounded for a hostile body. */
+export const MAX_ERROR_DETAILS = 20;
+
+const ErrorCodeSchema = Type.Unsafe<ErrorCode>({
+  type: 'string',
+  enum: [...ERROR_CODES],
+  description: 'Stable machine-readable error code.',
+});
+
+const ErrorDetail = Type.Object(
+  {
+    error: ErrorCodeSchema,
+    param: Nullable(Type.String(), { description: 'The parameter or field, as `param` names one.' }),
+    message: Type.String({ description: 'What is wrong with it, for people.' }),
+    suggestion: Type.String({ description: 'What to send instead.' }),
+  },
+  { additionalProperties: false },
+);
+
 export const ApiErrorSchema = Type.Object(
   {
-    error: Type.Unsafe<ErrorCode>({
-      type: 'string',
-      enum: [...ERROR_CODES],
-      description: 'Stable machine-readable error code.',
-    }),
+    error: ErrorCodeSchema,
     message: Type.String({ description: 'What went wrong, for people.' }),
     param: Nullable(Type.String(), { description: 'The offending parameter or field, when one is to blame.' }),
     suggestion: Type.String({ description: 'What the caller should do next.' }),
@@ -77,6 +92,13 @@ export const ApiErrorSchema = Type.Object(
         'Things to try instead: valid values or parameter names (strings) or existing resources (objects with id, title and url).',
     }),
     alternatives_count: Type.Integer({ minimum: 0, description: 'Length of alternatives.' }),
+    errors: Type.Optional(
+      Type.Array(ErrorDetail, {
+        minItems: 2,
+        maxItems: MAX_ERROR_DETAILS,
+        description: `Present when a request has more than one invalid parameter or field (in one part: path, body or query): every problem, one per parameter, in the order of the schema, the first being the one \`error\`, \`message\`, \`param\` and \`suggestion\` above describe; at most ${MAX_ERROR_DETAILS}.`,
+      }),
+    ),
   },
   { $id: 'ApiError', additionalProperties: false, description: 'The body of every error response.' },
 );

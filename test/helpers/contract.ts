@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { LightMyRequestResponse } from 'fastify';
-import { ERROR_CODES } from '../../src/schemas/error.js';
+import { ERROR_CODES, MAX_ERROR_DETAILS } from '../../src/schemas/error.js';
 import { resolveShared } from './openapi.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -164,10 +164,25 @@ export function checkerFor(
   };
 }
 
+/** Several problems: at least two, at most MAX_ERROR_DETAILS, the first being the error's own. */
+function checkErrorList(what: string, error: Record<string, unknown>): void {
+  const list = error.errors;
+  assert.ok(Array.isArray(list), `${what}: errors is not an array`);
+  assert.ok(list.length >= 2 && list.length <= MAX_ERROR_DETAILS, `${what}: ${list.length} errors`);
+  for (const item of list) assert.deepEqual(Object.keys(item), ['error', 'param', 'message', 'suggestion'], what);
+  const { error: code, param, message, suggestion } = error;
+  assert.deepEqual(list[0], { error: code, param, message, suggestion }, `${what}: errors[0] is not the error`);
+  const params = list.map((item: { param: unknown }) => item.param);
+  assert.equal(new Set(params).size, params.length, `${what}: a parameter listed twice in errors`);
+}
+
 function checkApiError(what: string, body: unknown, method: string, response: LightMyRequestResponse): void {
   assert.ok(body !== null && typeof body === 'object' && !Array.isArray(body), `${what}: the error is not an object`);
   const error = body as Record<string, unknown>;
-  assert.deepEqual(Object.keys(error), API_ERROR_KEYS, `${what}: not an ApiError: ${response.body.slice(0, 300)}`);
+  const keys = Object.keys(error);
+  const expected = keys.length > API_ERROR_KEYS.length ? [...API_ERROR_KEYS, 'errors'] : API_ERROR_KEYS;
+  assert.deepEqual(keys, expected, `${what}: not an ApiError: ${response.body.slice(0, 300)}`);
+  if ('errors' in error) checkErrorList(what, error);
   assert.ok(
     typeof error.error === 'string' && (ERROR_CODES as readonly string[]).includes(error.error),
     `${what}: unknown error code ${JSON.stringify(error.error)}`,
