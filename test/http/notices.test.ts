@@ -235,6 +235,8 @@ test('suspension refuses the account’s keys but for its statements, appeal and
   assert.equal((await other.post('/v1/jobs', JOB_BODY)).status, 403);
   assert.equal((await other.get('/v1/me')).status, 200);
   assert.equal((await other.get('/v1/me/export')).status, 200);
+  // Open are only the routes that say so (config.openWhileSuspended), not every path under /v1/me.
+  assert.equal((await other.get('/v1/me/provider')).status, 403);
   const statements = (await other.get('/v1/me/moderation-decisions')).body;
   assert.equal(statements.total, 3, 'the message, the profile and the suspension');
   const appeal = await other.post(`/v1/me/moderation-decisions/${decision.id}/appeals`, {

@@ -34,6 +34,12 @@ declare module 'fastify' {
      * the REST requests its tool calls make, each against the tier as usual.
      */
     budget?: 'tier' | 'exempt' | 'documents' | 'mcp';
+    /**
+     * What a suspended account may still do (its key is otherwise refused with 403): read who it
+     * is, its decisions and data, appeal (DSA Art. 20), and have its data erased (GDPR Art. 17;
+     * the DSA records of the suspension are kept, as for any erasure). HEAD stays refused.
+     */
+    openWhileSuspended?: boolean;
   }
 }
 
@@ -147,16 +153,9 @@ async function authenticate(
   return row;
 }
 
-/**
- * What a suspended account may still do: read who it is, its decisions and data, appeal (DSA Art.
- * 20), and have its data erased (GDPR Art. 17; the DSA records of the suspension are kept, as for
- * any erasure).
- */
+/** Whether the route is open to a suspended account (its `openWhileSuspended` option). */
 function openWhileSuspended(request: FastifyRequest): boolean {
-  const path = request.url.split('?')[0] ?? '';
-  if (request.method === 'DELETE') return path === '/v1/me';
-  if (request.method === 'POST') return /^\/v1\/me\/moderation-decisions\/[^/]+\/appeals$/.test(path);
-  return request.method === 'GET' && /^\/v1\/me(\/export|\/moderation-decisions(\/[^/]+)?)?$/.test(path);
+  return request.routeOptions.config?.openWhileSuspended === true && request.method !== 'HEAD';
 }
 
 /**

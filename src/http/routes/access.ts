@@ -15,6 +15,7 @@ export function accessRoutes(app: Api, deps: RouteDeps): void {
   app.get(
     '/v1/me',
     {
+      config: { openWhileSuspended: true },
       schema: {
         operationId: 'getMe',
         summary: 'Who am I: tier, account, limits and remaining budget',

@@ -29,7 +29,7 @@ export function accountDataRoutes(app: Api, deps: RouteDeps): void {
     '/v1/me/export',
     {
       onRequest: WRITE_HOOKS.onRequest,
-      config: { compression: 'own' },
+      config: { compression: 'own', openWhileSuspended: true },
       schema: {
         operationId: 'exportMyData',
         summary: 'Everything stored about your account, as one JSON document',
@@ -62,6 +62,7 @@ export function accountDataRoutes(app: Api, deps: RouteDeps): void {
     '/v1/me',
     {
       ...WRITE_HOOKS,
+      config: { openWhileSuspended: true },
       schema: {
         operationId: 'eraseMyAccount',
         summary: 'Erase your account',

@@ -80,6 +80,7 @@ export function noticeRoutes(app: Api, deps: RouteDeps): void {
     '/v1/me/moderation-decisions',
     {
       onRequest: WRITE_HOOKS.onRequest,
+      config: { openWhileSuspended: true },
       schema: {
         operationId: 'listMyModerationDecisions',
         summary: 'Decisions about your content or account',
@@ -100,6 +101,7 @@ export function noticeRoutes(app: Api, deps: RouteDeps): void {
     '/v1/me/moderation-decisions/:id',
     {
       onRequest: WRITE_HOOKS.onRequest,
+      config: { openWhileSuspended: true },
       schema: {
         operationId: 'getMyModerationDecision',
         summary: 'One statement of reasons',
@@ -118,6 +120,7 @@ export function noticeRoutes(app: Api, deps: RouteDeps): void {
     '/v1/me/moderation-decisions/:id/appeals',
     {
       ...WRITE_HOOKS,
+      config: { openWhileSuspended: true },
       schema: {
         operationId: 'appealModerationDecision',
         summary: 'Appeal a decision',
