@@ -65,15 +65,9 @@ const ResourceAlternative = Type.Object(
 /** The most problems one answer lists in `errors`: enough for a whole form, bounded for a hostile body. */
 export const MAX_ERROR_DETAILS = 20;
 
-const ErrorCodeSchema = Type.Unsafe<ErrorCode>({
-  type: 'string',
-  enum: [...ERROR_CODES],
-  description: 'Stable machine-readable error code.',
-});
-
 const ErrorDetail = Type.Object(
   {
-    error: ErrorCodeSchema,
+    error: Type.Unsafe<ErrorCode>({ type: 'string', description: 'Its code, one of those of `error`.' }),
     param: Nullable(Type.String(), { description: 'The parameter or field, as `param` names one.' }),
     message: Type.String({ description: 'What is wrong with it, for people.' }),
     suggestion: Type.String({ description: 'What to send instead.' }),
@@ -83,7 +77,11 @@ const ErrorDetail = Type.Object(
 
 export const ApiErrorSchema = Type.Object(
   {
-    error: ErrorCodeSchema,
+    error: Type.Unsafe<ErrorCode>({
+      type: 'string',
+      enum: [...ERROR_CODES],
+      description: 'Stable machine-readable error code.',
+    }),
     message: Type.String({ description: 'What went wrong, for people.' }),
     param: Nullable(Type.String(), { description: 'The offending parameter or field, when one is to blame.' }),
     suggestion: Type.String({ description: 'What the caller should do next.' }),
@@ -96,7 +94,7 @@ export const ApiErrorSchema = Type.Object(
       Type.Array(ErrorDetail, {
         minItems: 2,
         maxItems: MAX_ERROR_DETAILS,
-        description: `Present when a request has more than one invalid parameter or field (in one part: path, body or query): every problem, one per parameter, in the order of the schema, the first being the one \`error\`, \`message\`, \`param\` and \`suggestion\` above describe; at most ${MAX_ERROR_DETAILS}.`,
+        description: `Only when several parameters or fields of one part (path, body or query) are invalid: each, one per parameter, the first being the one described above; at most ${MAX_ERROR_DETAILS}.`,
       }),
     ),
   },
