@@ -5,6 +5,7 @@ import { testConfig } from '../../src/config.js';
 import type { Db } from '../../src/db/create-db.js';
 import type { Api } from '../../src/http/route-deps.js';
 import { findOrCreateAccount, issueKey } from '../../src/repositories/access.js';
+import { createSandbox, type Sandbox } from '../../src/sandbox/demo-db.js';
 import { openTestDb } from './database.js';
 
 /** The fixed "now" of the HTTP tests: Friday 20 November 2026, 12:00 UTC (13:00 in Karlsruhe). */
@@ -31,6 +32,15 @@ const UNLIMITED = {
 };
 
 /**
+ * The sandbox (/v1/demo) of every app a test file builds: its dataset is seeded once per process
+ * instead of once per app, read-only as the sandbox is, and rebuilt (sandbox.refresh) when the app
+ * built last moves its clock to another Berlin day. Never closed: an in-memory database holds no
+ * handle that keeps the process alive.
+ */
+let sharedSandbox: Promise<Sandbox> | undefined;
+let sandboxClock: () => Date = () => NOW;
+
+/**
  * The app on a fresh database of the run's engine (in-memory SQLite or a PostgreSQL schema, see
  * database.ts) with the schema; both closed, and the database dropped, when the test ends.
  */
@@ -42,11 +52,14 @@ export async function buildTestApp(
   deps: Omit<AppDeps, 'db' | 'now'> = {},
 ): Promise<TestApp> {
   const { db, dispose } = await openTestDb();
+  const clock = typeof now === 'function' ? now : () => now;
   let app: Api;
   try {
+    sandboxClock = clock;
     app = await buildApp(testConfig({ ...UNLIMITED, ...config }), {
       db,
-      now: typeof now === 'function' ? now : () => now,
+      now: clock,
+      sandbox: await (sharedSandbox ??= createSandbox(() => sandboxClock())),
       ...deps,
     });
   } catch (error) {
