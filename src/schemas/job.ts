@@ -1,20 +1,8 @@
 import { type Static, Type } from 'typebox';
 import { JOB_STATUSES, TIME_PREFERENCES } from '../domain/statuses.js';
-import {
-  CategoryParam,
-  CategorySchema,
-  IdParams,
-  Lat,
-  Lng,
-  LocationSchema,
-  Nullable,
-  PagingQuery,
-  Radius,
-  RefTo,
-  StringEnum,
-} from './common.js';
+import { CategorySchema, IdParams, LocationSchema, Nullable, RefTo, StringEnum } from './common.js';
 import { PublicProviderSchema } from './providers.js';
-import { NamedPlaceSchema, NearParam, TextSearchParams } from './search-words.js';
+import { searchPage, searchQuery } from './search.js';
 
 const DateTime = (description: string) => Nullable(Type.String({ format: 'date-time' }), { description });
 
@@ -68,46 +56,24 @@ export const JobSchema = Type.Object(
 );
 export type Job = Static<typeof JobSchema>;
 
-export const JobSearchQuery = Type.Object(
-  {
-    ...TextSearchParams,
-    near: NearParam,
-    lat: Type.Optional(Lat('Latitude of the search centre.')),
-    lng: Type.Optional(Lng('Longitude of the search centre.')),
-    radius: Type.Optional(Radius('Search radius in km around lat/lng; at most 50.')),
-    category: Type.Optional(CategoryParam),
-    budget_min: Type.Optional(
-      Type.Number({ minimum: 0, maximum: 1_000_000, description: 'Minimum price_eur, EUR (inclusive).' }),
-    ),
-    budget_max: Type.Optional(
-      Type.Number({ minimum: 0, maximum: 1_000_000, description: 'Maximum price_eur, EUR (inclusive).' }),
-    ),
-    date: Type.Optional(
-      Type.String({
-        format: 'date',
-        maxLength: 10,
-        description: 'Only jobs whose desired_at falls on this calendar day in Europe/Berlin (YYYY-MM-DD).',
-      }),
-    ),
-    urgent: Type.Optional(
-      Type.Boolean({ description: 'true: only urgent jobs; false: only jobs that are not urgent.' }),
-    ),
-    ...PagingQuery,
-  },
-  { additionalProperties: false },
-);
+export const JobSearchQuery = searchQuery('Search radius in km around lat/lng; at most 50.', {
+  budget_min: Type.Optional(
+    Type.Number({ minimum: 0, maximum: 1_000_000, description: 'Minimum price_eur, EUR (inclusive).' }),
+  ),
+  budget_max: Type.Optional(
+    Type.Number({ minimum: 0, maximum: 1_000_000, description: 'Maximum price_eur, EUR (inclusive).' }),
+  ),
+  date: Type.Optional(
+    Type.String({
+      format: 'date',
+      maxLength: 10,
+      description: 'Only jobs whose desired_at falls on this calendar day in Europe/Berlin (YYYY-MM-DD).',
+    }),
+  ),
+  urgent: Type.Optional(Type.Boolean({ description: 'true: only urgent jobs; false: only jobs that are not urgent.' })),
+});
 export type JobSearchQuery = Static<typeof JobSearchQuery>;
 
-export const JobPage = Type.Object(
-  {
-    data: Type.Array(RefTo(JobSchema)),
-    total: Type.Integer({ minimum: 0, description: 'Open jobs matching the filters, over all pages.' }),
-    limit: Type.Integer(),
-    offset: Type.Integer(),
-    has_more: Type.Boolean({ description: 'Whether a page after this one has results (offset + limit < total).' }),
-    near: Type.Optional(RefTo(NamedPlaceSchema)),
-  },
-  { additionalProperties: false },
-);
+export const JobPage = searchPage(RefTo(JobSchema), 'Open jobs matching the filters, over all pages.');
 
 export const JobIdParams = IdParams('Job', 'job_4f9c2a7b1d3e5f60');

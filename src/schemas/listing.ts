@@ -1,21 +1,16 @@
 import { type Static, Type } from 'typebox';
 import { CONDITIONS, LISTING_STATUSES } from '../domain/statuses.js';
 import {
-  CategoryParam,
   CategorySchema,
   IdParams,
-  Lat,
-  Lng,
   LocationSchema,
   Nullable,
-  PagingQuery,
-  Radius,
   RefTo,
   ReliabilityScoreSchema,
   StringEnum,
 } from './common.js';
 import { PublicProviderSchema } from './providers.js';
-import { NamedPlaceSchema, NearParam, TextSearchParams } from './search-words.js';
+import { searchPage, searchQuery } from './search.js';
 
 export const ConditionSchema = StringEnum(CONDITIONS, { description: 'new, like_new, good or fair.' });
 
@@ -44,35 +39,17 @@ export const ListingSchema = Type.Object(
 );
 export type Listing = Static<typeof ListingSchema>;
 
-export const ListingSearchQuery = Type.Object(
-  {
-    ...TextSearchParams,
-    near: NearParam,
-    lat: Type.Optional(Lat('Latitude of the search centre.')),
-    lng: Type.Optional(Lng('Longitude of the search centre.')),
-    radius: Type.Optional(Radius('Search radius in km; at most 50.')),
-    category: Type.Optional(CategoryParam),
-    price_max: Type.Optional(
-      Type.Number({ minimum: 0, maximum: 1_000_000, description: 'Maximum price per day, EUR (inclusive).' }),
-    ),
-    condition: Type.Optional(ConditionSchema),
-    instant_booking: Type.Optional(
-      Type.Boolean({ description: 'true: only instantly bookable listings; false: only those that need approval.' }),
-    ),
-    ...PagingQuery,
-  },
-  { additionalProperties: false },
-);
+export const ListingSearchQuery = searchQuery('Search radius in km; at most 50.', {
+  price_max: Type.Optional(
+    Type.Number({ minimum: 0, maximum: 1_000_000, description: 'Maximum price per day, EUR (inclusive).' }),
+  ),
+  condition: Type.Optional(ConditionSchema),
+  instant_booking: Type.Optional(
+    Type.Boolean({ description: 'true: only instantly bookable listings; false: only those that need approval.' }),
+  ),
+});
 export type ListingSearchQuery = Static<typeof ListingSearchQuery>;
 
-export const ListingPage = Type.Object(
-  {
-    data: Type.Array(RefTo(ListingSchema)),
-    total: Type.Integer({ minimum: 0, description: 'Available listings matching the filters, over all pages.' }),
-    has_more: Type.Boolean({ description: 'Whether a page after this one has results.' }),
-    near: Type.Optional(RefTo(NamedPlaceSchema)),
-  },
-  { additionalProperties: false, description: 'As the spec says, this page carries no limit and offset fields.' },
-);
+export const ListingPage = searchPage(RefTo(ListingSchema), 'Available listings matching the filters, over all pages.');
 
 export const ListingIdParams = IdParams('Listing', 'lst_8a1b2c3d4e5f6a7b');

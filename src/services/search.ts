@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/queryable.js';
+import { DEFAULT_CENTER, haversineKm, type LatLng, MAX_RADIUS_KM } from '../domain/geo.js';
 import type { NamedPlace } from '../domain/place-names.js';
 import { eurToCents } from '../domain/pricing.js';
 import { findJob, jobRowsOf, jobsNearId, jobsOfPage, searchJobs as searchJobsSql } from '../repositories/jobs.js';
@@ -36,16 +37,40 @@ export interface SearchPage<T> {
   has_more: boolean;
   /** The place `near` named. */
   near?: NamedPlace;
+  /** Why the page is empty, when the search area lies wholly outside the service area. */
+  notice?: string;
 }
 
-/** The paging and place of a page around what the search found. */
+/** The area a search covers: its centre and radius, and the place `near` named. */
+type Area = { center: LatLng; radiusKm: number; place?: NamedPlace };
+
+/**
+ * An empty page's notice when no point of the search area is in the service area (MAX_RADIUS_KM
+ * around DEFAULT_CENTER), where every job and listing is: a write there is refused with the
+ * distance (write-rules.ts locationOf), a search answers an empty page that says why.
+ */
+function outsideNotice({ center, radiusKm }: Area, total: number): string | undefined {
+  const km = haversineKm(DEFAULT_CENTER, center);
+  if (total > 0 || km <= MAX_RADIUS_KM + radiusKm) return undefined;
+  return `The search area (${radiusKm} km around ${center.lat}, ${center.lng}) is ${km.toFixed(1)} km from Karlsruhe, outside the service area: ${MAX_RADIUS_KM} km around Karlsruhe (${DEFAULT_CENTER.lat}, ${DEFAULT_CENTER.lng}). Search within it: leave out lat and lng, or name a place with near (GET /v1/places?q=... lists them).`;
+}
+
+/** The paging, place and notice of a page around what the search found. */
 function pageAnswer<T>(
   found: { data: T[]; total: number },
   paging: { limit: number; offset: number },
-  place: NamedPlace | undefined,
+  area: Area,
 ): SearchPage<T> {
   const { limit, offset } = paging;
-  return { ...found, limit, offset, has_more: offset + limit < found.total, ...(place && { near: place }) };
+  const notice = outsideNotice(area, found.total);
+  return {
+    ...found,
+    limit,
+    offset,
+    has_more: offset + limit < found.total,
+    ...(area.place && { near: area.place }),
+    ...(notice && { notice }),
+  };
 }
 
 function pagingOf(query: { limit?: number; offset?: number }): { limit: number; offset: number } {
@@ -67,9 +92,10 @@ export async function searchJobs(
 ): Promise<SearchPage<Job>> {
   checkBudget(query);
   const paging = pagingOf(query);
-  const { place, ...area } = searchAreaOf(query);
+  const area = searchAreaOf(query);
   const search = {
-    ...area,
+    center: area.center,
+    radiusKm: area.radiusKm,
     ...searchWordsAndSort(query),
     category: query.category,
     budgetMinCents: query.budget_min === undefined ? undefined : eurToCents(query.budget_min, 'up'),
@@ -79,10 +105,10 @@ export async function searchJobs(
     ...paging,
   };
   const index = (await snapshotOf?.())?.jobs;
-  if (!index) return pageAnswer(await searchJobsSql(db, search, now), paging, place);
+  if (!index) return pageAnswer(await searchJobsSql(db, search, now), paging, area);
   const page = index.search(search, now);
   const rows = await index.rows.get(page.ids, (ids) => jobRowsOf(db, ids));
-  return pageAnswer({ data: await jobsOfPage(db, page, rows, now), total: page.total }, paging, place);
+  return pageAnswer({ data: await jobsOfPage(db, page, rows, now), total: page.total }, paging, area);
 }
 
 /** GET /v1/listings: available listings matching the query, one page (see searchJobs). */
@@ -92,9 +118,10 @@ export async function searchListings(
   snapshotOf?: SnapshotOf,
 ): Promise<SearchPage<Listing>> {
   const paging = pagingOf(query);
-  const { place, ...area } = searchAreaOf(query);
+  const area = searchAreaOf(query);
   const search = {
-    ...area,
+    center: area.center,
+    radiusKm: area.radiusKm,
     ...searchWordsAndSort(query),
     category: query.category,
     priceMaxCents: query.price_max === undefined ? undefined : eurToCents(query.price_max, 'down'),
@@ -103,10 +130,10 @@ export async function searchListings(
     ...paging,
   };
   const index = (await snapshotOf?.())?.listings;
-  if (!index) return pageAnswer(await searchListingsSql(db, search), paging, place);
+  if (!index) return pageAnswer(await searchListingsSql(db, search), paging, area);
   const page = index.search(search);
   const rows = await index.rows.get(page.ids, (ids) => listingRowsOf(db, ids));
-  return pageAnswer({ data: await listingsOfPage(db, page, rows), total: page.total }, paging, place);
+  return pageAnswer({ data: await listingsOfPage(db, page, rows), total: page.total }, paging, area);
 }
 
 /**

@@ -68,7 +68,7 @@ describe('GET /v1/listings/{id}', () => {
 });
 
 describe('GET /v1/listings', () => {
-  test('the page has data, total and has_more only (no limit or offset), available listings only', async (t) => {
+  test('the page has data, total, limit, offset and has_more, as job pages do; available listings only', async (t) => {
     const { app, db } = await buildTestApp(t);
     const owner = ownerFixture();
     await insert(db.kysely, {
@@ -82,7 +82,9 @@ describe('GET /v1/listings', () => {
     });
     const { status, body } = await getJson(app, '/v1/listings?limit=1');
     assert.equal(status, 200);
-    assert.deepEqual(Object.keys(body), ['data', 'total', 'has_more']);
+    assert.deepEqual(Object.keys(body), ['data', 'total', 'limit', 'offset', 'has_more']);
+    assert.equal(body.limit, 1);
+    assert.equal(body.offset, 0);
     assert.deepEqual(
       body.data.map((l: any) => l.id),
       ['lst_0000000000000002'],
@@ -96,7 +98,7 @@ describe('GET /v1/listings', () => {
     );
     assert.equal(second.body.has_more, false);
     const past = await getJson(app, '/v1/listings?offset=5');
-    assert.deepEqual(past.body, { data: [], total: 2, has_more: false });
+    assert.deepEqual(past.body, { data: [], total: 2, limit: 20, offset: 5, has_more: false });
   });
 
   test('filters: category (any case), price_max per day, condition, instant_booking, radius; sorts', async (t) => {
@@ -165,5 +167,26 @@ describe('GET /v1/listings', () => {
     const { body } = await getJson(app, '/v1/listings?instant=true');
     assert.equal(body.suggestion, "Did you mean 'instant_booking'?");
     assert.deepEqual(body.alternatives, ['instant_booking']);
+  });
+});
+
+describe('a search outside the service area', () => {
+  test('answers 200 with an empty page and a notice naming the service area; inside it, no notice', async (t) => {
+    const { app, db } = await buildTestApp(t);
+    const owner = ownerFixture();
+    await insert(db.kysely, { owners: [owner], listings: [listingFixture(owner.id, { id: 'lst_0000000000000001' })] });
+    const notice =
+      'The search area (10 km around 52.52, 13.405) is 525.4 km from Karlsruhe, outside the service area: 50 km around Karlsruhe (49.0069, 8.4037). Search within it: leave out lat and lng, or name a place with near (GET /v1/places?q=... lists them).';
+    for (const path of ['/v1/listings', '/v1/jobs']) {
+      const far = await getJson(app, `${path}?lat=52.52&lng=13.405&radius=10`);
+      assert.equal(far.status, 200, path);
+      assert.deepEqual(far.body, { data: [], total: 0, limit: 20, offset: 0, has_more: false, notice }, path);
+    }
+    // A search area that reaches into the service area, even when nothing is found there: no notice.
+    const edge = await getJson(app, '/v1/listings?lat=49.5&lng=8.4037&radius=10&category=GARDENING');
+    assert.deepEqual(edge.body, { data: [], total: 0, limit: 20, offset: 0, has_more: false });
+    const near = await getJson(app, '/v1/listings');
+    assert.equal(near.body.total, 1);
+    assert.equal(near.body.notice, undefined);
   });
 });

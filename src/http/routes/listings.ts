@@ -16,7 +16,7 @@ export function listingRoutes(app: Api, { base, db, searchIndex }: RouteDeps): v
         operationId: 'searchListings',
         summary: 'Search items to borrow',
         description:
-          'Available listings within `radius` km of `lat`/`lng` (or of the place `near` names), matching the words of `q`, filtered and sorted. As the spec defines it, this page has `data`, `total` and `has_more` (no limit or offset fields). Example: /v1/listings?q=bohrmaschine&near=Durlach.',
+          'Available listings within `radius` km of `lat`/`lng` (or of the place `near` names), matching the words of `q`, filtered and sorted. Example: /v1/listings?q=bohrmaschine&near=Durlach.',
         tags: ['Listings'],
         querystring: ListingSearchQuery,
         response: { 200: ok(ListingPage, 'One page of available listings.'), ...errorResponses(400) },
