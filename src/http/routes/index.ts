@@ -7,7 +7,7 @@ import { bookingRoutes } from './bookings.js';
 import { calendarRoutes } from './calendars.js';
 import { categoryRoutes } from './categories.js';
 import { conversationRoutes } from './conversations.js';
-import { estimateRoutes } from './estimate.js';
+import { estimateRoutes } from './estimates.js';
 import { helperProfileRoutes } from './helper-profiles.js';
 import { jobWriteRoutes } from './job-writes.js';
 import { jobRoutes } from './jobs.js';

@@ -3,7 +3,7 @@ import type { Api, RouteDeps } from '../route-deps.js';
 import { SANDBOX_BASE } from '../sandbox-naming.js';
 import { availabilityRoutes } from './availability.js';
 import { categoryRoutes } from './categories.js';
-import { estimateRoutes } from './estimate.js';
+import { estimateRoutes } from './estimates.js';
 import { jobRoutes } from './jobs.js';
 import { listingRoutes } from './listings.js';
 import { statsRoutes } from './stats.js';
