@@ -55,7 +55,7 @@ function completedValues(row: JobIndexRow) {
  */
 export class JobIndex extends PointTable<JobRow, JobIndexRow> {
   /** The figures of the open and completed jobs, following every change (index-figures.ts). */
-  private readonly figures: JobFigures;
+  protected readonly figures: JobFigures;
 
   private constructor(
     points: PointIndex,
@@ -141,18 +141,6 @@ export class JobIndex extends PointTable<JobRow, JobIndexRow> {
     const now = new Map(rows.map((row) => [row.id, completedValues(row)]));
     for (const id of changed) this.figures.completedIs(id, now.get(id) ?? null);
     return super.follow(changed, rows);
-  }
-
-  protected slotAdded(slot: number): void {
-    this.figures.added(slot);
-  }
-
-  protected slotRemoved(slot: number): void {
-    this.figures.removed(slot);
-  }
-
-  protected pointOf(row: JobIndexRow) {
-    return { lat: row.lat, lng: row.lng, category: codeOf(CATEGORIES, row.category) };
   }
 
   protected put(slot: number | null, row: JobIndexRow): boolean {

@@ -38,7 +38,7 @@ function listingValues(row: ListingIndexRow) {
  */
 export class ListingIndex extends PointTable<ListingSearchRow, ListingIndexRow> {
   /** The figures of the available listings, following every change (index-figures.ts). */
-  private readonly figures: ListingFigures;
+  protected readonly figures: ListingFigures;
 
   private constructor(
     points: PointIndex,
@@ -99,18 +99,6 @@ export class ListingIndex extends PointTable<ListingSearchRow, ListingIndexRow> 
     for (let slot = 0; slot < points.end; slot++) index.figures.added(slot);
     index.figures.settle();
     return index;
-  }
-
-  protected slotAdded(slot: number): void {
-    this.figures.added(slot);
-  }
-
-  protected slotRemoved(slot: number): void {
-    this.figures.removed(slot);
-  }
-
-  protected pointOf(row: ListingIndexRow) {
-    return { lat: row.lat, lng: row.lng, category: codeOf(CATEGORIES, row.category) };
   }
 
   protected put(slot: number | null, row: ListingIndexRow): boolean {

@@ -1,5 +1,7 @@
+import { CATEGORIES, type Category } from '../domain/categories.js';
 import type { QueryWord } from '../domain/search-text.js';
 import type { SearchSort } from '../repositories/search-order.js';
+import { codeOf } from './columns.js';
 import { SearchScratch } from './page.js';
 import type { PointIndex } from './point-index.js';
 import type { RadiusTest } from './radius-test.js';
@@ -14,7 +16,16 @@ export const ROW_CACHE = 2_000;
  * partitions by, the per-search buffers and the rows pages showed. Each keeps its own scan loop:
  * the filters are inlined there, as a callback per point would cost more than the test itself.
  */
-export abstract class PointTable<Row extends { id: string }, IndexRow extends SearchableRow & { id: string }> {
+/** What a table's rows have besides their texts: an id, a point and a category. */
+type PointRow = SearchableRow & { id: string; lat: number; lng: number; category: Category };
+
+/** The figures a table keeps (index-figures.ts): they follow each slot that comes in or dies. */
+interface SlotFigures {
+  added(slot: number): void;
+  removed(slot: number): void;
+}
+
+export abstract class PointTable<Row extends { id: string }, IndexRow extends PointRow> {
   protected readonly scratch: SearchScratch;
   /** Rows that pages showed (see RowCache); emptied whenever the data changes (follow). */
   readonly rows = new RowCache<Row>(ROW_CACHE);
@@ -46,7 +57,7 @@ export abstract class PointTable<Row extends { id: string }, IndexRow extends Se
     this.rows.clear();
     for (const id of changed) {
       const slot = this.points.remove(id);
-      if (slot >= 0) this.slotRemoved(slot);
+      if (slot >= 0) this.figures.removed(slot);
     }
     for (const row of rows) {
       if (!this.put(null, row)) continue;
@@ -58,17 +69,18 @@ export abstract class PointTable<Row extends { id: string }, IndexRow extends Se
       if (textRow !== this.points.rank[slot]) throw new Error('the text and point rows of the tail diverged');
       this.category[slot] = values.category;
       this.put(slot, row);
-      this.slotAdded(slot);
+      this.figures.added(slot);
     }
     return true;
   }
 
-  /** A slot came in (its columns filled) or died: the subclass's figures (index-figures.ts) follow. */
-  protected abstract slotAdded(slot: number): void;
-  protected abstract slotRemoved(slot: number): void;
+  /** The subclass's figures, told of every slot that came in (its columns filled) or died. */
+  protected abstract readonly figures: SlotFigures;
 
   /** A kept row's point and category code (as its load computes them). */
-  protected abstract pointOf(row: IndexRow): { lat: number; lng: number; category: number };
+  private pointOf(row: IndexRow): { lat: number; lng: number; category: number } {
+    return { lat: row.lat, lng: row.lng, category: codeOf(CATEGORIES, row.category) };
+  }
 
   /** Points appended since the build (tests, metrics). */
   get appended(): number {
