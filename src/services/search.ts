@@ -73,8 +73,16 @@ function pageAnswer<T>(
   };
 }
 
-function pagingOf(query: { limit?: number; offset?: number }): { limit: number; offset: number } {
-  return { limit: query.limit ?? DEFAULT_PAGE_SIZE, offset: query.offset ?? 0 };
+/** What every search reads from its query: the area, the words and their order, the category, the page. */
+function searchOf(query: JobSearchQuery | ListingSearchQuery) {
+  const paging = { limit: query.limit ?? DEFAULT_PAGE_SIZE, offset: query.offset ?? 0 };
+  const area = searchAreaOf(query);
+  const words = searchWordsAndSort(query);
+  return {
+    paging,
+    area,
+    search: { center: area.center, radiusKm: area.radiusKm, ...words, category: query.category, ...paging },
+  };
 }
 
 /**
@@ -91,18 +99,13 @@ export async function searchJobs(
   snapshotOf?: SnapshotOf,
 ): Promise<SearchPage<Job>> {
   checkBudget(query);
-  const paging = pagingOf(query);
-  const area = searchAreaOf(query);
+  const { paging, area, search: common } = searchOf(query);
   const search = {
-    center: area.center,
-    radiusKm: area.radiusKm,
-    ...searchWordsAndSort(query),
-    category: query.category,
+    ...common,
     budgetMinCents: query.budget_min === undefined ? undefined : eurToCents(query.budget_min, 'up'),
     budgetMaxCents: query.budget_max === undefined ? undefined : eurToCents(query.budget_max, 'down'),
     date: query.date,
     urgent: query.urgent,
-    ...paging,
   };
   const index = (await snapshotOf?.())?.jobs;
   if (!index) return pageAnswer(await searchJobsSql(db, search, now), paging, area);
@@ -117,17 +120,12 @@ export async function searchListings(
   query: ListingSearchQuery,
   snapshotOf?: SnapshotOf,
 ): Promise<SearchPage<Listing>> {
-  const paging = pagingOf(query);
-  const area = searchAreaOf(query);
+  const { paging, area, search: common } = searchOf(query);
   const search = {
-    center: area.center,
-    radiusKm: area.radiusKm,
-    ...searchWordsAndSort(query),
-    category: query.category,
+    ...common,
     priceMaxCents: query.price_max === undefined ? undefined : eurToCents(query.price_max, 'down'),
     condition: query.condition,
     instantBooking: query.instant_booking,
-    ...paging,
   };
   const index = (await snapshotOf?.())?.listings;
   if (!index) return pageAnswer(await searchListingsSql(db, search), paging, area);
