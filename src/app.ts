@@ -3,6 +3,7 @@ import Fastify, { LogController } from 'fastify';
 import { startBackgroundWork } from './background.js';
 import { type Config, publicBaseUrl, trustProxyOption } from './config.js';
 import type { Db } from './db/create-db.js';
+import { cachedSerializerFactory, cachedValidatorFactory } from './http/compiler-cache.js';
 import { encoder } from './http/compression.js';
 import { limitConnections } from './http/connections.js';
 import { versionPerRequest } from './http/data-version.js';
@@ -38,7 +39,6 @@ import { READ_ROUTES, registerRoutes, WRITE_ROUTES } from './http/routes/index.j
 import { metricsRoutes } from './http/routes/metrics.js';
 import { sandboxRoutes } from './http/routes/sandbox.js';
 import { webhookRoutes, webhookSettingsOf } from './http/routes/webhooks.js';
-import { cachedSerializerFactory } from './http/serializer-cache.js';
 import { mcpRoutes } from './mcp/http-route.js';
 import { type Operation, operationOf } from './mcp/operations.js';
 import { MemoryRateLimitStore, type RateLimitStore } from './rate-limit/store.js';
@@ -105,7 +105,9 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<Api> {
     routerOptions: { maxParamLength: 16_384 },
     frameworkErrors: frameworkErrorWith(security),
     ajv: { customOptions: { removeAdditional: false, allErrors: true } },
-    schemaController: { compilersFactory: { buildSerializer: cachedSerializerFactory } },
+    schemaController: {
+      compilersFactory: { buildValidator: cachedValidatorFactory, buildSerializer: cachedSerializerFactory },
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.server.maxConnections = config.MAX_CONNECTIONS;
