@@ -27,44 +27,16 @@ const LAYERS = {
   mcp: ['domain', 'schemas', 'db', 'repositories', 'search', 'events', 'services', 'http', 'config.ts'],
 };
 
-/**
- * Files that still import a layer their folder may not, until they move (each a note of what is
- * left): the error handler maps error classes of repositories/ and db/ (QuotaExceeded,
- * ClaimLostError, isDatabaseUnavailable), and the idempotency plugin runs its claims through
- * repositories/idempotency.ts; both belong behind services/ (issue 29).
- */
-const PENDING = {
-  'src/http/plugins/error-handler.ts': ['db', 'repositories'],
-  'src/http/plugins/idempotency.ts': ['db', 'repositories'],
-};
-
 const pathsOf = (layers) => layers.map((l) => (l.endsWith('.ts') ? `^src/${l}$` : `^src/${l}/`));
-const escaped = (file) => `^${file.replace(/[.]/g, '\\.')}$`;
 
 /** For each layer: a rule that forbids importing any src folder not below it. */
-const layerRules = Object.entries(LAYERS).flatMap(([layer, below]) => {
-  const pending = Object.entries(PENDING).filter(([file]) => file.startsWith(`src/${layer}/`));
-  const rule = (name, from, allowed) => ({
-    name,
-    comment: `src/${layer} may import only ${allowed.length ? allowed.map((l) => `src/${l}`).join(', ') : 'nothing else in src'} (and packages).`,
-    severity: 'error',
-    from,
-    to: { path: '^src/', pathNot: [`^src/${layer}/`, ...pathsOf(allowed)] },
-  });
-  return [
-    rule(
-      `${layer}-imports-down-only`,
-      {
-        path: `^src/${layer}/`,
-        ...(pending.length > 0 && { pathNot: pending.map(([file]) => escaped(file)) }),
-      },
-      below,
-    ),
-    ...pending.map(([file, more]) =>
-      rule(`${layer}-imports-down-only-pending`, { path: escaped(file) }, [...below, ...more]),
-    ),
-  ];
-});
+const layerRules = Object.entries(LAYERS).map(([layer, below]) => ({
+  name: `${layer}-imports-down-only`,
+  comment: `src/${layer} may import only ${below.length ? below.map((l) => `src/${l}`).join(', ') : 'nothing else in src'} (and packages).`,
+  severity: 'error',
+  from: { path: `^src/${layer}/` },
+  to: { path: '^src/', pathNot: [`^src/${layer}/`, ...pathsOf(below)] },
+}));
 
 module.exports = {
   forbidden: [

@@ -4,5 +4,6 @@
  */
 
 export type { Db, PoolStats } from '../db/create-db.js';
+export { isDatabaseUnavailable } from '../db/errors.js';
 export type { Database } from '../db/schema.js';
 export type { WriteContext } from '../repositories/write-transaction.js';

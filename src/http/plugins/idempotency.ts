@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
 import { canonicalJson } from '../../domain/canonical-json.js';
+import { IDEMPOTENCY_KEY_FORMAT, IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_RETENTION } from '../../schemas/idempotency.js';
+import type { Database } from '../../services/database.js';
+import { ApiError } from '../../services/errors.js';
 import {
   type Claim,
   claimIdempotencyKey,
@@ -10,9 +12,7 @@ import {
   pastLease,
   releaseIdempotencyKey,
   type StoredResponse,
-} from '../../repositories/idempotency.js';
-import { IDEMPOTENCY_KEY_FORMAT, IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_RETENTION } from '../../schemas/idempotency.js';
-import { ApiError } from '../../services/errors.js';
+} from '../../services/idempotency.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
