@@ -103,7 +103,7 @@ export const PLATFORM_ERRORS = {
 export const DOCUMENT_ERRORS = {
   ...PLATFORM_ERRORS,
   429: apiError(
-    'The documents budget of this address is spent (by default 60 requests per minute over /docs, /v1/openapi.json, /llms.txt and /.well-known/api-catalog; RateLimit-Policy "documents"). The tier budgets are not touched.',
+    'The documents budget of this address is spent (by default 60 requests per minute over /docs (with /docs/descriptions.md), /v1/openapi.json, /llms.txt and /.well-known/api-catalog; RateLimit-Policy "documents"). The tier budgets are not touched.',
     { ...BUDGET_HEADERS, ...RETRY_AFTER },
   ),
   503: apiError('The shared rate-limit store (Redis) does not answer, so the request cannot be counted.', RETRY_AFTER),

@@ -34,7 +34,9 @@ describe('GET /llms.txt', () => {
     for (const link of links) {
       assert.ok(link.startsWith(`${PUBLIC_URL}/`), `${link} is not under PUBLIC_URL (never the Host header)`);
       const path = link.slice(PUBLIC_URL.length);
-      const served = doc.paths[path] !== undefined || ['/docs', '/developers', '/v1/openapi.json'].includes(path);
+      const served =
+        doc.paths[path] !== undefined ||
+        ['/docs', '/docs/descriptions.md', '/developers', '/v1/openapi.json'].includes(path);
       assert.ok(served, `${path} is not an endpoint of this API`);
     }
   });
@@ -65,6 +67,12 @@ describe('GET /.well-known/api-catalog', () => {
     const described = await api.inject({ url: '/v1/openapi.json' });
     assert.equal(described.json().openapi, '3.1.0', 'the service-desc is the OpenAPI document');
     assert.equal((entry['service-meta'] as { href: string }[])[0]?.href, `${PUBLIC_URL}/llms.txt`);
+    assert.deepEqual(entry['service-doc'], [
+      { href: `${PUBLIC_URL}/docs`, type: 'text/html' },
+      { href: `${PUBLIC_URL}/docs/descriptions.md`, type: 'text/markdown' },
+    ]);
+    const page = await api.inject({ url: '/docs/descriptions.md' });
+    assert.equal(page.statusCode, 200, 'the service-doc for the long descriptions is served');
     const head = await api.inject({ method: 'HEAD', url: '/.well-known/api-catalog' });
     assert.equal(head.statusCode, 200);
     assert.equal(head.body, '');

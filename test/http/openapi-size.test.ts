@@ -168,7 +168,7 @@ describe('the OpenAPI document is compact', () => {
     }
     // The few errors only one route answers (readiness, metrics) stay written where they are.
     assert.ok(inline.length <= 5, `inline error responses: ${inline.join(', ')}`);
-    // Written out, each is the route-kit error: its description, the ApiError schema, its headers.
+    // Written out, each is the error-catalogue.ts error: its description, the ApiError schema, its headers.
     const { responses } = resolveShared(doc).components;
     for (const [name, { response }] of Object.entries(SHARED_ERRORS)) {
       const component = responses?.[ERROR_COMPONENT_NAMES[name] ?? ''];

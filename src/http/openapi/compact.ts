@@ -11,9 +11,9 @@ import type { Json, OpenApiObject } from './types.js';
  * repeat are written once and pointed at. One module per step; this one runs them in order and
  * checks the result.
  *
- * - components.headers: the budget headers and Retry-After (route-kit SHARED_HEADERS), named
+ * - components.headers: the budget headers and Retry-After (error-catalogue.ts SHARED_HEADERS), named
  *   without their RateLimit prefixes (HEADER_COMPONENT_NAMES, components.ts);
- * - components.responses: the ApiError responses (route-kit SHARED_ERRORS), named by their status
+ * - components.responses: the ApiError responses (error-catalogue.ts SHARED_ERRORS), named by their status
  *   (ERROR_COMPONENT_NAMES, components.ts); those alike but for their description reference the
  *   first with their own description (chainAlikeResponses, responses.ts); and every success
  *   response two or more operations answer alike, referenced with each operation's description

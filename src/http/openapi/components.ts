@@ -4,8 +4,8 @@ import { type ErrorResponse, type HeaderSchema, SHARED_ERRORS, SHARED_HEADERS } 
 import { type Json, type OpenApiObject, operationsOf, type Parameter, ref } from './types.js';
 
 /**
- * The first step of compactDocument (compact.ts): the budget headers and Retry-After (route-kit
- * SHARED_HEADERS) to components.headers, the ApiError responses (route-kit SHARED_ERRORS) to
+ * The first step of compactDocument (compact.ts): the budget headers and Retry-After (error-catalogue.ts
+ * SHARED_HEADERS) to components.headers, the ApiError responses (error-catalogue.ts SHARED_ERRORS) to
  * components.responses, and the query and path parameters two or more operations declare
  * identically, with the Idempotency-Key header every POST under /v1 declares
  * (schemas/idempotency.ts), to components.parameters.
@@ -84,7 +84,7 @@ export const HEADER_COMPONENT_NAMES: Readonly<Record<string, string>> = Object.f
 );
 
 /**
- * The name of each shared error (route-kit SHARED_ERRORS) in components.responses: the first of
+ * The name of each shared error (error-catalogue.ts SHARED_ERRORS) in components.responses: the first of
  * each status is named by its status (NotFound: 404), as operations reference it hundreds of
  * times; the others (the platform routes' and the documents' variants) keep their names.
  */

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { TierLimits } from '../../domain/tiers.js';
 import { NoQuery } from '../../schemas/common.js';
 import { BUDGET_HEADERS, DOCUMENT_ERRORS } from '../error-catalogue.js';
+import { DESCRIPTIONS_PAGE } from '../openapi/prose.js';
 import type { Api } from '../route-deps.js';
 
 /** RFC 9727's media type for an API catalog: a linkset (RFC 9264) with its profile. */
@@ -55,6 +56,7 @@ export function llmsTxt({ baseUrl, limits }: DiscoveryFacts): string {
 
 - [OpenAPI document](${baseUrl}/v1/openapi.json): every operation, parameter, response and error, OpenAPI 3.1
 - [API reference](${baseUrl}/docs): the same, readable in a browser
+- [Long descriptions](${baseUrl}${DESCRIPTIONS_PAGE}): the whole text of every description the OpenAPI document shortens to its first sentence, in Markdown
 - [API catalog](${baseUrl}/.well-known/api-catalog): RFC 9727 linkset pointing at the OpenAPI document
 - [Workflows](${baseUrl}${WORKFLOWS_PATH}): Arazzo 1.0, the main stories as steps a runner executes: post a job and hire a helper through the reviews, lend an item through return and review, request a key and subscribe to webhooks, report an item
 
@@ -100,7 +102,10 @@ export function apiCatalog({ baseUrl }: DiscoveryFacts, workflows: string) {
           { href: `${baseUrl}/v1/openapi.json`, type: 'application/vnd.oai.openapi+json;version=3.1' },
           { href: `${baseUrl}${WORKFLOWS_PATH}`, type: workflowsType(workflows) },
         ],
-        'service-doc': [{ href: `${baseUrl}/docs`, type: 'text/html' }],
+        'service-doc': [
+          { href: `${baseUrl}/docs`, type: 'text/html' },
+          { href: `${baseUrl}${DESCRIPTIONS_PAGE}`, type: 'text/markdown' },
+        ],
         'service-meta': [{ href: `${baseUrl}/llms.txt`, type: 'text/markdown' }],
         status: [{ href: `${baseUrl}/readyz`, type: 'application/json' }],
       },
