@@ -2,9 +2,6 @@ import { type ExpressionBuilder, sql } from 'kysely';
 import type { Queryable } from '../db/queryable.js';
 import type { AccountRow, Database } from '../db/schema.js';
 import { ERASED_NAME, ERASED_TEXT, ERASED_TITLE, erasedEmail } from '../domain/erasure.js';
-import { setBookingStatus } from './bookings.js';
-import { transitionOwnJob } from './job-writes.js';
-import { setOwnListingStatus } from './listing-writes.js';
 import type { WriteTransaction } from './write-transaction.js';
 
 /** The account with this id, erased or not. */
@@ -12,43 +9,37 @@ export function findAccount(db: Queryable, id: string): Promise<AccountRow | und
   return db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-/** What an erasure did, counted. */
-export interface ErasureCounts {
-  jobs_cancelled: number;
-  listings_archived: number;
-  applications_withdrawn: number;
-  bookings_cancelled: number;
-  keys_revoked: number;
-  messages_erased: number;
-  reviews_anonymised: number;
-  events_deleted: number;
-  webhooks_deleted: number;
-  saved_searches_deleted: number;
-}
-
 const changed = (result: { numUpdatedRows?: bigint; numDeletedRows?: bigint }) =>
   Number(result.numUpdatedRows ?? result.numDeletedRows ?? 0);
 
+/** The ids of the owner rows of an account (one at most), as a subquery. */
+const ownersOf = (db: Queryable, id: string) => db.selectFrom('owners').select('id').where('account_id', '=', id);
+/** The ids of the listings of an account, as a subquery. */
+const listingsOf = (db: Queryable, id: string) =>
+  db.selectFrom('listings').select('id').where('owner_id', 'in', ownersOf(db, id));
+/** The ids of the jobs of an account, as a subquery. */
+const jobsOf = (db: Queryable, id: string) => db.selectFrom('jobs').select('id').where('owner_account_id', '=', id);
+
+/** What the anonymising part of an erasure did, counted. */
+export interface AnonymisedCounts {
+  events_deleted: number;
+  messages_erased: number;
+  reviews_anonymised: number;
+}
+
 /**
- * Erases the account inside one write transaction (GDPR Art. 17; docs/privacy.md says what stays
- * and why). In this order, so that nothing written afterwards carries a name or text:
- * 1. the outbox's events about its objects, and those only it could see, are deleted (their
- *    payloads are copies of names and texts);
- * 2. names, e-mail, texts and exact places are overwritten;
- * 3. its commitments end the usual way, each with its usual event (which now shows erased texts):
- *    open jobs cancelled, listings archived, pending applications withdrawn, requested bookings
- *    (as renter or owner) cancelled;
- * 4. keys are revoked; webhooks, saved searches, the calendar feed and idempotency records go.
- * Returns null when the account was erased already (nothing is done twice).
+ * The first part of an erasure (services/account-data.ts, eraseAccount, tells the whole story):
+ * marks the account erased, then
+ * 1. deletes the outbox's events about its objects, and those only it could see (their payloads
+ *    are copies of names and texts), so that nothing written afterwards carries a name or text;
+ * 2. overwrites names, e-mail, texts and exact places.
+ * Null when the account was erased already (nothing is done twice).
  */
-export async function eraseAccountRows(
+export async function anonymiseAccountRows(
   trx: WriteTransaction,
   account: AccountRow,
   now: Date,
-  requestTtlHours: number,
-  /** The Idempotency-Key of the erasing request itself: kept, its answer holds nothing personal. */
-  keepIdempotencyKey: string | null,
-): Promise<ErasureCounts | null> {
+): Promise<AnonymisedCounts | null> {
   const at = now.toISOString();
   const id = account.id;
   const marked = await trx
@@ -59,9 +50,9 @@ export async function eraseAccountRows(
     .executeTakeFirst();
   if (changed(marked) === 0) return null;
 
-  const owners = trx.selectFrom('owners').select('id').where('account_id', '=', id);
-  const listings = trx.selectFrom('listings').select('id').where('owner_id', 'in', owners);
-  const jobs = trx.selectFrom('jobs').select('id').where('owner_account_id', '=', id);
+  const owners = ownersOf(trx, id);
+  const listings = listingsOf(trx, id);
+  const jobs = jobsOf(trx, id);
 
   // 1. Events: about its jobs, listings, helper profiles, applications, bookings (either side),
   // messages it sent, reviews it wrote, its verifications; and every event only it could see.
@@ -138,42 +129,61 @@ export async function eraseAccountRows(
   );
   await trx.updateTable('reviews').set({ reply: null }).where('reviewed_account_id', '=', id).execute();
 
-  // 3. Commitments end as they would by hand, each with its usual event.
-  let jobsCancelled = 0;
-  const openJobs = await jobs.where('status', 'in', ['open', 'assigned']).execute();
-  for (const job of openJobs) {
-    const outcome = await transitionOwnJob(trx, job.id, id, 'cancel', now);
-    if (outcome?.done) jobsCancelled += 1;
-  }
-  let listingsArchived = 0;
-  const liveListings = await listings.where('status', 'in', ['available', 'paused']).execute();
-  for (const listing of liveListings) {
-    if (await setOwnListingStatus(trx, listing.id, id, ['available', 'paused'], 'archived', now)) listingsArchived += 1;
-  }
-  const withdrawn = changed(
+  return { events_deleted: eventsDeleted, messages_erased: messagesErased, reviews_anonymised: reviewsAnonymised };
+}
+
+/** The jobs of the account an erasure cancels: open or assigned. */
+export function cancellableJobsOf(db: Queryable, id: string): Promise<{ id: string }[]> {
+  return jobsOf(db, id).where('status', 'in', ['open', 'assigned']).execute();
+}
+
+/** The listings of the account an erasure archives: available or paused. */
+export function archivableListingsOf(db: Queryable, id: string): Promise<{ id: string }[]> {
+  return listingsOf(db, id).where('status', 'in', ['available', 'paused']).execute();
+}
+
+/** Withdraws the account's pending applications; returns how many. */
+export async function withdrawPendingApplications(trx: WriteTransaction, id: string, now: Date): Promise<number> {
+  return changed(
     await trx
       .updateTable('applications')
-      .set({ status: 'withdrawn', decided_at: at })
+      .set({ status: 'withdrawn', decided_at: now.toISOString() })
       .where('account_id', '=', id)
       .where('status', '=', 'pending')
       .executeTakeFirst(),
   );
-  let bookingsCancelled = 0;
-  const requested = await trx
+}
+
+/** The requested bookings an erasure cancels: the account's as renter, and those of its listings. */
+export function requestedBookingsOf(db: Queryable, id: string): Promise<{ id: string; renter_account_id: string }[]> {
+  return db
     .selectFrom('bookings')
     .select(['id', 'renter_account_id'])
     .where('status', '=', 'requested')
-    .where((eb) => eb.or([eb('renter_account_id', '=', id), eb('listing_id', 'in', listings)]))
+    .where((eb) => eb.or([eb('renter_account_id', '=', id), eb('listing_id', 'in', listingsOf(db, id))]))
     .execute();
-  for (const booking of requested) {
-    const role = booking.renter_account_id === id ? 'renter' : 'owner';
-    const done = await setBookingStatus(trx, booking.id, ['requested'], 'cancelled', now, requestTtlHours, {
-      cancelled_by: role,
-    });
-    if (done) bookingsCancelled += 1;
-  }
+}
 
-  // 4. Access and what only served the account.
+/** What the removing part of an erasure did, counted. */
+export interface RemovedCounts {
+  keys_revoked: number;
+  webhooks_deleted: number;
+  saved_searches_deleted: number;
+}
+
+/**
+ * The last part of an erasure (step 4, after its commitments ended): revokes the account's keys;
+ * deletes its webhooks, saved searches, calendar feed, drafts, provider details and idempotency
+ * records (but `keepIdempotencyKey`'s); unties the reports it filed and erases its appeals' texts.
+ */
+export async function removeAccountRows(
+  trx: WriteTransaction,
+  id: string,
+  now: Date,
+  /** The Idempotency-Key of the erasing request itself: kept, its answer holds nothing personal. */
+  keepIdempotencyKey: string | null,
+): Promise<RemovedCounts> {
+  const at = now.toISOString();
   const keysRevoked = changed(
     await trx
       .updateTable('api_keys')
@@ -206,16 +216,5 @@ export async function eraseAccountRows(
   if (keepIdempotencyKey !== null) keys = keys.where('key', '<>', keepIdempotencyKey);
   await keys.execute();
 
-  return {
-    jobs_cancelled: jobsCancelled,
-    listings_archived: listingsArchived,
-    applications_withdrawn: withdrawn,
-    bookings_cancelled: bookingsCancelled,
-    keys_revoked: keysRevoked,
-    messages_erased: messagesErased,
-    reviews_anonymised: reviewsAnonymised,
-    events_deleted: eventsDeleted,
-    webhooks_deleted: webhooksDeleted,
-    saved_searches_deleted: searchesDeleted,
-  };
+  return { keys_revoked: keysRevoked, webhooks_deleted: webhooksDeleted, saved_searches_deleted: searchesDeleted };
 }

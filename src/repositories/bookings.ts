@@ -6,8 +6,6 @@ import { newId } from '../domain/ids.js';
 import { centsToEur } from '../domain/pricing.js';
 import type { ListingStatus } from '../domain/statuses.js';
 import type { Booking, ListingAvailability } from '../schemas/bookings.js';
-import { recordEvent } from './outbox.js';
-import { ownerOfBooking, refreshOwnerRecords } from './reliability-records.js';
 import type { WriteTransaction } from './write-transaction.js';
 
 export function bookingRowToBooking(row: BookingRow): Booking {
@@ -226,29 +224,6 @@ export async function bookingWithParties(
     audience: [owner_account_id, row.renter_account_id],
     place: { category, lat, lng },
   };
-}
-
-/**
- * moveBooking with what every status change records: the owner's reliability figures computed
- * again and the booking.status_changed event. For account-erasure.ts only, which ends an account's
- * commitments inside its repository function; services tell this story themselves
- * (services/bookings.ts). Goes when the erasure's step 3 moves to a service.
- */
-export async function setBookingStatus(
-  trx: WriteTransaction,
-  id: string,
-  from: readonly BookingStatus[],
-  to: BookingStatus,
-  now: Date,
-  requestTtlHours: number,
-  history: BookingChangeHistory = {},
-): Promise<boolean> {
-  if (!(await moveBooking(trx, id, from, to, now, requestTtlHours, history))) return false;
-  const owner = await ownerOfBooking(trx, id);
-  if (owner) await refreshOwnerRecords(trx, [owner]);
-  const { booking, audience, place } = await bookingWithParties(trx, id);
-  await recordEvent(trx, { type: 'booking.status_changed', subjectId: id, place, audience, data: booking }, now);
-  return true;
 }
 
 /** Days held at `now` by the listing's bookings that end `today` or later, earliest first. */

@@ -9,8 +9,7 @@ import { type PricingConfidence, pricingConfidence, sampleInEuros } from '../dom
 import { effectiveJobStatus, type JobStatus } from '../domain/statuses.js';
 import { JOB_MACHINE, nextState } from '../domain/transitions.js';
 import { completedRateSample } from './aggregates.js';
-import { findJob, openJobSql } from './jobs.js';
-import { recordPublicEvent } from './outbox.js';
+import { openJobSql } from './jobs.js';
 import type { WriteTransaction } from './write-transaction.js';
 
 /** The columns of a job that a client sets (location already resolved, prices in cents). */
@@ -177,24 +176,4 @@ export async function rejectPending(db: WriteTransaction, jobId: string, now: Da
     .where('job_id', '=', jobId)
     .where('status', '=', 'pending')
     .execute();
-}
-
-/**
- * Cancels an own job (moveOwnJob) with what a cancellation records: its pending applications
- * rejected and its job.status_changed event. For account-erasure.ts only, which ends an account's
- * commitments inside its repository function; services tell this story themselves
- * (services/jobs.ts, transitionJob). Goes when the erasure's step 3 moves to a service.
- */
-export async function transitionOwnJob(
-  trx: WriteTransaction,
-  id: string,
-  accountId: string,
-  action: 'cancel',
-  now: Date,
-): Promise<TransitionOutcome> {
-  const outcome = await moveOwnJob(trx, id, accountId, action, now);
-  if (!outcome?.done) return outcome;
-  await rejectPending(trx, id, now);
-  await recordPublicEvent(trx, 'job.status_changed', id, await findJob(trx, id, now), now);
-  return outcome;
 }

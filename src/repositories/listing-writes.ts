@@ -4,9 +4,7 @@ import type { AccountRow, ListingRow, ListingsTable, NewListing } from '../db/sc
 import { newId } from '../domain/ids.js';
 import type { ListingStatus } from '../domain/statuses.js';
 import { firstNameAndInitial } from '../domain/text.js';
-import { findListing } from './listings.js';
 import { freshRecordColumns } from './mappers.js';
-import { recordPublicEvent } from './outbox.js';
 import type { WriteTransaction } from './write-transaction.js';
 
 /**
@@ -111,23 +109,4 @@ export async function moveOwnListing(
     .where('status', 'in', from)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
-}
-
-/**
- * Archives an own listing (moveOwnListing) with its listing.status_changed event, for
- * account-erasure.ts only, which ends an account's commitments inside its repository function;
- * services tell this story themselves (services/listings.ts). An archived listing matches no saved
- * search, so the event is all the write records. Goes when the erasure's step 3 moves to a service.
- */
-export async function setOwnListingStatus(
-  trx: WriteTransaction,
-  id: string,
-  accountId: string,
-  from: readonly ListingStatus[],
-  to: 'archived',
-  now: Date,
-): Promise<boolean> {
-  if (!(await moveOwnListing(trx, id, accountId, from, to, now))) return false;
-  await recordPublicEvent(trx, 'listing.status_changed', id, await findListing(trx, id), now);
-  return true;
 }

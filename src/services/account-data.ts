@@ -1,12 +1,22 @@
 import type { Queryable } from '../db/queryable.js';
 import type { AccountRow } from '../db/schema.js';
 import { ERASURE_KEPT } from '../domain/erasure.js';
-import { eraseAccountRows } from '../repositories/account-erasure.js';
+import {
+  anonymiseAccountRows,
+  archivableListingsOf,
+  cancellableJobsOf,
+  removeAccountRows,
+  requestedBookingsOf,
+  withdrawPendingApplications,
+} from '../repositories/account-erasure.js';
 import { sectionRows } from '../repositories/account-export.js';
-import { inWriteTransaction, type WriteContext } from '../repositories/write-transaction.js';
+import { inWriteTransaction, type WriteContext, type WriteTransaction } from '../repositories/write-transaction.js';
 import type { AccountErasure } from '../schemas/account-data.js';
 import { EXPORT_FORMAT, EXPORT_SECTIONS, EXPORT_VERSION } from '../schemas/account-export.js';
+import { moveBookingRecorded } from './bookings.js';
 import { ApiError, badRequest } from './errors.js';
+import { moveJob } from './jobs.js';
+import { moveListing } from './listings.js';
 
 /**
  * The account's export as JSON text, piece by piece: each section is read a page at a time and
@@ -61,7 +71,17 @@ export function exclusiveExport(db: Queryable, account: AccountRow, now: Date): 
 /**
  * Erases the account (GDPR Art. 17) when `confirm` is its e-mail address (any case, no spaces
  * around); anything else is a 400 and erases nothing. What is done is counted in the answer, what
- * is kept is listed with its reason (docs/privacy.md).
+ * is kept is listed with its reason (docs/privacy.md). In one write transaction, in this order, so
+ * that nothing written afterwards carries a name or text:
+ * 1. the outbox's events about its objects, and those only it could see, are deleted (their
+ *    payloads are copies of names and texts);
+ * 2. names, e-mail, texts and exact places are overwritten (1 and 2: anonymiseAccountRows);
+ * 3. its commitments end the usual way, each with its usual event (which now shows erased texts):
+ *    open jobs cancelled, listings archived, pending applications withdrawn, requested bookings
+ *    (as renter or owner) cancelled (endCommitments);
+ * 4. keys are revoked; webhooks, saved searches, the calendar feed and idempotency records go
+ *    (removeAccountRows).
+ * An account erased already is a 409 (nothing is done twice).
  */
 export async function eraseAccount(
   context: WriteContext,
@@ -77,9 +97,22 @@ export async function eraseAccount(
       'Send {"confirm": "<your account’s e-mail address>"} (GET /v1/me shows it) to erase the account for good.',
     );
   }
-  const done = await inWriteTransaction(context, (trx) =>
-    eraseAccountRows(trx, account, context.now, requestTtlHours, context.claim?.key ?? null),
-  );
+  const { now } = context;
+  const done = await inWriteTransaction(context, async (trx) => {
+    const anonymised = await anonymiseAccountRows(trx, account, now);
+    if (!anonymised) return null;
+    const ended = await endCommitments(trx, account.id, now, requestTtlHours);
+    const removed = await removeAccountRows(trx, account.id, now, context.claim?.key ?? null);
+    return {
+      ...ended,
+      keys_revoked: removed.keys_revoked,
+      messages_erased: anonymised.messages_erased,
+      reviews_anonymised: anonymised.reviews_anonymised,
+      events_deleted: anonymised.events_deleted,
+      webhooks_deleted: removed.webhooks_deleted,
+      saved_searches_deleted: removed.saved_searches_deleted,
+    };
+  });
   if (!done) {
     throw new ApiError(409, 'invalid_state_transition', 'This account is erased already.', {
       param: null,
@@ -87,4 +120,35 @@ export async function eraseAccount(
     });
   }
   return { account_id: account.id, erased_at: context.now.toISOString(), done, kept: [...ERASURE_KEPT] };
+}
+
+/**
+ * Step 3 of an erasure: the account's commitments end as they would by hand, each with its usual
+ * event: its open and assigned jobs cancelled (moveJob), its available and paused listings archived
+ * (moveListing), its pending applications withdrawn, its requested bookings cancelled, as renter or
+ * as owner (moveBookingRecorded). Returns how many of each.
+ */
+async function endCommitments(trx: WriteTransaction, accountId: string, now: Date, requestTtlHours: number) {
+  let jobsCancelled = 0;
+  for (const job of await cancellableJobsOf(trx, accountId)) {
+    if ((await moveJob(trx, job.id, accountId, 'cancel', now))?.done) jobsCancelled += 1;
+  }
+  let listingsArchived = 0;
+  const archive = { from: ['available', 'paused'], to: 'archived' } as const;
+  for (const listing of await archivableListingsOf(trx, accountId)) {
+    if (await moveListing(trx, listing.id, accountId, archive, now)) listingsArchived += 1;
+  }
+  const withdrawn = await withdrawPendingApplications(trx, accountId, now);
+  let bookingsCancelled = 0;
+  const cancel = { from: ['requested'], to: 'cancelled' } as const;
+  for (const booking of await requestedBookingsOf(trx, accountId)) {
+    const history = { cancelled_by: booking.renter_account_id === accountId ? 'renter' : 'owner' } as const;
+    if (await moveBookingRecorded(trx, booking.id, cancel, now, requestTtlHours, history)) bookingsCancelled += 1;
+  }
+  return {
+    jobs_cancelled: jobsCancelled,
+    listings_archived: listingsArchived,
+    applications_withdrawn: withdrawn,
+    bookings_cancelled: bookingsCancelled,
+  };
 }

@@ -15,6 +15,7 @@ import { claimQuota } from '../repositories/account-quotas.js';
 import { dueBookingRequests, expireBookingRequest } from '../repositories/booking-expiry.js';
 import {
   type BookingAttempt,
+  type BookingChangeHistory,
   type BookingRequest,
   type BookingWithOwner,
   bookedRanges,
@@ -172,15 +173,32 @@ export async function changeBookingStatus(
       : action === 'cancel'
         ? { cancelled_by: role }
         : {};
-  const changed = await inWriteTransaction(context, async (trx) =>
-    (await moveBooking(trx, id, edges.from, edges.to, now, requestTtlHours, history))
-      ? recordStatusChange(trx, id, now, true)
-      : null,
+  const changed = await inWriteTransaction(context, (trx) =>
+    moveBookingRecorded(trx, id, edges, now, requestTtlHours, history),
   );
   if (changed) return changed;
   const fresh = await findBookingWithOwner(db, id);
   const status = (fresh ? effectiveBooking(fresh, now, requestTtlHours) : booking).status;
   throw illegalTransition('booking', status, action, BOOKING_MACHINE);
+}
+
+/**
+ * The story of changeBookingStatus inside a write transaction, also told by an erasure cancelling
+ * the account's requested bookings (services/account-data.ts): the move along `edges`
+ * (moveBooking), then what every status change records (recordStatusChange). Null when the booking
+ * was not in `edges.from`.
+ */
+export async function moveBookingRecorded(
+  trx: WriteTransaction,
+  id: string,
+  edges: { from: readonly BookingStatus[]; to: BookingStatus },
+  now: Date,
+  requestTtlHours: number,
+  history: BookingChangeHistory,
+): Promise<Booking | null> {
+  return (await moveBooking(trx, id, edges.from, edges.to, now, requestTtlHours, history))
+    ? recordStatusChange(trx, id, now, true)
+    : null;
 }
 
 /**

@@ -14,9 +14,10 @@ import {
   moveOwnJob,
   rejectPending,
   setJobColumns,
+  type TransitionOutcome,
 } from '../repositories/job-writes.js';
 import { acceptedHelpersOf, refreshHelperRecords } from '../repositories/reliability-records.js';
-import { inWriteTransaction, type WriteContext } from '../repositories/write-transaction.js';
+import { inWriteTransaction, type WriteContext, type WriteTransaction } from '../repositories/write-transaction.js';
 import type { Job } from '../schemas/job.js';
 import type { JobCreateBody, JobUpdateBody } from '../schemas/job-writes.js';
 import { badRequest } from './errors.js';
@@ -87,17 +88,30 @@ export async function transitionJob(
   id: string,
   action: JobAction,
 ): Promise<Job> {
-  const { now } = context;
-  const outcome = await inWriteTransaction(context, async (trx) => {
-    const moved = await moveOwnJob(trx, id, account.id, action, now);
-    if (!moved?.done) return moved;
-    if (moved.to === 'cancelled') await rejectPending(trx, id, now);
-    if (moved.to === 'completed') await refreshHelperRecords(trx, await acceptedHelpersOf(trx, id));
-    return { done: true as const, job: await recordJobEvent(trx, 'job.status_changed', id, now) };
-  });
+  const outcome = await inWriteTransaction(context, (trx) => moveJob(trx, id, account.id, action, context.now));
   if (!outcome) throw notFound('job', id, 'GET /v1/jobs');
   if (!outcome.done) throw illegalTransition('job', outcome.status, action, JOB_MACHINE);
   return outcome.job;
+}
+
+/**
+ * The story of transitionJob inside a write transaction, also told by an erasure cancelling the
+ * account's jobs (services/account-data.ts): the move (moveOwnJob), then the pending applications
+ * rejected (cancel) or the accepted helpers' figures refreshed (complete), then the
+ * job.status_changed event. Undefined: no such job of the account; done false: not from `status`.
+ */
+export async function moveJob(
+  trx: WriteTransaction,
+  id: string,
+  accountId: string,
+  action: JobAction,
+  now: Date,
+): Promise<{ done: true; job: Job } | Exclude<TransitionOutcome, { done: true }>> {
+  const moved = await moveOwnJob(trx, id, accountId, action, now);
+  if (!moved?.done) return moved;
+  if (moved.to === 'cancelled') await rejectPending(trx, id, now);
+  if (moved.to === 'completed') await refreshHelperRecords(trx, await acceptedHelpersOf(trx, id));
+  return { done: true, job: await recordJobEvent(trx, 'job.status_changed', id, now) };
 }
 
 function instantOf(value: string | null, field: ScheduleField): Date | null {

@@ -11,7 +11,7 @@ import {
   ownListing,
   setListingColumns,
 } from '../repositories/listing-writes.js';
-import { inWriteTransaction, type WriteContext } from '../repositories/write-transaction.js';
+import { inWriteTransaction, type WriteContext, type WriteTransaction } from '../repositories/write-transaction.js';
 import type { Listing } from '../schemas/listing.js';
 import type { ListingCreateBody, ListingPatchBody } from '../schemas/listing-writes.js';
 import { badRequest } from './errors.js';
@@ -94,19 +94,32 @@ export async function transitionListing(
   action: ListingAction,
   base: string,
 ): Promise<Listing> {
-  const { now } = context;
   const edges = edgesOf<ListingStatus>(LISTING_MACHINE, action);
-  const changed = await inWriteTransaction(context, async (trx) => {
-    if (!(await moveOwnListing(trx, id, account.id, edges.from, edges.to, now))) return null;
-    const listing = await recordListingEvent(trx, 'listing.status_changed', id, now);
-    // A paused listing made available again may start to match.
-    await matchSavedSearches(trx, 'listings', listing, account.id, now);
-    return listing;
-  });
+  const changed = await inWriteTransaction(context, (trx) => moveListing(trx, id, account.id, edges, context.now));
   if (changed) return changed;
   const current = await ownListing(context.db, id, account.id);
   if (!current) throw notFound('listing', id, `GET ${base}/listings`);
   throw illegalTransition('listing', current.status, action, LISTING_MACHINE);
+}
+
+/**
+ * The story of transitionListing inside a write transaction, also told by an erasure archiving the
+ * account's listings (services/account-data.ts): the move along `edges` (moveOwnListing), the listing.status_changed event, the saved searches it starts to match (only
+ * an available listing can). Null when the listing was not in `edges.from` or is not the
+ * account's.
+ */
+export async function moveListing(
+  trx: WriteTransaction,
+  id: string,
+  accountId: string,
+  edges: { from: readonly ListingStatus[]; to: ListingStatus },
+  now: Date,
+): Promise<Listing | null> {
+  if (!(await moveOwnListing(trx, id, accountId, edges.from, edges.to, now))) return null;
+  const listing = await recordListingEvent(trx, 'listing.status_changed', id, now);
+  // A paused listing made available again may start to match.
+  await matchSavedSearches(trx, 'listings', listing, accountId, now);
+  return listing;
 }
 
 /** The columns a body sets: only those of the fields it has. */
