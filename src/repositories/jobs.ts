@@ -7,7 +7,7 @@ import { DEFAULT_CENTER, haversineKm, type LatLng } from '../domain/geo.js';
 import { centsToEur, maxApplicants, priceRange } from '../domain/pricing.js';
 import type { QueryWord } from '../domain/search-text.js';
 import { effectiveJobStatus } from '../domain/statuses.js';
-import type { Job } from '../schemas/job.js';
+import type { Job } from '../schemas/jobs.js';
 import type { PublicProvider } from '../schemas/providers.js';
 import type { IndexedPage } from './indexed-search.js';
 import { pageOf, readPage } from './indexed-search.js';

@@ -7,7 +7,7 @@ import { DEFAULT_CENTER, haversineKm, type LatLng } from '../domain/geo.js';
 import { centsToEur } from '../domain/pricing.js';
 import type { QueryWord } from '../domain/search-text.js';
 import type { Condition } from '../domain/statuses.js';
-import type { Listing } from '../schemas/listing.js';
+import type { Listing } from '../schemas/listings.js';
 import type { PublicProvider } from '../schemas/providers.js';
 import type { IndexedPage } from './indexed-search.js';
 import { pageOf, readPage } from './indexed-search.js';

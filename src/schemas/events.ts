@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { PRIVATE_EVENT_TYPES, PUBLIC_EVENT_TYPES } from '../domain/events.js';
-import { JobSearchQuery } from './job.js';
+import { JobSearchQuery } from './jobs.js';
 
 /** What a client waits before it reconnects after the stream ends (the SSE retry field the stream starts with). */
 export const RETRY_MS = 5_000;

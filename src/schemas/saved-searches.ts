@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { IdParams, PageFields, PagingQuery, RefTo, StringEnum, Text } from './common.js';
-import { JobSchema } from './job.js';
-import { ListingSchema } from './listing.js';
+import { JobSchema } from './jobs.js';
+import { ListingSchema } from './listings.js';
 
 export const SAVED_SEARCH_RESOURCES = ['jobs', 'listings'] as const;
 

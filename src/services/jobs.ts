@@ -18,8 +18,8 @@ import {
 } from '../repositories/job-writes.js';
 import { acceptedHelpersOf, refreshHelperRecords } from '../repositories/reliability-records.js';
 import { inWriteTransaction, type WriteContext, type WriteTransaction } from '../repositories/write-transaction.js';
-import type { Job } from '../schemas/job.js';
 import type { JobCreateBody, JobUpdateBody } from '../schemas/job-writes.js';
+import type { Job } from '../schemas/jobs.js';
 import { badRequest } from './errors.js';
 import { requireProviderDetails } from './providers.js';
 import { recordJobEvent } from './public-events.js';

@@ -12,8 +12,8 @@ import {
   setListingColumns,
 } from '../repositories/listing-writes.js';
 import { inWriteTransaction, type WriteContext, type WriteTransaction } from '../repositories/write-transaction.js';
-import type { Listing } from '../schemas/listing.js';
 import type { ListingCreateBody, ListingPatchBody } from '../schemas/listing-writes.js';
+import type { Listing } from '../schemas/listings.js';
 import { badRequest } from './errors.js';
 import { requireProviderDetails } from './providers.js';
 import { recordListingEvent } from './public-events.js';

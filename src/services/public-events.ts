@@ -3,8 +3,8 @@ import { findJob } from '../repositories/jobs.js';
 import { findListing } from '../repositories/listings.js';
 import { recordPublicEvent } from '../repositories/outbox.js';
 import type { WriteTransaction } from '../repositories/write-transaction.js';
-import type { Job } from '../schemas/job.js';
-import type { Listing } from '../schemas/listing.js';
+import type { Job } from '../schemas/jobs.js';
+import type { Listing } from '../schemas/listings.js';
 
 /** The event of a job change; returns the job as GET /v1/jobs/{id} shows it (read in the write's transaction). */
 export async function recordJobEvent(trx: WriteTransaction, type: EventType, jobId: string, now: Date): Promise<Job> {

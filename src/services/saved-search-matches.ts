@@ -6,8 +6,8 @@ import { documentFields } from '../domain/search-text.js';
 import { recordAccountEvents } from '../repositories/outbox.js';
 import { insertMatches, matchCandidates } from '../repositories/saved-search-matches.js';
 import type { WriteTransaction } from '../repositories/write-transaction.js';
-import type { Job } from '../schemas/job.js';
-import type { Listing } from '../schemas/listing.js';
+import type { Job } from '../schemas/jobs.js';
+import type { Listing } from '../schemas/listings.js';
 
 /** What the matching reads of a job or listing as the write left it (the object its event holds). */
 function subjectOf(resource: SavedSearchResource, object: Job | Listing): MatchSubject {

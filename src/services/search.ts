@@ -12,8 +12,8 @@ import {
 } from '../repositories/listings.js';
 import { ownsItem } from '../repositories/notices.js';
 import { DEFAULT_PAGE_SIZE } from '../schemas/common.js';
-import type { Job, JobSearchQuery } from '../schemas/job.js';
-import type { Listing, ListingSearchQuery } from '../schemas/listing.js';
+import type { Job, JobSearchQuery } from '../schemas/jobs.js';
+import type { Listing, ListingSearchQuery } from '../schemas/listings.js';
 import type { IndexSnapshot } from '../search/search-indexes.js';
 import { searchAreaOf, searchWordsAndSort } from './search-area.js';
 import { checkBudget } from './search-checks.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { JobSchema } from '../../src/schemas/job.js';
-import { ListingSchema } from '../../src/schemas/listing.js';
+import { JobSchema } from '../../src/schemas/jobs.js';
+import { ListingSchema } from '../../src/schemas/listings.js';
 import { buildTestApp, getJson } from '../helpers/app.js';
 import { helperFixture, insert, jobFixture, listingFixture, ownerFixture } from '../helpers/fixtures.js';
 

@@ -11,7 +11,7 @@ import {
   ListingAvailabilitySchema,
 } from '../../schemas/bookings.js';
 import { NoQuery, RefTo } from '../../schemas/common.js';
-import { ListingIdParams } from '../../schemas/listing.js';
+import { ListingIdParams } from '../../schemas/listings.js';
 import { changeBookingStatus, createBooking, getBooking, listingAvailability } from '../../services/bookings.js';
 import { errorResponses } from '../error-catalogue.js';
 import { created, ok, sendCreated } from '../responses.js';

@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import { CALENDAR_DAYS_AFTER, CALENDAR_DAYS_BEFORE } from '../../domain/calendar-feeds.js';
 import { CalendarFeedParams, CalendarFeedSchema, ICS_RESPONSE } from '../../schemas/calendars.js';
 import { NoQuery } from '../../schemas/common.js';
-import { ListingIdParams } from '../../schemas/listing.js';
+import { ListingIdParams } from '../../schemas/listings.js';
 import { accountCalendar, createCalendarFeed, listingCalendar, revokeCalendarFeed } from '../../services/calendars.js';
 import { BUDGET_HEADERS, errorResponses } from '../error-catalogue.js';
 import { ok } from '../responses.js';

@@ -1,6 +1,6 @@
 import { CATEGORIES, CATEGORY_INFO, type Category } from '../../domain/categories.js';
 import { priceBand } from '../../domain/pricing.js';
-import { CategoriesQuery, type CategoryItem, CategoryList } from '../../schemas/category.js';
+import { CategoriesQuery, type CategoryItem, CategoryList } from '../../schemas/categories.js';
 import { type CategoryFigures, categoryFigures } from '../../services/figures.js';
 import { errorResponses } from '../error-catalogue.js';
 import { ok } from '../responses.js';

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { LatLng } from '../../domain/geo.js';
 import { RefTo } from '../../schemas/common.js';
-import { EstimateQuery, EstimateSchema } from '../../schemas/estimate.js';
+import { EstimateQuery, EstimateSchema } from '../../schemas/estimates.js';
 import { badRequest } from '../../services/errors.js';
 import { estimatePrice, MIN_NEARBY_SAMPLE, NEARBY_RADIUS_KM } from '../../services/estimates.js';
 import { searchAreaOf } from '../../services/search.js';

@@ -1,6 +1,6 @@
 import { NoQuery, RefTo } from '../../schemas/common.js';
-import { JobSchema } from '../../schemas/job.js';
 import { JOB_LIFE_CYCLE, JobActionParams, JobCreateBody, JobUpdateBody } from '../../schemas/job-writes.js';
+import { JobSchema } from '../../schemas/jobs.js';
 import { createJob, transitionJob, updateJob } from '../../services/jobs.js';
 
 /** What POST /v1/jobs/{id}/{action} may do to a job. */

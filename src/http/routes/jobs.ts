@@ -1,5 +1,5 @@
 import { NoQuery, RefTo } from '../../schemas/common.js';
-import { JobIdParams, JobPage, JobSchema, JobSearchQuery } from '../../schemas/job.js';
+import { JobIdParams, JobPage, JobSchema, JobSearchQuery } from '../../schemas/jobs.js';
 import { ApiError } from '../../services/errors.js';
 import { jobById, searchJobs } from '../../services/search.js';
 import { errorResponses } from '../error-catalogue.js';

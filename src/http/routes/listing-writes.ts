@@ -2,7 +2,6 @@ import type { FastifyRequest } from 'fastify';
 import type { ListingStatus } from '../../domain/statuses.js';
 import { edgesOf, LISTING_MACHINE } from '../../domain/transitions.js';
 import { RefTo } from '../../schemas/common.js';
-import { ListingIdParams, ListingSchema } from '../../schemas/listing.js';
 import {
   ListingCreateBody,
   ListingPatchBody,
@@ -10,6 +9,7 @@ import {
   MAX_PHOTO_URL_LENGTH,
   MAX_PHOTOS,
 } from '../../schemas/listing-writes.js';
+import { ListingIdParams, ListingSchema } from '../../schemas/listings.js';
 import { badRequest } from '../../services/errors.js';
 import { createListing, type ListingAction, transitionListing, updateListing } from '../../services/listings.js';
 import { errorResponses } from '../error-catalogue.js';

@@ -1,5 +1,5 @@
 import { NoQuery, RefTo } from '../../schemas/common.js';
-import { ListingIdParams, ListingPage, ListingSchema, ListingSearchQuery } from '../../schemas/listing.js';
+import { ListingIdParams, ListingPage, ListingSchema, ListingSearchQuery } from '../../schemas/listings.js';
 import { ApiError } from '../../services/errors.js';
 import { listingById, searchListings } from '../../services/search.js';
 import { errorResponses } from '../error-catalogue.js';

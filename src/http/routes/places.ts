@@ -2,7 +2,7 @@ import { PICK_UP_PLACE_DAYS_AHEAD } from '../../domain/booking-price.js';
 import { NoQuery, RefTo } from '../../schemas/common.js';
 import { HelperIdParams } from '../../schemas/helper-profiles.js';
 import { JobActionParams } from '../../schemas/job-writes.js';
-import { ListingIdParams } from '../../schemas/listing.js';
+import { ListingIdParams } from '../../schemas/listings.js';
 import { ExactLocationSchema } from '../../schemas/places.js';
 import { ApiError } from '../../services/errors.js';
 import { exactPlaceOf } from '../../services/places.js';

@@ -2,7 +2,7 @@ import { ApplicationParams } from '../../schemas/applications.js';
 import { BookingIdParams } from '../../schemas/bookings.js';
 import { DEFAULT_PAGE_SIZE, NoQuery, RefTo } from '../../schemas/common.js';
 import { HelperIdParams } from '../../schemas/helper-profiles.js';
-import { ListingIdParams } from '../../schemas/listing.js';
+import { ListingIdParams } from '../../schemas/listings.js';
 import {
   ApplicationReviewBody,
   BookingReviewBody,

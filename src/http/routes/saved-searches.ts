@@ -2,8 +2,8 @@ import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { SavedQuery } from '../../domain/saved-search-match.js';
 import { DEFAULT_PAGE_SIZE, NoQuery, RefTo } from '../../schemas/common.js';
-import { JobSearchQuery } from '../../schemas/job.js';
-import { ListingSearchQuery } from '../../schemas/listing.js';
+import { JobSearchQuery } from '../../schemas/jobs.js';
+import { ListingSearchQuery } from '../../schemas/listings.js';
 import {
   PAGING_PARAMETERS,
   SavedSearchCreateBody,
