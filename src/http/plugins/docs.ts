@@ -32,7 +32,7 @@ export async function registerOpenApi(app: FastifyInstance, publicUrl?: string):
         title: 'Karlsruhe Local Services Marketplace and Item Lending API',
         version: API_VERSION,
         description: DESCRIPTION,
-        license: { name: 'Proprietary', url: 'https://example.org/terms' },
+        license: { name: 'Apache-2.0', url: 'https://www.apache.org/licenses/LICENSE-2.0' },
         contact: { name: 'API team', email: 'api@example.org' },
       },
       servers: [
