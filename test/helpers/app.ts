@@ -56,10 +56,11 @@ export async function buildTestApp(
   let app: Api;
   try {
     sandboxClock = clock;
+    sharedSandbox ??= createSandbox(() => sandboxClock());
     app = await buildApp(testConfig({ ...UNLIMITED, ...config }), {
       db,
       now: clock,
-      sandbox: await (sharedSandbox ??= createSandbox(() => sandboxClock())),
+      sandbox: await sharedSandbox,
       ...deps,
     });
   } catch (error) {
