@@ -104,6 +104,8 @@ export async function whyNoPlace(db: Queryable, jobId: string, accountId: string
     .executeTakeFirst();
   if (!job) return { ok: false, problem: 'job_not_found' };
   if (job.owner_account_id === accountId) return { ok: false, problem: 'own_job' };
+  // Removed by a moderation decision: as unknown to anyone but its owner (not "409 removed").
+  if (job.status === 'removed') return { ok: false, problem: 'job_not_found' };
   const status = effectiveJobStatus(job.status, job.deadline, now);
   return status === 'open' ? { ok: false, problem: 'limit_reached' } : { ok: false, problem: 'not_open', status };
 }

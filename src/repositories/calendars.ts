@@ -69,7 +69,8 @@ export interface AccountBooking {
 
 /**
  * The account's bookings, as renter and as owner of the listing, that touch the window and are
- * commitments: requests still waiting (not past the TTL), confirmed, active and returned ones.
+ * commitments: requests still waiting (not past the TTL), confirmed, active and returned ones;
+ * none of a listing a moderation decision removed.
  */
 export async function bookingsOfAccount(
   db: Queryable,
@@ -92,6 +93,8 @@ export async function bookingsOfAccount(
       'listings.title',
     ])
     .where((eb) => eb.or([eb('bookings.renter_account_id', '=', accountId), eb('owners.account_id', '=', accountId)]))
+    // A listing a moderation decision removed is in no feed, as removed jobs are not (its title with it).
+    .where('listings.status', '<>', 'removed')
     .where((eb) =>
       eb.or([
         eb('bookings.status', 'in', ['confirmed', 'active', 'returned']),

@@ -107,15 +107,22 @@ export async function matchesOf(
   page: { limit: number; offset: number },
   now: Date,
 ): Promise<Omit<SavedSearchMatchPage, 'limit' | 'offset'>> {
+  // A job or listing a moderation decision removed leaves the matches (and is back if the decision is reversed).
+  const removed =
+    search.resource === 'jobs'
+      ? db.selectFrom('jobs').select('id').where('status', '=', 'removed')
+      : db.selectFrom('listings').select('id').where('status', '=', 'removed');
   const count = await db
     .selectFrom('saved_search_matches')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('saved_search_id', '=', search.id)
+    .where('subject_id', 'not in', removed)
     .executeTakeFirst();
   const rows = await db
     .selectFrom('saved_search_matches')
     .select(['subject_id', 'matched_at'])
     .where('saved_search_id', '=', search.id)
+    .where('subject_id', 'not in', removed)
     .orderBy('matched_at', 'desc')
     .orderBy('subject_id', 'desc')
     .limit(page.limit)
@@ -240,7 +247,13 @@ export async function digestOf(
     const ids = (await matches.execute()).map((row) => row.subject_id);
     if (ids.length === 0) continue;
     const table = search.resource === 'jobs' ? 'jobs' : 'listings';
-    const subjects = await db.selectFrom(table).select(['id', 'title']).where('id', 'in', ids).execute();
+    const subjects = await db
+      .selectFrom(table)
+      .select(['id', 'title'])
+      .where('id', 'in', ids)
+      .where('status', '<>', 'removed')
+      .execute();
+    if (subjects.length === 0) continue;
     result.push({
       id: search.id,
       name: search.name,

@@ -89,6 +89,8 @@ async function bookListing(
   const listing = await listingToBook(trx, request.listingId);
   if (!listing) return { problem: 'not_found' };
   if (listing.account_id === request.renterAccountId) return { problem: 'own_listing' };
+  // Removed by a moderation decision: as unknown to anyone but its owner (not "409 removed").
+  if (listing.status === 'removed') return { problem: 'not_found' };
   if (!locked) return { problem: 'unavailable', status: listing.status };
   const clash = await firstClash(trx, request, now, settings.requestTtlHours);
   if (clash) return { problem: 'conflict', with: clash };
@@ -121,7 +123,7 @@ async function recordStatusChange(
   return booking;
 }
 
-/** The days of a listing held from today (Europe/Berlin) on; 404 for no such listing. */
+/** The days of a listing held from today (Europe/Berlin) on; 404 for no such listing, and for one a moderation decision removed. */
 export async function listingAvailability(
   db: Queryable,
   listingId: string,
@@ -129,7 +131,7 @@ export async function listingAvailability(
   settings: Pick<BookingSettings, 'base' | 'requestTtlHours'>,
 ): Promise<ListingAvailability> {
   const listing = await findListing(db, listingId);
-  if (!listing) throw listingNotFound(listingId, settings.base);
+  if (!listing || listing.status === 'removed') throw listingNotFound(listingId, settings.base);
   const today = berlinDate(now);
   const booked = await bookedRanges(db, listingId, today, now, settings.requestTtlHours);
   return { listing_id: listingId, listing_status: listing.status, today, booked };

@@ -37,7 +37,8 @@ export async function listingCalendar(
   settings: { base: string; requestTtlHours: number },
 ): Promise<{ title: string; entries: CalendarEntry[] }> {
   const listing = await findListing(db, listingId);
-  if (!listing) throw listingNotFound(listingId, settings.base);
+  // Removed by a moderation decision: as unknown as an id that never existed (its title too).
+  if (!listing || listing.status === 'removed') throw listingNotFound(listingId, settings.base);
   const ranges = await listingBusyRanges(db, listingId, calendarWindow(berlinDate(now)), now, settings.requestTtlHours);
   const entries = ranges.map(
     (range): CalendarEntry => ({

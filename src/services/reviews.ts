@@ -3,7 +3,7 @@ import type { Queryable } from '../db/queryable.js';
 import type { AccountRow, ReviewRow, ReviewSide } from '../db/schema.js';
 import { isPublished, reviewWindowCloses } from '../domain/reviews.js';
 import { firstNameAndInitial } from '../domain/text.js';
-import { findHelperProfile } from '../repositories/helper-profiles.js';
+import { findHelperProfile, isRemovedHelper } from '../repositories/helper-profiles.js';
 import { findListing } from '../repositories/listings.js';
 import { recordEvent } from '../repositories/outbox.js';
 import { refreshHelperRecords, refreshOwnerRecords } from '../repositories/reliability-records.js';
@@ -179,7 +179,8 @@ export async function helperReviews(
   page: { limit: number; offset: number },
   now: Date,
 ): Promise<PublicReviewPage> {
-  if (!(await findHelperProfile(db, helperId))) {
+  // Removed by a moderation decision: as unknown as an id that never existed.
+  if (!(await findHelperProfile(db, helperId)) || (await isRemovedHelper(db, helperId))) {
     throw new ApiError(404, 'not_found', `No helper has the id '${helperId}'.`, {
       param: 'id',
       suggestion: 'Check the id (helper ids start with hlp_); GET /v1/helpers/availability lists verified helpers.',
@@ -188,14 +189,15 @@ export async function helperReviews(
   return pageOf(await publishedReviewsOf(db, { helperId }, page, now), page);
 }
 
-/** Published reviews renters wrote about a listing and its owner; 404 for no such listing. */
+/** Published reviews renters wrote about a listing and its owner; 404 for no such listing, and for a removed one. */
 export async function listingReviews(
   db: Queryable,
   listingId: string,
   page: { limit: number; offset: number },
   now: Date,
 ): Promise<PublicReviewPage> {
-  if (!(await findListing(db, listingId))) {
+  const listing = await findListing(db, listingId);
+  if (!listing || listing.status === 'removed') {
     throw new ApiError(404, 'not_found', `No listing has the id '${listingId}'.`, {
       param: 'id',
       suggestion: 'Check the id (listing ids start with lst_); GET /v1/listings finds listings.',

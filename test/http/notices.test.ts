@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { MODERATED_TEXT } from '../../src/domain/erasure.js';
+import { digestOf } from '../../src/repositories/saved-searches.js';
 import { decideAppeal, decideReport } from '../../src/services/notices.js';
 import { buildTestApp, clientFor, createKey, NOW } from '../helpers/app.js';
 import { helperBody, JOB_BODY, LISTING_BODY } from '../helpers/bodies.js';
@@ -254,6 +255,113 @@ test('suspension refuses the account’s keys but for its statements, appeal and
   assert.equal((await other.get('/v1/me')).status, 401, 'the erased account’s key is gone');
   const kept = await db.kysely.selectFrom('moderation_decisions').select('id').where('id', '=', decision.id).execute();
   assert.equal(kept.length, 1, 'the decision stays');
+});
+
+test('every read of a removed listing, job or helper answers 404 as an unknown id does', async (t) => {
+  const { app, db, owner, other, stranger, anonymous, admin } = await setUp(t);
+  const searcherKey = await createKey(db, { email: 'searcher@example.org' });
+  const searcher = clientFor(app, searcherKey.key);
+  const listingSearch = (
+    await searcher.post('/v1/saved-searches', {
+      name: 'Bänke',
+      resource: 'listings',
+      query: { category: 'EVENTS' },
+      email_digest: true,
+    })
+  ).body;
+  const jobSearch = (
+    await searcher.post('/v1/saved-searches', {
+      name: 'Garten',
+      resource: 'jobs',
+      query: { category: 'GARDENING' },
+      email_digest: true,
+    })
+  ).body;
+  const title = 'Festzeltgarnitur Spezial';
+  const listing = (await owner.post('/v1/listings', { ...LISTING_BODY, title, instant_booking: true })).body;
+  const booked = await other.post(`/v1/listings/${listing.id}/bookings`, {
+    start_date: '2026-12-01',
+    end_date: '2026-12-03',
+  });
+  assert.equal(booked.status, 201, booked.raw);
+  const feed = (await other.post('/v1/me/calendar-feed')).body.url as string;
+  const helper = (await owner.post('/v1/helpers', helperBody('Hanna H.'))).body;
+  const job = (await owner.post('/v1/jobs', { ...JOB_BODY, title: 'Gutscheinhecke schneiden' })).body;
+  const strangerHelper = (await stranger.post('/v1/helpers', helperBody('Sven S.'))).body;
+  const ics = async (url: string) => {
+    const response = await app.inject({ method: 'GET', url });
+    return { status: response.statusCode, text: response.body };
+  };
+
+  // Before: every read answers.
+  const listingReads = ['calendar.ics', 'availability', 'reviews'].map((read) => `/v1/listings/${listing.id}/${read}`);
+  for (const url of listingReads) assert.equal((await ics(url)).status, 200, url);
+  assert.ok((await ics(listingReads[0] as string)).text.includes(title));
+  assert.equal((await anonymous.get(`/v1/helpers/${helper.id}/reviews`)).status, 200);
+  assert.ok((await ics(feed)).text.includes(title), 'the renter’s private feed names the listing');
+  assert.equal((await searcher.get(`/v1/saved-searches/${listingSearch.id}/matches`)).body.total, 1);
+  assert.equal((await searcher.get(`/v1/saved-searches/${jobSearch.id}/matches`)).body.total, 1);
+
+  for (const about of [
+    { type: 'listing', id: listing.id },
+    { type: 'job', id: job.id },
+    { type: 'helper', id: helper.id },
+  ]) {
+    const report = await anonymous.post('/v1/reports', { ...REPORT, about });
+    assert.equal(report.status, 201, report.raw);
+    await decideReport(admin(), report.body.id, { action: 'remove', ground: 'terms', explanation: 'Verstoß.' });
+  }
+
+  // After: the same 404 as an id that never existed, for anyone (its owner and its renter too).
+  const unknown = { listing: 'lst_ffffffffffffffff', job: 'job_ffffffffffffffff', helper: 'hlp_ffffffffffffffff' };
+  const sameAsUnknown = async (
+    send: (id: string) => Promise<{ status: number; body: unknown }>,
+    removedId: string,
+    unknownId: string,
+    what: string,
+  ) => {
+    const removed = await send(removedId);
+    const never = await send(unknownId);
+    assert.equal(never.status, 404, what);
+    assert.deepEqual(
+      { status: removed.status, body: JSON.stringify(removed.body).replaceAll(removedId, '{id}') },
+      { status: 404, body: JSON.stringify(never.body).replaceAll(unknownId, '{id}') },
+      what,
+    );
+  };
+  for (const client of [anonymous, owner, other, stranger]) {
+    for (const read of ['calendar.ics', 'availability', 'reviews']) {
+      await sameAsUnknown(
+        (id) => client.get(`/v1/listings/${id}/${read}`),
+        listing.id,
+        unknown.listing,
+        `listing ${read}`,
+      );
+    }
+    await sameAsUnknown((id) => client.get(`/v1/helpers/${id}/reviews`), helper.id, unknown.helper, 'helper reviews');
+  }
+  // A write tells no more than a read: booking the listing or applying to the job is 404, not "409 removed".
+  await sameAsUnknown(
+    (id) => stranger.post(`/v1/listings/${id}/bookings`, { start_date: '2026-12-10', end_date: '2026-12-11' }),
+    listing.id,
+    unknown.listing,
+    'booking',
+  );
+  await sameAsUnknown(
+    (id) => stranger.post(`/v1/jobs/${id}/applications`, { helper_id: strangerHelper.id }),
+    job.id,
+    unknown.job,
+    'application',
+  );
+  const renterFeed = await ics(feed);
+  assert.equal(renterFeed.status, 200);
+  assert.ok(!renterFeed.text.includes(title), 'the private feed no longer names it');
+  for (const search of [listingSearch, jobSearch]) {
+    const matches = (await searcher.get(`/v1/saved-searches/${search.id}/matches`)).body;
+    assert.deepEqual([matches.total, matches.data], [0, []], search.name);
+  }
+  const digest = await digestOf(db.kysely, searcherKey.accountId, null);
+  assert.deepEqual(digest?.searches, [], 'no digest e-mail carries them');
 });
 
 test('reports have their own hourly budget per address (429 with Retry-After)', async (t) => {
