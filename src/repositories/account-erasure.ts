@@ -132,6 +132,83 @@ export async function anonymiseAccountRows(
   return { events_deleted: eventsDeleted, messages_erased: messagesErased, reviews_anonymised: reviewsAnonymised };
 }
 
+/**
+ * The ids copies of an account's data carry: its own, and those of everything it made or takes
+ * part in (helper and owner profiles, jobs, listings, applications, bookings as renter and of its
+ * listings, conversations, messages, reviews written, verifications, reports filed, drafts, saved
+ * searches, webhooks). Every answer and event payload names an object by its id, so a copy of
+ * the account's words or name is a text that holds one of these.
+ */
+export async function idsOfAccount(db: Queryable, id: string): Promise<string[]> {
+  const listings = listingsOf(db, id);
+  const lists = await Promise.all([
+    db.selectFrom('helpers').select('id').where('account_id', '=', id).execute(),
+    ownersOf(db, id).execute(),
+    jobsOf(db, id).execute(),
+    listings.execute(),
+    db.selectFrom('applications').select('id').where('account_id', '=', id).execute(),
+    db
+      .selectFrom('bookings')
+      .select('id')
+      .where((eb) => eb.or([eb('renter_account_id', '=', id), eb('listing_id', 'in', listingsOf(db, id))]))
+      .execute(),
+    db
+      .selectFrom('conversations')
+      .select('id')
+      .where((eb) => eb.or([eb('account_low', '=', id), eb('account_high', '=', id)]))
+      .execute(),
+    db.selectFrom('messages').select('id').where('sender_account_id', '=', id).execute(),
+    db.selectFrom('reviews').select('id').where('author_account_id', '=', id).execute(),
+    db.selectFrom('verifications').select('id').where('account_id', '=', id).execute(),
+    db.selectFrom('reports').select('id').where('reporter_account_id', '=', id).execute(),
+    db.selectFrom('drafts').select('id').where('account_id', '=', id).execute(),
+    db.selectFrom('saved_searches').select('id').where('account_id', '=', id).execute(),
+    db.selectFrom('webhooks').select('id').where('account_id', '=', id).execute(),
+  ]);
+  return [id, ...lists.flat().map((row) => row.id)];
+}
+
+/** How many ids one statement looks for (each is one LIKE): statements stay short on both engines. */
+const IDS_PER_STATEMENT = 200;
+
+/** What forgetCopiesNaming removed, counted. */
+export interface ForgottenCopies {
+  events_deleted: number;
+  stored_answers_deleted: number;
+}
+
+/**
+ * Deletes the copies other accounts were given of an erased account's data: every event (of any
+ * audience, with its webhook deliveries, so neither a stream nor a redelivery replays it) and every
+ * stored idempotent answer of another account whose text names one of `ids` (idsOfAccount), as a
+ * JSON string ("job_…"). The account's own stored answers go with removeAccountRows.
+ */
+export async function forgetCopiesNaming(
+  trx: WriteTransaction,
+  accountId: string,
+  ids: readonly string[],
+): Promise<ForgottenCopies> {
+  let events = 0;
+  let answers = 0;
+  for (let start = 0; start < ids.length; start += IDS_PER_STATEMENT) {
+    const patterns = ids.slice(start, start + IDS_PER_STATEMENT).map((id) => `%${JSON.stringify(id)}%`);
+    const naming = (eb: ExpressionBuilder<Database, 'events'>) => eb.or(patterns.map((p) => eb('payload', 'like', p)));
+    await trx
+      .deleteFrom('webhook_deliveries')
+      .where('event_id', 'in', trx.selectFrom('events').select('id').where(naming))
+      .execute();
+    events += changed(await trx.deleteFrom('events').where(naming).executeTakeFirst());
+    answers += changed(
+      await trx
+        .deleteFrom('idempotency_keys')
+        .where('account_id', '<>', accountId)
+        .where((eb) => eb.or(patterns.map((p) => eb('response_body', 'like', p))))
+        .executeTakeFirst(),
+    );
+  }
+  return { events_deleted: events, stored_answers_deleted: answers };
+}
+
 /** The jobs of the account an erasure cancels: open or assigned. */
 export function cancellableJobsOf(db: Queryable, id: string): Promise<{ id: string }[]> {
   return jobsOf(db, id).where('status', 'in', ['open', 'assigned']).execute();

@@ -5,6 +5,8 @@ import {
   anonymiseAccountRows,
   archivableListingsOf,
   cancellableJobsOf,
+  forgetCopiesNaming,
+  idsOfAccount,
   removeAccountRows,
   requestedBookingsOf,
   withdrawPendingApplications,
@@ -76,6 +78,11 @@ export function exclusiveExport(db: Queryable, account: AccountRow, now: Date): 
  * 1. the outbox's events about its objects, and those only it could see, are deleted (their
  *    payloads are copies of names and texts);
  * 2. names, e-mail, texts and exact places are overwritten (1 and 2: anonymiseAccountRows);
+ * 2b. the copies other accounts were given are deleted: every event of any audience (with its
+ *    webhook deliveries) and every stored idempotent answer of another account that names one of
+ *    the account's objects by id (forgetCopiesNaming over idsOfAccount), so no stream replays,
+ *    no redelivery sends and no repeated request answers its words; such a key's window ends
+ *    early, and a repeated request runs again as after 48 hours;
  * 3. its commitments end the usual way, each with its usual event (which now shows erased texts):
  *    open jobs cancelled, listings archived, pending applications withdrawn, requested bookings
  *    (as renter or owner) cancelled (endCommitments);
@@ -101,6 +108,7 @@ export async function eraseAccount(
   const done = await inWriteTransaction(context, async (trx) => {
     const anonymised = await anonymiseAccountRows(trx, account, now);
     if (!anonymised) return null;
+    const forgotten = await forgetCopiesNaming(trx, account.id, await idsOfAccount(trx, account.id));
     const ended = await endCommitments(trx, account.id, now, requestTtlHours);
     const removed = await removeAccountRows(trx, account.id, now, context.claim?.key ?? null);
     return {
@@ -108,7 +116,7 @@ export async function eraseAccount(
       keys_revoked: removed.keys_revoked,
       messages_erased: anonymised.messages_erased,
       reviews_anonymised: anonymised.reviews_anonymised,
-      events_deleted: anonymised.events_deleted,
+      events_deleted: anonymised.events_deleted + forgotten.events_deleted,
       webhooks_deleted: removed.webhooks_deleted,
       saved_searches_deleted: removed.saved_searches_deleted,
     };
