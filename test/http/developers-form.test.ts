@@ -220,6 +220,8 @@ describe('the developer key form at /developers', () => {
       { origin: 'https://evil.example' }, // a browser without Sec-Fetch-*
       { origin: 'http://localhost:8080' }, // another port is another origin
       { origin: 'null' }, // a sandboxed frame
+      { referer: 'http://evil.example/' }, // a Referer of another site, alone
+      { origin: 'http://localhost', referer: 'https://evil.example/form' },
     ];
     for (const headers of crossSite) {
       const { status, headers: sent, html } = await postForm(app, VALID, headers);
@@ -251,6 +253,7 @@ describe('the developer key form at /developers', () => {
       { 'sec-fetch-site': 'same-origin', origin: 'http://LOCALHOST:80' },
       { 'sec-fetch-site': 'none' }, // typed or bookmarked, no page involved
       { origin: 'http://localhost:80' },
+      { referer: 'http://localhost/developers' }, // the page itself, in a browser without Origin
       {}, // curl
     ];
     for (const [i, headers] of sameSite.entries()) {

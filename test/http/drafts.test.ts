@@ -475,6 +475,43 @@ describe('the confirmation page', () => {
     assert.equal(ownOrigin.statusCode, 200, ownOrigin.body);
     assert.equal((await agent.get(`/v1/drafts/${draft.id}`)).body.status, 'confirmed');
   });
+
+  test('a post whose Referer or Origin names another origin is refused, even alone (docs/SECURITY.md)', async (t) => {
+    const { app, agent } = await setUp(t);
+    const { body: draft } = await agent.post('/v1/drafts', { operation: 'createJob', body: JOB });
+    const path = pagePath(draft.confirmation_url);
+    // app.inject addresses Host: localhost:80.
+    const foreign: Record<string, string>[] = [
+      { referer: 'http://evil.example' },
+      { referer: `http://evil.example${path}` },
+      { referer: `http://localhost:8080${path}` }, // another port is another origin
+      { referer: 'not a url' },
+      { origin: 'https://evil.example' },
+      { origin: 'null' },
+      { origin: 'http://localhost', referer: 'http://evil.example/' },
+      { 'sec-fetch-site': 'same-origin', referer: 'http://evil.example/' },
+    ];
+    for (const headers of foreign) {
+      const refused = await app.inject({
+        method: 'POST',
+        url: path,
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+        payload: 'decision=confirm',
+      });
+      assert.equal(refused.statusCode, 403, JSON.stringify(headers));
+      assert.match(refused.body, /another website/);
+      assert.equal((await agent.get(`/v1/drafts/${draft.id}`)).body.status, 'pending', JSON.stringify(headers));
+    }
+    // The page's own form, as a browser without Sec-Fetch-Site posts it: its own Referer, accepted.
+    const own = await app.inject({
+      method: 'POST',
+      url: path,
+      headers: { 'content-type': 'application/x-www-form-urlencoded', referer: `http://LOCALHOST:80${path}` },
+      payload: 'decision=confirm',
+    });
+    assert.equal(own.statusCode, 200, own.body);
+    assert.equal((await agent.get(`/v1/drafts/${draft.id}`)).body.status, 'confirmed');
+  });
 });
 
 describe('events', () => {

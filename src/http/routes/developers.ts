@@ -25,21 +25,27 @@ const sendPage = (reply: FastifyReply, status: number, page: string) => sendHtml
 
 /**
  * Whether a browser sent this request on behalf of another site (cross-site request forgery):
- * Sec-Fetch-Site says so in current browsers, a foreign Origin in older ones. A request with
- * neither header (curl, a script) is no browser acting for someone else.
+ * Sec-Fetch-Site says so in current browsers; the Origin and the Referer, each when sent, must name
+ * this service's own origin (the host and port the request was addressed to). A request with none
+ * of the three (curl, a script) is no browser acting for someone else.
  */
 export function isCrossSite(request: FastifyRequest): boolean {
   const site = request.headers['sec-fetch-site'];
   if (site !== undefined && site !== 'same-origin' && site !== 'none') return true;
-  const origin = request.headers.origin;
-  if (origin === undefined) return false;
+  const { origin, referer } = request.headers;
+  return [origin, referer].some((sent) => sent !== undefined && !isOwnOrigin(sent, request.host));
+}
+
+/** Whether an Origin or Referer value is an http(s) URL of this host and port. */
+function isOwnOrigin(sent: string, host: string): boolean {
   try {
-    const from = new URL(origin);
-    // The Host read with the Origin's scheme, so that default ports and letter case compare equal.
-    return from.host !== new URL(`${from.protocol}//${request.host}`).host;
+    const from = new URL(sent);
+    if (from.protocol !== 'http:' && from.protocol !== 'https:') return false;
+    // The Host read with the URL's scheme, so that default ports and letter case compare equal.
+    return from.host === new URL(`${from.protocol}//${host}`).host;
   } catch {
-    // "null" (sandboxed frames, some redirects) or no Host to compare with: not provably this site.
-    return true;
+    // "null" (sandboxed frames, some redirects), no URL, or no Host to compare with: not provably this site.
+    return false;
   }
 }
 
