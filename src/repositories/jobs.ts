@@ -3,6 +3,7 @@ import { distanceKmSql, withinRadiusSql } from '../db/distance.js';
 import { dialectOf, insertInChunks, type Queryable } from '../db/queryable.js';
 import type { JobRow, NewJob } from '../db/schema.js';
 import type { Category } from '../domain/categories.js';
+import { coarseEta } from '../domain/eta.js';
 import { DEFAULT_CENTER, haversineKm, type LatLng } from '../domain/geo.js';
 import { centsToEur, maxApplicants, priceRange } from '../domain/pricing.js';
 import type { QueryWord } from '../domain/search-text.js';
@@ -62,7 +63,7 @@ export function jobRowToJob(
     helpers_needed: row.helpers_needed,
     applications_count: row.applications_count,
     max_applicants: maxApplicants(row.helpers_needed),
-    smart_eta_minutes: row.smart_eta_minutes,
+    smart_eta_minutes: row.smart_eta_minutes === null ? null : coarseEta(row.smart_eta_minutes),
     photos: parsePhotos(row.photos),
     requires_license: flag(row.requires_license),
     express: flag(row.express),

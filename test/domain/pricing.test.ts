@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { smartEtaMinutes } from '../../src/domain/eta.js';
+import { coarseEta, ETA_STEP_MINUTES, smartEtaMinutes } from '../../src/domain/eta.js';
 import { haversineKm } from '../../src/domain/geo.js';
 import { PLACES } from '../../src/domain/places.js';
 import {
@@ -89,9 +89,21 @@ describe('smart ETA and reliability', () => {
     assert.equal(haversineKm(job, ettlingen).toFixed(2), '7.22');
     const slowNear = { lat: job.lat, lng: job.lng, avg_response_minutes: 60 };
     const quickFar = { lat: ettlingen.lat, lng: ettlingen.lng, avg_response_minutes: 15 };
-    assert.equal(smartEtaMinutes(job, [slowNear, quickFar], 50), 37); // 15 + 21.66
+    assert.equal(smartEtaMinutes(job, [slowNear, quickFar], 50), 45); // 15 + 21.66, up to the quarter hour
     assert.equal(smartEtaMinutes(job, [slowNear, quickFar], 5), 60); // Ettlingen is beyond 5 km
     assert.equal(smartEtaMinutes({ ...job, remote_task: true }, [quickFar], 1), 15); // no travel
     assert.equal(smartEtaMinutes(job, [], 50), null);
+  });
+
+  test('ETA: rounded up to quarter hours, never 0, so it says less than the 500 m offset (issue 30, 4)', () => {
+    const here = { lat: job.lat, lng: job.lng, avg_response_minutes: 0 };
+    assert.equal(smartEtaMinutes(job, [here], 50), ETA_STEP_MINUTES, 'a helper on the spot: one step, not 0');
+    assert.equal(smartEtaMinutes({ ...job, remote_task: true }, [here], 50), ETA_STEP_MINUTES);
+    // Helpers 0 to 5 km away (response 0): one step tells nothing finer than 5 km.
+    for (let m = 0; m < 5_000; m += 250) {
+      const helper = { lat: job.lat + m / 111_195, lng: job.lng, avg_response_minutes: 0 };
+      assert.equal(smartEtaMinutes(job, [helper], 50), ETA_STEP_MINUTES, `${m} m`);
+    }
+    assert.deepEqual([1, 14, 15, 16, 29, 31, 60].map(coarseEta), [15, 15, 15, 30, 30, 45, 60]);
   });
 });

@@ -30,7 +30,7 @@ describe('GET /v1/jobs/{id}', () => {
       helpers_needed: 2,
       applications_count: 1,
       max_applicants: 6,
-      smart_eta_minutes: 35,
+      smart_eta_minutes: 45, // 35 stored, shown rounded up to the quarter hour
       photos: ['https://cdn.karlsruhe-marketplace.example/photos/hecke/1.jpg'],
       requires_license: false,
       express: false,
