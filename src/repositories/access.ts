@@ -139,6 +139,33 @@ export function keyState(key: Pick<ApiKeyRow, 'revoked_at' | 'expires_at'>, now:
   return key.expires_at > now.toISOString() ? 'expiring' : 'expired';
 }
 
+/** What decides whether keys still open their streams: each key's state and its account's. */
+export function keyStandings(
+  db: Queryable,
+  ids: readonly string[],
+): Promise<
+  {
+    id: string;
+    revoked_at: string | null;
+    expires_at: string | null;
+    suspended_at: string | null;
+    erased_at: string | null;
+  }[]
+> {
+  return db
+    .selectFrom('api_keys')
+    .innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
+    .select([
+      'api_keys.id',
+      'api_keys.revoked_at',
+      'api_keys.expires_at',
+      'accounts.suspended_at',
+      'accounts.erased_at',
+    ])
+    .where('api_keys.id', 'in', ids.length > 0 ? [...ids] : [''])
+    .execute();
+}
+
 export async function listKeys(db: Queryable): Promise<(ApiKeyRow & { email: string; account_type: AccountType })[]> {
   return db
     .selectFrom('api_keys')

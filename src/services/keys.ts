@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/queryable.js';
-import { findKeyByHash, type KeyWithAccount } from '../repositories/access.js';
+import { findKeyByHash, type KeyWithAccount, keyStandings, keyState } from '../repositories/access.js';
 
 /** The reads of the access plugin: a developer key by its hash, with its account. */
 
@@ -9,4 +9,21 @@ export { type KeyState, type KeyWithAccount, keyState } from '../repositories/ac
 /** The key with this hash and its account, whatever its state (keyState says whether it is valid). */
 export function keyOfHash(db: Queryable, keyHash: string): Promise<KeyWithAccount | undefined> {
   return findKeyByHash(db, keyHash);
+}
+
+/**
+ * Of these keys, those that may no longer open anything now: revoked, expired after a rotation,
+ * gone, or of an account suspended or erased since. The event streams end the streams opened with
+ * them (http/routes/events.ts).
+ */
+export async function refusedKeys(db: Queryable, ids: readonly string[], now: Date): Promise<Set<string>> {
+  const standing = await keyStandings(db, ids);
+  const good = new Set(
+    standing
+      .filter(
+        (k) => ['active', 'expiring'].includes(keyState(k, now)) && k.suspended_at === null && k.erased_at === null,
+      )
+      .map((k) => k.id),
+  );
+  return new Set(ids.filter((id) => !good.has(id)));
 }

@@ -420,6 +420,45 @@ describe('GET /v1/events/stream', { concurrency: true }, () => {
     for (const s of open_) assert.match(s.comments.at(-1) ?? '', /restarting; reconnect with Last-Event-ID/);
   });
 
+  test('a revoked key, or an account suspended or erased, ends the streams open with it at once (issue 30, 5)', async (t) => {
+    const { db, open } = await listening(t, { STREAM_MAX_SECONDS: '3600', STREAMS_PER_CALLER: '10' });
+    const revoked = await createKey(db, { email: 'revoked@example.org' }, new Date());
+    const suspended = await createKey(db, { email: 'suspended@example.org' }, new Date());
+    const kept = await createKey(db, { email: 'kept@example.org' }, new Date());
+    const streams = {
+      revokedPrivate: await open('/v1/me/events/stream', { 'x-api-key': revoked.key }),
+      revokedPublic: await open('/v1/events/stream', { 'x-api-key': revoked.key }),
+      suspended: await open('/v1/me/events/stream', { 'x-api-key': suspended.key }),
+      kept: await open('/v1/me/events/stream', { 'x-api-key': kept.key }),
+      anonymous: await open('/v1/events/stream'),
+    };
+    for (const [name, stream] of Object.entries(streams)) assert.equal(stream.status, 200, name);
+    // As `npm run admin -- keys revoke` and a moderation decision do: straight in the database.
+    const at = new Date().toISOString();
+    await db.kysely.updateTable('api_keys').set({ revoked_at: at }).where('id', '=', revoked.id).execute();
+    await db.kysely.updateTable('accounts').set({ suspended_at: at }).where('id', '=', suspended.accountId).execute();
+    const started = Date.now();
+    const ended = Promise.all([streams.revokedPrivate.ended, streams.revokedPublic.ended, streams.suspended.ended]);
+    const timeout = new AbortController();
+    const late = sleep(10_000, undefined, { signal: timeout.signal }).then(
+      () => assert.fail('the streams of the revoked key and the suspended account go on'),
+      () => undefined,
+    );
+    await Promise.race([ended, late]);
+    timeout.abort();
+    const took = Date.now() - started;
+    assert.ok(took < 10_000, `${took} ms`);
+    for (const stream of [streams.revokedPrivate, streams.revokedPublic, streams.suspended]) {
+      assert.match(stream.comments.at(-1) ?? '', /key of this stream was revoked, or its account suspended or erased/);
+    }
+    // The others go on: the stream of a good key, and the anonymous one.
+    await sleep(1_500);
+    let endedEarly = false;
+    for (const stream of [streams.kept, streams.anonymous]) void stream.ended.then(() => (endedEarly = true));
+    await sleep(50);
+    assert.equal(endedEarly, false, 'a stream with a good key or none ended');
+  });
+
   // ---------------------------------------------------------------------------------------------
   // The hub: catching up and going live without gaps or repeats
   // ---------------------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ import {
   StreamQuery,
 } from '../../schemas/events.js';
 import { ApiError, badRequest } from '../../services/errors.js';
+import { refusedKeys } from '../../services/keys.js';
 import { filterArea } from '../../services/search.js';
 import { clientKey } from '../budget.js';
 import { errorResponses } from '../error-catalogue.js';
@@ -112,7 +113,41 @@ function tooManyStreams(caller: string, limit: number): ApiError {
   );
 }
 
-export function eventRoutes(app: Api, { db }: RouteDeps, config: StreamConfig): void {
+/** How often the keys of open streams are checked: a revoked key's streams end within this. */
+export const STREAM_KEY_CHECK_MS = 1_000;
+
+/**
+ * The streams opened with a key, and a check every STREAM_KEY_CHECK_MS while there are any: a
+ * stream whose key was revoked or expired, or whose account was suspended or erased since it
+ * opened (by this instance, another or the admin command), ends at once with a comment saying so.
+ */
+function keyedStreams(db: RouteDeps['db'], now: () => Date, onError: (err: unknown) => void) {
+  const keys = new Map<EventStream, string>();
+  let timer: NodeJS.Timeout | null = null;
+  const check = async () => {
+    const refused = await refusedKeys(db, [...new Set(keys.values())], now());
+    for (const [stream, key] of keys) {
+      if (refused.has(key)) stream.end('the key of this stream was revoked, or its account suspended or erased');
+    }
+  };
+  const stop = () => {
+    if (timer !== null) clearInterval(timer);
+    timer = null;
+  };
+  return {
+    add(stream: EventStream, key: string) {
+      keys.set(stream, key);
+      timer ??= setInterval(() => check().catch(onError), STREAM_KEY_CHECK_MS).unref();
+    },
+    delete(stream: EventStream) {
+      keys.delete(stream);
+      if (keys.size === 0) stop();
+    },
+    stop,
+  };
+}
+
+export function eventRoutes(app: Api, { db, now }: RouteDeps, config: StreamConfig): void {
   const hubOf = (name: string, types: readonly EventType[]) =>
     new EventHub(db, {
       pollMs: config.EVENTS_POLL_MS,
@@ -126,9 +161,11 @@ export function eventRoutes(app: Api, { db }: RouteDeps, config: StreamConfig): 
   const slots = new StreamSlots(config.STREAMS_PER_CALLER);
   const open = new Set<EventStream>();
   let closing = false;
+  const keyed = keyedStreams(db, now, (err) => app.log.warn({ err }, 'event stream: checking the keys failed'));
 
   app.addHook('preClose', async () => {
     closing = true;
+    keyed.stop();
     publicHub.close();
     privateHub.close();
     for (const stream of open) stream.end('the server is restarting; reconnect with Last-Event-ID');
@@ -163,8 +200,11 @@ export function eventRoutes(app: Api, { db }: RouteDeps, config: StreamConfig): 
     }
     const stream = new EventStream(subscribe.filter, subscribe.types, reply.raw, subscribe.account);
     open.add(stream);
+    const keyId = request.access?.key?.id;
+    if (keyId !== undefined) keyed.add(stream, keyId);
     stream.start(config.STREAM_HEARTBEAT_MS, config.STREAM_MAX_SECONDS, () => {
       open.delete(stream);
+      keyed.delete(stream);
       hub.leave(stream);
       slots.release(caller);
     });
