@@ -14,17 +14,7 @@ export interface KeyRequestInput {
   intended_use: string;
 }
 
-/** A pending request from the same email, if there is one (emails compare in lower case). */
-export async function findPendingRequest(db: Queryable, email: string): Promise<KeyRequestRow | undefined> {
-  return db
-    .selectFrom('key_requests')
-    .selectAll()
-    .where('email', '=', email.toLowerCase())
-    .where('status', '=', 'pending')
-    .executeTakeFirst();
-}
-
-/** Inserts a pending key request (emails are stored in lower case). */
+/** Inserts a pending key request (emails are stored in lower case); a unique violation when the email has one pending. */
 export async function createKeyRequest(
   trx: WriteTransaction,
   input: KeyRequestInput,

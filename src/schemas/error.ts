@@ -14,7 +14,6 @@ export const ERROR_CODES = [
   'rate_limit_exceeded',
   'too_many_streams',
   'account_limit_reached',
-  'duplicate_request',
   'authentication_required',
   'forbidden',
   'invalid_state_transition',

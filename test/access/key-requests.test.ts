@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import type { AdminContext } from '../../src/cli/admin-context.js';
+import { approve } from '../../src/cli/admin-requests.js';
+import { testConfig } from '../../src/config.js';
 import type { Api } from '../../src/http/route-deps.js';
+import type { MailMessage } from '../../src/mail/mailer.js';
 import { buildTestApp, NOW } from '../helpers/app.js';
 
 const ENDPOINT = '/v1/developer/key-requests';
@@ -77,21 +81,51 @@ describe('POST /v1/developer/key-requests', () => {
     ]);
   });
 
-  test('409: a second request for a pending email, in other letter case', async (t) => {
+  test('202 alike for an address with a request waiting: nothing filed, nothing told, one e-mail', async (t) => {
     const { app, db } = await buildTestApp(t);
-    assert.equal((await post(app, VALID)).status, 202);
-    const { status, body } = await post(app, { ...VALID, email: 'ADA@Example.org', name: 'Ada again' });
-    assert.equal(status, 409);
-    assert.deepEqual(
-      body,
-      apiError(
-        'duplicate_request',
-        'email',
-        'A request for ada@example.org is already waiting for review.',
-        'Wait for the review (within 24 hours of the first request); the key will be sent to this address.',
-      ),
-    );
-    assert.equal((await db.kysely.selectFrom('key_requests').select('id').execute()).length, 1);
+    const first = await post(app, VALID);
+    assert.equal(first.status, 202);
+    const firstId = (first.body as { id: string }).id;
+    const again = await post(app, { ...VALID, email: 'ADA@Example.org', name: 'Ada again' });
+    assert.equal(again.status, 202, JSON.stringify(again.body));
+    const id = (again.body as { id: string }).id;
+    assert.match(id, /^kr_[0-9a-f]{16}$/);
+    assert.notEqual(id, firstId, 'not the waiting request’s id');
+    // The same answer as a first request: only the id differs, as it does between any two requests.
+    const answer = (requestId: string) => ({
+      id: requestId,
+      status: 'pending',
+      created_at: NOW.toISOString(),
+      review_within_hours: 24,
+      message: `Thank you. Your request ${requestId} will be reviewed within 24 hours; the key will be sent to ada@example.org.`,
+    });
+    assert.deepEqual(first.body, answer(firstId));
+    assert.deepEqual(again.body, answer(id));
+    assert.deepEqual(Object.keys(again.headers).sort(), Object.keys(first.headers).sort());
+    const rows = await db.kysely.selectFrom('key_requests').select(['id', 'name']).execute();
+    assert.deepEqual(rows, [{ id: firstId, name: 'Ada Lovelace' }], 'the first request stands, nothing else is filed');
+
+    // Approving the one request sends the one e-mail; the second answer's id names no request.
+    const sent: MailMessage[] = [];
+    const ctx: AdminContext = {
+      db: db.kysely,
+      config: testConfig(),
+      mailer: {
+        send: async (message) => {
+          sent.push(message);
+          return { via: 'smtp', to: message.to, server: 'test', messageId: `<${sent.length}@test>` };
+        },
+        close: () => {},
+      },
+      now: NOW,
+      out: () => {},
+      note: () => {},
+    };
+    await approve(ctx, firstId);
+    assert.equal(sent.length, 1);
+    assert.equal(sent[0]?.to, 'ada@example.org');
+    await assert.rejects(approve(ctx, id), /There is no key request/);
+    assert.equal(sent.length, 1);
   });
 
   test('400: each invalid body says what is wrong with which field', async (t) => {

@@ -58,7 +58,7 @@ async function errorNextTo(page: Page, id: string): Promise<string | null> {
 
 for (const javaScriptEnabled of [true, false]) {
   describe(`/developers in Chromium, JavaScript ${javaScriptEnabled ? 'on' : 'off'}`, () => {
-    test('register: field errors, a filed request, then the duplicate message', async (t) => {
+    test('register: field errors, a filed request, then the same confirmation for the same address', async (t) => {
       const browser = await launch(t);
       const { app, db } = await buildTestApp(t, undefined, {
         RATE_LIMIT_ANONYMOUS_PER_MIN: '20',
@@ -70,7 +70,7 @@ for (const javaScriptEnabled of [true, false]) {
       const page = await context.newPage();
       const problems: string[] = [];
       page.on('console', (message) => {
-        // The 400 and 409 answers are meant; so is the 404 for /favicon.ico.
+        // The 400 answers are meant; so is the 404 for /favicon.ico.
         const expected = message.text().startsWith('Failed to load resource');
         if ((message.type() === 'error' || message.type() === 'warning') && !expected) problems.push(message.text());
       });
@@ -155,12 +155,13 @@ for (const javaScriptEnabled of [true, false]) {
       await page.getByLabel('Email address').fill('ada@example.org');
       await page.getByLabel('Private – for yourself').check();
       await page.getByLabel('Intended use').fill('A second try at the same thing.');
-      assert.equal((await submit(page)).status(), 409);
-      assert.match(
-        (await errorNextTo(page, 'email')) ?? '',
-        /A request for ada@example\.org is already waiting for review\./,
-      );
-      assert.equal((await db.kysely.selectFrom('key_requests').select('id').execute()).length, 1);
+      // The same confirmation, with an id of its own: the page never tells that a request waits.
+      assert.equal((await submit(page)).status(), 202);
+      assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'Request received');
+      const second = (await page.locator('#request-id').textContent()) ?? '';
+      assert.match(second, /^kr_[0-9a-f]{16}$/);
+      assert.notEqual(second, id);
+      assert.deepEqual(await db.kysely.selectFrom('key_requests').select('id').execute(), [{ id }], 'nothing filed');
 
       assert.deepEqual(problems, [], 'no console errors (a CSP violation would show here)');
     });

@@ -4,7 +4,6 @@ import { normalizeKeyRequest } from '../../domain/key-request.js';
 import { accessOf, KEY_REVIEW_HOURS, RATE_WINDOW_SECONDS } from '../../domain/tiers.js';
 import { KeyRequestAccepted, KeyRequestBody, type Me, MeSchema } from '../../schemas/access.js';
 import { NoQuery, RefTo } from '../../schemas/common.js';
-import { ApiError } from '../../services/errors.js';
 import { fileKeyRequest } from '../../services/key-requests.js';
 import { errorResponses } from '../error-catalogue.js';
 import { ok } from '../responses.js';
@@ -55,12 +54,15 @@ export function accessRoutes(app: Api, deps: RouteDeps): void {
       schema: {
         operationId: 'requestDeveloperKey',
         summary: 'Request a developer key',
-        description: `Files a request for a free developer key (100 requests per minute, read and write). Requests are reviewed within ${KEY_REVIEW_HOURS} hours and the key is sent by email. One pending request per email address. The same form is at /developers.`,
+        description: `Files a request for a free developer key (100 requests per minute, read and write). Requests are reviewed within ${KEY_REVIEW_HOURS} hours and the key is sent by email. One pending request per email address: another request for an address with one waiting is answered alike (202, an id of its own) but files nothing, so the answer never tells whether an address has a request waiting, and the address gets one email, when the waiting request is decided. The same form is at /developers.`,
         tags: ['Access'],
         body: KeyRequestBody,
         response: {
-          202: ok(KeyRequestAccepted, 'The request is filed and waits for review.'),
-          ...errorResponses(400, 409, 413, 415, 422),
+          202: ok(
+            KeyRequestAccepted,
+            'The request is filed and waits for review (or one for the address waits already).',
+          ),
+          ...errorResponses(400, 413, 415, 422),
         },
       },
       // JSON only: Fastify would also read text/plain, a type any web page may post to another site.
@@ -81,13 +83,8 @@ export function accessRoutes(app: Api, deps: RouteDeps): void {
     async (request, reply) => {
       // Normalised before validation already; normalising again changes nothing and gives the stored shape.
       const body = normalizeKeyRequest(request.body);
+      // The same answer whether this filed a request or the address has one waiting (fileKeyRequest).
       const created = await fileKeyRequest(writeContext(request, deps), body);
-      if (created === 'duplicate') {
-        throw new ApiError(409, 'duplicate_request', `A request for ${body.email} is already waiting for review.`, {
-          param: 'email',
-          suggestion: `Wait for the review (within ${KEY_REVIEW_HOURS} hours of the first request); the key will be sent to this address.`,
-        });
-      }
       return reply.code(202).send({
         id: created.id,
         status: 'pending' as const,

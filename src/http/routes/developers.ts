@@ -4,7 +4,7 @@ import { KEY_REVIEW_HOURS } from '../../domain/tiers.js';
 import { fileKeyRequest } from '../../services/key-requests.js';
 import { sendHtmlPage } from '../html-page.js';
 import type { Api, RouteDeps } from '../route-deps.js';
-import { alreadyPending, checkForm } from '../views/developers-form.js';
+import { checkForm } from '../views/developers-form.js';
 import { confirmationPage, type PageFacts, registrationPage } from '../views/developers-page.js';
 import { writeContext } from '../write-kit.js';
 
@@ -82,11 +82,9 @@ export async function developerPageRoutes(app: Api, deps: RouteDeps): Promise<vo
     async (request, reply) => {
       const { values, errors, request: filing } = checkForm(request.body);
       if (!filing) return sendPage(reply, 400, registrationPage(values, errors, facts));
+      // 202 as in the JSON endpoint, also when the address has a request waiting (nothing filed then):
+      // the page never tells whether it has.
       const created = await fileKeyRequest(writeContext(request, deps), filing);
-      if (created === 'duplicate') {
-        return sendPage(reply, 409, registrationPage(values, { email: alreadyPending(filing.email) }, facts));
-      }
-      // 202 as in the JSON endpoint: the request is filed, the decision comes later.
       return sendPage(reply, 202, confirmationPage(created, facts));
     },
   );

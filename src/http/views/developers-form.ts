@@ -1,7 +1,6 @@
 import { Value } from 'typebox/value';
 import { type NormalizedKeyRequest, normalizeKeyRequest } from '../../domain/key-request.js';
 import { directionControlIn } from '../../domain/text.js';
-import { KEY_REVIEW_HOURS } from '../../domain/tiers.js';
 import { KeyRequestBody } from '../../schemas/access.js';
 
 export const FORM_FIELDS = ['name', 'email', 'organisation', 'account_type', 'intended_use'] as const;
@@ -116,9 +115,4 @@ export function checkForm(body: unknown): CheckedForm {
   if (problems.length > 0) return { values, errors: fieldErrors(form, problems), request: undefined };
   // No errors: a KeyRequestBody, normalised, so every field is present.
   return { values, errors: {}, request: form as unknown as NormalizedKeyRequest };
-}
-
-/** The message next to the email field when a request for the address is already pending. */
-export function alreadyPending(email: string): string {
-  return `A request for ${email} is already waiting for review. We answer within ${KEY_REVIEW_HOURS} hours of that request and send the key to this address.`;
 }
