@@ -63,8 +63,10 @@ const ConfigSchema = Type.Object({
     pattern: '^(false|[0-9]{1,2}|[0-9A-Fa-f.:/]+(,[0-9A-Fa-f.:/]+)*)$',
     default: 'false',
     description:
-      "false, the number of proxy hops in front of the service (1 for one reverse proxy), or the proxies' addresses/CIDRs, comma-separated",
+      "false, or the reverse proxies' addresses/CIDRs, comma-separated (e.g. 127.0.0.1 or 10.0.0.0/8); a number of proxy hops only with TRUST_PROXY_ALLOW_HOP_COUNT=true",
   }),
+  // A hop count believes X-Forwarded-For from anyone who reaches the instance, the proxy or not: only on request.
+  TRUST_PROXY_ALLOW_HOP_COUNT: Type.Boolean({ default: false }),
   RESPONSE_CACHE_MS: Type.Integer({ minimum: 0, maximum: 60_000, default: 1_000 }),
   RESPONSE_CACHE_MB: Type.Integer({ minimum: 1, maximum: 1_024, default: 32 }),
   SEARCH_INDEX: Type.Boolean({ default: true }),
@@ -209,6 +211,21 @@ export function trustProxyOption(value: string): false | string | ((address: str
   if (!/^[0-9]+$/.test(value)) return value;
   const hops = Number(value);
   return (_address, hop) => hop < hops;
+}
+
+/**
+ * Why the server must not start with this TRUST_PROXY, or undefined. A hop count trusts the socket's
+ * peer whoever it is: a client that reaches the instance directly, past the proxy, writes its own
+ * X-Forwarded-For and picks the address its rate limits count. Proxies named by address do not have
+ * that hole, so a hop count needs TRUST_PROXY_ALLOW_HOP_COUNT=true (every path to the instance goes
+ * through that many proxies). One line, for the server's start-up error.
+ */
+export function trustProxyRefusal(
+  config: Pick<Config, 'TRUST_PROXY' | 'TRUST_PROXY_ALLOW_HOP_COUNT'>,
+): string | undefined {
+  const value = config.TRUST_PROXY;
+  if (!/^[0-9]+$/.test(value) || Number(value) === 0 || config.TRUST_PROXY_ALLOW_HOP_COUNT) return undefined;
+  return `TRUST_PROXY=${value} is a hop count, under which a client that reaches this instance directly picks its own rate-limit address with X-Forwarded-For. Set TRUST_PROXY to the reverse proxies' addresses or CIDRs, comma-separated (e.g. TRUST_PROXY=127.0.0.1), or TRUST_PROXY_ALLOW_HOP_COUNT=true if no client can reach this instance but through ${value === '1' ? 'the proxy' : `${value} proxies`}.`;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pino } from 'pino';
 import { buildApp } from './app.js';
-import { ConfigError, loadConfig, publicBaseUrl } from './config.js';
+import { ConfigError, loadConfig, publicBaseUrl, trustProxyRefusal } from './config.js';
 import { redactDatabaseUrl } from './db/create-db.js';
 import { openDatabase, SchemaBehindError } from './db/prepare.js';
 import { maskUrlPasswords } from './domain/secrets.js';
@@ -37,6 +37,8 @@ function seedingLog(log: ReturnType<typeof startupLogger>): Progress {
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  const trustRefused = trustProxyRefusal(config);
+  if (trustRefused) throw new StartupError(`Failed to start: ${trustRefused}`);
   const log = startupLogger(config.LOG_LEVEL);
   const nodeMajor = Number(process.versions.node.split('.')[0]);
   if (nodeMajor < OLDEST_SUPPORTED_NODE) {

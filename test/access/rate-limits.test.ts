@@ -109,13 +109,38 @@ describe('rate limits', () => {
   });
 
   test('behind one trusted proxy, a client cannot mint budgets by writing X-Forwarded-For', async (t) => {
-    const { app } = await buildTestApp(t, NOW, { ...LIMITS, TRUST_PROXY: '1' });
+    const { app } = await buildTestApp(t, NOW, { ...LIMITS, TRUST_PROXY: '10.0.0.5' });
     const via = (forwarded: string) =>
       app.inject({ url: '/v1/me', remoteAddress: '10.0.0.5', headers: { 'x-forwarded-for': forwarded } });
     // The proxy appends the address it saw (9.9.9.9); whatever the client put before it is ignored.
     for (let i = 0; i < 20; i++) assert.equal((await via(`6.6.6.${i}, 9.9.9.9`)).statusCode, 200);
     assert.equal((await via('6.6.6.99, 9.9.9.9')).statusCode, 429);
     assert.equal((await via('6.6.6.1, 9.9.9.8')).statusCode, 200);
+  });
+
+  test('TRUST_PROXY names the proxy: a client reaching the instance directly is counted by its own address', async (t) => {
+    const { app } = await buildTestApp(t, NOW, { ...LIMITS, TRUST_PROXY: '10.0.0.5,10.1.0.0/16' });
+    const direct = (forwarded: string) =>
+      app.inject({ url: '/v1/me', remoteAddress: '9.9.9.9', headers: { 'x-forwarded-for': forwarded } });
+    for (let i = 0; i < 20; i++) assert.equal((await direct(`6.6.6.${i}`)).statusCode, 200);
+    assert.equal((await direct('6.6.6.99')).statusCode, 429, 'X-Forwarded-For of a direct client buys nothing');
+    // Through a proxy of the list (an address of the CIDR too), the address it appended counts.
+    const viaProxy = await app.inject({
+      url: '/v1/me',
+      remoteAddress: '10.1.2.3',
+      headers: { 'x-forwarded-for': '6.6.6.1, 8.8.8.8' },
+    });
+    assert.equal(viaProxy.statusCode, 200);
+    const viaAgain = await app.inject({
+      url: '/v1/me',
+      remoteAddress: '10.0.0.5',
+      headers: { 'x-forwarded-for': '9.9.9.9' },
+    });
+    assert.equal(
+      viaAgain.statusCode,
+      429,
+      'the direct client’s address, reached through the proxy, is the same budget',
+    );
   });
 
   test('without TRUST_PROXY, X-Forwarded-For is ignored', async (t) => {

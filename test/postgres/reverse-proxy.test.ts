@@ -2,7 +2,8 @@
  * docs/operations.md's "Running at scale" as an operator follows it: three instances on one PostgreSQL
  * schema and one Redis, behind nginx running that document's own configuration block (only the ports
  * changed). Requests through the proxy reach every instance, share one anonymous budget per client
- * (TRUST_PROXY=1 reads the address nginx appended, so a forged X-Forwarded-For buys nothing), and
+ * (TRUST_PROXY=127.0.0.1, nginx's address, reads the address nginx appended, so a forged
+ * X-Forwarded-For buys nothing), and
  * a rolling restart of one instance under load loses no request.
  */
 import assert from 'node:assert/strict';
@@ -94,7 +95,7 @@ test('three instances behind nginx, configured as docs/operations.md says', { ti
     DATABASE_URL: url,
     REDIS_URL,
     REDIS_PREFIX: prefix,
-    TRUST_PROXY: '1',
+    TRUST_PROXY: '127.0.0.1',
     MIGRATE_ON_START: 'false',
     SHUTDOWN_DELAY_MS: '1000',
     LOG_LEVEL: 'info',

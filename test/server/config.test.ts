@@ -4,7 +4,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { sql } from 'kysely';
-import { CONFIG_KEYS, ConfigError, envExample, environment, loadConfig, testConfig } from '../../src/config.js';
+import {
+  CONFIG_KEYS,
+  ConfigError,
+  envExample,
+  environment,
+  loadConfig,
+  testConfig,
+  trustProxyRefusal,
+} from '../../src/config.js';
 import { createDb, redactDatabaseUrl } from '../../src/db/create-db.js';
 import { DEFAULT_CENTER, haversineKm, type LatLng, MAX_RADIUS_KM } from '../../src/domain/geo.js';
 import { maskUrlPasswords } from '../../src/domain/secrets.js';
@@ -34,6 +42,7 @@ const DEFAULTS = {
   DIGEST_SWEEP_MS: 60_000,
   REDIS_PREFIX: 'kmp:',
   TRUST_PROXY: 'false',
+  TRUST_PROXY_ALLOW_HOP_COUNT: false,
   DATABASE_POOL_SIZE: 10,
   DATABASE_QUERY_TIMEOUT_MS: 15_000,
   DATABASE_CHANGE_NOTIFY: true,
@@ -236,6 +245,23 @@ describe('loadConfig', () => {
     assert.equal(
       configError({ SEED_ON_EMPTY: 'maybe' }),
       'Invalid configuration:\n  SEED_ON_EMPTY="maybe": must be true or false',
+    );
+  });
+
+  test('TRUST_PROXY: proxies by address; a hop count refused unless TRUST_PROXY_ALLOW_HOP_COUNT=true', () => {
+    const refusal = (env: Record<string, string>) => trustProxyRefusal(loadConfig(env));
+    for (const value of ['false', '0', '127.0.0.1', '10.0.0.0/8,fd00::/8', '::1']) {
+      assert.equal(refusal({ TRUST_PROXY: value }), undefined, value);
+    }
+    assert.equal(
+      refusal({ TRUST_PROXY: '1' }),
+      "TRUST_PROXY=1 is a hop count, under which a client that reaches this instance directly picks its own rate-limit address with X-Forwarded-For. Set TRUST_PROXY to the reverse proxies' addresses or CIDRs, comma-separated (e.g. TRUST_PROXY=127.0.0.1), or TRUST_PROXY_ALLOW_HOP_COUNT=true if no client can reach this instance but through the proxy.",
+    );
+    assert.match(refusal({ TRUST_PROXY: '2' }) ?? '', /but through 2 proxies\.$/);
+    assert.equal(refusal({ TRUST_PROXY: '2', TRUST_PROXY_ALLOW_HOP_COUNT: 'true' }), undefined);
+    assert.equal(
+      configError({ TRUST_PROXY_ALLOW_HOP_COUNT: 'yes' }),
+      'Invalid configuration:\n  TRUST_PROXY_ALLOW_HOP_COUNT="yes": must be true or false',
     );
   });
 

@@ -156,3 +156,21 @@ describe('a bad configuration stops the server with a message naming the variabl
     });
   }
 });
+
+test('TRUST_PROXY as a hop count stops the server with one line, before the database is opened', {
+  timeout: 30_000,
+}, async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'marketplace-server-hops-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const file = join(dir, 'm.db');
+  const server = await spawnServer(t, { DATABASE_URL: `sqlite:${file}`, TRUST_PROXY: '1' });
+  const { code, signal } = await exitWithin(server, 20_000);
+  const [stdout, stderr] = [server.stdout(), server.stderr()];
+  assert.deepEqual({ code, signal, stdout }, { code: 1, signal: null, stdout: '' });
+  assert.match(
+    stderr,
+    /^Failed to start: TRUST_PROXY=1 is a hop count, under which a client that reaches this instance directly picks its own rate-limit address with X-Forwarded-For\. .*TRUST_PROXY_ALLOW_HOP_COUNT=true .*\.\n$/,
+  );
+  assert.equal(stderr.split('\n').length, 2, 'one line');
+  assert.equal(existsSync(file), false, 'the database is not opened');
+});
