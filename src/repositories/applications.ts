@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Queryable } from '../db/queryable.js';
 import type { ApplicationRow, ApplicationStatus } from '../db/schema.js';
+import { maskContactData } from '../domain/contact-shield.js';
 import { newId } from '../domain/ids.js';
 import { maxApplicants } from '../domain/pricing.js';
 import { effectiveJobStatus, type JobStatus } from '../domain/statuses.js';
@@ -9,13 +10,26 @@ import type { Application } from '../schemas/applications.js';
 import { openJobSql } from './jobs.js';
 import type { WriteTransaction } from './write-transaction.js';
 
-export function applicationRowToApplication(row: ApplicationRow): Application {
+/**
+ * An application as `reader` reads it: the applicant reads the message as written; the job's owner
+ * reads it through the contact-data shield until the application is accepted (domain/contact-shield.ts),
+ * as the other party of a conversation does.
+ */
+export function applicationRowToApplication(
+  row: ApplicationRow,
+  reader: 'applicant' | 'owner' = 'applicant',
+): Application {
+  const shown =
+    row.message !== null && reader === 'owner' && row.status !== 'accepted'
+      ? maskContactData(row.message)
+      : { text: row.message, masked: false };
   return {
     id: row.id,
     job_id: row.job_id,
     helper_id: row.helper_id,
     status: row.status,
-    message: row.message,
+    message: shown.text,
+    contact_data_hidden: shown.masked,
     created_at: row.created_at,
     decided_at: row.decided_at,
   };
@@ -110,7 +124,7 @@ export async function whyNoPlace(db: Queryable, jobId: string, accountId: string
   return status === 'open' ? { ok: false, problem: 'limit_reached' } : { ok: false, problem: 'not_open', status };
 }
 
-/** The applications of a job of the account, oldest first; undefined when the job is not the account's. */
+/** The applications of a job of the account, oldest first, as its owner reads them; undefined when the job is not the account's. */
 export async function listJobApplications(
   db: Queryable,
   jobId: string,
@@ -130,7 +144,7 @@ export async function listJobApplications(
     .orderBy('created_at')
     .orderBy('id')
     .execute();
-  return rows.map(applicationRowToApplication);
+  return rows.map((row) => applicationRowToApplication(row, 'owner'));
 }
 
 export type DecideOutcome =

@@ -90,7 +90,8 @@ export async function decide(
  * takes a place among the job's max_applicants (takeApplicationPlace), the unique (job, helper)
  * constraint refuses a second application (rolling the place back), and the account's hourly quota
  * is claimed in the same transaction (a refusal rolls the place back too). Then the helper's
- * figures, and the application.created event, private to the job's owner and the applicant.
+ * figures, and the application.created event, private to the job's owner and the applicant, with
+ * the message as the owner reads it (contact data masked: the application is pending).
  */
 async function apply(
   trx: WriteTransaction,
@@ -104,15 +105,12 @@ async function apply(
   const row = await insertApplication(trx, input, now);
   // The helper's avg_response_minutes counts this answer to the job at once.
   await refreshHelperRecords(trx, [input.helperId]);
-  const application = applicationRowToApplication(row);
   const job = await jobPlaceAndOwner(trx, input.jobId);
   const audience = [job.owner_account_id, input.accountId];
-  await recordEvent(
-    trx,
-    { type: 'application.created', subjectId: row.id, place: job, audience, data: application },
-    now,
-  );
-  return { ok: true, application };
+  // The event reaches the job's owner: the message as they read it (the shield is on while pending).
+  const data = applicationRowToApplication(row, 'owner');
+  await recordEvent(trx, { type: 'application.created', subjectId: row.id, place: job, audience, data }, now);
+  return { ok: true, application: applicationRowToApplication(row) };
 }
 
 /**
@@ -133,7 +131,7 @@ async function decideOn(
   }
   const row = await findApplication(trx, input.applicationId);
   if (input.action === 'accept') await refreshHelperRecords(trx, [row.helper_id]);
-  return { ok: true, application: applicationRowToApplication(row) };
+  return { ok: true, application: applicationRowToApplication(row, 'owner') };
 }
 
 function applyError(outcome: Exclude<ApplyOutcome, { ok: true }>, jobId: string, helperId: string): ApiError {

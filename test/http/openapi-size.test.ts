@@ -254,6 +254,7 @@ describe('the OpenAPI document is compact', () => {
     const moved = sections(doc);
     assert.deepEqual(moved.map(({ tag, title }) => `${tag}: ${title}`).sort(), [
       'Applications: Application states',
+      'Applications: Contact data in applications',
       'Bookings: Booking life cycle',
       'Conversations: Contact-data shield',
       'Conversations: Limits',

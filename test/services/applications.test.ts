@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, type TestContext, test } from 'node:test';
+import { MASK } from '../../src/domain/contact-shield.js';
 import { buildTestApp, type Client, clientFor, createKey, NOW } from '../helpers/app.js';
 import { insert, jobFixture } from '../helpers/fixtures.js';
 
@@ -76,6 +77,7 @@ describe('POST /v1/jobs/{id}/applications', () => {
       helper_id: helpers(0).helperId,
       status: 'pending',
       message: 'Ich habe Zeit am Samstag.',
+      contact_data_hidden: false,
       created_at: NOW.toISOString(),
       decided_at: null,
     });
@@ -214,6 +216,49 @@ describe('GET /v1/jobs/{id}/applications', () => {
     assert.equal(foreign.status, 404);
     assert.equal(foreign.body.message, `No job with the id '${job.id}' is yours to change.`);
     assert.equal((await anonymous.get(`/v1/jobs/${job.id}/applications`)).status, 401);
+  });
+
+  // Issue 30.2: the message of a pending application reached the job's owner unmasked.
+  test("the contact-data shield: the owner reads a pending or rejected application's message masked, in full once accepted", async (t) => {
+    const { db, owner, helpers, job } = await setup(t, { helpers_needed: 2 });
+    const contact = 'Ruf mich an: 0171 2345678, gina@gmx.de';
+    const masked = `Ruf mich an: ${MASK}, ${MASK}`;
+    // The applicant reads what they wrote.
+    const applied = await apply(helpers(0), job.id, contact);
+    assert.equal(applied.status, 201, JSON.stringify(applied.body));
+    assert.equal(applied.body.message, contact);
+    assert.equal(applied.body.contact_data_hidden, false);
+    const other = (await apply(helpers(1), job.id, 'Telegram: @gina_k')).body;
+    const plain = (await apply(helpers(2), job.id, 'Ich habe am Samstag ab 9:30 Uhr Zeit.')).body;
+
+    // The owner, while pending: masked, in the list and in the application.created event.
+    const list = (await owner.get(`/v1/jobs/${job.id}/applications`)).body.data;
+    const read = (id: string) => list.find((a: { id: string }) => a.id === id);
+    assert.equal(read(applied.body.id).message, masked);
+    assert.equal(read(applied.body.id).contact_data_hidden, true);
+    assert.equal(read(other.id).message, `Telegram: ${MASK}`);
+    assert.equal(read(plain.id).message, 'Ich habe am Samstag ab 9:30 Uhr Zeit.');
+    assert.equal(read(plain.id).contact_data_hidden, false);
+    assert.doesNotMatch(JSON.stringify(list), /2345678|gmx|gina_k/);
+    const created = await db.kysely
+      .selectFrom('events')
+      .selectAll()
+      .where('type', '=', 'application.created')
+      .execute();
+    assert.equal(created.length, 3);
+    assert.doesNotMatch(JSON.stringify(created.map((event) => event.payload)), /2345678|gmx|gina_k/);
+
+    // Rejected: no deal, still masked (also in the answer to the rejection).
+    const rejected = await owner.post(`/v1/jobs/${job.id}/applications/${other.id}/reject`);
+    assert.equal(rejected.body.message, `Telegram: ${MASK}`);
+    // Accepted: the owner reads it in full.
+    const accepted = await owner.post(`/v1/jobs/${job.id}/applications/${applied.body.id}/accept`);
+    assert.equal(accepted.status, 200, JSON.stringify(accepted.body));
+    assert.equal(accepted.body.message, contact);
+    assert.equal(accepted.body.contact_data_hidden, false);
+    const after = (await owner.get(`/v1/jobs/${job.id}/applications`)).body.data;
+    assert.equal(after.find((a: { id: string }) => a.id === applied.body.id).message, contact);
+    assert.equal(after.find((a: { id: string }) => a.id === other.id).message, `Telegram: ${MASK}`);
   });
 });
 

@@ -1,5 +1,6 @@
 import {
   APPLICATION_LIFE_CYCLE,
+  APPLICATION_SHIELD,
   ApplicationCreateBody,
   ApplicationList,
   ApplicationParams,
@@ -23,7 +24,7 @@ export function applicationRoutes(app: Api, deps: RouteDeps): void {
       schema: {
         operationId: 'applyToJob',
         summary: 'Apply to a job as a helper',
-        description: `Applies to an open job as a helper the calling account registered (POST /v1/helpers; another account's helper answers 404). Rules, decided by the database so that they hold under concurrent requests: the job must be open (else 409 invalid_state_transition naming its state); a helper applies to a job once (409 already_applied); at most max_applicants = helpers_needed × 3 applications (409 limit_reached); an account cannot apply to its own job (400). An account sends at most ${quotas.applications} applications per hour (APPLICATIONS_PER_ACCOUNT_PER_HOUR; counted over all its helpers, refused ones not counted): beyond that 429 account_limit_reached with Retry-After, a guard against automated mass applications.\n\n${APPLICATION_LIFE_CYCLE}`,
+        description: `Applies to an open job as a helper the calling account registered (POST /v1/helpers; another account's helper answers 404). Rules, decided by the database so that they hold under concurrent requests: the job must be open (else 409 invalid_state_transition naming its state); a helper applies to a job once (409 already_applied); at most max_applicants = helpers_needed × 3 applications (409 limit_reached); an account cannot apply to its own job (400). An account sends at most ${quotas.applications} applications per hour (APPLICATIONS_PER_ACCOUNT_PER_HOUR; counted over all its helpers, refused ones not counted): beyond that 429 account_limit_reached with Retry-After, a guard against automated mass applications.\n\n${APPLICATION_SHIELD}\n\n${APPLICATION_LIFE_CYCLE}`,
         tags: ['Applications'],
         security: WRITE_SECURITY,
         params: JobActionParams,
@@ -50,7 +51,7 @@ export function applicationRoutes(app: Api, deps: RouteDeps): void {
       schema: {
         operationId: 'listJobApplications',
         summary: 'List the applications to your job',
-        description: `The applications to a job the calling account posted, oldest first. Anyone else's job answers 404.\n\n${APPLICATION_LIFE_CYCLE}`,
+        description: `The applications to a job the calling account posted, oldest first. Anyone else's job answers 404.\n\n${APPLICATION_SHIELD}\n\n${APPLICATION_LIFE_CYCLE}`,
         tags: ['Applications'],
         security: WRITE_SECURITY,
         params: JobActionParams,
