@@ -184,6 +184,8 @@ try {
   const hook = `http://127.0.0.1:${receiver.address().port}/hooks/marketplace`;
   const inputs = {
     run_id: runId,
+    // The hired helper's work: due a few seconds from now, so the job is completed within the run.
+    desired_at: new Date(Date.now() + 10_000).toISOString(),
     poster_api_key: keys.owner,
     helper_api_key: keys.helper,
     owner_api_key: keys.owner,

@@ -110,7 +110,15 @@ export const FRESH_HISTORY: Readonly<ReliabilityHistory> = {
 /** The one-line statement of the formula, for the OpenAPI description of ReliabilityScore and the docs. */
 const P = RELIABILITY_PRIOR;
 const W = RELIABILITY_WEIGHTS;
-export const RELIABILITY_FORMULA = `reliability_score = round(${W.rating} × rating + ${W.cancellations} × cancellations + ${W.experience} × experience + ${W.responsiveness} × responsiveness + ${W.verified} × verified), each part 0 to 1 and smoothed by a prior: rating = ((${P.ratingWeight} × ${P.rating} + sum of published ratings) / (${P.ratingWeight} + rating_count) − 1) / 4, a Bayesian average with ${P.ratingWeight} pseudo-reviews of ${P.rating} stars; cancellations = max(0, 1 − 4 × (cancellations + ${P.cancellations}) / (commitments + ${P.commitmentWeight})); experience = min(1, completed_jobs / ${P.fullExperience}); responsiveness = ${P.responseMinutes} / (${P.responseMinutes} + m) with m = (${P.responseWeight} × ${P.responseMinutes} + sum of response minutes) / (${P.responseWeight} + answers); verified = 1 with an approved, unrevoked verification. Someone new starts at ${reliabilityScore(FRESH_HISTORY)} (${reliabilityScore({ ...FRESH_HISTORY, verified: true })} once verified); one 1-star review after 40 five-star ones costs about one point.`;
+/**
+ * Hours an account must have existed for what it does to count in someone's reputation (issue 30,
+ * 3): a review it writes, or its completion of a job. An account made minutes before a five-star
+ * review or a completion is what a bought reputation looks like; one made a day earlier costs a
+ * day per account, and with PAIR_COUNTS_ONCE a new account per review.
+ */
+export const NEW_ACCOUNT_HOURS = 24;
+
+export const RELIABILITY_FORMULA = `reliability_score = round(${W.rating} × rating + ${W.cancellations} × cancellations + ${W.experience} × experience + ${W.responsiveness} × responsiveness + ${W.verified} × verified), each part 0 to 1 and smoothed by a prior: rating = ((${P.ratingWeight} × ${P.rating} + sum of published ratings) / (${P.ratingWeight} + rating_count) − 1) / 4, a Bayesian average with ${P.ratingWeight} pseudo-reviews of ${P.rating} stars; cancellations = max(0, 1 − 4 × (cancellations + ${P.cancellations}) / (commitments + ${P.commitmentWeight})); experience = min(1, completed_jobs / ${P.fullExperience}); responsiveness = ${P.responseMinutes} / (${P.responseMinutes} + m) with m = (${P.responseWeight} × ${P.responseMinutes} + sum of response minutes) / (${P.responseWeight} + answers); verified = 1 with an approved, unrevoked verification. Someone new starts at ${reliabilityScore(FRESH_HISTORY)} (${reliabilityScore({ ...FRESH_HISTORY, verified: true })} once verified); one 1-star review after 40 five-star ones costs about one point. Ratings count one per reviewer (the mean of theirs) and only from accounts ${NEW_ACCOUNT_HOURS} h old when they wrote; completions only by posters that old.`;
 
 /** An application of a helper, with its job, as a helper's record reads it. */
 export interface HelperApplicationFact {
@@ -119,6 +127,42 @@ export interface HelperApplicationFact {
   withdrawn_at: string | null;
   job_created_at: string;
   job_status: string;
+  /** When the job was completed, and when its owner's account was made (seasoned: NEW_ACCOUNT_HOURS). */
+  job_completed_at?: string | null;
+  owner_created_at?: string | null;
+}
+
+/** Whether an account made at `createdAt` was NEW_ACCOUNT_HOURS old at `at`. Unknown: not seasoned. */
+export function seasonedAt(createdAt: string | null | undefined, at: string | null | undefined): boolean {
+  if (!createdAt || !at) return false;
+  return Date.parse(at) - Date.parse(createdAt) >= NEW_ACCOUNT_HOURS * 3_600_000;
+}
+
+/** A published review as reputation counts it: its author, their account's age, its stars. */
+export interface RatingFact {
+  author_account_id: string | null;
+  author_created_at: string | null;
+  created_at: string;
+  rating: number;
+}
+
+/**
+ * The ratings that count (issue 30, 3): of the published reviews, those whose author's account was
+ * NEW_ACCOUNT_HOURS old when writing; and of one author's reviews of the same party, one rating,
+ * their mean (two accounts that review each other again and again count once). So rating_avg and
+ * rating_count count reviewers, not reviews.
+ */
+export function countedRatings(reviews: readonly RatingFact[]): number[] {
+  const byAuthor = new Map<string, number[]>();
+  const unattributed: number[] = [];
+  for (const review of reviews) {
+    // Reviews of no account (the seeded history) count each; an account's only once it was seasoned.
+    if (review.author_account_id === null) unattributed.push(review.rating);
+    else if (review.author_created_at === null || seasonedAt(review.author_created_at, review.created_at)) {
+      byAuthor.set(review.author_account_id, [...(byAuthor.get(review.author_account_id) ?? []), review.rating]);
+    }
+  }
+  return [...unattributed, ...[...byAuthor.values()].map((ratings) => roundTo(mean(ratings), 2))];
 }
 
 /** A booking of an owner's listing, as an owner's record reads it. */
@@ -145,7 +189,13 @@ export function helperRecord(
 ): ReliabilityHistory {
   const accepted = applications.filter((a) => a.status === 'accepted');
   return {
-    completed: accepted.filter((a) => a.withdrawn_at === null && a.job_status === 'completed').length,
+    completed: accepted.filter(
+      (a) =>
+        a.withdrawn_at === null &&
+        a.job_status === 'completed' &&
+        // A job of no account (the seeded history) counts; an account's once it was seasoned.
+        (a.job_completed_at === undefined || !a.owner_created_at || seasonedAt(a.owner_created_at, a.job_completed_at)),
+    ).length,
     responseMinutes: [...applications.map((a) => minutesBetween(a.job_created_at, a.created_at)), ...firstReplies],
     commitments: accepted.length,
     cancellations: accepted.filter((a) => a.withdrawn_at !== null).length,

@@ -19,3 +19,19 @@ export type Condition = (typeof CONDITIONS)[number];
 export function effectiveJobStatus(status: JobStatus, deadline: string | null, now: Date): JobStatus {
   return status === 'open' && deadline !== null && deadline <= now.toISOString() ? 'expired' : status;
 }
+
+/**
+ * The earliest moment a job may be completed (issue 30, 3): its planned moment (desired_at) when it
+ * has one, else the acceptance of its last helper plus its length (duration_hours). Before it, the
+ * work cannot have been done; completing then was the first step of buying reputation with a
+ * second account (eleven five-star cycles in a second).
+ */
+export function earliestCompletion(job: {
+  desired_at: string | null;
+  duration_hours: number;
+  last_accepted_at: string | null;
+}): string | null {
+  if (job.desired_at !== null) return job.desired_at;
+  if (job.last_accepted_at === null) return null;
+  return new Date(Date.parse(job.last_accepted_at) + job.duration_hours * 3_600_000).toISOString();
+}

@@ -168,6 +168,32 @@ export async function moveOwnJob(
   return row && { done: false, status: effectiveJobStatus(row.status, row.deadline, now) };
 }
 
+/**
+ * What decides when the account's job may be completed: its planned moment, its length and when
+ * its last helper was accepted. Undefined: no such job of the account.
+ */
+export function completionTimingOf(
+  db: Queryable,
+  id: string,
+  accountId: string,
+): Promise<{ desired_at: string | null; duration_hours: number; last_accepted_at: string | null } | undefined> {
+  return db
+    .selectFrom('jobs')
+    .select((eb) => [
+      'jobs.desired_at',
+      'jobs.duration_hours',
+      eb
+        .selectFrom('applications')
+        .select((a) => a.fn.max('applications.decided_at').as('at'))
+        .whereRef('applications.job_id', '=', 'jobs.id')
+        .where('applications.status', '=', 'accepted')
+        .as('last_accepted_at'),
+    ])
+    .where('jobs.id', '=', id)
+    .where('jobs.owner_account_id', '=', accountId)
+    .executeTakeFirst();
+}
+
 /** Rejects the pending applications of a job (it was cancelled or all its helpers were found). */
 export async function rejectPending(db: WriteTransaction, jobId: string, now: Date): Promise<void> {
   await db

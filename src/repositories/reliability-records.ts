@@ -1,5 +1,11 @@
 import type { Queryable } from '../db/queryable.js';
-import { helperRecord, ownerRecord, type ReliabilityHistory, reliabilityOf } from '../domain/reliability.js';
+import {
+  countedRatings,
+  helperRecord,
+  ownerRecord,
+  type ReliabilityHistory,
+  reliabilityOf,
+} from '../domain/reliability.js';
 import { figuresToColumns } from './mappers.js';
 import type { WriteTransaction } from './write-transaction.js';
 
@@ -13,16 +19,26 @@ async function isVerified(db: Queryable, column: 'helper_id' | 'owner_id', id: s
   return row !== undefined;
 }
 
-/** The ratings of the published reviews of a helper (by clients) or an owner (by renters). */
+/**
+ * The ratings that count of the published reviews of a helper (by clients) or an owner (by
+ * renters): countedRatings, one per seasoned author.
+ */
 async function publishedRatings(db: Queryable, column: 'helper_id' | 'owner_id', id: string): Promise<number[]> {
   const rows = await db
     .selectFrom('reviews')
-    .select('rating')
-    .where(column, '=', id)
-    .where('author_side', '=', column === 'helper_id' ? 'client' : 'renter')
-    .where('published_at', 'is not', null)
+    .leftJoin('accounts', 'accounts.id', 'reviews.author_account_id')
+    .select([
+      'reviews.rating',
+      'reviews.author_account_id',
+      'reviews.created_at',
+      'accounts.created_at as author_created_at',
+    ])
+    .where(`reviews.${column}`, '=', id)
+    .where('reviews.author_side', '=', column === 'helper_id' ? 'client' : 'renter')
+    .where('reviews.published_at', 'is not', null)
+    .orderBy('reviews.id')
     .execute();
-  return rows.map((r) => r.rating);
+  return countedRatings(rows);
 }
 
 /**
@@ -81,12 +97,15 @@ export async function helperHistory(
   const applications = await db
     .selectFrom('applications')
     .innerJoin('jobs', 'jobs.id', 'applications.job_id')
+    .leftJoin('accounts', 'accounts.id', 'jobs.owner_account_id')
     .select([
       'applications.created_at',
       'applications.status',
       'applications.withdrawn_at',
       'jobs.created_at as job_created_at',
       'jobs.status as job_status',
+      'jobs.completed_at as job_completed_at',
+      'accounts.created_at as owner_created_at',
     ])
     .where('applications.helper_id', '=', helperId)
     .orderBy('applications.id')

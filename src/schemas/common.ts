@@ -11,12 +11,29 @@ export function StringEnum<const T extends readonly string[]>(values: T, options
 }
 
 /** A name, title or description: length bounds, visible text, no direction controls (domain/text.ts). */
-export const Text = (min: number, max: number, description: string) =>
-  Type.String({ minLength: min, maxLength: max, pattern: VISIBLE_TEXT_PATTERN, description });
+export const Text = (min: number, max: number, description: string, options: Record<string, unknown> = {}) =>
+  Type.String({ minLength: min, maxLength: max, pattern: VISIBLE_TEXT_PATTERN, description, ...options });
 
 /** Free text that may be empty (a note, a bio): no direction controls (domain/text.ts). */
 export const PlainText = (max: number, options: Record<string, unknown> = {}) =>
   Type.String({ maxLength: max, pattern: PLAIN_TEXT_PATTERN, ...options });
+
+/**
+ * The schema keyword of a text everyone reads (a title, a description, a helper's name and bio):
+ * true refuses contact data in it (domain/contact-shield.ts) with a 400 naming the field. An
+ * OpenAPI extension (`x-`), checked by an Ajv keyword of the same name (http/compiler-cache.ts).
+ */
+export const NO_CONTACT_DATA = 'x-no-contact-data';
+const PUBLIC_NOTE =
+  'Public: contact data (phone numbers, e-mail addresses, IBANs, messenger, social or payment links and handles) is refused with a 400.';
+
+/** A public name, title or description: Text that refuses contact data. */
+export const PublicText = (min: number, max: number, description: string) =>
+  Text(min, max, `${description} ${PUBLIC_NOTE}`, { [NO_CONTACT_DATA]: true });
+
+/** Public free text that may be empty (a bio): PlainText that refuses contact data. */
+export const PublicPlainText = (max: number, options: Record<string, unknown> & { description: string }) =>
+  PlainText(max, { ...options, description: `${options.description} ${PUBLIC_NOTE}`, [NO_CONTACT_DATA]: true });
 
 /**
  * A nullable schema: `type: [t, 'null']` where the schema has a single type (OpenAPI 3.1 and
@@ -151,9 +168,13 @@ export const ReliabilityScoreSchema = Type.Object(
     rating_avg: Type.Number({
       minimum: 0,
       maximum: 5,
-      description: 'Mean of the published reviews, 1 to 5 stars, two decimals (0 when unrated).',
+      description: 'Mean of the ratings rating_count counts, 1 to 5 stars, two decimals (0 when unrated).',
     }),
-    rating_count: Type.Integer({ minimum: 0, description: 'Published reviews (of clients, or of renters).' }),
+    rating_count: Type.Integer({
+      minimum: 0,
+      description:
+        'Reviewers counted: published reviews of clients (or renters), one per reviewer, from accounts a day old when they wrote.',
+    }),
     verified: Type.Boolean({
       description: 'An approved verification by the platform exists and was not revoked.',
     }),

@@ -22,6 +22,7 @@ export const ERROR_CODES = [
   'already_reviewed',
   'already_replied',
   'not_reviewable',
+  'completion_too_early',
   'review_window_closed',
   'booking_conflict',
   'outside_pick_up_window',

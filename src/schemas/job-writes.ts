@@ -103,7 +103,7 @@ export const JOB_LIFE_CYCLE = `Job states and transitions:
 | open | PATCH /v1/jobs/{id} (only while open) | open |
 | open | the owner accepts the last helper needed (POST .../applications/{application_id}/accept) | assigned |
 | open, assigned | POST /v1/jobs/{id}/cancel (pending applications are rejected) | cancelled |
-| assigned | POST /v1/jobs/{id}/complete | completed |
+| assigned | POST /v1/jobs/{id}/complete, once the job's time has come (desired_at; without one, the last acceptance plus duration_hours); before, 409 completion_too_early | completed |
 | open | its deadline passes (shown at once) | expired |
 
 completed, cancelled and expired are final. Any other action answers 409 invalid_state_transition naming the current state, with the actions allowed from it in alternatives. Searches, stats and categories count open jobs only.`;

@@ -2,10 +2,11 @@ import type { AccountRow, JobRow } from '../db/schema.js';
 import { berlinDate } from '../domain/berlin-time.js';
 import { parseInstant, type ScheduleField, scheduleIssue } from '../domain/deadlines.js';
 import { maxApplicants } from '../domain/pricing.js';
-import { effectiveJobStatus } from '../domain/statuses.js';
+import { earliestCompletion, effectiveJobStatus } from '../domain/statuses.js';
 import { JOB_MACHINE } from '../domain/transitions.js';
 import {
   acceptedCount,
+  completionTimingOf,
   derivedJobFields,
   insertOwnJob,
   type JobAction,
@@ -20,7 +21,7 @@ import { acceptedHelpersOf, refreshHelperRecords } from '../repositories/reliabi
 import { inWriteTransaction, type WriteContext, type WriteTransaction } from '../repositories/write-transaction.js';
 import type { JobCreateBody, JobUpdateBody } from '../schemas/job-writes.js';
 import type { Job } from '../schemas/jobs.js';
-import { badRequest } from './errors.js';
+import { ApiError, badRequest } from './errors.js';
 import { requireProviderDetails } from './providers.js';
 import { recordJobEvent } from './public-events.js';
 import { matchSavedSearches } from './saved-search-matches.js';
@@ -88,10 +89,28 @@ export async function transitionJob(
   id: string,
   action: JobAction,
 ): Promise<Job> {
-  const outcome = await inWriteTransaction(context, (trx) => moveJob(trx, id, account.id, action, context.now));
+  const outcome = await inWriteTransaction(context, async (trx) => {
+    if (action === 'complete') await checkCompletionTime(trx, id, account.id, context.now);
+    return moveJob(trx, id, account.id, action, context.now);
+  });
   if (!outcome) throw notFound('job', id, 'GET /v1/jobs');
   if (!outcome.done) throw illegalTransition('job', outcome.status, action, JOB_MACHINE);
   return outcome.job;
+}
+
+/** A job is completed once its time has come (earliestCompletion): before, 409 completion_too_early. */
+async function checkCompletionTime(trx: WriteTransaction, id: string, accountId: string, now: Date): Promise<void> {
+  const timing = await completionTimingOf(trx, id, accountId);
+  const earliest = timing && earliestCompletion(timing);
+  if (!earliest || earliest <= now.toISOString()) return;
+  const planned =
+    timing.desired_at !== null
+      ? `is planned for ${earliest}`
+      : `can be done at ${earliest} at the earliest (its helper was accepted at ${timing.last_accepted_at}, and it takes ${timing.duration_hours} h)`;
+  throw new ApiError(409, 'completion_too_early', `The job ${planned}; it cannot be completed before.`, {
+    param: null,
+    suggestion: `Complete it once the work is done, at ${earliest} or later; until then it stays assigned (cancel it if it will not happen).`,
+  });
 }
 
 /**

@@ -1,12 +1,15 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
+  countedRatings,
   FRESH_HISTORY,
   helperRecord,
+  NEW_ACCOUNT_HOURS,
   ownerRecord,
   type ReliabilityHistory,
   reliabilityOf,
   reliabilityScore,
+  seasonedAt,
 } from '../../src/domain/reliability.js';
 
 const record = (overrides: Partial<ReliabilityHistory>): ReliabilityHistory => ({ ...FRESH_HISTORY, ...overrides });
@@ -130,5 +133,51 @@ describe('reliability_score: a formula with priors', () => {
       ratings: [],
       verified: false,
     });
+  });
+});
+
+describe('reputation cannot be bought with new accounts or one pair (issue 30, 3)', () => {
+  const at = (hours: number) => new Date(Date.UTC(2026, 10, 1) + hours * 3_600_000).toISOString();
+  const review = (author: string | null, rating: number, authorMadeAt: number | null, writtenAt: number) => ({
+    author_account_id: author,
+    author_created_at: authorMadeAt === null ? null : at(authorMadeAt),
+    created_at: at(writtenAt),
+    rating,
+  });
+
+  test('one author counts once, with the mean of their ratings; reviews of no account count each', () => {
+    const ratings = countedRatings([
+      ...Array.from({ length: 11 }, (_, i) => review('acc_friend', 5, 0, 48 + i)),
+      review('acc_other', 2, 0, 100),
+      review('acc_other', 3, 0, 101),
+      review(null, 4, null, 10),
+    ]);
+    assert.deepEqual(ratings.sort(), [2.5, 4, 5]);
+  });
+
+  test(`an account younger than ${NEW_ACCOUNT_HOURS} h when it wrote counts not at all`, () => {
+    assert.deepEqual(
+      countedRatings([review('acc_new', 5, 0, 0.1), review('acc_new', 5, 0, NEW_ACCOUNT_HOURS - 0.01)]),
+      [],
+    );
+    assert.deepEqual(countedRatings([review('acc_old', 1, 0, NEW_ACCOUNT_HOURS)]), [1]);
+    assert.equal(seasonedAt(at(0), at(NEW_ACCOUNT_HOURS)), true);
+    assert.equal(seasonedAt(at(0), at(NEW_ACCOUNT_HOURS - 1)), false);
+    assert.equal(seasonedAt(null, at(1)), false);
+  });
+
+  test('a completion by an owner account younger than a day is no completed job', () => {
+    const application = (ownerMadeAt: number | null, completedAt: number) => ({
+      created_at: at(0),
+      status: 'accepted',
+      withdrawn_at: null,
+      job_created_at: at(0),
+      job_status: 'completed',
+      job_completed_at: at(completedAt),
+      owner_created_at: ownerMadeAt === null ? null : at(ownerMadeAt),
+    });
+    const record = helperRecord([application(0, 1), application(0, 30), application(null, 1)], [], false);
+    assert.equal(record.completed, 2, 'the seasoned owner’s and the seeded job count; the fresh owner’s not');
+    assert.equal(record.commitments, 3);
   });
 });

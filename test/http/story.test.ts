@@ -15,8 +15,10 @@ import { helperBody, JOB_BODY } from '../helpers/bodies.js';
 test('the story: question, acceptance, completion, two reviews, reliability, verification', async (t) => {
   let now = NOW.getTime();
   const { app, db } = await buildTestApp(t, () => new Date(now));
-  const ownerKey = await createKey(db, { email: 'poster.private@example.org' });
-  const helperKey = await createKey(db, { email: 'helper.private@example.org' });
+  // Accounts two days old: what they review and complete counts (NEW_ACCOUNT_HOURS).
+  const seasoned = new Date(NOW.getTime() - 2 * 86_400_000);
+  const ownerKey = await createKey(db, { email: 'poster.private@example.org' }, seasoned);
+  const helperKey = await createKey(db, { email: 'helper.private@example.org' }, seasoned);
   const owner = clientFor(app, ownerKey.key);
   const helper = clientFor(app, helperKey.key);
   const stranger = clientFor(app, (await createKey(db, { email: 'stranger@example.org' })).key);

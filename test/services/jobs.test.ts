@@ -34,7 +34,8 @@ function clientFor(app: Api, key: string | null) {
 type Client = ReturnType<typeof clientFor>;
 
 async function setup(t: TestContext, accountType: 'private' | 'commercial' = 'private') {
-  const { app, db } = await buildTestApp(t);
+  let now = NOW.getTime();
+  const { app, db } = await buildTestApp(t, () => new Date(now));
   const owner = await createKey(db, { email: 'owner@example.org', account_type: accountType });
   const other = await createKey(db, { email: 'other@example.org' });
   if (accountType === 'commercial') {
@@ -50,6 +51,11 @@ async function setup(t: TestContext, accountType: 'private' | 'commercial' = 'pr
     app,
     db,
     ownerAccountId: owner.accountId,
+    /** Moves the app's clock on. */
+    advance: (ms: number) => {
+      now += ms;
+      return new Date(now);
+    },
     owner: clientFor(app, owner.key),
     other: clientFor(app, other.key),
     anonymous: clientFor(app, null),
@@ -602,19 +608,49 @@ describe('POST /v1/jobs/{id}/cancel and /complete', () => {
   });
 
   test('assigned -> completed sets completed_at, and the estimate learns from it at once', async (t) => {
-    const { owner, other, anonymous, db } = await setup(t);
+    const { owner, other, anonymous, db, advance } = await setup(t);
     const estimate = async () => (await anonymous.get('/v1/estimate?category=GARDENING')).body.based_on_jobs;
     assert.equal(await estimate(), 0);
     const job = await assignedJob(owner, other);
+    // Its helper was accepted just now and it takes duration_hours: completing it at once is too early.
+    const early = await owner.post(`/v1/jobs/${job.id}/complete`);
+    assert.deepEqual([early.status, early.body.error], [409, 'completion_too_early'], JSON.stringify(early.body));
+    const row0 = await db.kysely.selectFrom('jobs').selectAll().where('id', '=', job.id).executeTakeFirstOrThrow();
+    assert.match(early.body.message, new RegExp(`takes ${row0.duration_hours} h`));
+    advance(row0.duration_hours * 3_600_000 - 1_000);
+    assert.equal((await owner.post(`/v1/jobs/${job.id}/complete`)).body.error, 'completion_too_early');
+    const done = advance(1_000);
     const completed = await owner.post(`/v1/jobs/${job.id}/complete`);
     assert.equal(completed.status, 200);
     assert.deepEqual(completed.body, { ...job, status: 'completed' });
     const row = await db.kysely.selectFrom('jobs').selectAll().where('id', '=', job.id).executeTakeFirstOrThrow();
-    assert.equal(row.completed_at, NOW.toISOString());
+    assert.equal(row.completed_at, done.toISOString());
     assert.equal(await estimate(), 1);
     const cancel = await owner.post(`/v1/jobs/${job.id}/cancel`);
     assert.equal(cancel.status, 409);
     assert.equal(cancel.body.message, "The job is completed; 'cancel' is not possible from there.");
+  });
+
+  test('a job with a desired_at is completed from then on, not before (issue 30, 3)', async (t) => {
+    const { owner, other, advance } = await setup(t);
+    const desired = new Date(NOW.getTime() + 3 * 86_400_000).toISOString();
+    const job = await createJob(owner, { ...JOB, desired_at: desired });
+    const helper = await other.post('/v1/helpers', {
+      display_name: 'Jonas W.',
+      categories: ['GARDENING'],
+      location: { plz: '76131' },
+      hourly_rate_eur: 18,
+    });
+    const application = await other.post(`/v1/jobs/${job.id}/applications`, { helper_id: helper.body.id });
+    assert.equal((await owner.post(`/v1/jobs/${job.id}/applications/${application.body.id}/accept`)).status, 200);
+    advance(86_400_000);
+    const early = await owner.post(`/v1/jobs/${job.id}/complete`);
+    assert.deepEqual([early.status, early.body.error, early.body.param], [409, 'completion_too_early', null]);
+    assert.equal(early.body.message, `The job is planned for ${desired}; it cannot be completed before.`);
+    assert.match(early.body.suggestion, /stays assigned/);
+    assert.equal((await owner.get(`/v1/jobs/${job.id}`)).body.status, 'assigned');
+    advance(2 * 86_400_000);
+    assert.equal((await owner.post(`/v1/jobs/${job.id}/complete`)).status, 200);
   });
 
   test('assigned -> cancelled', async (t) => {

@@ -18,7 +18,9 @@ const JOB = {
 async function setup(t: TestContext) {
   let now = NOW;
   const { app, db } = await buildTestApp(t, () => now);
-  const client = async (email: string) => clientFor(app, (await createKey(db, { email })).key);
+  // Accounts two days old: what they review and complete counts (NEW_ACCOUNT_HOURS, domain/reliability.ts).
+  const client = async (email: string) =>
+    clientFor(app, (await createKey(db, { email }, new Date(NOW.getTime() - 2 * DAY_MS))).key);
   const owner = await client('owner@example.org');
   const helper = await client('helper@example.org');
   const stranger = await client('stranger@example.org');
@@ -56,7 +58,10 @@ async function acceptedJob(s: Setup, complete = true) {
   assert.equal(applied.status, 201);
   const accepted = await s.owner.post(`/v1/jobs/${job.body.id}/applications/${applied.body.id}/accept`);
   assert.equal(accepted.status, 200);
-  if (complete) assert.equal((await s.owner.post(`/v1/jobs/${job.body.id}/complete`)).status, 200);
+  if (complete) {
+    s.advance(DAY_MS); // The work is done: not before (completion_too_early).
+    assert.equal((await s.owner.post(`/v1/jobs/${job.body.id}/complete`)).status, 200);
+  }
   return { jobId: job.body.id as string, applicationId: applied.body.id as string };
 }
 
@@ -86,6 +91,7 @@ describe('reviews of a completed job: double-blind', () => {
     // Applying 30 minutes after the posting, accepted, then completed: the next read shows it.
     const before = (await s.anonymous.get(`/v1/helpers/${s.helperId}`)).body.reliability;
     assert.deepEqual([before.completed_jobs, before.avg_response_minutes], [0, 30]);
+    s.advance(DAY_MS);
     assert.equal((await s.owner.post(`/v1/jobs/${ids.jobId}/complete`)).status, 200);
     const completed = (await s.anonymous.get(`/v1/helpers/${s.helperId}`)).body.reliability;
     assert.equal(completed.completed_jobs, 1);
@@ -296,5 +302,61 @@ describe('reviews of a returned booking', () => {
     assert.deepEqual([list.body.total, list.body.limit, list.body.has_more], [1, 5, false]);
     const rated = (await s.anonymous.get(`/v1/listings/${listing.body.id}`)).body.owner_reliability;
     assert.deepEqual([rated.rating_avg, rated.rating_count], [4, 1]);
+  });
+});
+
+describe('reputation cannot be bought with a second account (issue 30, 3)', () => {
+  /** A poster and a helper account made `madeAgoMs` before the clock, and a way to run job cycles between them. */
+  async function pair(t: TestContext, madeAgoMs: number) {
+    let now = NOW.getTime();
+    const { app, db } = await buildTestApp(t, () => new Date(now));
+    const made = new Date(now - madeAgoMs);
+    const poster = clientFor(app, (await createKey(db, { email: 'poster@example.org' }, made)).key);
+    const helper = clientFor(app, (await createKey(db, { email: 'friend@example.org' }, made)).key);
+    const profile = await helper.post('/v1/helpers', {
+      display_name: 'Freund F.',
+      categories: ['MOVING'],
+      location: { plz: '76131' },
+      hourly_rate_eur: 18,
+    });
+    assert.equal(profile.status, 201, profile.raw);
+    const figures = async () => (await clientFor(app, null).get(`/v1/helpers/${profile.body.id}`)).body.reliability;
+    /** Job, application, acceptance, completion, two five-star reviews; `wait` ms between acceptance and completion. */
+    const cycle = async (wait: number) => {
+      const job = await poster.post('/v1/jobs', JOB);
+      const applied = await helper.post(`/v1/jobs/${job.body.id}/applications`, { helper_id: profile.body.id });
+      await poster.post(`/v1/jobs/${job.body.id}/applications/${applied.body.id}/accept`);
+      const early = await poster.post(`/v1/jobs/${job.body.id}/complete`);
+      assert.deepEqual([early.status, early.body.error], [409, 'completion_too_early'], 'completed at once');
+      now += wait;
+      assert.equal((await poster.post(`/v1/jobs/${job.body.id}/complete`)).status, 200);
+      const url = `/v1/jobs/${job.body.id}/applications/${applied.body.id}/reviews`;
+      assert.equal((await poster.post(url, { rating: 5 })).status, 201);
+      assert.equal((await helper.post(url, { rating: 5 })).status, 201);
+    };
+    return { figures, cycle };
+  }
+
+  test('eleven five-star cycles of one pair count as one review', async (t) => {
+    const { figures, cycle } = await pair(t, 2 * DAY_MS);
+    const before = await figures();
+    for (let i = 0; i < 11; i++) await cycle(DAY_MS);
+    const after = await figures();
+    assert.deepEqual([after.completed_jobs, after.rating_count, after.rating_avg], [11, 1, 5]);
+    // Eleven completions (applied at once) and one five-star review: what counted, not eleven reviews.
+    const counted = { ...FRESH_HISTORY, completed: 11, commitments: 11, responseMinutes: Array(11).fill(0) };
+    assert.equal(
+      after.reliability_score,
+      reliabilityScore({ ...counted, ratings: [5] }),
+      `${before.reliability_score} ->`,
+    );
+    assert.ok(after.reliability_score < reliabilityScore({ ...counted, ratings: Array(11).fill(5) }));
+  });
+
+  test('accounts made minutes before: their completions and reviews count not at all', async (t) => {
+    const { figures, cycle } = await pair(t, 5 * 60_000);
+    await cycle(6 * 3_600_000);
+    const after = await figures();
+    assert.deepEqual([after.completed_jobs, after.rating_count], [0, 0]);
   });
 });

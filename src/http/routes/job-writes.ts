@@ -66,7 +66,7 @@ export function jobWriteRoutes(app: Api, deps: RouteDeps): void {
       operationId: 'completeJob',
       summary: 'Mark a job completed',
       description:
-        'assigned -> completed, and completed_at is set. Completed jobs are what /v1/estimate learns prices from.',
+        "assigned -> completed, and completed_at is set; not before the job's time has come (desired_at, or without one the last acceptance plus duration_hours: 409 completion_too_early), so that reputation cannot be bought with a job done in a second. Completed jobs are what /v1/estimate learns prices from.",
     },
   };
   for (const [action, docs] of Object.entries(ACTIONS) as [JobAction, (typeof ACTIONS)[JobAction]][]) {
