@@ -1,6 +1,9 @@
 import { createHash } from 'node:crypto';
 import { AjvCompiler, type BuildCompilerFromPool } from '@fastify/ajv-compiler';
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
+import type { Plugin } from 'ajv';
+import { findContactData } from '../domain/contact-shield.js';
+import { NO_CONTACT_DATA } from '../schemas/common.js';
 
 /** What Fastify hands a validator compiler for each part of each route. */
 interface RouteSchema {
@@ -62,10 +65,24 @@ function remember<F>(cache: Map<string, F>, key: string, compile: () => F): F {
 const validatorBuilders = new Map<string, ReturnType<BuildCompilerFromPool>>();
 const validators = new Map<string, Validator>();
 
+/**
+ * The keywords of this API's schemas beyond JSON Schema, added to every Ajv instance: NO_CONTACT_DATA
+ * (schemas/common.ts), a public text that holds contact data fails it (http/validation.ts says why).
+ */
+const apiKeywords: Plugin<unknown> = (ajv) =>
+  ajv.addKeyword({
+    keyword: NO_CONTACT_DATA,
+    type: 'string',
+    schemaType: 'boolean',
+    errors: false,
+    validate: (refused: boolean, text: string) => !refused || findContactData(text).length === 0,
+  });
+
 export const cachedValidatorFactory: BuildCompilerFromPool = (externalSchemas, options) => {
   // The plugins (functions) are not part of the key: the app passes the same ones every time.
   const context = contextOf(externalSchemas, options?.customOptions);
-  const build = remember(validatorBuilders, context, () => AjvCompiler()(externalSchemas, options));
+  const withKeywords = { ...options, plugins: [...(options?.plugins ?? []), apiKeywords] };
+  const build = remember(validatorBuilders, context, () => AjvCompiler()(externalSchemas, withKeywords));
   // Fastify calls the compiler with the route's schema definition ({schema, method, url, httpPart}),
   // though the package's types name its parameter a schema.
   const compile = (route: RouteSchema) =>

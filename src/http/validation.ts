@@ -1,4 +1,5 @@
 import type { FastifySchemaValidationError } from 'fastify';
+import { type ContactKind, contactKindsIn } from '../domain/contact-shield.js';
 import {
   closestMatches,
   directionControlIn,
@@ -6,6 +7,7 @@ import {
   PLAIN_TEXT_PATTERN,
   VISIBLE_TEXT_PATTERN,
 } from '../domain/text.js';
+import { NO_CONTACT_DATA } from '../schemas/common.js';
 import type { ApiErrorBody } from '../schemas/error.js';
 import { MAX_ERROR_DETAILS } from '../schemas/error.js';
 import { ApiError, badRequest } from '../services/errors.js';
@@ -53,6 +55,26 @@ function textRuleError(name: string, value: string, expected: string, mustShow: 
     name,
     `${name} must contain visible text; it has only invisible characters (such as zero-width spaces).`,
     `Send ${name} as ${expected} with at least one visible letter, digit or symbol.`,
+  );
+}
+
+const CONTACT_WORDS: Record<ContactKind, string> = {
+  phone: 'a phone number',
+  email: 'an e-mail address',
+  iban: 'an IBAN',
+  link: 'a messenger, social or payment link',
+  handle: 'a messenger handle',
+};
+
+/** Why a public text (NO_CONTACT_DATA) was refused: what it holds, and where contact data goes instead. */
+function contactDataError(name: string, value: string): ApiError {
+  const kinds = contactKindsIn(value).map((kind) => CONTACT_WORDS[kind]);
+  const held = kinds.length > 0 ? kinds.join(' and ') : 'contact data';
+  return badRequest(
+    'invalid_parameter',
+    name,
+    `${name} contains contact data (${held}); ${name} is public, and public text takes none.`,
+    `Remove it from ${name}. Contact data can be shared in the conversation (POST /v1/conversations) once the application is accepted or the booking confirmed; until then the platform masks it there as well.`,
   );
 }
 
@@ -203,6 +225,7 @@ function problemToApiError(
       known.length > 0 ? `Send a JSON object with the fields ${known.join(', ')}.` : 'Send a JSON object.',
     );
   }
+  if (error.keyword === NO_CONTACT_DATA && typeof value === 'string') return contactDataError(name, value);
   const textRule = propertySchema?.pattern === VISIBLE_TEXT_PATTERN || propertySchema?.pattern === PLAIN_TEXT_PATTERN;
   if (textRule && typeof value === 'string' && ['pattern', 'minLength'].includes(error.keyword)) {
     const textError = textRuleError(name, value, expected, propertySchema?.pattern === VISIBLE_TEXT_PATTERN);

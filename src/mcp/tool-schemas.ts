@@ -15,6 +15,7 @@
  */
 import type { Tool } from '@modelcontextprotocol/server';
 import type { TSchema } from 'typebox';
+import { NO_CONTACT_DATA } from '../schemas/common.js';
 import { COMPONENT_SCHEMAS } from '../schemas/components.js';
 
 type Schema = Record<string, unknown>;
@@ -30,8 +31,11 @@ const COMPONENTS: ReadonlyMap<string, Schema> = new Map(
   COMPONENT_SCHEMAS.map(plain).map((component) => [String(component.$id), component]),
 );
 
-/** Keywords of the OpenAPI document that are no JSON Schema: a response's headers, a component's id. */
-const DOCUMENT_ONLY = new Set(['headers', '$id']);
+/**
+ * Keywords of the OpenAPI document that are no JSON Schema: a response's headers, a component's id,
+ * the API's own extension NO_CONTACT_DATA (the description says it in words).
+ */
+const DOCUMENT_ONLY = new Set(['headers', '$id', NO_CONTACT_DATA]);
 
 /** Keywords whose value is one schema, a list of schemas, or a map of names to schemas. */
 const ONE = ['items', 'additionalProperties', 'not', 'contains', 'propertyNames'];

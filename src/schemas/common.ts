@@ -24,8 +24,7 @@ export const PlainText = (max: number, options: Record<string, unknown> = {}) =>
  * OpenAPI extension (`x-`), checked by an Ajv keyword of the same name (http/compiler-cache.ts).
  */
 export const NO_CONTACT_DATA = 'x-no-contact-data';
-const PUBLIC_NOTE =
-  'Public: contact data (phone numbers, e-mail addresses, IBANs, messenger, social or payment links and handles) is refused with a 400.';
+const PUBLIC_NOTE = 'Public: contact data is refused (400).';
 
 /** A public name, title or description: Text that refuses contact data. */
 export const PublicText = (min: number, max: number, description: string) =>

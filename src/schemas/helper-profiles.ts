@@ -5,11 +5,11 @@ import {
   CategorySchema,
   IdParams,
   Nullable,
-  PlainText,
+  PublicPlainText,
+  PublicText,
   RefTo,
   ReliabilityScoreSchema,
   StringEnum,
-  Text,
 } from './common.js';
 import { Euros } from './job-writes.js';
 import { LocationInput } from './location-input.js';
@@ -42,7 +42,7 @@ export type AvailabilityWindow = Static<typeof AvailabilityWindow>;
 function helperFields(defaults: boolean) {
   const orDefault = (value: unknown) => (defaults ? { default: value } : {});
   return {
-    display_name: Text(2, 60, 'The name shown, e.g. first name and initial; 2 to 60 characters.'),
+    display_name: PublicText(2, 60, 'The name shown, e.g. first name and initial; 2 to 60 characters.'),
     categories: Type.Array(StringEnum(CATEGORIES, { description: 'Category value, in any case.' }), {
       minItems: 1,
       maxItems: CATEGORIES.length,
@@ -56,7 +56,7 @@ function helperFields(defaults: boolean) {
       description: 'When the helper works: weekdays and hours; null: any time.',
     }),
     available: Type.Boolean({ ...orDefault(true), description: 'Taking jobs at the moment.' }),
-    bio: PlainText(1000, { ...orDefault(''), description: 'About the helper, at most 1000 characters.' }),
+    bio: PublicPlainText(1000, { ...orDefault(''), description: 'About the helper, at most 1000 characters.' }),
   };
 }
 

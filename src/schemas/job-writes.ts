@@ -2,7 +2,7 @@ import { type Static, Type } from 'typebox';
 import { CATEGORIES } from '../domain/categories.js';
 import { SCHEDULE_HORIZON_DAYS } from '../domain/deadlines.js';
 import { TIME_PREFERENCES } from '../domain/statuses.js';
-import { IdParams, Nullable, StringEnum, Text } from './common.js';
+import { IdParams, Nullable, PublicText, StringEnum } from './common.js';
 import { LocationInput } from './location-input.js';
 
 /** A price or rate in EUR; at most two decimals (checked by the handler: JSON Schema's multipleOf misjudges floats). */
@@ -20,8 +20,8 @@ function jobFields(defaults: boolean) {
   const orDefault = (value: unknown) => (defaults ? { default: value } : {});
   const Flag = (description: string) => Type.Boolean({ ...orDefault(false), description });
   return {
-    title: Text(3, 120, 'Short title, 3 to 120 characters.'),
-    description: Text(10, 5000, 'What is to be done, 10 to 5000 characters.'),
+    title: PublicText(3, 120, 'Short title, 3 to 120 characters.'),
+    description: PublicText(10, 5000, 'What is to be done, 10 to 5000 characters.'),
     category: StringEnum(CATEGORIES, { description: 'Category value, in any case.' }),
     price_eur: Euros(0, 100_000, 'Price for the whole job in EUR, 0 to 100000.'),
     location: LocationInput,

@@ -2,7 +2,7 @@ import { type Static, Type } from 'typebox';
 import { CATEGORIES } from '../domain/categories.js';
 import { CONDITIONS } from '../domain/statuses.js';
 import { LISTING_MACHINE, transitionsTable } from '../domain/transitions.js';
-import { Nullable, StringEnum, Text } from './common.js';
+import { Nullable, PublicText, StringEnum } from './common.js';
 import { LocationInput } from './location-input.js';
 
 export const MAX_PHOTOS = 8;
@@ -10,8 +10,8 @@ export const MAX_PHOTO_URL_LENGTH = 500;
 
 /** The Listing fields a client sets; the server sets id, type, status and owner_reliability. */
 const ListingFields = {
-  title: Text(3, 120, 'What is lent, 3 to 120 characters (surrounding spaces are trimmed).'),
-  description: Text(10, 5000, 'Details: what is included, pick-up, conditions; 10 to 5000 characters.'),
+  title: PublicText(3, 120, 'What is lent, 3 to 120 characters (surrounding spaces are trimmed).'),
+  description: PublicText(10, 5000, 'Details: what is included, pick-up, conditions; 10 to 5000 characters.'),
   category: StringEnum(CATEGORIES, { description: 'Category value, in any case.' }),
   price_per_day_eur: Type.Number({
     minimum: 0.5,

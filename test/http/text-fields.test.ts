@@ -111,3 +111,73 @@ test(`key requests: the JSON endpoint and the /developers form apply the same ru
     'Error: Your name contains U+202E, a character that changes the text direction. Please remove it.',
   );
 });
+
+// Issue 30.2: public text carried contact data to everyone (titles, descriptions, a helper's name and bio).
+test(`public text refuses contact data with a 400 naming the field; ordinary text stays accepted (${TEST_ENGINE})`, async (t) => {
+  const { app, db } = await buildTestApp(t, NOW);
+  const { key } = await createKey(db, { email: 'public@example.org' });
+  const send = (method: 'POST' | 'PATCH', url: string, payload: object) =>
+    app.inject({ method, url, headers: { 'x-api-key': key }, payload });
+  const job = await send('POST', '/v1/jobs', JOB_BODY);
+  assert.equal(job.statusCode, 201, job.body);
+  const listing = await send('POST', '/v1/listings', LISTING_BODY);
+  assert.equal(listing.statusCode, 201, listing.body);
+  const helper = await send('POST', '/v1/helpers', helperBody('Jonas W.'));
+  assert.equal(helper.statusCode, 201, helper.body);
+
+  const refused: [string, 'POST' | 'PATCH', string, object][] = [
+    ['title', 'POST', '/v1/jobs', { ...JOB_BODY, title: 'Hecke, Tel. 0171 2345678' }],
+    ['description', 'POST', '/v1/jobs', { ...JOB_BODY, description: 'Zwanzig Meter Thuja. Mail: gina@gmx.de' }],
+    ['description', 'PATCH', `/v1/jobs/${job.json().id}`, { description: 'Bitte per WhatsApp: wa.me/491712345678' }],
+    ['title', 'POST', '/v1/listings', { ...LISTING_BODY, title: 'Bierzeltgarnitur t.me/anna_ka' }],
+    [
+      'description',
+      'PATCH',
+      `/v1/listings/${listing.json().id}`,
+      { description: 'Anfragen an anna -at- web -dot- de' },
+    ],
+    ['display_name', 'POST', '/v1/helpers', helperBody('Anna @anna_schmidt')],
+    ['bio', 'PATCH', `/v1/helpers/${helper.json().id}`, { bio: 'Zahlung an IBAN DE89 3704 0044 0532 0130 00' }],
+    [
+      'bio',
+      'POST',
+      '/v1/helpers',
+      { ...helperBody('Anna S.'), bio: 'null eins sieben eins zwei drei vier fünf sechs' },
+    ],
+  ];
+  for (const [param, method, url, body] of refused) {
+    const answer = await send(method, url, body);
+    assert.equal(answer.statusCode, 400, `${method} ${url} ${JSON.stringify(body)}: ${answer.body}`);
+    assert.equal(answer.json().param, param, answer.body);
+    assert.equal(answer.json().error, 'invalid_parameter');
+  }
+  const phone = await send('POST', '/v1/jobs', { ...JOB_BODY, title: 'Hecke, Tel. 0171 2345678' });
+  assert.deepEqual(
+    phone.json(),
+    apiError(
+      'title',
+      'title contains contact data (a phone number); title is public, and public text takes none.',
+      'Remove it from title. Contact data can be shared in the conversation (POST /v1/conversations) once the application is accepted or the booking confirmed; until then the platform masks it there as well.',
+    ),
+  );
+  // A draft's body is checked as the operation checks it.
+  const draft = await send('POST', '/v1/drafts', {
+    operation: 'createJob',
+    body: { ...JOB_BODY, description: 'Ruf an: 0721 123456, danke!' },
+  });
+  assert.equal(draft.statusCode, 400, draft.body);
+  assert.equal(draft.json().param, 'description');
+
+  // Ordinary public text with times, prices, an address, sizes and dates is accepted.
+  const ordinary = await send('POST', '/v1/jobs', {
+    ...JOB_BODY,
+    title: 'Hecke schneiden am 14.06.2026 ab 9:30 Uhr',
+    description:
+      'Treffpunkt Kaiserstraße 112, 76133 Karlsruhe. Hecke 25 m lang, 1,80 m hoch; 60 € für 3 Stunden. Werkzeug ist da, Leiter 3 m.',
+  });
+  assert.equal(ordinary.statusCode, 201, ordinary.body);
+  const bio = await send('PATCH', `/v1/helpers/${helper.json().id}`, {
+    bio: 'Gärtner seit 2012, 2 Akku-Heckenscheren (18 V), erreichbar Mo.-Fr. 8-18 Uhr über die Plattform.',
+  });
+  assert.equal(bio.statusCode, 200, bio.body);
+});
