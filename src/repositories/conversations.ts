@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Queryable } from '../db/queryable.js';
 import type { ConversationAbout, ConversationRow, MessageRow } from '../db/schema.js';
-import { maskContactData } from '../domain/contact-shield.js';
+import { MESSAGES_LOOKED_BACK, maskConversation } from '../domain/contact-shield.js';
 import type { SubjectParties } from '../domain/conversation-parties.js';
 import { MODERATED_TEXT } from '../domain/erasure.js';
 import { newId } from '../domain/ids.js';
@@ -137,15 +137,51 @@ interface ConversationView extends ConversationRow {
   unread: number | string;
 }
 
-/** A message as `viewer` reads it: the sender what they wrote, the recipient masked while the shield is on. */
-export function messageFor(row: MessageRow, viewer: string, shieldOn: boolean): Message {
+/**
+ * A message as `viewer` reads it: the sender what they wrote, the recipient masked while the shield
+ * is on. `around` holds the messages of the conversation near it (MESSAGES_LOOKED_BACK before and
+ * after, in seq order, itself among them), so that contact data split over several messages of
+ * its sender is masked too (domain/contact-shield.ts maskConversation); without it, alone.
+ */
+export function messageFor(
+  row: MessageRow,
+  viewer: string,
+  shieldOn: boolean,
+  around: readonly MessageRow[] = [row],
+): Message {
+  return messagesFor([row], viewer, shieldOn, around)[0] as Message;
+}
+
+/** Messages as `viewer` reads them (see messageFor), each read with the messages `around` them. */
+export function messagesFor(
+  rows: readonly MessageRow[],
+  viewer: string,
+  shieldOn: boolean,
+  around: readonly MessageRow[],
+): Message[] {
+  const context = [...new Map([...around, ...rows].map((row) => [row.id, row])).values()].sort((a, b) => a.seq - b.seq);
+  // Removed by moderation: no text of its own, and none to add to its neighbours'.
+  const read = shieldOn
+    ? maskConversation(
+        context.map((row) => ({ sender: row.sender_account_id, text: row.removed_at === null ? row.text : '' })),
+      )
+    : [];
+  const masked = new Map(context.map((row, i) => [row.id, read[i]]));
+  return rows.map((row) => shownMessage(row, viewer, shieldOn ? masked.get(row.id) : undefined));
+}
+
+function shownMessage(
+  row: MessageRow,
+  viewer: string,
+  maskedText: { text: string; masked: boolean } | undefined,
+): Message {
   const mine = row.sender_account_id === viewer;
   // Removed by a moderation decision: its text is gone for both (the sender has the statement of reasons).
   const shown =
     row.removed_at !== null
       ? { text: MODERATED_TEXT, masked: false }
-      : !mine && shieldOn
-        ? maskContactData(row.text)
+      : !mine && maskedText
+        ? maskedText
         : { text: row.text, masked: false };
   return {
     id: row.id,
@@ -176,7 +212,11 @@ function conversationQuery(db: Queryable, viewer: string) {
     .where((eb) => eb.or([eb('c.account_low', '=', viewer), eb('c.account_high', '=', viewer)]));
 }
 
-async function lastMessages(db: Queryable, ids: readonly string[]): Promise<Map<string, MessageRow>> {
+/**
+ * The last messages of each conversation, oldest first: its last one and the MESSAGES_LOOKED_BACK
+ * before it, which the shield reads it with.
+ */
+async function lastMessages(db: Queryable, ids: readonly string[]): Promise<Map<string, MessageRow[]>> {
   if (ids.length === 0) return new Map();
   const rows = await db
     .selectFrom('messages as m')
@@ -185,17 +225,22 @@ async function lastMessages(db: Queryable, ids: readonly string[]): Promise<Map<
     .where(({ eb, selectFrom }) =>
       eb(
         'm.seq',
-        '=',
+        '>',
         selectFrom('messages as n')
-          .select((n) => n.fn.max('n.seq').as('seq'))
+          .select(sql<number>`max(n.seq) - ${sql.lit(MESSAGES_LOOKED_BACK)}`.as('seq'))
           .whereRef('n.conversation_id', '=', 'm.conversation_id'),
       ),
     )
+    .orderBy('m.seq')
     .execute();
-  return new Map(rows.map((row) => [row.conversation_id, row]));
+  const byConversation = new Map<string, MessageRow[]>();
+  for (const row of rows)
+    byConversation.set(row.conversation_id, [...(byConversation.get(row.conversation_id) ?? []), row]);
+  return byConversation;
 }
 
-function toConversation(view: ConversationView, last: MessageRow, viewer: string): Conversation {
+function toConversation(view: ConversationView, recent: readonly MessageRow[], viewer: string): Conversation {
+  const last = recent.at(-1) as MessageRow;
   const shieldOn = Boolean(Number(view.shield_on));
   return {
     id: view.id,
@@ -204,7 +249,7 @@ function toConversation(view: ConversationView, last: MessageRow, viewer: string
     started_by: view.started_by === viewer ? 'me' : 'them',
     contact_shield: shieldOn,
     unread_count: Number(view.unread),
-    last_message: messageFor(last, viewer, shieldOn),
+    last_message: messageFor(last, viewer, shieldOn, recent),
     created_at: view.created_at,
     last_message_at: view.last_message_at,
   };
@@ -220,9 +265,9 @@ export async function findConversation(
     | ConversationView
     | undefined;
   if (!view) return undefined;
-  const last = (await lastMessages(db, [view.id])).get(view.id);
-  if (!last) return undefined;
-  return { conversation: toConversation(view, last, viewer), shieldOn: Boolean(Number(view.shield_on)) };
+  const recent = (await lastMessages(db, [view.id])).get(view.id);
+  if (!recent || recent.length === 0) return undefined;
+  return { conversation: toConversation(view, recent, viewer), shieldOn: Boolean(Number(view.shield_on)) };
 }
 
 /** The conversations of `viewer`, latest activity first. */
@@ -248,8 +293,8 @@ export async function listConversations(
   );
   const data: Conversation[] = [];
   for (const view of views) {
-    const message = last.get(view.id);
-    if (message) data.push(toConversation(view, message, viewer));
+    const recent = last.get(view.id);
+    if (recent && recent.length > 0) data.push(toConversation(view, recent, viewer));
   }
   return { data, total: Number(counted.n) };
 }
@@ -262,16 +307,19 @@ export async function listMessages(
   shieldOn: boolean,
   page: { after: MessageRow | undefined; limit: number },
 ): Promise<{ data: Message[]; has_more: boolean }> {
-  const rows = await db
+  // The page, and the messages the shield reads its messages with: before it and after it.
+  const from = page.after?.seq ?? 0;
+  const around = await db
     .selectFrom('messages')
     .selectAll()
     .where('conversation_id', '=', conversationId)
-    .where('seq', '>', page.after?.seq ?? 0)
+    .where('seq', '>', from - MESSAGES_LOOKED_BACK)
     .orderBy('seq')
-    .limit(page.limit + 1)
+    .limit(MESSAGES_LOOKED_BACK + page.limit + MESSAGES_LOOKED_BACK)
     .execute();
+  const rows = around.filter((row) => row.seq > from);
   return {
-    data: rows.slice(0, page.limit).map((row) => messageFor(row, viewer, shieldOn)),
+    data: messagesFor(rows.slice(0, page.limit), viewer, shieldOn, around),
     has_more: rows.length > page.limit,
   };
 }
@@ -380,6 +428,18 @@ export async function hasWrittenBefore(
     .where('id', '!=', exceptId)
     .executeTakeFirst();
   return earlier !== undefined;
+}
+
+/** The messages a new message is read with: the MESSAGES_LOOKED_BACK before it, oldest first. */
+export function messagesBefore(db: Queryable, conversationId: string, seq: number): Promise<MessageRow[]> {
+  return db
+    .selectFrom('messages')
+    .selectAll()
+    .where('conversation_id', '=', conversationId)
+    .where('seq', '<', seq)
+    .where('seq', '>=', seq - MESSAGES_LOOKED_BACK)
+    .orderBy('seq')
+    .execute();
 }
 
 /** Whether the contact-data shield is on for a conversation now. */

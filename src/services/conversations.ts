@@ -17,6 +17,7 @@ import {
   listMessages,
   markRead,
   messageFor,
+  messagesBefore,
   nextMessageSeq,
   type SubjectPlace,
   subjectFacts,
@@ -257,7 +258,9 @@ async function addMessage(
   if (conversation.started_by !== from && !(await hasWrittenBefore(trx, conversation.id, from, row.id))) {
     await refreshAccountRecords(trx, from);
   }
-  const data = messageFor(row, to, await isShieldOn(trx, conversation.id));
+  // As the recipient reads it: with the sender's messages just before it (a number split over several).
+  const before = await messagesBefore(trx, conversation.id, row.seq);
+  const data = messageFor(row, to, await isShieldOn(trx, conversation.id), [...before, row]);
   await recordEvent(trx, { type: 'message.created', subjectId: row.id, place, audience: [to], data }, now);
   return row;
 }

@@ -335,6 +335,50 @@ describe('conversations', () => {
     assert.equal((await figures()).avg_response_minutes, 20);
   });
 
+  // Issue 30.2: a number split over three consecutive messages got through.
+  test('a number split over three messages of the sender is masked in all three, in the list and the events', async (t) => {
+    const { db, owner, helper, applicationId } = await setup(t);
+    const opened = await helper.post('/v1/conversations', {
+      about: { type: 'application', id: applicationId },
+      text: 'Ruf mich an: 0171',
+    });
+    assert.equal(opened.status, 201, JSON.stringify(opened.body));
+    const id = opened.body.id as string;
+    assert.equal((await owner.post(`/v1/conversations/${id}/messages`, { text: 'Gern, wann?' })).status, 201);
+    for (const text of ['234', '5678']) {
+      const sent = await helper.post(`/v1/conversations/${id}/messages`, { text });
+      assert.equal(sent.status, 201, JSON.stringify(sent.body));
+      assert.equal(sent.body.text, text); // the sender reads what they wrote
+    }
+    const read = await owner.get(`/v1/conversations/${id}/messages`);
+    assert.deepEqual(
+      read.body.data.map((m: any) => [m.text, m.contact_data_hidden]),
+      [
+        [`Ruf mich an: ${MASK}`, true],
+        ['Gern, wann?', false],
+        [MASK, true],
+        [MASK, true],
+      ],
+    );
+    // Page by page: the parts are masked on every page, read with the messages around them.
+    const first = await owner.get(`/v1/conversations/${id}/messages?limit=1`);
+    assert.equal(first.body.data[0].text, `Ruf mich an: ${MASK}`);
+    const third = await owner.get(`/v1/conversations/${id}/messages?limit=1&after=${read.body.data[1].id}`);
+    assert.equal(third.body.data[0].text, MASK);
+    assert.equal((await owner.get('/v1/conversations')).body.data[0].last_message.text, MASK);
+    const events = await db.kysely.selectFrom('events').selectAll().where('type', '=', 'message.created').execute();
+    const last = events
+      .map((event) => JSON.parse(event.payload))
+      .find((payload) => payload.id === read.body.data[3].id);
+    assert.equal(last.text, MASK);
+    // The helper reads their own messages as written.
+    const own = await helper.get(`/v1/conversations/${id}/messages`);
+    assert.deepEqual(
+      own.body.data.map((m: any) => m.text),
+      ['Ruf mich an: 0171', 'Gern, wann?', '234', '5678'],
+    );
+  });
+
   test('message.created is private: the recipient’s event, masked as they read it', async (t) => {
     const { db, keys, helper, applicationId } = await setup(t);
     await helper.post('/v1/conversations', { about: { type: 'application', id: applicationId }, text: PHONE });
