@@ -45,6 +45,7 @@ const TABLES: { [T in Exclude<keyof Database, DerivedTable>]: readonly (keyof Da
   moderation_decisions: ['id'],
   appeals: ['id'],
   drafts: ['id'],
+  place_releases: ['object_id', 'reader_account_id', 'day'],
 };
 
 export type TableName = Exclude<keyof Database, DerivedTable>;

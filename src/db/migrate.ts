@@ -21,6 +21,7 @@ import * as notices from './migrations/0018-notices.js';
 import * as changeNotify from './migrations/0019-change-notify.js';
 import * as searchChanges from './migrations/0020-search-changes.js';
 import * as drafts from './migrations/0021-drafts.js';
+import * as placeReleases from './migrations/0022-place-releases.js';
 
 /** Migrations are listed in code, not read from a folder, so they work the same from src/ and dist/. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -45,6 +46,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0019-change-notify': changeNotify,
   '0020-search-changes': searchChanges,
   '0021-drafts': drafts,
+  '0022-place-releases': placeReleases,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -511,6 +511,19 @@ export interface DraftsTable {
   decided_at: string | null;
 }
 
+/** An exact place shown to someone other than its owner, per reader and day (migration 0022, services/places.ts). */
+export interface PlaceReleasesTable {
+  resource: 'jobs' | 'listings';
+  object_id: string;
+  owner_account_id: string;
+  reader_account_id: string;
+  /** The Europe/Berlin calendar day of the reads (YYYY-MM-DD). */
+  day: string;
+  first_at: string;
+  last_at: string;
+  reads: number;
+}
+
 export interface Database {
   jobs: JobsTable;
   owners: OwnersTable;
@@ -542,6 +555,7 @@ export interface Database {
   drafts: DraftsTable;
   search_changes: SearchChangesTable;
   search_change_horizon: SearchChangeHorizonTable;
+  place_releases: PlaceReleasesTable;
 }
 
 export type JobRow = Selectable<JobsTable>;

@@ -44,12 +44,14 @@ export function effectiveBooking<T extends BookingState>(row: T, now: Date, ttlH
 }
 
 /**
- * How many days before a confirmed booking starts its renter may know where to pick the item up.
- * Not from the confirmation: an instant booking is confirmed at once, so anyone could book months
- * ahead, read the place and cancel. A day ahead is when a renter plans the trip; an active booking
+ * How many days before a confirmed booking starts its renter may know where to pick the item up:
+ * none, the first day of the booking (issue 30, 4). Not from the confirmation: an instant booking
+ * is confirmed at once and cancelling it is free, so anyone could book, read the place and cancel;
+ * a day ahead still let an instant booking for tomorrow do that. On the day itself the renter is
+ * on the way (and each read is recorded for the owner, services/places.ts); an active booking
  * (picked up) always may.
  */
-export const PICK_UP_PLACE_DAYS_AHEAD = 1;
+export const PICK_UP_PLACE_DAYS_AHEAD = 0;
 
 /** A booking covers at most this many days. */
 export const MAX_BOOKING_DAYS = 60;

@@ -250,7 +250,8 @@ export interface RemovedCounts {
 
 /**
  * The last part of an erasure (step 4, after its commitments ended): revokes the account's keys;
- * deletes its webhooks, saved searches, calendar feed, drafts, provider details and idempotency
+ * deletes its webhooks, saved searches, calendar feed, drafts, place releases (read by it or of
+ * its places), provider details and idempotency
  * records (but `keepIdempotencyKey`'s); unties the reports it filed and erases its appeals' texts.
  */
 export async function removeAccountRows(
@@ -280,6 +281,10 @@ export async function removeAccountRows(
   await trx.deleteFrom('saved_search_digests').where('account_id', '=', id).execute();
   await trx.deleteFrom('calendar_feeds').where('account_id', '=', id).execute();
   await trx.deleteFrom('drafts').where('account_id', '=', id).execute();
+  await trx
+    .deleteFrom('place_releases')
+    .where((eb) => eb.or([eb('reader_account_id', '=', id), eb('owner_account_id', '=', id)]))
+    .execute();
   await trx.deleteFrom('providers').where('account_id', '=', id).execute();
   // Reports it filed stay (the notice is the platform's record, DSA Art. 16), no longer tied to it.
   await trx

@@ -65,6 +65,16 @@ const SOURCES: Record<ExportSectionKey, Source> = {
   moderation_decisions: { table: 'moderation_decisions', key: ['id'], mine: (a) => sql`account_id = ${a.id}` },
   appeals: { table: 'appeals', key: ['id'], mine: (a) => sql`account_id = ${a.id}` },
   calendar_feeds: { table: 'calendar_feeds', key: ['account_id'], mine: (a) => sql`account_id = ${a.id}` },
+  place_reads: {
+    table: 'place_releases',
+    key: ['object_id', 'reader_account_id', 'day'],
+    mine: (a) => sql`reader_account_id = ${a.id}`,
+  },
+  place_releases: {
+    table: 'place_releases',
+    key: ['object_id', 'reader_account_id', 'day'],
+    mine: (a) => sql`owner_account_id = ${a.id}`,
+  },
 };
 
 /** Fields that are not a column of the section's table, and how to add them to a page of rows. */

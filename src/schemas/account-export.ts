@@ -445,6 +445,33 @@ export const EXPORT_SECTIONS = [
     many: true,
     fields: { ...CREATED },
   },
+  {
+    key: 'place_reads',
+    description: 'The exact places of others’ jobs and listings you were shown, per day.',
+    many: true,
+    fields: {
+      resource: ['s', 'jobs or listings.'],
+      object_id: ['s', 'The job or listing.'],
+      day: ['s', 'The Europe/Berlin day.'],
+      first_at: ['s', 'First read that day.'],
+      last_at: ['s', 'Last read that day.'],
+      reads: ['i', 'Reads that day.'],
+    },
+  },
+  {
+    key: 'place_releases',
+    description: 'Who was shown the exact places of your jobs and listings, per day.',
+    many: true,
+    fields: {
+      resource: ['s', 'jobs or listings.'],
+      object_id: ['s', 'The job or listing.'],
+      reader_account_id: ['s', 'The account shown the place.'],
+      day: ['s', 'The Europe/Berlin day.'],
+      first_at: ['s', 'First read that day.'],
+      last_at: ['s', 'Last read that day.'],
+      reads: ['i', 'Reads that day.'],
+    },
+  },
 ] as const satisfies readonly ExportSection[];
 
 export type ExportSectionKey = (typeof EXPORT_SECTIONS)[number]['key'];

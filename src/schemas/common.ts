@@ -120,7 +120,7 @@ export const HasMore = Type.Boolean({
 });
 
 /** What every public Location says about its point (and the exact place's endpoints refer to). */
-export const SHOWN_POINT_NOTE = `Public answers never show where a job, listing or helper really is: lat/lng is an approximate point ${PLACE_OFFSET_MIN_M} to ${PLACE_OFFSET_MAX_M} m from the place, in a direction and at a distance fixed per account and area of about 220 m (every answer, and every object the account has there, is moved by the same vector, so repeating or averaging does not get closer). distance_km, radius filters and the distance sort use this point too. city, plz and district are exact. The place itself is for the owner and, once an application is accepted or from the day before a confirmed booking starts, the other party: GET /v1/jobs/{id}/location, /v1/listings/{id}/location, /v1/helpers/{id}/location.`;
+export const SHOWN_POINT_NOTE = `Public answers never show where a job, listing or helper really is: lat/lng is an approximate point ${PLACE_OFFSET_MIN_M} to ${PLACE_OFFSET_MAX_M} m from the place, in a direction and at a distance fixed per account and area of about 220 m (every answer, and every object the account has there, is moved by the same vector, so repeating or averaging does not get closer). distance_km, radius filters and the distance sort use this point too. city, plz and district are exact. The place itself is for the owner and, once an application is accepted or on the first day of a confirmed booking, the other party (each read recorded for the owner to see): GET /v1/jobs/{id}/location, /v1/listings/{id}/location, /v1/helpers/{id}/location.`;
 
 export const LocationSchema = Type.Object(
   {

@@ -36,7 +36,7 @@ export const JobSchema = Type.Object(
     helpers_needed: Type.Integer({ minimum: 1, maximum: 4 }),
     applications_count: Type.Integer({ minimum: 0 }),
     max_applicants: Type.Integer({ description: 'helpers_needed times 3.' }),
-    smart_eta_minutes: Nullable(Type.Integer({ minimum: 15, multipleOf: 15 }), {
+    smart_eta_minutes: Nullable(Type.Integer({ minimum: 15 }), {
       description:
         'Minutes until the quickest verified, available helper of the category within 50 km could be there: their average response time plus travel at 20 km/h (no travel for remote tasks), rounded up to whole quarter hours (at least 15) so that it tells no more about where the job is than its shown point. Null when there is none.',
     }),

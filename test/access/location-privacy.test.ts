@@ -9,7 +9,8 @@ import { test } from 'node:test';
 import { PLACE_OFFSET_MAX_M, PLACE_OFFSET_MIN_M } from '../../src/domain/approximate-place.js';
 import { haversineKm, KM_PER_DEGREE, type LatLng, pointAt } from '../../src/domain/geo.js';
 import type { Api } from '../../src/http/route-deps.js';
-import { buildTestApp, createKey, sendJson } from '../helpers/app.js';
+import { PLACE_RELEASES_PER_ACCOUNT_PER_DAY } from '../../src/services/places.js';
+import { buildTestApp, createKey, NOW, sendJson } from '../helpers/app.js';
 import { JOB_BODY, LISTING_BODY } from '../helpers/bodies.js';
 import { assertShownNear } from '../helpers/places.js';
 
@@ -197,8 +198,9 @@ test('the documented band holds for many places, and events carry only the appro
   assert.ok(farthest <= PLACE_OFFSET_MAX_M + SLACK_M, `farthest shown point ${farthest.toFixed(0)} m`);
 });
 
-test('the exact place goes to the owner and, once accepted or confirmed, the other party; everyone else gets 404', async (t) => {
-  const { app, db } = await buildTestApp(t);
+test('the exact place goes to the owner and, once accepted or on the booking’s first day, the other party; everyone else gets 404', async (t) => {
+  let now = NOW.getTime();
+  const { app, db } = await buildTestApp(t, () => new Date(now));
   const owner = client(app, (await createKey(db, { email: 'owner@example.org' })).key);
   const helper = client(app, (await createKey(db, { email: 'helper@example.org' })).key);
   const stranger = client(app, (await createKey(db, { email: 'stranger@example.org' })).key);
@@ -237,7 +239,7 @@ test('the exact place goes to the owner and, once accepted or confirmed, the oth
   assert.equal((await helper.get(`/v1/helpers/${profile.body.id}/location`)).status, 200);
 
   const listing = (await owner.post('/v1/listings', { ...LISTING_BODY, location: HOME })).body;
-  // Tomorrow (NOW is 2026-11-20): the renter may know where to pick it up once it is confirmed.
+  // Tomorrow (NOW is 2026-11-20): the renter may know where to pick it up on that day, not before.
   const booking = await helper.post(`/v1/listings/${listing.id}/bookings`, {
     start_date: '2026-11-21',
     end_date: '2026-11-23',
@@ -246,7 +248,27 @@ test('the exact place goes to the owner and, once accepted or confirmed, the oth
   assert.equal(booking.body.status, 'requested');
   assert.equal((await helper.get(`/v1/listings/${listing.id}/location`)).status, 404, 'a request is not enough');
   assert.equal((await owner.post(`/v1/bookings/${booking.body.id}/confirm`)).status, 200);
+  // Confirmed for tomorrow, and free to cancel: an instant booking would be book, read, cancel (issue 30, 4).
+  assert.equal((await helper.get(`/v1/listings/${listing.id}/location`)).status, 404, 'not the day before');
+  now += 86_400_000;
   assert.deepEqual((await helper.get(`/v1/listings/${listing.id}/location`)).body, { ...place, id: listing.id });
+  // Each read by someone but the owner is recorded, and the owner sees who read which place when.
+  const releases = await owner.get('/v1/me/place-releases');
+  assert.equal(releases.status, 200, JSON.stringify(releases.body));
+  assert.equal(releases.headers['cache-control'], 'private, no-store');
+  assert.deepEqual(
+    releases.body.data.map((r: any) => [r.about.type, r.about.id, r.read_by, r.day, r.reads]),
+    [
+      ['listing', listing.id, 'Test D.', '2026-11-21', 1],
+      ['job', job.id, 'Test D.', '2026-11-20', 1],
+    ],
+  );
+  assert.equal(releases.body.total, 2);
+  assert.deepEqual(
+    (await helper.get('/v1/me/place-releases')).body.data,
+    [],
+    'the reader’s own list holds only its places',
+  );
 
   // An instant booking is confirmed at once: months ahead it does not give the place away (book, read, cancel).
   const instant = (await owner.post('/v1/listings', { ...LISTING_BODY, instant_booking: true, location: HOME })).body;
@@ -261,4 +283,56 @@ test('the exact place goes to the owner and, once accepted or confirmed, the oth
   assert.equal((await owner.post(`/v1/bookings/${booking.body.id}/pick-up`)).status, 200);
   assert.equal((await owner.post(`/v1/bookings/${booking.body.id}/return`)).status, 200);
   assert.equal((await helper.get(`/v1/listings/${listing.id}/location`)).status, 404, 'after the return, no more');
+});
+
+test('an account is shown at most PLACE_RELEASES_PER_ACCOUNT_PER_DAY places of others a day; a place read again counts once', async (t) => {
+  const { app, db } = await buildTestApp(t);
+  const owner = client(app, (await createKey(db, { email: 'owner@example.org' })).key);
+  const reader = await createKey(db, { email: 'reader@example.org' });
+  const helper = client(app, reader.key);
+  const profile = await helper.post('/v1/helpers', {
+    display_name: 'Jonas W.',
+    categories: ['GARDENING'],
+    location: { plz: '76131' },
+    hourly_rate_eur: 18,
+  });
+  const acceptedJob = async () => {
+    const job = (await owner.post('/v1/jobs', { ...JOB_BODY, location: HOME })).body;
+    const applied = await helper.post(`/v1/jobs/${job.id}/applications`, { helper_id: profile.body.id });
+    assert.equal((await owner.post(`/v1/jobs/${job.id}/applications/${applied.body.id}/accept`)).status, 200);
+    return job.id as string;
+  };
+  const first = await acceptedJob();
+  const second = await acceptedJob();
+  assert.equal((await helper.get(`/v1/jobs/${first}/location`)).status, 200);
+  // The reader was shown the places of nine more objects today (as many reads would record).
+  const day = '2026-11-20';
+  await db.kysely
+    .insertInto('place_releases')
+    .values(
+      Array.from({ length: PLACE_RELEASES_PER_ACCOUNT_PER_DAY - 1 }, (_, i) => ({
+        resource: 'listings' as const,
+        object_id: `lst_${String(i).padStart(16, '0')}`,
+        owner_account_id: 'acc_elsewhere',
+        reader_account_id: reader.accountId,
+        day,
+        first_at: NOW.toISOString(),
+        last_at: NOW.toISOString(),
+        reads: 1,
+      })),
+    )
+    .execute();
+  const refused = await helper.get(`/v1/jobs/${second}/location`);
+  assert.deepEqual([refused.status, refused.body.error], [429, 'account_limit_reached'], JSON.stringify(refused.body));
+  assert.match(String(refused.headers['retry-after']), /^\d+$/);
+  const again = await helper.get(`/v1/jobs/${first}/location`);
+  assert.equal(again.status, 200, 'a place read today already does not count twice');
+  const row = await db.kysely
+    .selectFrom('place_releases')
+    .selectAll()
+    .where('object_id', '=', first)
+    .executeTakeFirstOrThrow();
+  assert.equal(row.reads, 2);
+  // The owner reads their own places without limit or record.
+  assert.equal((await owner.get(`/v1/jobs/${second}/location`)).status, 200);
 });

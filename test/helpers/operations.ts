@@ -40,6 +40,7 @@ export const WRITE_OPERATIONS = [
   'GET /v1/jobs/{id}/location getJobLocation',
   'GET /v1/listings/{id}/location getListingLocation',
   'GET /v1/helpers/{id}/location getHelperLocation',
+  'GET /v1/me/place-releases listMyPlaceReleases',
   'GET /v1/listings/{id}/calendar.ics getListingCalendar',
   'POST /v1/me/calendar-feed createCalendarFeed',
   'DELETE /v1/me/calendar-feed deleteCalendarFeed',

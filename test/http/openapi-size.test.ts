@@ -47,9 +47,10 @@ import { resolveShared } from '../helpers/openapi.js';
  * /docs/descriptions.md but its first sentence (openapi/prose.ts): 235,800. What is left is structure
  * an OpenAPI document cannot share further: ~720 references to the error responses (30 KB), the
  * budget headers of each distinct success response (18 KB), the account export's field list
- * (24 KB) and the schemas and parameters of 97 operations.
+ * (24 KB) and the schemas and parameters of 97 operations. Issue 30 added who-read-my-place
+ * (an operation and two export sections) and the reputation and shield rules: 240,300 (98).
  */
-const MAX_DOCUMENT_BYTES = 237_000;
+const MAX_DOCUMENT_BYTES = 243_000;
 /**
  * What an operation may weigh on average, in bytes: the 150 KB of issue 15 held 58 operations
  * (about 2,550 each). New operations (issue 17: conversations, the private stream, reviews,

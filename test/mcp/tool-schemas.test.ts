@@ -119,8 +119,9 @@ describe('the tool schemas', () => {
       assert.ok(!text.includes('"examples"'), tool.name);
       assert.ok(!/"description":"/.test(text), tool.name);
     }
-    // 241 KB before output schemas lost their limits and the components nested in other components.
-    assert.ok(JSON.stringify(tools).length < 215_000, `tools/list with a key: ${JSON.stringify(tools).length} B`);
+    // 241 KB before output schemas lost their limits and the components nested in other components;
+    // 215,700 with issue 30's two export sections (places read, and who read yours).
+    assert.ok(JSON.stringify(tools).length < 220_000, `tools/list with a key: ${JSON.stringify(tools).length} B`);
   });
 
   test('an output schema writes out its own component, and a component inside it as an open object', () => {

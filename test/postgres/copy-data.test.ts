@@ -105,6 +105,14 @@ async function writeThroughApi(db: Db): Promise<ApiRows> {
       text: 'Soll ich eine Sackkarre mitbringen?',
     });
     await post(`/v1/conversations/${conversation.id}/messages`, owner, { text: 'Ja, gern.' });
+    // Accepted, the helper reads the job's exact place: a place release is recorded.
+    await post(`/v1/jobs/${job.id}/applications/${application.id}/accept`, owner, {});
+    const place = await app.inject({
+      method: 'GET',
+      url: `/v1/jobs/${job.id}/location`,
+      headers: { 'x-api-key': helper },
+    });
+    assert.equal(place.statusCode, 200, place.body);
     const listing = await post(
       '/v1/listings',
       owner,

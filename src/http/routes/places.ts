@@ -3,9 +3,9 @@ import { NoQuery, RefTo } from '../../schemas/common.js';
 import { HelperIdParams } from '../../schemas/helper-profiles.js';
 import { JobActionParams } from '../../schemas/job-writes.js';
 import { ListingIdParams } from '../../schemas/listings.js';
-import { ExactLocationSchema } from '../../schemas/places.js';
+import { ExactLocationSchema, PlaceReleasePage, PlaceReleaseQuery } from '../../schemas/places.js';
 import { ApiError } from '../../services/errors.js';
-import { exactPlaceOf } from '../../services/places.js';
+import { exactPlaceOf, PLACE_RELEASES_PER_ACCOUNT_PER_DAY, placeReleasesOf } from '../../services/places.js';
 import { errorResponses } from '../error-catalogue.js';
 import { ok } from '../responses.js';
 import type { Api, RouteDeps } from '../route-deps.js';
@@ -23,7 +23,7 @@ const SUBJECTS = {
     operationId: 'getListingLocation',
     tag: 'Listings',
     params: ListingIdParams,
-    who: `the account that listed the item, and its renters (where to pick it up) from ${PICK_UP_PLACE_DAYS_AHEAD} day before a confirmed booking starts, and while one is active (not from the confirmation: an instant booking is confirmed at once, and anyone could book, read the place and cancel)`,
+    who: `the account that listed the item, and its renters (where to pick it up) on the first day of a confirmed booking${PICK_UP_PLACE_DAYS_AHEAD > 0 ? ` and ${PICK_UP_PLACE_DAYS_AHEAD} day before` : ''}, and while one is active (not from the confirmation: an instant booking is confirmed at once and cancelled free of charge, so anyone could book, read the place and cancel)`,
   },
   helpers: {
     operationId: 'getHelperLocation',
@@ -46,7 +46,7 @@ export function placeRoutes(app: Api, { db, now }: RouteDeps): void {
         schema: {
           operationId: subject.operationId,
           summary: `The exact place of a ${resource.slice(0, -1)}, for whom it concerns`,
-          description: `The place as it was written, for ${subject.who} (a developer key is needed). Anyone else gets 404, the same answer as for an id that does not exist. Public answers show an approximate point instead (see the Location schema). The answer is never stored by caches (Cache-Control: private, no-store).`,
+          description: `The place as it was written, for ${subject.who} (a developer key is needed). Anyone else gets 404, the same answer as for an id that does not exist. Each read by someone other than the owner is recorded for the owner (GET /v1/me/place-releases), and an account is shown at most ${PLACE_RELEASES_PER_ACCOUNT_PER_DAY} places of others a day (429 account_limit_reached). Public answers show an approximate point instead (see the Location schema). The answer is never stored by caches (Cache-Control: private, no-store).`,
           tags: [subject.tag],
           security: WRITE_SECURITY,
           params: subject.params,
@@ -74,4 +74,26 @@ export function placeRoutes(app: Api, { db, now }: RouteDeps): void {
       },
     );
   }
+
+  app.get(
+    '/v1/me/place-releases',
+    {
+      onRequest: WRITE_HOOKS.onRequest,
+      schema: {
+        operationId: 'listMyPlaceReleases',
+        summary: 'Who was shown the exact places of your jobs and listings',
+        description:
+          'Every read of the exact place of one of your jobs or listings by someone else (an accepted helper, a renter on the day of pick-up), one entry per reader, object and Europe/Berlin day, newest first.',
+        tags: ['Listings'],
+        security: WRITE_SECURITY,
+        querystring: PlaceReleaseQuery,
+        response: { 200: ok(PlaceReleasePage, 'A page of releases.'), ...errorResponses(400) },
+      },
+    },
+    async (request, reply) => {
+      const { limit = 20, offset = 0 } = request.query;
+      reply.header('cache-control', 'private, no-store');
+      return placeReleasesOf(db, requireAccount(request).id, limit, offset);
+    },
+  );
 }
