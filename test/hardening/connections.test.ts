@@ -1,11 +1,12 @@
 /**
  * Connections over real TCP to a real server process: one client address cannot hold the
- * connections every client shares (MAX_CONNECTIONS_PER_ADDRESS), and a connection that sends
- * nothing is closed (CONNECTION_FIRST_BYTE_TIMEOUT_MS). Other addresses on the loopback network
+ * connections every client shares (MAX_CONNECTIONS_PER_ADDRESS), a connection that sends
+ * nothing is closed (CONNECTION_FIRST_BYTE_TIMEOUT_MS), and a kept-alive connection is kept as long
+ * as its `Keep-Alive: timeout` says. Other addresses on the loopback network
  * (127.0.0.2) stand for other clients.
  */
 import assert from 'node:assert/strict';
-import { request } from 'node:http';
+import { Agent, request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { describe, type TestContext, test } from 'node:test';
 import { type ServerProcess, spawnServer, until } from '../helpers/server-process.js';
@@ -134,5 +135,56 @@ describe('connections per client address', () => {
     );
     assert.match(answer, /^HTTP\/1\.1 200 /);
     assert.deepEqual(JSON.parse(answer.split('\r\n\r\n')[1] ?? ''), { status: 'ok' });
+  });
+});
+
+/** One request on the agent's connection: status, the Keep-Alive header and the local port it went from. */
+function onAgent(
+  agent: Agent,
+  port: number,
+  method: string,
+  path: string,
+  body?: string,
+): Promise<{ status: number; keepAlive: string | undefined; localPort: number | undefined }> {
+  return new Promise((resolve, reject) => {
+    const headers = body === undefined ? {} : { 'content-type': 'application/json' };
+    const req = request({ port, host: '127.0.0.1', method, path, agent, headers }, (res) => {
+      res.resume();
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          keepAlive: res.headers['keep-alive']?.toString(),
+          localPort: req.socket?.localPort,
+        }),
+      );
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+describe('kept-alive connections', () => {
+  test('a connection idle for 11 s between two requests is still open: the POST on it is answered, no socket error', {
+    timeout: 60_000,
+  }, async (t) => {
+    // The defaults: 10 s for a request's headers and for a connection's first byte, 30 s for a
+    // request, 72 s advertised and kept between requests. None of the shorter ones may close a
+    // connection that is idle between requests.
+    const server = await started(t, {});
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    t.after(() => agent.destroy());
+    const first = await onAgent(agent, server.port, 'GET', '/v1/me');
+    assert.equal(first.status, 200);
+    assert.equal(first.keepAlive, 'timeout=72');
+    await new Promise((resolve) => setTimeout(resolve, 11_000));
+    const body = JSON.stringify({
+      name: 'Ada Lovelace',
+      email: 'ada@example.org',
+      account_type: 'private',
+      intended_use: 'A dashboard of open gardening jobs in Durlach.',
+    });
+    const second = await onAgent(agent, server.port, 'POST', '/v1/developer/key-requests', body);
+    assert.equal(second.status, 202);
+    assert.equal(second.localPort, first.localPort, 'the same connection, kept through the pause');
   });
 });
