@@ -240,6 +240,13 @@ function isPhoneLike(text: string, start: number, found: string): boolean {
   return digits.length >= 6 && PHONE_WORD.test(text.slice(Math.max(0, start - 40), start));
 }
 
+/**
+ * findNumbers with German numbers as the default and at most 50 candidates (`maxTries`, an option of
+ * libphonenumber-js its types do not list): a text of nothing but digit groups cost 200 ms without a
+ * bound, and the chains find what lies beyond.
+ */
+const FIND_NUMBERS = { defaultCountry: 'DE' as const, v2: true as const, maxTries: 50 };
+
 function phoneSpans(text: string): Span[] {
   const chains = masksDates(text);
   const spans: Span[] = [];
@@ -247,7 +254,7 @@ function phoneSpans(text: string): Span[] {
     if (isPhoneLike(text, match.index, match[0]))
       spans.push({ start: match.index, end: match.index + match[0].length });
   }
-  for (const found of findNumbers(chains, { defaultCountry: 'DE', v2: true })) {
+  for (const found of findNumbers(chains, FIND_NUMBERS)) {
     const raw = chains.slice(found.startsAt, found.endsAt);
     if (isPhoneLike(text, found.startsAt, raw)) spans.push({ start: found.startsAt, end: found.endsAt });
   }
