@@ -120,14 +120,19 @@ export async function hasTaken(
 
 /**
  * Whether the shield is on for a conversation (read in the same query as the conversation): until
- * the deal is made, an accepted application or a confirmed (then active, returned) booking.
+ * the deal is made, an accepted application, or a booking on its first day (Europe/Berlin `today`)
+ * or later: confirmed and started, active or returned. Not from the confirmation itself (issue 30,
+ * 4): an instant booking is confirmed at once and cancelled free of charge, so book, read, cancel
+ * would lift the shield, as it would give the place away (repositories/places.ts).
  */
-const shieldOnSql = sql<number | boolean>`case c.about_type
+const shieldOnSql = (today: string) => sql<number | boolean>`case c.about_type
   when 'application' then not exists (select 1 from applications a where a.id = c.about_id and a.status = 'accepted')
-  when 'booking' then not exists (select 1 from bookings b where b.id = c.about_id and b.status in ('confirmed', 'active', 'returned'))
+  when 'booking' then not exists (select 1 from bookings b where b.id = c.about_id
+    and (b.status in ('active', 'returned') or (b.status = 'confirmed' and b.start_date <= ${today})))
   when 'job' then not exists (select 1 from applications a where a.job_id = c.about_id and a.status = 'accepted'
     and (a.account_id = c.account_low or a.account_id = c.account_high))
-  else not exists (select 1 from bookings b where b.listing_id = c.about_id and b.status in ('confirmed', 'active', 'returned')
+  else not exists (select 1 from bookings b where b.listing_id = c.about_id
+    and (b.status in ('active', 'returned') or (b.status = 'confirmed' and b.start_date <= ${today}))
     and (b.renter_account_id = c.account_low or b.renter_account_id = c.account_high))
   end`;
 
@@ -194,11 +199,11 @@ function shownMessage(
   };
 }
 
-function conversationQuery(db: Queryable, viewer: string) {
+function conversationQuery(db: Queryable, viewer: string, today: string) {
   return db
     .selectFrom('conversations as c')
     .selectAll('c')
-    .select(shieldOnSql.as('shield_on'))
+    .select(shieldOnSql(today).as('shield_on'))
     .select(
       sql<string>`(select acc.name from accounts acc where acc.id = case when c.account_low = ${viewer} then c.account_high else c.account_low end)`.as(
         'other_name',
@@ -260,8 +265,10 @@ export async function findConversation(
   db: Queryable,
   id: string,
   viewer: string,
+  /** The Europe/Berlin day: a booking's deal is made on its first day (shieldOnSql). */
+  today: string,
 ): Promise<{ conversation: Conversation; shieldOn: boolean } | undefined> {
-  const view = (await conversationQuery(db, viewer).where('c.id', '=', id).executeTakeFirst()) as
+  const view = (await conversationQuery(db, viewer, today).where('c.id', '=', id).executeTakeFirst()) as
     | ConversationView
     | undefined;
   if (!view) return undefined;
@@ -275,8 +282,9 @@ export async function listConversations(
   db: Queryable,
   viewer: string,
   page: { limit: number; offset: number },
+  today: string,
 ): Promise<{ data: Conversation[]; total: number }> {
-  const views = (await conversationQuery(db, viewer)
+  const views = (await conversationQuery(db, viewer, today)
     .orderBy('c.last_message_at', 'desc')
     .orderBy('c.id', 'desc')
     .limit(page.limit)
@@ -443,10 +451,10 @@ export function messagesBefore(db: Queryable, conversationId: string, seq: numbe
 }
 
 /** Whether the contact-data shield is on for a conversation now. */
-export async function isShieldOn(db: Queryable, conversationId: string): Promise<boolean> {
+export async function isShieldOn(db: Queryable, conversationId: string, today: string): Promise<boolean> {
   const shield = await db
     .selectFrom('conversations as c')
-    .select(shieldOnSql.as('shield_on'))
+    .select(shieldOnSql(today).as('shield_on'))
     .where('c.id', '=', conversationId)
     .executeTakeFirstOrThrow();
   return Boolean(Number(shield.shield_on));

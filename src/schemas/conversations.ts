@@ -20,7 +20,7 @@ const MessageText = Text(
   `The message, 1 to ${MESSAGE_MAX_CHARS} characters that show something (not only spaces), without direction controls.`,
 );
 
-export const SHIELD_RULE = `**Contact-data shield.** Until the application is accepted or the booking confirmed (for a conversation about a job: until the other party has an accepted application to it; about a listing: until the other party has a confirmed, active or returned booking of it), the other party reads contact data as "${MASK}", with contact_data_hidden true: e-mail addresses (also "name at web dot de", "name (at) gmx (punkt) net", look-alike or invisible characters), phone and account numbers (any format, digits spaced, spelled out in German or English, keycap or mathematical digits), IBANs, messenger, social and payment links and handles (wa.me, t.me, paypal.me, linkedin.com/in, @name). A message is read with its sender's two before it: a number split over three messages is masked in each. The sender always reads what they wrote; once the deal is made, both read the stored text in full. Keep both sides inside the platform's protection until they have agreed.`;
+export const SHIELD_RULE = `**Contact-data shield.** Until the application is accepted or the booking's first day (for a conversation about a job: until the other party has an accepted application to it; about a booking or a listing: until the other party's confirmed booking of it has begun, or is active or returned; not from the confirmation, which an instant booking gets at once and may cancel free of charge), the other party reads contact data as "${MASK}", with contact_data_hidden true: e-mail addresses (also "name at web dot de", "name (at) gmx (punkt) net", look-alike or invisible characters), phone and account numbers (any format, digits spaced, spelled out in German or English, keycap or mathematical digits), IBANs, messenger, social and payment links and handles (wa.me, t.me, paypal.me, linkedin.com/in, @name). A message is read with its sender's two before it: a number split over three messages is masked in each. The sender always reads what they wrote; once the deal is made, both read the stored text in full. Keep both sides inside the platform's protection until they have agreed.`;
 
 export const AboutSchema = Type.Object(
   {
@@ -75,7 +75,7 @@ export const ConversationSchema = Type.Object(
     started_by: StringEnum(['me', 'them'] as const),
     contact_shield: Type.Boolean({
       description:
-        'Whether the contact-data shield is on: true until the application is accepted or the booking confirmed.',
+        'Whether the contact-data shield is on: true until the application is accepted or the confirmed booking has begun.',
     }),
     unread_count: Type.Integer({ minimum: 0, description: 'Messages to the caller it has not marked read.' }),
     last_message: RefTo(MessageSchema),

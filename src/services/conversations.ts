@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { isUniqueViolation } from '../db/errors.js';
 import type { AccountRow, ConversationAbout, ConversationRow, Database, MessageRow } from '../db/schema.js';
+import { berlinDate } from '../domain/berlin-time.js';
 import { counterpartIn, dependsOnTaken } from '../domain/conversation-parties.js';
 import { claimQuota } from '../repositories/account-quotas.js';
 import {
@@ -130,7 +131,7 @@ export async function startConversation(
     if (!isUniqueViolation(error)) throw error;
     opened = await open();
   }
-  const found = await findConversation(context.db, opened.conversationId, account.id);
+  const found = await findConversation(context.db, opened.conversationId, account.id, berlinDate(context.now));
   if (!found) throw new Error(`conversation ${opened.conversationId} vanished after it was written`);
   return { conversation: found.conversation, created: opened.created };
 }
@@ -139,12 +140,18 @@ export function conversationsOf(
   db: Kysely<Database>,
   account: AccountRow,
   page: { limit: number; offset: number },
+  now: Date,
 ): Promise<{ data: Conversation[]; total: number }> {
-  return listConversations(db, account.id, page);
+  return listConversations(db, account.id, page, berlinDate(now));
 }
 
-export async function conversationById(db: Kysely<Database>, account: AccountRow, id: string): Promise<Conversation> {
-  const found = await findConversation(db, id, account.id);
+export async function conversationById(
+  db: Kysely<Database>,
+  account: AccountRow,
+  id: string,
+  now: Date,
+): Promise<Conversation> {
+  const found = await findConversation(db, id, account.id, berlinDate(now));
   if (!found) throw conversationNotFound(id);
   return found.conversation;
 }
@@ -154,8 +161,9 @@ export async function messagesOf(
   account: AccountRow,
   id: string,
   query: { after?: string | undefined; limit?: number | undefined },
+  now: Date,
 ): Promise<{ data: Message[]; has_more: boolean }> {
-  const found = await findConversation(db, id, account.id);
+  const found = await findConversation(db, id, account.id, berlinDate(now));
   if (!found) throw conversationNotFound(id);
   let after: Awaited<ReturnType<typeof findMessage>>;
   if (query.after !== undefined) {
@@ -202,7 +210,7 @@ export async function markConversationRead(
   const conversation = await conversationOf(context.db, id, account.id);
   if (!conversation) throw conversationNotFound(id);
   await inWriteTransaction(context, (trx) => markRead(trx, id, account.id, context.now));
-  return conversationById(context.db, account, id);
+  return conversationById(context.db, account, id, context.now);
 }
 
 /**
@@ -260,7 +268,7 @@ async function addMessage(
   }
   // As the recipient reads it: with the sender's messages just before it (a number split over several).
   const before = await messagesBefore(trx, conversation.id, row.seq);
-  const data = messageFor(row, to, await isShieldOn(trx, conversation.id), [...before, row]);
+  const data = messageFor(row, to, await isShieldOn(trx, conversation.id, berlinDate(now)), [...before, row]);
   await recordEvent(trx, { type: 'message.created', subjectId: row.id, place, audience: [to], data }, now);
   return row;
 }

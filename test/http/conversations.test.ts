@@ -1,7 +1,7 @@
 /**
  * Conversations (issue 17): two accounts write about a job, listing, application or booking. Over
  * HTTP on the run's engine: the story with the contact-data shield (masked for the other party
- * until the application is accepted or the booking confirmed), 200 for a second opening, paging,
+ * until the application is accepted or the confirmed booking has begun), 200 for a second opening, paging,
  * read marks, 404 for everyone else, the hourly limits, message.created as a private event, and
  * the private live stream over real HTTP (the app listening in this process).
  */
@@ -207,10 +207,11 @@ describe('conversations', () => {
     assert.equal((await helper.get(`/v1/conversations/${question.body.id}/messages`)).body.data.length, 2);
   });
 
-  test('about a listing and its booking: masked until the owner confirms', async (t) => {
-    // A clock that moves: the list is ordered by the latest message.
+  test('about a listing and its booking: masked until the confirmed booking has begun', async (t) => {
+    // A clock that moves: the list is ordered by the latest message; `days` moves it on by whole days.
     let tick = 0;
-    const { app, db } = await buildTestApp(t, () => new Date(NOW.getTime() + 1000 * tick++));
+    let days = 0;
+    const { app, db } = await buildTestApp(t, () => new Date(NOW.getTime() + days * 86_400_000 + 1000 * tick++));
     const lender = clientFor(app, (await createKey(db, { email: 'lender@example.org' })).key);
     const renter = clientFor(app, (await createKey(db, { email: 'renter@example.org' })).key);
     const listing = await lender.post('/v1/listings', { ...LISTING_BODY, instant_booking: false });
@@ -237,6 +238,16 @@ describe('conversations', () => {
       `Abholung ab 17 Uhr, Tel. ${MASK}`,
     );
     assert.equal((await lender.post(`/v1/bookings/${booking.body.id}/confirm`)).status, 200);
+    // Confirmed, but free to cancel until it begins: book, read, cancel must not work (issue 30, 4).
+    assert.equal(
+      (await renter.get(`/v1/conversations/${aboutBooking.body.id}/messages`)).body.data[0].text,
+      `Abholung ab 17 Uhr, Tel. ${MASK}`,
+    );
+    assert.equal(
+      (await lender.get(`/v1/conversations/${opened.body.id}/messages`)).body.data[0].text,
+      `WhatsApp? ${MASK}`,
+    );
+    days = 3; // 2026-11-23, the booking's first day.
     assert.equal(
       (await renter.get(`/v1/conversations/${aboutBooking.body.id}/messages`)).body.data[0].text,
       'Abholung ab 17 Uhr, Tel. +49 721 123456',

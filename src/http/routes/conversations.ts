@@ -26,7 +26,7 @@ import { WRITE_HOOKS, WRITE_SECURITY } from '../write-body.js';
 import { requireAccount, writeContext } from '../write-kit.js';
 
 export function conversationRoutes(app: Api, deps: RouteDeps): void {
-  const { db, quotas } = deps;
+  const { db, quotas, now } = deps;
   // Whole paragraphs, so the document writes each once, in the Conversations tag (openapi/compact.ts).
   const limits = `**Limits.** An account sends at most ${quotas.messages} messages per hour (MESSAGES_PER_ACCOUNT_PER_HOUR) and opens at most ${quotas.conversations} new conversations per hour (NEW_CONVERSATIONS_PER_ACCOUNT_PER_HOUR): beyond either, 429 account_limit_reached with Retry-After.`;
   const privacy =
@@ -81,7 +81,7 @@ export function conversationRoutes(app: Api, deps: RouteDeps): void {
     async (request) => {
       const limit = request.query.limit ?? DEFAULT_PAGE_SIZE;
       const offset = request.query.offset ?? 0;
-      const page = await conversationsOf(db, requireAccount(request), { limit, offset });
+      const page = await conversationsOf(db, requireAccount(request), { limit, offset }, now());
       return { ...page, limit, offset };
     },
   );
@@ -101,7 +101,7 @@ export function conversationRoutes(app: Api, deps: RouteDeps): void {
         response: { 200: ok(RefTo(ConversationSchema), 'The conversation.'), ...errorResponses(400, 404) },
       },
     },
-    async (request) => conversationById(db, requireAccount(request), request.params.id),
+    async (request) => conversationById(db, requireAccount(request), request.params.id, now()),
   );
 
   app.get(
@@ -119,7 +119,7 @@ export function conversationRoutes(app: Api, deps: RouteDeps): void {
         response: { 200: ok(MessagePage, 'A page of messages.'), ...errorResponses(400, 404) },
       },
     },
-    async (request) => messagesOf(db, requireAccount(request), request.params.id, request.query),
+    async (request) => messagesOf(db, requireAccount(request), request.params.id, request.query, now()),
   );
 
   app.post(
