@@ -17,7 +17,7 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
 import { seedDatabase } from '../../src/seed/seed-database.js';
-import { buildTestApp, createdId, createKey } from '../helpers/app.js';
+import { buildTestApp, createdId, createKey, NOW } from '../helpers/app.js';
 import { helperBody, JOB_BODY, LISTING_BODY } from '../helpers/bodies.js';
 import { checkerFor, type FuzzRequest, type OpenApiDocument } from '../helpers/contract.js';
 import { declaredForms, resolveShared } from '../helpers/openapi.js';
@@ -420,6 +420,11 @@ test('no write breaks the HTTP contract (property-based, bodies from the OpenAPI
   const done = await call(b.key, '/v1/jobs', JOB_BODY);
   const accepted = await call(a.key, `/v1/jobs/${done}/applications`, { helper_id: helper });
   for (const step of [`applications/${accepted}/accept`, 'complete']) {
+    // The work was done: the acceptance a day back, so the job's time has come (completion_too_early).
+    if (step === 'complete') {
+      const dayAgo = new Date(NOW.getTime() - 86_400_000).toISOString();
+      await db.kysely.updateTable('applications').set({ decided_at: dayAgo }).where('id', '=', accepted).execute();
+    }
     assert.equal(
       (await app.inject({ method: 'POST', url: `/v1/jobs/${done}/${step}`, headers: { 'x-api-key': b.key } }))
         .statusCode,
