@@ -89,6 +89,7 @@ test('two instances on one PostgreSQL schema and one Redis', { timeout: 300_000 
       '0019-change-notify',
       '0020-search-changes',
       '0021-drafts',
+      '0022-place-releases',
     ]);
   });
 
