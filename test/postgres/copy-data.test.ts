@@ -106,7 +106,12 @@ async function writeThroughApi(db: Db): Promise<ApiRows> {
     });
     await post(`/v1/conversations/${conversation.id}/messages`, owner, { text: 'Ja, gern.' });
     // Accepted, the helper reads the job's exact place: a place release is recorded.
-    await post(`/v1/jobs/${job.id}/applications/${application.id}/accept`, owner, {});
+    const accepted = await app.inject({
+      method: 'POST',
+      url: `/v1/jobs/${job.id}/applications/${application.id}/accept`,
+      headers: { 'x-api-key': owner },
+    });
+    assert.equal(accepted.statusCode, 200, accepted.body);
     const place = await app.inject({
       method: 'GET',
       url: `/v1/jobs/${job.id}/location`,
