@@ -20,7 +20,7 @@
 //
 // PostgreSQL is found at TEST_POSTGRES_ADMIN_URL (default postgres://postgres@127.0.0.1:5432/postgres).
 // When it does not answer, the run goes on with SQLite alone and says so, unless CI=true: then a
-// missing PostgreSQL fails the run, and so does a run longer than TEST_BUDGET_MINUTES (25), so a
+// missing PostgreSQL fails the run, and so does a run longer than TEST_BUDGET_MINUTES (27), so a
 // suite that grows towards CI's hard limit is seen long before it reaches it.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -57,7 +57,7 @@ const POSTGRES_ONLY = 'test/postgres/';
 const ADMIN_URL = process.env.TEST_POSTGRES_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const CI = /^(1|true)$/i.test(process.env.CI ?? '');
 const CONCURRENCY = Math.max(1, Number(process.env.TEST_CONCURRENCY) || availableParallelism());
-const BUDGET_MINUTES = Number(process.env.TEST_BUDGET_MINUTES) || 25;
+const BUDGET_MINUTES = Number(process.env.TEST_BUDGET_MINUTES) || 27;
 const DURATIONS = 'test/durations.json';
 const REQUEST_CHECK = process.env.REQUEST_CHECK !== 'off';
 const REQUEST_LOG = resolve('test/helpers/request-log.mjs');
