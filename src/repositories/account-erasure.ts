@@ -169,44 +169,42 @@ export async function idsOfAccount(db: Queryable, id: string): Promise<string[]>
 }
 
 /** How many ids one statement looks for (each is one LIKE): statements stay short on both engines. */
-const IDS_PER_STATEMENT = 200;
+export const IDS_PER_STATEMENT = 200;
 
-/** What forgetCopiesNaming removed, counted. */
-export interface ForgottenCopies {
-  events_deleted: number;
-  stored_answers_deleted: number;
+/** LIKE patterns that find each id as a JSON string ("job_…") in a text. */
+const namingPatterns = (ids: readonly string[]) => ids.map((id) => `%${JSON.stringify(id)}%`);
+
+/**
+ * Deletes every event (of any audience) whose payload names one of `ids` (at most
+ * IDS_PER_STATEMENT), with its webhook deliveries first; returns how many events.
+ */
+export async function deleteEventsNaming(trx: WriteTransaction, ids: readonly string[]): Promise<number> {
+  const patterns = namingPatterns(ids);
+  const naming = (eb: ExpressionBuilder<Database, 'events'>) => eb.or(patterns.map((p) => eb('payload', 'like', p)));
+  await trx
+    .deleteFrom('webhook_deliveries')
+    .where('event_id', 'in', trx.selectFrom('events').select('id').where(naming))
+    .execute();
+  return changed(await trx.deleteFrom('events').where(naming).executeTakeFirst());
 }
 
 /**
- * Deletes the copies other accounts were given of an erased account's data: every event (of any
- * audience, with its webhook deliveries, so neither a stream nor a redelivery replays it) and every
- * stored idempotent answer of another account whose text names one of `ids` (idsOfAccount), as a
- * JSON string ("job_…"). The account's own stored answers go with removeAccountRows.
+ * Deletes the stored idempotent answers of accounts other than `accountId` whose body names one of
+ * `ids` (at most IDS_PER_STATEMENT); returns how many.
  */
-export async function forgetCopiesNaming(
+export async function deleteOthersAnswersNaming(
   trx: WriteTransaction,
   accountId: string,
   ids: readonly string[],
-): Promise<ForgottenCopies> {
-  let events = 0;
-  let answers = 0;
-  for (let start = 0; start < ids.length; start += IDS_PER_STATEMENT) {
-    const patterns = ids.slice(start, start + IDS_PER_STATEMENT).map((id) => `%${JSON.stringify(id)}%`);
-    const naming = (eb: ExpressionBuilder<Database, 'events'>) => eb.or(patterns.map((p) => eb('payload', 'like', p)));
+): Promise<number> {
+  const patterns = namingPatterns(ids);
+  return changed(
     await trx
-      .deleteFrom('webhook_deliveries')
-      .where('event_id', 'in', trx.selectFrom('events').select('id').where(naming))
-      .execute();
-    events += changed(await trx.deleteFrom('events').where(naming).executeTakeFirst());
-    answers += changed(
-      await trx
-        .deleteFrom('idempotency_keys')
-        .where('account_id', '<>', accountId)
-        .where((eb) => eb.or(patterns.map((p) => eb('response_body', 'like', p))))
-        .executeTakeFirst(),
-    );
-  }
-  return { events_deleted: events, stored_answers_deleted: answers };
+      .deleteFrom('idempotency_keys')
+      .where('account_id', '<>', accountId)
+      .where((eb) => eb.or(patterns.map((p) => eb('response_body', 'like', p))))
+      .executeTakeFirst(),
+  );
 }
 
 /** The jobs of the account an erasure cancels: open or assigned. */

@@ -5,7 +5,9 @@ import {
   anonymiseAccountRows,
   archivableListingsOf,
   cancellableJobsOf,
-  forgetCopiesNaming,
+  deleteEventsNaming,
+  deleteOthersAnswersNaming,
+  IDS_PER_STATEMENT,
   idsOfAccount,
   removeAccountRows,
   requestedBookingsOf,
@@ -80,7 +82,7 @@ export function exclusiveExport(db: Queryable, account: AccountRow, now: Date): 
  * 2. names, e-mail, texts and exact places are overwritten (1 and 2: anonymiseAccountRows);
  * 2b. the copies other accounts were given are deleted: every event of any audience (with its
  *    webhook deliveries) and every stored idempotent answer of another account that names one of
- *    the account's objects by id (forgetCopiesNaming over idsOfAccount), so no stream replays,
+ *    the account's objects by id (forgetCopies over idsOfAccount), so no stream replays,
  *    no redelivery sends and no repeated request answers its words; such a key's window ends
  *    early, and a repeated request runs again as after 48 hours;
  * 3. its commitments end the usual way, each with its usual event (which now shows erased texts):
@@ -108,7 +110,7 @@ export async function eraseAccount(
   const done = await inWriteTransaction(context, async (trx) => {
     const anonymised = await anonymiseAccountRows(trx, account, now);
     if (!anonymised) return null;
-    const forgotten = await forgetCopiesNaming(trx, account.id, await idsOfAccount(trx, account.id));
+    const forgotten = await forgetCopies(trx, account.id);
     const ended = await endCommitments(trx, account.id, now, requestTtlHours);
     const removed = await removeAccountRows(trx, account.id, now, context.claim?.key ?? null);
     return {
@@ -128,6 +130,22 @@ export async function eraseAccount(
     });
   }
   return { account_id: account.id, erased_at: context.now.toISOString(), done, kept: [...ERASURE_KEPT] };
+}
+
+/**
+ * Step 2b of an erasure: the copies other accounts were given of the account's data. Every event of
+ * any audience (with its deliveries) and every other account's stored answer that names one of its
+ * objects by id goes, a statement per IDS_PER_STATEMENT ids.
+ */
+async function forgetCopies(trx: WriteTransaction, accountId: string) {
+  const ids = await idsOfAccount(trx, accountId);
+  let events = 0;
+  for (let start = 0; start < ids.length; start += IDS_PER_STATEMENT) {
+    const some = ids.slice(start, start + IDS_PER_STATEMENT);
+    events += await deleteEventsNaming(trx, some);
+    await deleteOthersAnswersNaming(trx, accountId, some);
+  }
+  return { events_deleted: events };
 }
 
 /**

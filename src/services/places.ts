@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/queryable.js';
-import { berlinDate } from '../domain/berlin-time.js';
+import { berlinDate, berlinWallClock, nextDate } from '../domain/berlin-time.js';
 import { firstNameAndInitial } from '../domain/text.js';
 import {
   type ExactPlace,
@@ -64,11 +64,8 @@ export async function exactPlaceOf(
 
 /** Seconds until the next Europe/Berlin day begins (at least 1). */
 function secondsToBerlinMidnight(now: Date): number {
-  const today = berlinDate(now);
-  for (let s = 60; s <= 26 * 3600; s += 60) {
-    if (berlinDate(new Date(now.getTime() + s * 1000)) !== today) return s;
-  }
-  return 3600;
+  const midnight = berlinWallClock(nextDate(berlinDate(now)), 0);
+  return Math.max(1, Math.ceil((midnight.getTime() - now.getTime()) / 1000));
 }
 
 /** GET /v1/me/place-releases: who was shown the exact places of the account's jobs and listings, newest first. */

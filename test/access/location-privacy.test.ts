@@ -269,6 +269,7 @@ test('the exact place goes to the owner and, once accepted or on the booking’s
     [],
     'the reader’s own list holds only its places',
   );
+  assert.equal((await anonymous.get('/v1/me/place-releases')).status, 401);
 
   // An instant booking is confirmed at once: months ahead it does not give the place away (book, read, cancel).
   const instant = (await owner.post('/v1/listings', { ...LISTING_BODY, instant_booking: true, location: HOME })).body;

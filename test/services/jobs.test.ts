@@ -79,8 +79,8 @@ async function createJob(client: Client, body: object = JOB): Promise<any> {
 }
 
 /** A job taken to assigned through the API: another account's helper applies, the owner accepts. */
-async function assignedJob(owner: Client, other: Client): Promise<any> {
-  const job = await createJob(owner);
+async function assignedJob(owner: Client, other: Client, body: object = JOB): Promise<any> {
+  const job = await createJob(owner, body);
   const helper = await other.post('/v1/helpers', {
     display_name: 'Jonas W.',
     categories: ['GARDENING'],
@@ -634,15 +634,7 @@ describe('POST /v1/jobs/{id}/cancel and /complete', () => {
   test('a job with a desired_at is completed from then on, not before (issue 30, 3)', async (t) => {
     const { owner, other, advance } = await setup(t);
     const desired = new Date(NOW.getTime() + 3 * 86_400_000).toISOString();
-    const job = await createJob(owner, { ...JOB, desired_at: desired });
-    const helper = await other.post('/v1/helpers', {
-      display_name: 'Jonas W.',
-      categories: ['GARDENING'],
-      location: { plz: '76131' },
-      hourly_rate_eur: 18,
-    });
-    const application = await other.post(`/v1/jobs/${job.id}/applications`, { helper_id: helper.body.id });
-    assert.equal((await owner.post(`/v1/jobs/${job.id}/applications/${application.body.id}/accept`)).status, 200);
+    const job = await assignedJob(owner, other, { ...JOB, desired_at: desired });
     advance(86_400_000);
     const early = await owner.post(`/v1/jobs/${job.id}/complete`);
     assert.deepEqual([early.status, early.body.error, early.body.param], [409, 'completion_too_early', null]);
