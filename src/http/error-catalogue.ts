@@ -48,7 +48,9 @@ export interface HeaderSchema {
 
 /**
  * The budget every rate-limited response carries (see the ApiKeyAuth scheme); each header is one
- * entry of components.headers in the document.
+ * entry of components.headers in the document. X-RateLimit-* are the legacy aliases of RateLimit:
+ * the document declares RateLimit on every response and the other four once, on the 429 answers
+ * (openapi/budget.ts), as RateLimit's description says.
  */
 export const BUDGET_HEADERS: Record<string, HeaderSchema> = {
   'RateLimit-Policy': {
@@ -57,7 +59,8 @@ export const BUDGET_HEADERS: Record<string, HeaderSchema> = {
   },
   RateLimit: {
     type: 'string',
-    description: 'What is left: "anonymous";r=17;t=42 (r requests remaining, t seconds until the window ends).',
+    description:
+      'What is left: "anonymous";r=17;t=42 (r requests remaining, t seconds until the window ends). Every answer that carries it carries RateLimit-Policy and the legacy aliases X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset too; the document declares those once, on the 429 answers.',
   },
   'X-RateLimit-Limit': { type: 'integer', description: 'Requests allowed per window.' },
   'X-RateLimit-Remaining': { type: 'integer', description: 'Requests left in this window.' },

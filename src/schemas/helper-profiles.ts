@@ -29,7 +29,7 @@ const AvailabilityWindow = Type.Object(
       minItems: 1,
       maxItems: 7,
       uniqueItems: true,
-      description: 'Days of the week: mon, tue, wed, thu, fri, sat, sun.',
+      description: 'Days of the week.',
     }),
     from: Clock('Start of the day’s working hours'),
     to: Clock('End of the working hours, after from'),

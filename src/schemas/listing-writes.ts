@@ -31,7 +31,7 @@ const ListingFields = {
       maximum: 100_000,
       description: 'Refundable deposit in EUR, 0 to 100,000, at most two decimals.',
     }),
-  condition: StringEnum(CONDITIONS, { description: 'new, like_new, good or fair, in any case.' }),
+  condition: StringEnum(CONDITIONS, { description: 'The state the item is in, in any case.' }),
   location: LocationInput,
   instant_booking: (options: object = {}) =>
     Type.Boolean({

@@ -12,7 +12,7 @@ import {
 import { PublicProviderSchema } from './providers.js';
 import { searchPage, searchQuery } from './search.js';
 
-export const ConditionSchema = StringEnum(CONDITIONS, { description: 'new, like_new, good or fair.' });
+export const ConditionSchema = StringEnum(CONDITIONS, { description: 'The state the item is in.' });
 
 export const ListingSchema = Type.Object(
   {

@@ -20,7 +20,7 @@ const SavedQuerySchema = Type.Object(
 export const SavedSearchCreateBody = Type.Object(
   {
     name: Text(1, 100, 'Your name for the search, 1 to 100 characters.'),
-    resource: StringEnum(SAVED_SEARCH_RESOURCES, { description: 'What it searches: jobs or listings.' }),
+    resource: StringEnum(SAVED_SEARCH_RESOURCES, { description: 'What it searches.' }),
     query: SavedQuerySchema,
     email_digest: Type.Optional(
       Type.Boolean({ default: false, description: 'Send a daily e-mail of new matches (with an unsubscribe link).' }),

@@ -5,8 +5,14 @@
  * operation, deserialises the query, path and header parameters by their style, and validates them,
  * the media type and the body with JSON Schema 2020-12, and the security requirements. A request it
  * refuses is one a client generated from the document, or Prism itself, would refuse too.
+ *
+ * The document declares enums as their canonical values and marks (`x-any-case`,
+ * src/http/openapi/accepted.ts) where the server takes them in any letter case: the check takes
+ * those in any case too, as the server does, and everything else exactly as declared.
  */
 import { createInstance, getHttpOperationsFromSpec } from '@stoplight/prism-http';
+import { ANY_CASE } from '../../src/http/openapi/accepted.js';
+import { acceptedQuerySchema } from '../../src/http/plugins/query-guard.js';
 
 /** One request as test/helpers/request-log.mjs wrote it. */
 export interface LoggedRequest {
@@ -59,9 +65,25 @@ const asAnswered = (request: LoggedRequest, problems: string[]) =>
 /** Prism's routing errors: no operation of the document has this path (or method). */
 const NOT_ROUTED = /#NO_(PATH_MATCHED|METHOD_MATCHED|SERVER_MATCHED|RESOURCE_PROVIDED)_ERROR$/;
 
+/**
+ * The document with every schema marked `x-any-case` as wide as the server takes it: anyOf the
+ * declared enum (or boolean) and the same values in any letter case, by the query guard's own rule
+ * (acceptedQuerySchema, which a write body's enums follow too: write-body.ts acceptedBodySchema).
+ */
+export function anyCaseWidened<T>(document: T): T {
+  const walk = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(walk);
+    if (node === null || typeof node !== 'object') return node;
+    const { [ANY_CASE]: mark, ...rest } = node as Record<string, unknown>;
+    const walked = Object.fromEntries(Object.entries(rest).map(([key, value]) => [key, walk(value)]));
+    return mark === true ? acceptedQuerySchema(walked) : walked;
+  };
+  return walk(document) as T;
+}
+
 /** A checker for one document; `check` judges one logged request. */
 export async function requestChecker(document: object) {
-  const operations = await getHttpOperationsFromSpec(document as never);
+  const operations = await getHttpOperationsFromSpec(anyCaseWidened(document) as never);
   const prism = createInstance(
     {
       mock: { dynamic: false },

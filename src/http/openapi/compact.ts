@@ -1,4 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
+import { declareBudgetOnce, restoreBudgetHeaders } from './budget.js';
 import { dropRequiredFalse, restoreRequiredFalse, shareComponents } from './components.js';
 import { dropBodyDescriptionCopies, moveSharedParagraphs, pointTwins, restoreDescriptions } from './descriptions.js';
 import { descriptionsPage, moveLongProse, type Prose, proseOfPage, restoreProse } from './prose.js';
@@ -65,6 +66,7 @@ export function resolveShared<T>(doc: T): T {
     return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, walk(value)]));
   };
   const resolved = walk(doc) as OpenApiObject;
+  restoreBudgetHeaders(resolved, true);
   restoreDescriptions(resolved);
   restoreRequiredFalse(resolved);
   return resolved as T;
@@ -91,6 +93,7 @@ export function compactDocument(doc: OpenApiObject): OpenApiObject {
   // A copy: @fastify/swagger builds each document (JSON, YAML) from the same options objects (tags).
   const compact = shareComponents(structuredClone(doc));
   const before = expandDocument(compact);
+  declareBudgetOnce(compact);
   dropBodyDescriptionCopies(compact);
   shareSuccessResponses(compact);
   chainAlikeResponses(compact);

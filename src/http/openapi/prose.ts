@@ -14,10 +14,10 @@ import type { Json, OpenApiObject } from './types.js';
 export const DESCRIPTIONS_PAGE = '/docs/descriptions.md';
 
 /** A description up to this long stays whole. */
-export const MAX_INLINE_CHARS = 240;
+export const MAX_INLINE_CHARS = 120;
 
 /** The most of a description's first sentence the document keeps (cut at a word, with …). */
-const MAX_LEAD_CHARS = 160;
+const MAX_LEAD_CHARS = 100;
 
 const link = (anchor: string) => ` [More](${DESCRIPTIONS_PAGE}#${anchor})`;
 const LINK = /^([\s\S]*) \[More\]\(\/docs\/descriptions\.md#([A-Za-z0-9._-]+)\)$/;
@@ -76,7 +76,8 @@ function* descriptionSlots(doc: OpenApiObject): Generator<{ holder: Json; anchor
     }
   }
   for (const [kind, entries] of Object.entries(doc.components ?? {})) {
-    if (['securitySchemes', 'parameters'].includes(kind) || entries === null || typeof entries !== 'object') continue;
+    if (['securitySchemes', 'parameters', 'headers'].includes(kind) || entries === null || typeof entries !== 'object')
+      continue;
     for (const [name, entry] of Object.entries(entries as Json)) {
       yield* walk(entry, slug(name), `${name} (components.${kind})`);
     }
@@ -88,12 +89,13 @@ function* descriptionSlots(doc: OpenApiObject): Generator<{ holder: Json; anchor
  * answers the whole texts under their anchors (the page: descriptionsPage).
  */
 export function moveLongProse(doc: OpenApiObject): Prose {
-  const prose: Prose = new Map();
+  const prose = moveFieldLists(doc);
   for (const { holder, anchor: base, title } of descriptionSlots(doc)) {
     const text = holder.description as string;
     if (text.length <= MAX_INLINE_CHARS || text !== text.trim() || text.split('\n').some((l) => HEADING.test(l))) {
       continue;
     }
+    if (FIELDS_LINK.test(text) || LINK.test(text)) continue;
     let anchor = base;
     for (let n = 2; prose.has(anchor); n++) anchor = `${base}-${n}`;
     const short = `${leadOf(text)}${link(anchor)}`;
@@ -101,6 +103,53 @@ export function moveLongProse(doc: OpenApiObject): Prose {
     prose.set(anchor, { title, text });
     SEEN.set(short, text);
     holder.description = short;
+  }
+  return prose;
+}
+
+/**
+ * The schemas of components.schemas whose sections' fields are described on the page, one list per
+ * section, instead of in the document: the account export's ~200 stored fields (GDPR Art. 15 asks
+ * for them all), which a client reads as data rather than calls. Each section keeps its own
+ * description, which links to the list.
+ */
+export const FIELD_LISTS: readonly string[] = ['AccountExport'];
+
+const fieldsLink = (anchor: string) => ` [Fields](${DESCRIPTIONS_PAGE}#${anchor})`;
+const FIELDS_LINK = /^([\s\S]*) \[Fields\]\(\/docs\/descriptions\.md#([A-Za-z0-9._-]+)\)$/;
+
+/** One field of a list: `- \`name\`: its description`. */
+const FIELD_LINE = /^- `([^`]+)`: (.*)$/;
+
+/** The object whose fields a section holds: the items of a list section, else the section itself. */
+const fieldsHolder = (section: Json): Json | undefined => {
+  const object = (section.type === 'array' ? section.items : section) as Json | undefined;
+  return object?.properties && typeof object.properties === 'object' ? (object.properties as Json) : undefined;
+};
+
+/**
+ * Moves the fields' descriptions of each section of the FIELD_LISTS schemas to the page, as a
+ * list under the anchor <schema>.<section>; the section's description links to it.
+ */
+function moveFieldLists(doc: OpenApiObject): Prose {
+  const prose: Prose = new Map();
+  for (const name of FIELD_LISTS) {
+    const schema = (doc.components?.schemas as Json | undefined)?.[name] as Json | undefined;
+    for (const [key, section] of Object.entries((schema?.properties ?? {}) as Record<string, Json>)) {
+      const fields = fieldsHolder(section);
+      const described = Object.entries((fields ?? {}) as Record<string, Json>).filter(
+        ([, field]) => typeof field.description === 'string' && !(field.description as string).includes('\n'),
+      );
+      const own = section.description;
+      if (described.length === 0 || typeof own !== 'string' || LINK.test(own) || FIELDS_LINK.test(own)) continue;
+      const anchor = `${slug(name)}.${slug(key)}`;
+      const text = described.map(([field, { description }]) => `- \`${field}\`: ${description}`).join('\n');
+      prose.set(anchor, { title: `${name} ${key}: its fields`, text });
+      for (const [, field] of described) delete field.description;
+      const short = `${own}${fieldsLink(anchor)}`;
+      section.description = short;
+      SEEN.set(short, text);
+    }
   }
   return prose;
 }
@@ -126,6 +175,19 @@ function restoreWith<T>(doc: T, textOf: (short: string, anchor: string) => strin
   const walk = (node: unknown): unknown => {
     if (Array.isArray(node)) return node.map(walk);
     if (node === null || typeof node !== 'object') return node;
+    const { description } = node as Json;
+    const fields = typeof description === 'string' ? FIELDS_LINK.exec(description) : null;
+    const list = fields && textOf(description as string, fields[2] ?? '');
+    if (fields && list) {
+      // A section of a FIELD_LISTS schema: its own description, and each field's from the list.
+      const section = walk({ ...(node as Json), description: fields[1] }) as Json;
+      const holder = fieldsHolder(section) as Record<string, Json>;
+      for (const line of list.split('\n')) {
+        const [, name = '', text] = FIELD_LINE.exec(line) ?? [];
+        if (holder[name] && text !== undefined) holder[name] = { ...holder[name], description: text };
+      }
+      return section;
+    }
     return Object.fromEntries(
       Object.entries(node).map(([key, value]) => {
         if (key === 'description' && typeof value === 'string') {
