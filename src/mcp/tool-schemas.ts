@@ -100,6 +100,7 @@ function portable(schema: unknown, mode: 'input' | 'output', optional = false, d
   const nested = typeof schema.$ref === 'string' ? depth + 1 : depth;
   if (mode === 'output' && nested > 1 && component(String(schema.$ref)).type === 'object') return OPEN_OBJECT;
   let node = inlined(schema);
+  if (mode === 'output' && RECORD_LISTS.has(String(schema.$ref))) node = withOpenRecords(node);
   // A map (TypeBox's Record: patternProperties with one catch-all pattern) as additionalProperties,
   // which says the same in the dialect.
   const patterns = node.patternProperties;
@@ -137,6 +138,31 @@ function portable(schema: unknown, mode: 'input' | 'output', optional = false, d
  * same Location, ReliabilityScore and PublicProvider came back in dozens of tools.
  */
 const OPEN_OBJECT = { type: 'object', properties: {}, additionalProperties: true };
+
+/**
+ * Components whose sections are records as stored, field by field (the account export: ~200 fields
+ * in 29 sections): an output schema keeps the sections and says of each record only that it is an
+ * object. The OpenAPI document has every field, with its type, and /docs/descriptions.md lists them
+ * with what they mean; written out here they were 16 KB of every tools/list.
+ */
+const RECORD_LISTS: ReadonlySet<string> = new Set(['AccountExport']);
+
+/** `schema` with each record of its sections as OPEN_OBJECT: a list's items, or an object section itself. */
+function withOpenRecords(schema: Schema): Schema {
+  const properties = isSchema(schema.properties) ? schema.properties : {};
+  const open = (section: unknown): unknown => {
+    if (!isSchema(section)) return section;
+    if (section.type === 'array' && isSchema(section.items) && section.items.type === 'object') {
+      return { ...section, items: OPEN_OBJECT };
+    }
+    if (section.type === 'object' && isSchema(section.properties)) {
+      const { description } = section;
+      return { ...OPEN_OBJECT, ...(description !== undefined && { description }) };
+    }
+    return section;
+  };
+  return { ...schema, properties: Object.fromEntries(Object.entries(properties).map(([k, v]) => [k, open(v)])) };
+}
 
 /** A route's parameters or body, as far as a tool's input schema takes them. */
 interface ObjectSchema {
