@@ -13,7 +13,9 @@ import type { Json, OpenApiObject } from './types.js';
  * checks the result.
  *
  * - components.headers: the budget headers and Retry-After (error-catalogue.ts SHARED_HEADERS), named
- *   without their RateLimit prefixes (HEADER_COMPONENT_NAMES, components.ts);
+ *   without their RateLimit prefixes (HEADER_COMPONENT_NAMES, components.ts); of the budget, every
+ *   response declares RateLimit, and RateLimit-Policy with the legacy X-RateLimit-* are declared
+ *   once, on the 429 answer, as RateLimit's description says (declareBudgetOnce, budget.ts);
  * - components.responses: the ApiError responses (error-catalogue.ts SHARED_ERRORS), named by their status
  *   (ERROR_COMPONENT_NAMES, components.ts); those alike but for their description reference the
  *   first with their own description (chainAlikeResponses, responses.ts); and every success
@@ -35,7 +37,8 @@ import type { Json, OpenApiObject } from './types.js';
  *   description of a tag (the section intro Swagger UI and Redoc show), and each operation that had
  *   them says where they are (moveSharedParagraphs);
  * - last, a description longer than MAX_INLINE_CHARS keeps its first sentence and links to the whole
- *   text on the page DESCRIPTIONS_PAGE (moveLongProse, prose.ts; the page: descriptionsPageOf).
+ *   text on the page DESCRIPTIONS_PAGE, and the account export's fields are described there, one
+ *   list per section (moveLongProse, prose.ts; the page: descriptionsPageOf).
  *
  * The route schemas stay as they are (they are what requests are validated with and what the MCP
  * tools are built from); only the document is rewritten. resolveShared and expandDocument write it

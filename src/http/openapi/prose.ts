@@ -5,9 +5,12 @@ import type { Json, OpenApiObject } from './types.js';
  * MAX_INLINE_CHARS keeps its first sentence in the document and ends with a link to the whole text
  * on a page served beside it (DESCRIPTIONS_PAGE, plugins/docs.ts), under an anchor named after
  * where it was: the operationId, the tag, the schema or response (parameters stay whole: the MCP
- * tools quote them). So the document stays small
- * enough for an agent to read whole, and nothing is lost: restoreProse writes the texts back from
- * the page (test/http/openapi-size.test.ts), and compactDocument checks that it does.
+ * tools quote them, and test/mcp/mcp.test.ts compares the two; response headers stay whole: the
+ * budget's is the one declaration of RateLimit-Policy and X-RateLimit-*). The schemas of
+ * FIELD_LISTS (the account export) describe their fields on the page too, one list per section.
+ * So the document stays small enough for an agent to read whole, and nothing is lost: restoreProse
+ * writes the texts back from the page (test/http/openapi-size.test.ts), and compactDocument checks
+ * that it does.
  */
 
 /** Where the whole texts are served (plugins/docs.ts, in the documents' scope). */
@@ -203,7 +206,7 @@ function restoreWith<T>(doc: T, textOf: (short: string, anchor: string) => strin
 
 /** The page the links point at: each whole text under a heading with its anchor. */
 export function descriptionsPage(prose: Prose, title: string): string {
-  const intro = `# ${title}: the long descriptions\n\nThe OpenAPI document (/v1/openapi.json) keeps each long description to its first sentence and a link here, to the whole text under the anchor the link names: an operation by its operationId (with the fields of its body or answer after a dot), a tag as tag.<name>, the introduction, or a schema or response of components by its name.`;
+  const intro = `# ${title}: the long descriptions\n\nThe OpenAPI document (/v1/openapi.json) keeps each long description to its first sentence and a link here, to the whole text under the anchor the link names: an operation by its operationId (with the fields of its body or answer after a dot), a tag as tag.<name>, the introduction, or a schema or response of components by its name. The sections of the account export list what their fields mean, one field a line, under AccountExport.<section>, linked as [Fields].`;
   const sections = [...prose].map(([anchor, { title: what, text }]) => `${heading(anchor, what)}\n\n${text}`);
   return `${[intro, ...sections].join('\n\n')}\n`;
 }
