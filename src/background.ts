@@ -7,6 +7,7 @@ import { createMailer } from './mail/mailer.js';
 import { pruneSearchChanges } from './repositories/search-changes.js';
 import { sendSavedSearchDigests } from './services/saved-search-digests.js';
 import { bookingRequestSweep } from './sweeps/booking-requests.js';
+import { completionSweep } from './sweeps/completions.js';
 import { PeriodicSweep } from './sweeps/periodic.js';
 import { reviewPublicationSweep } from './sweeps/reviews.js';
 import { WebhookWorker } from './webhooks/worker.js';
@@ -17,8 +18,8 @@ const SEARCH_CHANGES_SWEEP_MS = 600_000;
 
 /**
  * The work every instance does besides answering requests: sending the outbox's webhook deliveries
- * (when WEBHOOK_DELIVERY is on), expiring unanswered booking requests and publishing reviews whose
- * window closed. Both start when the app
+ * (when WEBHOOK_DELIVERY is on), expiring unanswered booking requests, publishing reviews whose
+ * window closed and writing final the job completions nobody objected to. Both start when the app
  * is ready and stop (waiting for what is in flight) when it closes.
  */
 export function startBackgroundWork(app: FastifyInstance, db: Kysely<Database>, config: Config, now: () => Date): void {
@@ -49,6 +50,8 @@ export function startBackgroundWork(app: FastifyInstance, db: Kysely<Database>, 
   });
   // Publishes reviews whose window closed alone (their events and the reviewed parties' figures).
   const reviews = reviewPublicationSweep(db, { now, everyMs: config.EVENTS_POLL_MS, log: app.log });
+  // Writes final the job completions whose window to object closed (the helpers' figures count them).
+  const completions = completionSweep(db, { now, everyMs: config.EVENTS_POLL_MS, log: app.log });
   // Sends the daily digest e-mails of saved-search matches (claimed per account: one instance sends).
   const mailer = createMailer(config);
   const digests = new PeriodicSweep({
@@ -66,7 +69,7 @@ export function startBackgroundWork(app: FastifyInstance, db: Kysely<Database>, 
     done: 'search change log pruned',
     failed: 'pruning the search change log failed; retried next round',
   });
-  for (const sweep of [bookingRequests, reviews, digests, searchChanges]) {
+  for (const sweep of [bookingRequests, reviews, completions, digests, searchChanges]) {
     app.addHook('onReady', async () => sweep.start());
     app.addHook('onClose', () => sweep.stop());
   }

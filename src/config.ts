@@ -44,6 +44,8 @@ const ConfigSchema = Type.Object({
   BOOKING_REQUEST_TTL_HOURS: Type.Integer({ minimum: 1, maximum: 720, default: 48 }),
   // Days after a job's completion or a booking's return in which both sides may review (issue 17).
   REVIEW_WINDOW_DAYS: Type.Integer({ minimum: 1, maximum: 90, default: 14 }),
+  // Hours an accepted helper has to object to a job's completion; without an objection it is final then (issue 30, 3).
+  COMPLETION_OBJECTION_HOURS: Type.Integer({ minimum: 1, maximum: 720, default: 72 }),
   // Saved searches an account may keep (issue 18).
   SAVED_SEARCHES_PER_ACCOUNT: Type.Integer({ minimum: 1, maximum: 1_000, default: 20 }),
   // Drafts a person confirms (issue 21): how long a confirmation link works, and how many may wait per account.

@@ -22,6 +22,7 @@ import * as changeNotify from './migrations/0019-change-notify.js';
 import * as searchChanges from './migrations/0020-search-changes.js';
 import * as drafts from './migrations/0021-drafts.js';
 import * as placeReleases from './migrations/0022-place-releases.js';
+import * as completionConfirmations from './migrations/0023-completion-confirmations.js';
 
 /** Migrations are listed in code, not read from a folder, so they work the same from src/ and dist/. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -47,6 +48,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0020-search-changes': searchChanges,
   '0021-drafts': drafts,
   '0022-place-releases': placeReleases,
+  '0023-completion-confirmations': completionConfirmations,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

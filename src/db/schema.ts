@@ -177,6 +177,17 @@ export interface ApplicationsTable {
   decided_at: string | null;
   /** When the helper gave up an accepted application (a cancellation in the helper's record); migration 0013. */
   withdrawn_at: Generated<string | null>;
+  /**
+   * The job's completion for this helper (migration 0023, services/completions.ts): the owner's
+   * word (when they completed the job), until when the helper may object, the helper's
+   * confirmation or objection (with its reason), and when it became final.
+   */
+  completion_requested_at: Generated<string | null>;
+  completion_objectable_until: Generated<string | null>;
+  completion_confirmed_at: Generated<string | null>;
+  completion_objected_at: Generated<string | null>;
+  completion_objection: Generated<string | null>;
+  completion_final_at: Generated<string | null>;
 }
 
 export type BookingStatus = (typeof BOOKING_STATUSES)[number];

@@ -118,7 +118,7 @@ const W = RELIABILITY_WEIGHTS;
  */
 export const NEW_ACCOUNT_HOURS = 24;
 
-export const RELIABILITY_FORMULA = `reliability_score = round(${W.rating} × rating + ${W.cancellations} × cancellations + ${W.experience} × experience + ${W.responsiveness} × responsiveness + ${W.verified} × verified), each part 0 to 1 and smoothed by a prior: rating = ((${P.ratingWeight} × ${P.rating} + sum of published ratings) / (${P.ratingWeight} + rating_count) − 1) / 4, a Bayesian average with ${P.ratingWeight} pseudo-reviews of ${P.rating} stars; cancellations = max(0, 1 − 4 × (cancellations + ${P.cancellations}) / (commitments + ${P.commitmentWeight})); experience = min(1, completed_jobs / ${P.fullExperience}); responsiveness = ${P.responseMinutes} / (${P.responseMinutes} + m) with m = (${P.responseWeight} × ${P.responseMinutes} + sum of response minutes) / (${P.responseWeight} + answers); verified = 1 with an approved, unrevoked verification. Someone new starts at ${reliabilityScore(FRESH_HISTORY)} (${reliabilityScore({ ...FRESH_HISTORY, verified: true })} once verified); one 1-star review after 40 five-star ones costs about one point. Ratings count one per reviewer (the mean of theirs) and only from accounts ${NEW_ACCOUNT_HOURS} h old when they wrote; completions only by posters that old.`;
+export const RELIABILITY_FORMULA = `reliability_score = round(${W.rating} × rating + ${W.cancellations} × cancellations + ${W.experience} × experience + ${W.responsiveness} × responsiveness + ${W.verified} × verified), each part 0 to 1 and smoothed by a prior: rating = ((${P.ratingWeight} × ${P.rating} + sum of published ratings) / (${P.ratingWeight} + rating_count) − 1) / 4, a Bayesian average with ${P.ratingWeight} pseudo-reviews of ${P.rating} stars; cancellations = max(0, 1 − 4 × (cancellations + ${P.cancellations}) / (commitments + ${P.commitmentWeight})); experience = min(1, completed_jobs / ${P.fullExperience}); responsiveness = ${P.responseMinutes} / (${P.responseMinutes} + m) with m = (${P.responseWeight} × ${P.responseMinutes} + sum of response minutes) / (${P.responseWeight} + answers); verified = 1 with an approved, unrevoked verification. Someone new starts at ${reliabilityScore(FRESH_HISTORY)} (${reliabilityScore({ ...FRESH_HISTORY, verified: true })} once verified); one 1-star review after 40 five-star ones costs about one point. Ratings count one per reviewer (the mean of theirs) and only from accounts ${NEW_ACCOUNT_HOURS} h old when they wrote; completions only by posters that old, and once final (the helper confirmed, or the window to object closed).`;
 
 /** An application of a helper, with its job, as a helper's record reads it. */
 export interface HelperApplicationFact {
@@ -130,6 +130,11 @@ export interface HelperApplicationFact {
   /** When the job was completed, and when its owner's account was made (seasoned: NEW_ACCOUNT_HOURS). */
   job_completed_at?: string | null;
   owner_created_at?: string | null;
+  /**
+   * When the completion became final for this helper (confirmed, or the window to object closed;
+   * domain/completions.ts); null: not final. Not given: not tracked (counts as final).
+   */
+  completion_final_at?: string | null;
 }
 
 /** Whether an account made at `createdAt` was NEW_ACCOUNT_HOURS old at `at`. Unknown: not seasoned. */
@@ -193,8 +198,11 @@ export function helperRecord(
       (a) =>
         a.withdrawn_at === null &&
         a.job_status === 'completed' &&
-        // A job of no account (the seeded history) counts; an account's once it was seasoned.
-        (a.job_completed_at === undefined || !a.owner_created_at || seasonedAt(a.owner_created_at, a.job_completed_at)),
+        // A job of no account (the seeded history) counts; an account's once it was seasoned when
+        // it completed the job, and once the completion is final for the helper (issue 30, 3).
+        (a.job_completed_at === undefined ||
+          !a.owner_created_at ||
+          (seasonedAt(a.owner_created_at, a.job_completed_at) && a.completion_final_at !== null)),
     ).length,
     responseMinutes: [...applications.map((a) => minutesBetween(a.job_created_at, a.created_at)), ...firstReplies],
     commitments: accepted.length,

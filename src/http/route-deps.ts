@@ -43,6 +43,8 @@ export interface RouteDeps {
   bookingRequestTtlHours: number;
   /** Days after completion or return in which both sides may review (REVIEW_WINDOW_DAYS). */
   reviewWindowDays: number;
+  /** Hours an accepted helper has to object to a job's completion (COMPLETION_OBJECTION_HOURS). */
+  completionObjectionHours: number;
   /** Saved searches an account may keep (SAVED_SEARCHES_PER_ACCOUNT). */
   savedSearchesPerAccount: number;
   /** Counts a report (POST /v1/reports) against its sender's hourly budget; throws 429 past it. */
@@ -54,7 +56,12 @@ export interface RouteDeps {
 /** What of RouteDeps the configuration sets: the numbers the routes enforce and document. */
 export type ConfiguredLimits = Pick<
   RouteDeps,
-  'limits' | 'quotas' | 'bookingRequestTtlHours' | 'reviewWindowDays' | 'savedSearchesPerAccount'
+  | 'limits'
+  | 'quotas'
+  | 'bookingRequestTtlHours'
+  | 'reviewWindowDays'
+  | 'completionObjectionHours'
+  | 'savedSearchesPerAccount'
 >;
 
 /** The configured limits of the routes, for the app (app.ts) and the stdio server's catalog (mcp/catalog.ts). */
@@ -73,6 +80,7 @@ export function configuredLimits(config: Config): ConfiguredLimits {
     },
     bookingRequestTtlHours: config.BOOKING_REQUEST_TTL_HOURS,
     reviewWindowDays: config.REVIEW_WINDOW_DAYS,
+    completionObjectionHours: config.COMPLETION_OBJECTION_HOURS,
     savedSearchesPerAccount: config.SAVED_SEARCHES_PER_ACCOUNT,
   };
 }

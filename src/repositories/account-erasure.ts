@@ -120,6 +120,13 @@ export async function anonymiseAccountRows(
     await trx.updateTable('messages').set({ text: ERASED_TEXT }).where('sender_account_id', '=', id).executeTakeFirst(),
   );
   await trx.updateTable('applications').set({ message: null }).where('account_id', '=', id).execute();
+  // An objection to a job's completion stays an objection (the owner's reviews stay closed); its words go.
+  await trx
+    .updateTable('applications')
+    .set({ completion_objection: ERASED_TEXT })
+    .where('account_id', '=', id)
+    .where('completion_objection', 'is not', null)
+    .execute();
   const reviewsAnonymised = changed(
     await trx
       .updateTable('reviews')

@@ -1,12 +1,13 @@
 import { sql } from 'kysely';
 import type { Queryable } from '../db/queryable.js';
 import type { ApplicationRow, ApplicationStatus } from '../db/schema.js';
+import { completionFinalAt, completionState, NO_COMPLETION } from '../domain/completions.js';
 import { maskContactData } from '../domain/contact-shield.js';
 import { newId } from '../domain/ids.js';
 import { maxApplicants } from '../domain/pricing.js';
 import { effectiveJobStatus, type JobStatus } from '../domain/statuses.js';
 import { APPLICATION_MACHINE, nextState } from '../domain/transitions.js';
-import type { Application } from '../schemas/applications.js';
+import type { Application, Completion } from '../schemas/applications.js';
 import { openJobSql } from './jobs.js';
 import type { WriteTransaction } from './write-transaction.js';
 
@@ -17,7 +18,8 @@ import type { WriteTransaction } from './write-transaction.js';
  */
 export function applicationRowToApplication(
   row: ApplicationRow,
-  reader: 'applicant' | 'owner' = 'applicant',
+  reader: 'applicant' | 'owner',
+  now: Date,
 ): Application {
   const shown =
     row.message !== null && reader === 'owner' && row.status !== 'accepted'
@@ -32,6 +34,22 @@ export function applicationRowToApplication(
     contact_data_hidden: shown.masked,
     created_at: row.created_at,
     decided_at: row.decided_at,
+    completion: completionOf(row, now),
+  };
+}
+
+/** The completion of an application as its two parties read it (domain/completions.ts); null before any. */
+function completionOf(row: ApplicationRow, now: Date): Completion | null {
+  const state = completionState(row, now);
+  if (state === null || row.completion_requested_at === null || row.completion_objectable_until === null) return null;
+  return {
+    state,
+    completed_at: row.completion_requested_at,
+    objections_close_at: row.completion_objectable_until,
+    confirmed_at: row.completion_confirmed_at,
+    objected_at: row.completion_objected_at,
+    objection: row.completion_objection,
+    final_at: completionFinalAt(row, now),
   };
 }
 
@@ -95,6 +113,7 @@ export async function insertApplication(
     created_at: now.toISOString(),
     decided_at: null,
     withdrawn_at: null,
+    ...NO_COMPLETION,
   };
   await trx.insertInto('applications').values(row).execute();
   return row;
@@ -129,6 +148,7 @@ export async function listJobApplications(
   db: Queryable,
   jobId: string,
   accountId: string,
+  now: Date,
 ): Promise<Application[] | undefined> {
   const job = await db
     .selectFrom('jobs')
@@ -144,7 +164,7 @@ export async function listJobApplications(
     .orderBy('created_at')
     .orderBy('id')
     .execute();
-  return rows.map((row) => applicationRowToApplication(row, 'owner'));
+  return rows.map((row) => applicationRowToApplication(row, 'owner', now));
 }
 
 export type DecideOutcome =

@@ -106,6 +106,7 @@ export async function helperHistory(
       'jobs.status as job_status',
       'jobs.completed_at as job_completed_at',
       'accounts.created_at as owner_created_at',
+      'applications.completion_final_at',
     ])
     .where('applications.helper_id', '=', helperId)
     .orderBy('applications.id')
@@ -177,17 +178,6 @@ export async function refreshAccountRecords(trx: WriteTransaction, accountId: st
     owners.map((o) => o.id),
     replies,
   );
-}
-
-/** The helpers accepted for a job (whose completed_jobs a completion moves). */
-export async function acceptedHelpersOf(db: Queryable, jobId: string): Promise<string[]> {
-  const rows = await db
-    .selectFrom('applications')
-    .select('helper_id')
-    .where('job_id', '=', jobId)
-    .where('status', '=', 'accepted')
-    .execute();
-  return rows.map((r) => r.helper_id);
 }
 
 /** The owner of a booking's listing. */

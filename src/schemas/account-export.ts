@@ -51,6 +51,15 @@ const RELIABILITY: ExportFields = {
 /** Every instant is UTC (the section says so once). */
 const CREATED = { created_at: ['s', 'Created at.'] } as const;
 
+/** The job's completion for an accepted helper (issue 30, 3). */
+const COMPLETION: ExportFields = {
+  completion_requested_at: ['s?', 'Job completed at.'],
+  completion_objectable_until: ['s?', 'Objections until.'],
+  completion_confirmed_at: ['s?', 'Confirmed at.'],
+  completion_objected_at: ['s?', 'Objected at.'],
+  completion_final_at: ['s?', 'Final at.'],
+};
+
 export const EXPORT_SECTIONS = [
   {
     key: 'account',
@@ -201,6 +210,8 @@ export const EXPORT_SECTIONS = [
       ...CREATED,
       decided_at: ['s?', 'When the job owner decided.'],
       withdrawn_at: ['s?', 'When you gave up an accepted application.'],
+      ...COMPLETION,
+      completion_objection: ['s?', 'Your objection.'],
     },
   },
   {
@@ -214,6 +225,7 @@ export const EXPORT_SECTIONS = [
       status: ['s', 'pending, accepted, rejected or withdrawn.'],
       ...CREATED,
       decided_at: ['s?', 'When you decided.'],
+      ...COMPLETION,
     },
   },
   {

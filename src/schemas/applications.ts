@@ -1,6 +1,7 @@
 import { type Static, Type } from 'typebox';
+import { COMPLETION_STATES } from '../domain/completions.js';
 import { MASK } from '../domain/contact-shield.js';
-import { Nullable, PlainText, RefTo, StringEnum } from './common.js';
+import { Nullable, PlainText, RefTo, StringEnum, Text } from './common.js';
 import { JOB_LIFE_CYCLE } from './job-writes.js';
 
 const APPLICATION_STATUSES = ['pending', 'accepted', 'rejected', 'withdrawn'] as const;
@@ -19,6 +20,29 @@ export const ApplicationCreateBody = Type.Object(
   { additionalProperties: false },
 );
 export type ApplicationCreateBody = Static<typeof ApplicationCreateBody>;
+
+const At = (description: string) => Nullable(Type.String({ format: 'date-time' }), { description });
+
+/** The completion of a job for one accepted helper (domain/completions.ts). */
+const CompletionSchema = Type.Object(
+  {
+    state: StringEnum(COMPLETION_STATES, {
+      description:
+        'awaiting_confirmation (until objections_close_at), confirmed, final (no objection in the window) or objected.',
+    }),
+    completed_at: Type.String({ format: 'date-time', description: 'When the owner completed the job.' }),
+    objections_close_at: Type.String({
+      format: 'date-time',
+      description: 'Until when the helper may object.',
+    }),
+    confirmed_at: At('When the helper confirmed it.'),
+    objected_at: At('When the helper objected.'),
+    objection: Nullable(Type.String(), { description: "The helper's reason." }),
+    final_at: At('When it became final (reviews open).'),
+  },
+  { additionalProperties: false },
+);
+export type Completion = Static<typeof CompletionSchema>;
 
 export const ApplicationSchema = Type.Object(
   {
@@ -40,6 +64,9 @@ export const ApplicationSchema = Type.Object(
     decided_at: Nullable(Type.String({ format: 'date-time' }), {
       description: 'When it was accepted, rejected or withdrawn.',
     }),
+    completion: Nullable(CompletionSchema, {
+      description: "The job's completion for this helper (only the two parties see it); null before any.",
+    }),
   },
   { $id: 'Application', additionalProperties: false, description: 'A helper’s application for a job.' },
 );
@@ -52,6 +79,19 @@ export const ApplicationList = Type.Object(
   },
   { additionalProperties: false },
 );
+
+/** POST /v1/jobs/{id}/applications/{application_id}/object-to-completion. */
+export const CompletionObjectionBody = Type.Object(
+  {
+    reason: Text(
+      10,
+      1000,
+      "Why the job is not done, 10 to 1000 characters, for the job's owner. No contact data (400).",
+    ),
+  },
+  { additionalProperties: false },
+);
+export type CompletionObjectionBody = Static<typeof CompletionObjectionBody>;
 
 export const ApplicationParams = Type.Object(
   {
@@ -67,3 +107,7 @@ export const APPLICATION_SHIELD = `**Contact data in applications.** The job's o
 export const APPLICATION_LIFE_CYCLE = `Application states: pending -> accepted or rejected (by the job owner). When the accepted applications reach helpers_needed, the job becomes assigned and the pending rest are rejected; cancelling the job rejects the pending ones too. accepted and rejected are final; a rejected application keeps its place among max_applicants.
 
 ${JOB_LIFE_CYCLE}`;
+
+/** The completion rules (issue 30, 3), as the operations tell them. */
+export const COMPLETION_RULES = (hours: number) =>
+  `**Completion.** POST /v1/jobs/{id}/complete is the job owner's word; each accepted helper (a completion.requested event) confirms it or objects to it with a reason within ${hours} h (COMPLETION_OBJECTION_HOURS); without an objection it is final then. Only a final completion opens the reviews of the application (before: 409 completion_not_final, naming when) and counts in the helper's record. An objection keeps it from standing for that helper; once it stands for no accepted helper, the job is assigned again, and its owner completes it again when the work is done, or cancels it. Only the two parties see the completion and the objection.`;

@@ -23,6 +23,7 @@ export const ERROR_CODES = [
   'already_replied',
   'not_reviewable',
   'completion_too_early',
+  'completion_not_final',
   'review_window_closed',
   'booking_conflict',
   'outside_pick_up_window',

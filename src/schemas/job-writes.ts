@@ -104,6 +104,7 @@ export const JOB_LIFE_CYCLE = `Job states and transitions:
 | open | the owner accepts the last helper needed (POST .../applications/{application_id}/accept) | assigned |
 | open, assigned | POST /v1/jobs/{id}/cancel (pending applications are rejected) | cancelled |
 | assigned | POST /v1/jobs/{id}/complete, once the job's time has come (desired_at; without one, the last acceptance plus duration_hours); before, 409 completion_too_early | completed |
+| completed | every accepted helper objects within the window (POST .../applications/{application_id}/object-to-completion) | assigned |
 | open | its deadline passes (shown at once) | expired |
 
-completed, cancelled and expired are final. Any other action answers 409 invalid_state_transition naming the current state, with the actions allowed from it in alternatives. Searches, stats and categories count open jobs only.`;
+A completion is the owner's word: each accepted helper confirms it (.../confirm-completion) or objects within COMPLETION_OBJECTION_HOURS (72 by default); it is final for them then. Only a final completion opens the reviews and counts in the helper's record. completed (once no helper can object any more), cancelled and expired are final. Any other action answers 409 invalid_state_transition naming the current state, with the actions allowed from it in alternatives. Searches, stats and categories count open jobs only.`;

@@ -5,7 +5,7 @@ import { NearParam } from './search-words.js';
 
 export const EventTypeSchema = StringEnum(EVENT_TYPES, {
   description:
-    "job.* and listing.* are public (any webhook may subscribe); application.created goes to the job owner and the applicant, booking.* to the listing owner and the renter, review.published to both sides of the review, verification.decided to the helper's account, saved_search.matched to the search's account, draft.* to the draft's.",
+    "job.* and listing.* are public (any webhook may subscribe); application.created and completion.* (a job's completion asked of an accepted helper, confirmed, objected to) go to the job owner and the applicant, booking.* to the listing owner and the renter, review.published to both sides of the review, verification.decided to the helper's account, saved_search.matched to the search's account, draft.* to the draft's.",
 });
 
 const Filters = Type.Object(

@@ -2,6 +2,7 @@ import type { ApplicationRow, BookingRow, NewJob, ReviewRow, ReviewSide, Verific
 import { berlinDate } from '../domain/berlin-time.js';
 import { addDays, bookingPrice } from '../domain/booking-price.js';
 import type { Category } from '../domain/categories.js';
+import { NO_COMPLETION } from '../domain/completions.js';
 import {
   helperRecord,
   ownerRecord,
@@ -179,6 +180,8 @@ export function helperHistory(
         created_at: iso(created),
         decided_at: iso(created + rng.int(10, 600) * 60_000),
         withdrawn_at: job.status === 'cancelled' ? iso(created + rng.int(1, 48) * 3_600_000) : null,
+        // Jobs of no account: their completions count as the owner's word (domain/reliability.ts).
+        ...NO_COMPLETION,
       };
       into.applications.push(app);
       applicationsOf.set(helper.id, [...(applicationsOf.get(helper.id) ?? []), { app, job }]);

@@ -66,8 +66,9 @@ export async function applicationsOfJob(
   db: WriteContext['db'],
   account: AccountRow,
   jobId: string,
+  now: Date,
 ): Promise<{ data: Application[]; total: number }> {
-  const applications = await listJobApplications(db, jobId, account.id);
+  const applications = await listJobApplications(db, jobId, account.id, now);
   if (!applications) throw notFound('job', jobId, 'GET /v1/jobs');
   return { data: applications, total: applications.length };
 }
@@ -108,9 +109,9 @@ async function apply(
   const job = await jobPlaceAndOwner(trx, input.jobId);
   const audience = [job.owner_account_id, input.accountId];
   // The event reaches the job's owner: the message as they read it (the shield is on while pending).
-  const data = applicationRowToApplication(row, 'owner');
+  const data = applicationRowToApplication(row, 'owner', now);
   await recordEvent(trx, { type: 'application.created', subjectId: row.id, place: job, audience, data }, now);
-  return { ok: true, application: applicationRowToApplication(row) };
+  return { ok: true, application: applicationRowToApplication(row, 'applicant', now) };
 }
 
 /**
@@ -131,7 +132,7 @@ async function decideOn(
   }
   const row = await findApplication(trx, input.applicationId);
   if (input.action === 'accept') await refreshHelperRecords(trx, [row.helper_id]);
-  return { ok: true, application: applicationRowToApplication(row, 'owner') };
+  return { ok: true, application: applicationRowToApplication(row, 'owner', now) };
 }
 
 function applyError(outcome: Exclude<ApplyOutcome, { ok: true }>, jobId: string, helperId: string): ApiError {

@@ -17,10 +17,10 @@ import {
   setJobColumns,
   type TransitionOutcome,
 } from '../repositories/job-writes.js';
-import { acceptedHelpersOf, refreshHelperRecords } from '../repositories/reliability-records.js';
 import { inWriteTransaction, type WriteContext, type WriteTransaction } from '../repositories/write-transaction.js';
 import type { JobCreateBody, JobUpdateBody } from '../schemas/job-writes.js';
 import type { Job } from '../schemas/jobs.js';
+import { requestCompletion } from './completions.js';
 import { ApiError, badRequest } from './errors.js';
 import { requireProviderDetails } from './providers.js';
 import { recordJobEvent } from './public-events.js';
@@ -80,18 +80,20 @@ export async function updateJob(
 
 /**
  * Cancels or completes the account's job along JOB_MACHINE. Cancelling rejects the pending
- * applications; completing is one more completed job for each accepted helper, in the next read
- * already.
+ * applications; completing is the owner's word, which each accepted helper confirms or objects to
+ * within `objectionHours` (services/completions.ts): a completed job counts for a helper once it
+ * is final.
  */
 export async function transitionJob(
   context: WriteContext,
   account: AccountRow,
   id: string,
   action: JobAction,
+  objectionHours: number,
 ): Promise<Job> {
   const outcome = await inWriteTransaction(context, async (trx) => {
     if (action === 'complete') await checkCompletionTime(trx, id, account.id, context.now);
-    return moveJob(trx, id, account.id, action, context.now);
+    return moveJob(trx, id, account.id, action, context.now, objectionHours);
   });
   if (!outcome) throw notFound('job', id, 'GET /v1/jobs');
   if (!outcome.done) throw illegalTransition('job', outcome.status, action, JOB_MACHINE);
@@ -116,8 +118,9 @@ async function checkCompletionTime(trx: WriteTransaction, id: string, accountId:
 /**
  * The story of transitionJob inside a write transaction, also told by an erasure cancelling the
  * account's jobs (services/account-data.ts): the move (moveOwnJob), then the pending applications
- * rejected (cancel) or the accepted helpers' figures refreshed (complete), then the
- * job.status_changed event. Undefined: no such job of the account; done false: not from `status`.
+ * rejected (cancel) or each accepted helper asked to confirm within `objectionHours` (complete:
+ * requestCompletion), then the job.status_changed event. Undefined: no such job of the account;
+ * done false: not from `status`.
  */
 export async function moveJob(
   trx: WriteTransaction,
@@ -125,11 +128,15 @@ export async function moveJob(
   accountId: string,
   action: JobAction,
   now: Date,
+  objectionHours?: number,
 ): Promise<{ done: true; job: Job } | Exclude<TransitionOutcome, { done: true }>> {
   const moved = await moveOwnJob(trx, id, accountId, action, now);
   if (!moved?.done) return moved;
   if (moved.to === 'cancelled') await rejectPending(trx, id, now);
-  if (moved.to === 'completed') await refreshHelperRecords(trx, await acceptedHelpersOf(trx, id));
+  if (moved.to === 'completed') {
+    if (objectionHours === undefined) throw new Error('completing a job needs the hours to object');
+    await requestCompletion(trx, id, now, objectionHours);
+  }
   return { done: true, job: await recordJobEvent(trx, 'job.status_changed', id, now) };
 }
 

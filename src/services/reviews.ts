@@ -1,6 +1,7 @@
 import { isUniqueViolation } from '../db/errors.js';
 import type { Queryable } from '../db/queryable.js';
 import type { AccountRow, ReviewRow, ReviewSide } from '../db/schema.js';
+import { type CompletionColumns, completionFinalAt } from '../domain/completions.js';
 import { isPublished, reviewWindowCloses } from '../domain/reviews.js';
 import { firstNameAndInitial } from '../domain/text.js';
 import { findHelperProfile, isRemovedHelper } from '../repositories/helper-profiles.js';
@@ -53,10 +54,13 @@ export async function reviewApplication(
       `The job is ${found.job_status}; reviews open when its owner completes it (POST /v1/jobs/${ids.jobId}/complete).`,
     );
   }
+  // The owner's word is not enough: the helper's confirmation, or the window to object closed (issue 30, 3).
+  const finalAt = completionFinalAt(found, context.now);
+  if (finalAt === null) throw completionNotFinal(found, side, ids);
   const subject: ReviewSubject = {
     type: 'application',
     id: found.id,
-    windowClosesAt: reviewWindowCloses(found.completed_at, settings.windowDays),
+    windowClosesAt: reviewWindowCloses(finalAt, settings.windowDays),
     reviewed:
       side === 'client'
         ? { helperId: found.helper_id, ownerId: null, listingId: null, accountId: found.account_id }
@@ -263,6 +267,42 @@ function notAParty(what: string, id: string): ApiError {
         ? "Reviews of an application are written by the job's owner and the accepted helper's account."
         : "Reviews of a booking are written by its renter and the listing's owner.",
   });
+}
+
+/** 409 completion_not_final: when the reviews of the application open, and what the caller can do about it. */
+function completionNotFinal(
+  found: CompletionColumns,
+  side: ReviewSide,
+  ids: { jobId: string; applicationId: string },
+): ApiError {
+  const confirm = `POST /v1/jobs/${ids.jobId}/applications/${ids.applicationId}/confirm-completion`;
+  if (found.completion_objected_at !== null) {
+    return new ApiError(
+      409,
+      'completion_not_final',
+      `The helper objected to the job's completion at ${found.completion_objected_at}; it does not stand for this application, and its reviews stay closed.`,
+      {
+        param: null,
+        suggestion:
+          side === 'helper'
+            ? `If the work was done after all, confirm the completion (${confirm}); the reviews open then.`
+            : 'Settle it with the helper in the conversation (POST /v1/conversations); the reviews open once they confirm the completion.',
+      },
+    );
+  }
+  const until = found.completion_objectable_until;
+  return new ApiError(
+    409,
+    'completion_not_final',
+    `The job's completion awaits the helper's confirmation; it becomes final at ${until} unless they object before, and the reviews open then.`,
+    {
+      param: null,
+      suggestion:
+        side === 'helper'
+          ? `Confirm the completion (${confirm}) to review now, or object to it before ${until}.`
+          : `Review at ${until} or later, or once the helper has confirmed the completion.`,
+    },
+  );
 }
 
 function notReviewable(message: string): ApiError {

@@ -51,6 +51,7 @@ const BODIES: Record<string, object> = {
   postMessage: { text: 'Ich lese mit' },
   reviewApplication: { rating: 1 },
   reviewBooking: { rating: 1 },
+  objectToCompletion: { reason: 'Von Fremden bestritten.' },
   replyToReview: { text: 'Fremd' },
   requestHelperVerification: { method: 'phone' },
   appealModerationDecision: { text: 'Nicht meine Entscheidung, trotzdem.' },

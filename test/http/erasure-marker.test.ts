@@ -1,7 +1,7 @@
 /**
  * Issue 30, 1: erasure leaves nothing behind. One person (Alice) writes a marker word into every
  * write path the API has that takes her words (her name, e-mail, jobs, listings, helper profile,
- * applications, bookings, conversations, reviews and replies, saved searches, webhooks, drafts,
+ * applications and an objection to a job's completion, bookings, conversations, reviews and replies, saved searches, webhooks, drafts,
  * reports, key requests); another (Bruno) is her counterpart everywhere and keeps copies the
  * platform made of her words for him: saved_search.matched events in his private stream and on his
  * webhook, stored idempotent answers (an accepted application names her message and e-mail, a
@@ -55,10 +55,18 @@ test('erasure: a marker written through every write path is found nowhere afterw
   const hook = await ok(
     bruno.post('/v1/webhooks', {
       url: 'http://127.0.0.1:9/bruno',
-      events: ['saved_search.matched', 'application.created', 'job.created', 'listing.created', 'booking.created'],
+      events: [
+        'saved_search.matched',
+        'application.created',
+        'completion.objected',
+        'job.created',
+        'listing.created',
+        'booking.created',
+      ],
     }),
   );
   const brunoJob = await ok(bruno.post('/v1/jobs', { ...JOB_BODY, title: 'Hecke schneiden' }));
+  const disputedJob = await ok(bruno.post('/v1/jobs', { ...JOB_BODY, title: 'Rasen mähen' }));
   const brunoListing = await ok(bruno.post('/v1/listings', { ...LISTING_BODY, title: 'Leiter' }));
   const brunoHelper = await ok(bruno.post('/v1/helpers', helperBody('Bruno B.')));
 
@@ -80,6 +88,8 @@ test('erasure: a marker written through every write path is found nowhere afterw
     }),
   );
   await ok(bruno.post(`/v1/jobs/${aliceJob.id}/applications`, { helper_id: brunoHelper.id }));
+  const disputed = await ok(alice.post(`/v1/jobs/${disputedJob.id}/applications`, { helper_id: aliceHelper.id }));
+  await ok(bruno.post(`/v1/jobs/${disputedJob.id}/applications/${disputed.id}/accept`), 200);
   await ok(
     alice.post(`/v1/listings/${brunoListing.id}/bookings`, { start_date: '2026-11-25', end_date: '2026-11-26' }),
   );
@@ -103,6 +113,11 @@ test('erasure: a marker written through every write path is found nowhere afterw
   // Reviews both ways, and her reply to his.
   advance(24 * 3_600_000);
   assert.equal((await bruno.post(`/v1/jobs/${brunoJob.id}/complete`)).status, 200);
+  await ok(alice.post(`/v1/jobs/${brunoJob.id}/applications/${application.id}/confirm-completion`), 200);
+  // Her objection to the other job's completion: its reason is hers (the job is assigned again).
+  assert.equal((await bruno.post(`/v1/jobs/${disputedJob.id}/complete`)).status, 200);
+  const objection = `/v1/jobs/${disputedJob.id}/applications/${disputed.id}/object-to-completion`;
+  await ok(alice.post(objection, { reason: `Nicht gemacht, sagt ${MARKER}.` }), 200);
   const reviews = `/v1/jobs/${brunoJob.id}/applications/${application.id}/reviews`;
   const brunoReview = await ok(bruno.post(reviews, { rating: 5, text: 'Sehr gut.' }));
   await ok(alice.post(reviews, { rating: 4, text: `Gern wieder, ${MARKER}.` }));

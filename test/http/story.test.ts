@@ -51,9 +51,11 @@ test('the story: question, acceptance, completion, two reviews, reliability, ver
   assert.equal(accepted.status, 200, accepted.raw);
   assert.equal((await owner.get(messages)).body.data[0].text, question);
 
-  // Completed; the helper's completed_jobs moves in the very next read.
+  // Completed and confirmed by the helper; the helper's completed_jobs moves in the very next read.
   now += 3 * 3_600_000;
   assert.equal((await owner.post(`/v1/jobs/${job.body.id}/complete`)).status, 200);
+  const confirm = `/v1/jobs/${job.body.id}/applications/${application.body.id}/confirm-completion`;
+  assert.equal((await helper.post(confirm)).status, 200);
   const completed = (await anonymous.get(`/v1/helpers/${helperId}`)).body.reliability;
   assert.equal(completed.completed_jobs, 1);
 

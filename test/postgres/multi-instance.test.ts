@@ -90,6 +90,7 @@ test('two instances on one PostgreSQL schema and one Redis', { timeout: 300_000 
       '0020-search-changes',
       '0021-drafts',
       '0022-place-releases',
+      '0023-completion-confirmations',
     ]);
   });
 

@@ -80,6 +80,7 @@ describe('POST /v1/jobs/{id}/applications', () => {
       contact_data_hidden: false,
       created_at: NOW.toISOString(),
       decided_at: null,
+      completion: null,
     });
     assert.equal((await anonymous.get(`/v1/jobs/${job.id}`)).body.applications_count, 1);
     assert.equal((await apply(helpers(1), job.id)).body.message, null);

@@ -416,7 +416,7 @@ test('no write breaks the HTTP contract (property-based, bodies from the OpenAPI
     about: { type: 'application', id: application },
     text: 'Hallo, passt Samstag?',
   });
-  // A completed job with an accepted application, reviewed by its owner: reviews and replies reach handlers.
+  // A completed job with an accepted application, confirmed by its helper and reviewed by its owner: reviews and replies reach handlers.
   const done = await call(b.key, '/v1/jobs', JOB_BODY);
   const accepted = await call(a.key, `/v1/jobs/${done}/applications`, { helper_id: helper });
   for (const step of [`applications/${accepted}/accept`, 'complete']) {
@@ -431,6 +431,12 @@ test('no write breaks the HTTP contract (property-based, bodies from the OpenAPI
       200,
     );
   }
+  const confirmed = await app.inject({
+    method: 'POST',
+    url: `/v1/jobs/${done}/applications/${accepted}/confirm-completion`,
+    headers: { 'x-api-key': a.key },
+  });
+  assert.equal(confirmed.statusCode, 200, confirmed.body);
   const review = await call(b.key, `/v1/jobs/${done}/applications/${accepted}/reviews`, { rating: 4 });
   const seeded = (await db.kysely.selectFrom('jobs').select('id').where('status', '=', 'open').limit(6).execute()).map(
     (r) => r.id,

@@ -58,11 +58,20 @@ async function acceptedJob(s: Setup, complete = true) {
   assert.equal(applied.status, 201);
   const accepted = await s.owner.post(`/v1/jobs/${job.body.id}/applications/${applied.body.id}/accept`);
   assert.equal(accepted.status, 200);
+  const ids = { jobId: job.body.id as string, applicationId: applied.body.id as string };
   if (complete) {
     s.advance(DAY_MS); // The work is done: not before (completion_too_early).
     assert.equal((await s.owner.post(`/v1/jobs/${job.body.id}/complete`)).status, 200);
+    await confirmed(s.helper, ids);
   }
-  return { jobId: job.body.id as string, applicationId: applied.body.id as string };
+  return ids;
+}
+
+/** The helper confirms the completion: final, the reviews open (issue 30, 3). */
+async function confirmed(helper: Client, ids: { jobId: string; applicationId: string }) {
+  const confirm = await helper.post(`/v1/jobs/${ids.jobId}/applications/${ids.applicationId}/confirm-completion`);
+  assert.equal(confirm.status, 200, confirm.raw);
+  assert.equal(confirm.body.completion.state, 'confirmed');
 }
 
 const reviewsUrl = (ids: { jobId: string; applicationId: string }) =>
@@ -93,6 +102,7 @@ describe('reviews of a completed job: double-blind', () => {
     assert.deepEqual([before.completed_jobs, before.avg_response_minutes], [0, 30]);
     s.advance(DAY_MS);
     assert.equal((await s.owner.post(`/v1/jobs/${ids.jobId}/complete`)).status, 200);
+    await confirmed(s.helper, ids);
     const completed = (await s.anonymous.get(`/v1/helpers/${s.helperId}`)).body.reliability;
     assert.equal(completed.completed_jobs, 1);
     assert.equal(
@@ -330,6 +340,7 @@ describe('reputation cannot be bought with a second account (issue 30, 3)', () =
       assert.deepEqual([early.status, early.body.error], [409, 'completion_too_early'], 'completed at once');
       now += wait;
       assert.equal((await poster.post(`/v1/jobs/${job.body.id}/complete`)).status, 200);
+      await confirmed(helper, { jobId: job.body.id, applicationId: applied.body.id });
       const url = `/v1/jobs/${job.body.id}/applications/${applied.body.id}/reviews`;
       assert.equal((await poster.post(url, { rating: 5 })).status, 201);
       assert.equal((await helper.post(url, { rating: 5 })).status, 201);

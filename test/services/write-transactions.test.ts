@@ -102,6 +102,14 @@ test('every documented POST of the developer tier commits its idempotency key wi
   await post('/v1/conversations/{id}/read', `/v1/conversations/${conversation.id}/read`, helper.key);
   now += 86_400_000; // The work is done: a job is completed once its time has come.
   await post('/v1/jobs/{id}/complete', `/v1/jobs/${job.id}/complete`, owner.key);
+  // The helper objects (the job is assigned again), the owner completes it again, the helper confirms.
+  const completion = `/v1/jobs/{id}/applications/{application_id}`;
+  const completionOf = `/v1/jobs/${job.id}/applications/${application.id}`;
+  await post(`${completion}/object-to-completion`, `${completionOf}/object-to-completion`, helper.key, {
+    reason: 'Die Hecke ist erst zur Hälfte geschnitten.',
+  });
+  await post('/v1/jobs/{id}/complete', `/v1/jobs/${job.id}/complete`, owner.key);
+  await post(`${completion}/confirm-completion`, `${completionOf}/confirm-completion`, helper.key);
   const jobReviews = '/v1/jobs/{id}/applications/{application_id}/reviews';
   const reviewsUrl = `/v1/jobs/${job.id}/applications/${application.id}/reviews`;
   const ownersReview = await post(jobReviews, reviewsUrl, owner.key, { rating: 5, text: 'Pünktlich.' });

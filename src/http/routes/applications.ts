@@ -5,10 +5,13 @@ import {
   ApplicationList,
   ApplicationParams,
   ApplicationSchema,
+  COMPLETION_RULES,
+  CompletionObjectionBody,
 } from '../../schemas/applications.js';
 import { NoQuery, RefTo } from '../../schemas/common.js';
 import { JobActionParams } from '../../schemas/job-writes.js';
 import { applicationsOfJob, applyAsHelper, decide } from '../../services/applications.js';
+import { confirmCompletion, getApplication, objectToCompletion } from '../../services/completions.js';
 import { errorResponses } from '../error-catalogue.js';
 import { created, ok, sendCreated } from '../responses.js';
 import type { Api, RouteDeps } from '../route-deps.js';
@@ -59,7 +62,7 @@ export function applicationRoutes(app: Api, deps: RouteDeps): void {
         response: { 200: ok(ApplicationList, 'The applications.'), ...errorResponses(400, 404) },
       },
     },
-    async (request) => applicationsOfJob(deps.db, requireAccount(request), request.params.id),
+    async (request) => applicationsOfJob(deps.db, requireAccount(request), request.params.id, deps.now()),
   );
 
   const ACTIONS = {
@@ -100,4 +103,77 @@ export function applicationRoutes(app: Api, deps: RouteDeps): void {
       },
     );
   }
+
+  const completionRules = COMPLETION_RULES(deps.completionObjectionHours);
+  const ids = (params: { id: string; application_id: string }) => ({
+    jobId: params.id,
+    applicationId: params.application_id,
+  });
+  app.get(
+    '/v1/jobs/:id/applications/:application_id',
+    {
+      onRequest: WRITE_HOOKS.onRequest,
+      schema: {
+        operationId: 'getApplication',
+        summary: 'Get an application, with its completion',
+        description: `An application, for the helper's account that made it and for the job's owner (anyone else: 404), with the job's completion for this helper.\n\n${completionRules}`,
+        tags: ['Applications'],
+        security: WRITE_SECURITY,
+        params: ApplicationParams,
+        querystring: NoQuery,
+        response: { 200: ok(RefTo(ApplicationSchema), 'The application, decided.'), ...errorResponses(400, 404) },
+      },
+    },
+    async (request) => getApplication(deps.db, requireAccount(request), ids(request.params), deps.now()),
+  );
+
+  app.post(
+    '/v1/jobs/:id/applications/:application_id/confirm-completion',
+    {
+      ...WRITE_HOOKS,
+      schema: {
+        operationId: 'confirmCompletion',
+        summary: "Confirm the job's completion, as its helper",
+        description:
+          "The accepted helper confirms that the job is done: the completion is final for them at once and the application's reviews open; also withdraws their objection while the job stays completed. The job's owner gets 403, anyone else 404; from another state 409. The rules: getApplication.",
+        tags: ['Applications'],
+        security: WRITE_SECURITY,
+        params: ApplicationParams,
+        querystring: NoQuery,
+        response: {
+          200: ok(RefTo(ApplicationSchema), 'The application, decided.'),
+          ...errorResponses(400, 403, 404, 409, 413, 415, 422),
+        },
+      },
+    },
+    async (request) => confirmCompletion(writeContext(request, deps), requireAccount(request), ids(request.params)),
+  );
+
+  app.post(
+    '/v1/jobs/:id/applications/:application_id/object-to-completion',
+    {
+      ...WRITE_HOOKS,
+      schema: {
+        operationId: 'objectToCompletion',
+        summary: "Object to the job's completion, as its helper",
+        description: `The accepted helper says the job is not done, within ${deps.completionObjectionHours} h of its completion (COMPLETION_OBJECTION_HOURS), with a reason for the job's owner; once the completion stands for no accepted helper, the job is assigned again. The job's owner gets 403, anyone else 404; after the window or from another state 409. The rules: getApplication.`,
+        tags: ['Applications'],
+        security: WRITE_SECURITY,
+        params: ApplicationParams,
+        querystring: NoQuery,
+        body: CompletionObjectionBody,
+        response: {
+          200: ok(RefTo(ApplicationSchema), 'The application, decided.'),
+          ...errorResponses(400, 403, 404, 409, 413, 415, 422),
+        },
+      },
+    },
+    async (request) =>
+      objectToCompletion(
+        writeContext(request, deps),
+        requireAccount(request),
+        ids(request.params),
+        request.body.reason,
+      ),
+  );
 }

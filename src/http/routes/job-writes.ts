@@ -65,8 +65,7 @@ export function jobWriteRoutes(app: Api, deps: RouteDeps): void {
     complete: {
       operationId: 'completeJob',
       summary: 'Mark a job completed',
-      description:
-        "assigned -> completed, and completed_at is set; not before the job's time has come (desired_at, or without one the last acceptance plus duration_hours: 409 completion_too_early), so that reputation cannot be bought with a job done in a second. Completed jobs are what /v1/estimate learns prices from.",
+      description: `assigned -> completed, and completed_at is set; not before the job's time has come (desired_at, or without one the last acceptance plus duration_hours: 409 completion_too_early), so that reputation cannot be bought with a job done in a second. It is the owner's word: each accepted helper confirms it or objects within ${deps.completionObjectionHours} h (COMPLETION_OBJECTION_HOURS; the application's completion, completion.requested event); reviews open and the helper's record counts it once it is final. Completed jobs are what /v1/estimate learns prices from.`,
     },
   };
   for (const [action, docs] of Object.entries(ACTIONS) as [JobAction, (typeof ACTIONS)[JobAction]][]) {
@@ -84,7 +83,14 @@ export function jobWriteRoutes(app: Api, deps: RouteDeps): void {
           response: { 200: ok(RefTo(JobSchema), 'The job in its new state.'), ...JOB_ERRORS },
         },
       },
-      async (request) => transitionJob(writeContext(request, deps), requireAccount(request), request.params.id, action),
+      async (request) =>
+        transitionJob(
+          writeContext(request, deps),
+          requireAccount(request),
+          request.params.id,
+          action,
+          deps.completionObjectionHours,
+        ),
     );
   }
 }
