@@ -109,7 +109,13 @@ export async function eraseAccount(
   const { now } = context;
   const done = await inWriteTransaction(context, async (trx) => {
     const anonymised = await anonymiseAccountRows(trx, account, now);
-    if (!anonymised) return null;
+    // Thrown in the transaction: the refusal commits nothing.
+    if (!anonymised) {
+      throw new ApiError(409, 'invalid_state_transition', 'This account is erased already.', {
+        param: null,
+        suggestion: 'Nothing is left to erase.',
+      });
+    }
     const forgotten = await forgetCopies(trx, account.id);
     const ended = await endCommitments(trx, account.id, now, requestTtlHours);
     const removed = await removeAccountRows(trx, account.id, now, context.claim?.key ?? null);
@@ -123,12 +129,6 @@ export async function eraseAccount(
       saved_searches_deleted: removed.saved_searches_deleted,
     };
   });
-  if (!done) {
-    throw new ApiError(409, 'invalid_state_transition', 'This account is erased already.', {
-      param: null,
-      suggestion: 'Nothing is left to erase.',
-    });
-  }
   return { account_id: account.id, erased_at: context.now.toISOString(), done, kept: [...ERASURE_KEPT] };
 }
 

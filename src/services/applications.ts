@@ -47,18 +47,21 @@ export async function applyAsHelper(
     });
   }
   const input = { jobId, helperId, accountId: account.id, message: message ?? null };
-  let outcome: ApplyOutcome;
-  if (await hasApplied(context.db, jobId, helperId)) outcome = { ok: false, problem: 'already_applied' };
-  else {
-    try {
-      outcome = await inWriteTransaction(context, (trx) => apply(trx, input, context.now, quota));
-    } catch (error) {
-      if (!isUniqueViolation(error)) throw error;
-      outcome = { ok: false, problem: 'already_applied' };
-    }
+  if (await hasApplied(context.db, jobId, helperId))
+    throw applyError({ ok: false, problem: 'already_applied' }, jobId, helperId);
+  try {
+    const outcome = await inWriteTransaction(context, async (trx) => {
+      const applied = await apply(trx, input, context.now, quota);
+      // A refusal decided in the transaction is thrown in it: nothing commits, not even the
+      // Idempotency-Key's mark, so the same key applies once the job takes applications again.
+      if (!applied.ok) throw applyError(applied, jobId, helperId);
+      return applied;
+    });
+    return outcome.application;
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    throw applyError({ ok: false, problem: 'already_applied' }, jobId, helperId);
   }
-  if (!outcome.ok) throw applyError(outcome, jobId, helperId);
-  return outcome.application;
 }
 
 /** The applications to the account's job, oldest first (404 for anyone else's job). */
@@ -81,9 +84,12 @@ export async function decide(
   action: 'accept' | 'reject',
 ): Promise<Application> {
   const input = { ...ids, accountId: account.id, action };
-  const outcome = await inWriteTransaction(context, (trx) => decideOn(trx, input, context.now));
-  if (!outcome.ok) throw decideError(outcome, action, ids.jobId, ids.applicationId);
-  return outcome.application;
+  return inWriteTransaction(context, async (trx) => {
+    const outcome = await decideOn(trx, input, context.now);
+    // Thrown in the transaction: a refusal commits nothing (the key is free for a later decision).
+    if (!outcome.ok) throw decideError(outcome, action, ids.jobId, ids.applicationId);
+    return outcome.application;
+  });
 }
 
 /**

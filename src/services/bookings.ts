@@ -68,8 +68,13 @@ export async function createBooking(
   const { start_date: startDate, end_date: endDate } = body;
   checkDates(startDate, endDate, berlinDate(context.now));
   const request = { listingId, renterAccountId: account.id, startDate, endDate };
-  const attempt = await inWriteTransaction(context, (trx) => bookListing(trx, request, context.now, settings));
-  if (!('booked' in attempt)) throw bookingRefused(attempt, listingId, settings.base);
+  const attempt = await inWriteTransaction(context, async (trx) => {
+    const booking = await bookListing(trx, request, context.now, settings);
+    // A refusal decided in the transaction is thrown in it: nothing commits, not even the
+    // Idempotency-Key's mark, so the same key books once the days are free again.
+    if (!('booked' in booking)) throw bookingRefused(booking, listingId, settings.base);
+    return booking;
+  });
   return bookingRowToBooking(attempt.booked);
 }
 
@@ -175,13 +180,14 @@ export async function changeBookingStatus(
       : action === 'cancel'
         ? { cancelled_by: role }
         : {};
-  const changed = await inWriteTransaction(context, (trx) =>
-    moveBookingRecorded(trx, id, edges, now, requestTtlHours, history),
-  );
-  if (changed) return changed;
-  const fresh = await findBookingWithOwner(db, id);
-  const status = (fresh ? effectiveBooking(fresh, now, requestTtlHours) : booking).status;
-  throw illegalTransition('booking', status, action, BOOKING_MACHINE);
+  return inWriteTransaction(context, async (trx) => {
+    const changed = await moveBookingRecorded(trx, id, edges, now, requestTtlHours, history);
+    if (changed) return changed;
+    // Thrown in the transaction: the refusal commits nothing (the key is free for a later try).
+    const fresh = await findBookingWithOwner(trx, id);
+    const status = (fresh ? effectiveBooking(fresh, now, requestTtlHours) : booking).status;
+    throw illegalTransition('booking', status, action, BOOKING_MACHINE);
+  });
 }
 
 /**

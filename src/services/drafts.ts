@@ -333,7 +333,8 @@ export async function confirmDraft(
     if (error instanceof DecidedMeanwhile || meanwhile.status !== 'pending')
       return { outcome: 'done', draft: meanwhile };
     // Still pending: nothing was created (a creation decides the draft in its own transaction), so
-    // the key, 'committed' if the refusal was, must not hold the next press for its retention.
+    // the key must not hold the next press for its retention (a refusal thrown inside the write
+    // left it free already; dropped in any case).
     await dropIdempotencyClaim(db, claim);
     return { outcome: 'refused', draft: meanwhile, error };
   }

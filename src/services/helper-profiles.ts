@@ -54,10 +54,11 @@ export async function updateHelper(
 ): Promise<HelperProfile> {
   const categories = body.categories as Category[] | undefined;
   const columns = helperColumns(body, account);
-  const changed = await inWriteTransaction(context, (trx) =>
-    updateHelperProfile(trx, id, account.id, columns, categories),
-  );
-  if (!changed) throw notFound('helper', id, 'GET /v1/helpers/availability');
+  await inWriteTransaction(context, async (trx) => {
+    // Not the account's: thrown in the transaction, so nothing commits (not even the key's mark).
+    if (!(await updateHelperProfile(trx, id, account.id, columns, categories)))
+      throw notFound('helper', id, 'GET /v1/helpers/availability');
+  });
   return getHelper(context.db, id);
 }
 

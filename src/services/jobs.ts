@@ -60,9 +60,9 @@ export async function updateJob(
 ): Promise<Job> {
   const at = context.now;
   const columns = jobColumns(body, account);
-  const updated = await inWriteTransaction(context, async (trx) => {
+  return inWriteTransaction(context, async (trx) => {
     const row = await lockOwnJob(trx, id, account.id, at);
-    if (!row) return undefined;
+    if (!row) throw notFound('job', id, 'GET /v1/jobs');
     const accepted = await acceptedCount(trx, id);
     const status = effectiveJobStatus(row.status, row.deadline, at);
     if (status !== 'open') throw illegalTransition('job', status, 'update', JOB_MACHINE);
@@ -74,8 +74,6 @@ export async function updateJob(
     await matchSavedSearches(trx, 'jobs', job, account.id, at);
     return job;
   });
-  if (!updated) throw notFound('job', id, 'GET /v1/jobs');
-  return updated;
 }
 
 /**
@@ -91,13 +89,14 @@ export async function transitionJob(
   action: JobAction,
   objectionHours: number,
 ): Promise<Job> {
-  const outcome = await inWriteTransaction(context, async (trx) => {
+  return inWriteTransaction(context, async (trx) => {
     if (action === 'complete') await checkCompletionTime(trx, id, account.id, context.now);
-    return moveJob(trx, id, account.id, action, context.now, objectionHours);
+    const outcome = await moveJob(trx, id, account.id, action, context.now, objectionHours);
+    // Refusals are thrown in the transaction: they commit nothing, not even the key's mark.
+    if (!outcome) throw notFound('job', id, 'GET /v1/jobs');
+    if (!outcome.done) throw illegalTransition('job', outcome.status, action, JOB_MACHINE);
+    return outcome.job;
   });
-  if (!outcome) throw notFound('job', id, 'GET /v1/jobs');
-  if (!outcome.done) throw illegalTransition('job', outcome.status, action, JOB_MACHINE);
-  return outcome.job;
 }
 
 /** A job is completed once its time has come (earliestCompletion): before, 409 completion_too_early. */

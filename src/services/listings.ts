@@ -59,12 +59,14 @@ export async function updateListing(
 ): Promise<Listing> {
   const { now } = context;
   const change = columnsOf(body, account);
-  const result = await inWriteTransaction(context, async (trx) => {
+  return inWriteTransaction(context, async (trx) => {
     await lockListing(trx, id);
     const current = await ownListing(trx, id, account.id);
+    // Refusals are thrown in the transaction: they commit nothing, not even the key's mark.
+    if (!current) throw notFound('listing', id, `GET ${base}/listings`);
     // Archived, or removed by a moderation decision: no longer changed.
-    if (!current || current.status === 'archived' || current.status === 'removed')
-      return { updated: false as const, current };
+    if (current.status === 'archived' || current.status === 'removed')
+      throw illegalTransition('listing', current.status, 'update', LISTING_MACHINE);
     if (change.price_per_day_cents !== undefined || change.price_per_week_cents !== undefined) {
       checkWeeklyPrice(
         change.price_per_day_cents ?? current.price_per_day_cents,
@@ -75,12 +77,8 @@ export async function updateListing(
     await setListingColumns(trx, id, change, now);
     const listing = await recordListingEvent(trx, 'listing.updated', id, now);
     await matchSavedSearches(trx, 'listings', listing, account.id, now);
-    return { updated: true as const, listing };
+    return listing;
   });
-  if (!result.updated && !result.current) throw notFound('listing', id, `GET ${base}/listings`);
-  if (!result.updated)
-    throw illegalTransition('listing', result.current?.status ?? 'archived', 'update', LISTING_MACHINE);
-  return result.listing;
 }
 
 /**
@@ -95,11 +93,14 @@ export async function transitionListing(
   base: string,
 ): Promise<Listing> {
   const edges = edgesOf<ListingStatus>(LISTING_MACHINE, action);
-  const changed = await inWriteTransaction(context, (trx) => moveListing(trx, id, account.id, edges, context.now));
-  if (changed) return changed;
-  const current = await ownListing(context.db, id, account.id);
-  if (!current) throw notFound('listing', id, `GET ${base}/listings`);
-  throw illegalTransition('listing', current.status, action, LISTING_MACHINE);
+  return inWriteTransaction(context, async (trx) => {
+    const changed = await moveListing(trx, id, account.id, edges, context.now);
+    if (changed) return changed;
+    // Thrown in the transaction: the refusal commits nothing (the key is free for a later try).
+    const current = await ownListing(trx, id, account.id);
+    if (!current) throw notFound('listing', id, `GET ${base}/listings`);
+    throw illegalTransition('listing', current.status, action, LISTING_MACHINE);
+  });
 }
 
 /**

@@ -286,13 +286,15 @@ export async function fileAppeal(
     decided_at: null,
     explanation: null,
   };
-  const inserted = await inWriteTransaction(context, (trx) => insertAppeal(trx, row));
-  if (!inserted) {
-    throw refuse(
-      'This decision was appealed already; one appeal per decision.',
-      `GET /v1/me/moderation-decisions/${decision.id} shows its state.`,
-    );
-  }
+  await inWriteTransaction(context, async (trx) => {
+    // Thrown in the transaction: the refusal commits nothing, not even the key's mark.
+    if (!(await insertAppeal(trx, row))) {
+      throw refuse(
+        'This decision was appealed already; one appeal per decision.',
+        `GET /v1/me/moderation-decisions/${decision.id} shows its state.`,
+      );
+    }
+  });
   return appealOf(row);
 }
 

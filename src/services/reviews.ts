@@ -166,13 +166,15 @@ export async function replyToReview(
 ): Promise<Review> {
   const row = await findReview(context.db, id);
   if (!row || row.reviewed_account_id !== account.id || !isPublished(row, context.now)) throw reviewNotFound(id);
-  const replied = await inWriteTransaction(context, (trx) => setReply(trx, id, text, context.now));
-  if (!replied) {
-    throw new ApiError(409, 'already_replied', 'This review has a reply already; a review is answered once.', {
-      param: null,
-      suggestion: `GET /v1/reviews/${id} shows the reply.`,
-    });
-  }
+  await inWriteTransaction(context, async (trx) => {
+    // Thrown in the transaction: the refusal commits nothing, not even the key's mark.
+    if (!(await setReply(trx, id, text, context.now))) {
+      throw new ApiError(409, 'already_replied', 'This review has a reply already; a review is answered once.', {
+        param: null,
+        suggestion: `GET /v1/reviews/${id} shows the reply.`,
+      });
+    }
+  });
   return getReview(context.db, account, id, context.now);
 }
 

@@ -64,14 +64,17 @@ export async function saveSearch(
     unsubscribe_key: newUnsubscribeKey(),
     created_at: context.now.toISOString(),
   };
-  const saved = await inWriteTransaction(context, (trx) => insertSavedSearch(trx, row, max));
-  if ('limit' in saved) {
-    throw new ApiError(409, 'limit_reached', `The account has ${saved.limit} saved searches, the most it may have.`, {
-      param: null,
-      suggestion: 'Delete one you no longer need (DELETE /v1/saved-searches/{id}), then save again.',
-    });
-  }
-  return saved;
+  return inWriteTransaction(context, async (trx) => {
+    const saved = await insertSavedSearch(trx, row, max);
+    // Thrown in the transaction: nothing commits, so the same key saves once one was deleted.
+    if ('limit' in saved) {
+      throw new ApiError(409, 'limit_reached', `The account has ${saved.limit} saved searches, the most it may have.`, {
+        param: null,
+        suggestion: 'Delete one you no longer need (DELETE /v1/saved-searches/{id}), then save again.',
+      });
+    }
+    return saved;
+  });
 }
 
 export async function savedSearches(db: Queryable, account: AccountRow, page: Page) {
@@ -85,7 +88,9 @@ export async function savedSearchById(db: Queryable, account: AccountRow, id: st
 }
 
 export async function removeSavedSearch(context: WriteContext, account: AccountRow, id: string): Promise<void> {
-  if (!(await inWriteTransaction(context, (trx) => deleteSavedSearch(trx, account.id, id)))) throw notFound(id);
+  await inWriteTransaction(context, async (trx) => {
+    if (!(await deleteSavedSearch(trx, account.id, id))) throw notFound(id);
+  });
 }
 
 /** The jobs or listings that started to match the search after it was saved, newest first. */

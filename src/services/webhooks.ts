@@ -72,15 +72,17 @@ export async function addWebhook(
     lng: filters.lng ?? null,
     radiusKm: filters.lat === undefined ? null : (filters.radius ?? 50),
   };
-  const created = await inWriteTransaction(context, (trx) =>
-    createWebhook(trx, account.id, input, rules.perAccount, context.now),
-  );
-  if ('limit' in created) {
-    throw new ApiError(409, 'limit_reached', `The account has ${created.limit} webhooks, the most it may have.`, {
-      suggestion:
-        'Delete one you no longer need (DELETE /v1/webhooks/{id}), or subscribe one webhook to more event types.',
-    });
-  }
+  const created = await inWriteTransaction(context, async (trx) => {
+    const row = await createWebhook(trx, account.id, input, rules.perAccount, context.now);
+    // Thrown in the transaction: nothing commits, so the same key creates once one was deleted.
+    if ('limit' in row) {
+      throw new ApiError(409, 'limit_reached', `The account has ${row.limit} webhooks, the most it may have.`, {
+        suggestion:
+          'Delete one you no longer need (DELETE /v1/webhooks/{id}), or subscribe one webhook to more event types.',
+      });
+    }
+    return row;
+  });
   return { ...webhookRowToWebhook(created), secret: created.secret };
 }
 
@@ -98,8 +100,9 @@ export async function webhookOf(db: Queryable, account: AccountRow, id: string):
 
 /** Deletes a webhook of the account with its deliveries. */
 export async function removeWebhook(context: WriteContext, account: AccountRow, id: string): Promise<void> {
-  const deleted = await inWriteTransaction(context, (trx) => deleteOwnWebhook(trx, id, account.id));
-  if (!deleted) throw webhookNotFound(id);
+  await inWriteTransaction(context, async (trx) => {
+    if (!(await deleteOwnWebhook(trx, id, account.id))) throw webhookNotFound(id);
+  });
 }
 
 /** A page of the deliveries of a webhook of the account, newest first. */
@@ -129,12 +132,15 @@ export async function sendAgain(
 ): Promise<Delivery> {
   const { webhookId: id, deliveryId } = ids;
   if (!(await ownWebhook(context.db, id, account.id))) throw webhookNotFound(id);
-  const row = await inWriteTransaction(context, (trx) => redeliver(trx, id, deliveryId, context.now));
-  if (!row) {
-    throw new ApiError(404, 'not_found', `The webhook has no delivery '${deliveryId}'.`, {
-      param: 'delivery_id',
-      suggestion: `GET /v1/webhooks/${id}/deliveries lists its deliveries.`,
-    });
-  }
+  const row = await inWriteTransaction(context, async (trx) => {
+    const queued = await redeliver(trx, id, deliveryId, context.now);
+    if (!queued) {
+      throw new ApiError(404, 'not_found', `The webhook has no delivery '${deliveryId}'.`, {
+        param: 'delivery_id',
+        suggestion: `GET /v1/webhooks/${id}/deliveries lists its deliveries.`,
+      });
+    }
+    return queued;
+  });
   return deliveryRowToDelivery(row);
 }

@@ -13,7 +13,7 @@ import { writeContext } from '../../src/http/write-kit.js';
 import { inWriteTransaction } from '../../src/repositories/write-transaction.js';
 import { ApiError } from '../../src/services/errors.js';
 import { buildTestApp, clientFor, createKey, NOW } from '../helpers/app.js';
-import { JOB_BODY, PROVIDER_BODY } from '../helpers/bodies.js';
+import { helperBody, JOB_BODY, LISTING_BODY, PROVIDER_BODY } from '../helpers/bodies.js';
 import { helperFixture, insert, jobFixture } from '../helpers/fixtures.js';
 
 const HOUR_MS = 3_600_000;
@@ -146,8 +146,9 @@ describe('a refusal before the write is not kept: only what a write that ran ans
         throw conflict();
       });
     });
-    // A refusal decided by a write transaction that committed (as a conditional insert that found
-    // its limit does): the plugin cannot tell it wrote nothing, so the answer is kept.
+    // A refusal after a write transaction that committed: the plugin cannot tell it wrote nothing,
+    // so the answer is kept. That is why the services throw what they refuse inside the write
+    // (the describe block below).
     app.post('/test/after', async (request) => {
       runs.after++;
       await inWriteTransaction(writeContext(request, deps), async () => undefined);
@@ -229,5 +230,134 @@ describe('the key is bound to the body as parsed', () => {
     assert.equal(other.json().error, 'idempotency_key_reused');
     const jobs = await db.kysely.selectFrom('jobs').select('id').where('owner_account_id', '=', accountId).execute();
     assert.equal(jobs.length, 1);
+  });
+});
+
+/**
+ * Issue 29's leftover: refusals decided inside a write transaction (a full job, a state a
+ * conditional update did not find, days taken, a limit counted in the transaction) are thrown
+ * inside it, so the transaction rolls back with the key's mark and the key is free: the same key,
+ * once the precondition holds, does the work (and then replays it). One test per kind of refusal.
+ */
+describe('a refusal decided inside the write keeps no key: the same key does the work once it can', () => {
+  async function world(t: Parameters<typeof buildTestApp>[0], config: Record<string, string> = {}) {
+    let now = NOW.getTime();
+    const { app, db } = await buildTestApp(t, () => new Date(now), config);
+    const owner = clientFor(app, (await createKey(db, { email: 'owner@example.org' })).key);
+    const me = clientFor(app, (await createKey(db, { email: 'me@example.org' })).key);
+    return { owner, me, advance: (ms: number) => (now += ms) };
+  }
+  const key = (value: string) => ({ 'idempotency-key': value });
+  /** The same POST twice after the precondition holds: done, then replayed. */
+  async function doneThenReplayed(send: () => Promise<{ status: number; headers: any; raw: string }>, status: number) {
+    const done = await send();
+    assert.equal(done.status, status, done.raw);
+    assert.equal(done.headers['idempotent-replayed'], undefined);
+    const again = await send();
+    assert.deepEqual([again.status, again.headers['idempotent-replayed'], again.raw], [status, 'true', done.raw]);
+  }
+
+  test('applying to a full job (limit_reached): once the job needs more helpers, the same key applies', async (t) => {
+    const { owner, me } = await world(t);
+    const job = await owner.post('/v1/jobs', { ...JOB_BODY, helpers_needed: 1 });
+    const helpers: string[] = [];
+    for (const name of ['Anna', 'Ben', 'Cem', 'Dora'])
+      helpers.push((await me.post('/v1/helpers', helperBody(name))).body.id);
+    for (const id of helpers.slice(0, 3)) {
+      assert.equal((await me.post(`/v1/jobs/${job.body.id}/applications`, { helper_id: id })).status, 201);
+    }
+    const apply = () => me.post(`/v1/jobs/${job.body.id}/applications`, { helper_id: helpers[3] }, key('apply-4'));
+    const full = await apply();
+    assert.deepEqual([full.status, full.body.error], [409, 'limit_reached']);
+    assert.equal((await owner.patch(`/v1/jobs/${job.body.id}`, { helpers_needed: 2 })).status, 200);
+    await doneThenReplayed(apply, 201);
+  });
+
+  test("a job's state (complete while open): once it is assigned and its time has come, the same key completes it", async (t) => {
+    const { owner, me, advance } = await world(t);
+    const job = await owner.post('/v1/jobs', JOB_BODY);
+    const complete = () => owner.post(`/v1/jobs/${job.body.id}/complete`, undefined, key('complete-1'));
+    const open = await complete();
+    assert.deepEqual([open.status, open.body.error], [409, 'invalid_state_transition']);
+    const helper = await me.post('/v1/helpers', helperBody('Anna'));
+    const applied = await me.post(`/v1/jobs/${job.body.id}/applications`, { helper_id: helper.body.id });
+    assert.equal((await owner.post(`/v1/jobs/${job.body.id}/applications/${applied.body.id}/accept`)).status, 200);
+    assert.equal((await complete()).body.error, 'completion_too_early');
+    advance(3 * HOUR_MS);
+    await doneThenReplayed(complete, 200);
+  });
+
+  test('days taken (booking_conflict): once the other booking is cancelled, the same key books them', async (t) => {
+    const { owner, me } = await world(t);
+    const listing = await owner.post('/v1/listings', LISTING_BODY);
+    const days = { start_date: '2026-11-25', end_date: '2026-11-26' };
+    const other = await me.post(`/v1/listings/${listing.body.id}/bookings`, days);
+    assert.equal(other.status, 201, other.raw);
+    const book = () => me.post(`/v1/listings/${listing.body.id}/bookings`, days, key('book-1'));
+    const taken = await book();
+    assert.deepEqual([taken.status, taken.body.error], [409, 'booking_conflict']);
+    assert.equal((await me.post(`/v1/bookings/${other.body.id}/cancel`)).status, 200);
+    await doneThenReplayed(book, 201);
+  });
+
+  test("a booking's state (pick-up while requested): once confirmed, the same key records the pick-up", async (t) => {
+    const { owner, me } = await world(t);
+    const listing = await owner.post('/v1/listings', LISTING_BODY);
+    const booked = await me.post(`/v1/listings/${listing.body.id}/bookings`, {
+      start_date: '2026-11-21',
+      end_date: '2026-11-21',
+    });
+    assert.equal(booked.status, 201, booked.raw);
+    const pickUp = () => owner.post(`/v1/bookings/${booked.body.id}/pick-up`, undefined, key('pick-up-1'));
+    const requested = await pickUp();
+    assert.deepEqual([requested.status, requested.body.error], [409, 'invalid_state_transition']);
+    assert.equal((await owner.post(`/v1/bookings/${booked.body.id}/confirm`)).status, 200);
+    await doneThenReplayed(pickUp, 200);
+  });
+
+  test("a listing's state (resume while available): once paused, the same key resumes it", async (t) => {
+    const { owner } = await world(t);
+    const listing = await owner.post('/v1/listings', LISTING_BODY);
+    const resume = () => owner.post(`/v1/listings/${listing.body.id}/resume`, undefined, key('resume-1'));
+    const available = await resume();
+    assert.deepEqual([available.status, available.body.error], [409, 'invalid_state_transition']);
+    assert.equal((await owner.post(`/v1/listings/${listing.body.id}/pause`)).status, 200);
+    await doneThenReplayed(resume, 200);
+  });
+
+  test('a limit counted in the transaction (saved searches, webhooks): once one is deleted, the same key creates', async (t) => {
+    const { me } = await world(t, { SAVED_SEARCHES_PER_ACCOUNT: '1', WEBHOOKS_PER_ACCOUNT: '1' });
+    const search = { name: 'Garten', resource: 'jobs', query: { category: 'GARDENING' } };
+    const hook = { url: 'https://93.184.215.14/hooks', events: ['job.created'] };
+    for (const [path, body] of [
+      ['/v1/saved-searches', search],
+      ['/v1/webhooks', hook],
+    ] as const) {
+      const kept = await me.post(path, body);
+      assert.equal(kept.status, 201, kept.raw);
+      const create = () => me.post(path, body, key(`${path}-2`));
+      const full = await create();
+      assert.deepEqual([full.status, full.body.error], [409, 'limit_reached'], path);
+      assert.equal((await me.delete(`${path}/${kept.body.id}`)).status, 204);
+      await doneThenReplayed(create, 201);
+    }
+  });
+
+  test('a decision the application no longer allows: refused without keeping the key', async (t) => {
+    const { owner, me } = await world(t);
+    const job = await owner.post('/v1/jobs', { ...JOB_BODY, helpers_needed: 1 });
+    const [anna, ben] = [
+      (await me.post('/v1/helpers', helperBody('Anna'))).body.id,
+      (await me.post('/v1/helpers', helperBody('Ben'))).body.id,
+    ];
+    const applied = [];
+    for (const id of [anna, ben])
+      applied.push((await me.post(`/v1/jobs/${job.body.id}/applications`, { helper_id: id })).body.id);
+    assert.equal((await owner.post(`/v1/jobs/${job.body.id}/applications/${applied[0]}/accept`)).status, 200);
+    // The other was rejected as the job was staffed: accepting it is refused, and the key stays free.
+    const late = await owner.post(`/v1/jobs/${job.body.id}/applications/${applied[1]}/accept`, undefined, key('k-1'));
+    assert.deepEqual([late.status, late.body.error], [409, 'invalid_state_transition']);
+    const reused = await owner.post('/v1/jobs', JOB_BODY, key('k-1'));
+    assert.equal(reused.status, 201, 'no 422: the refused decision kept nothing');
   });
 });

@@ -80,7 +80,9 @@ function badKey(): ApiError {
  * that started executing: a refusal before the write (validation, 401/403/404, a missing
  * precondition such as 409 provider_details_required) or one that rolled the write back frees the
  * key, and so do answers that say "try later" (5xx, 429, Retry-After), unless the write had
- * committed. A replay carries the stored answer's REPLAYED_HEADERS.
+ * committed. The services throw every refusal they decide inside a write transaction inside it
+ * (a full job, a state a conditional update did not find, days taken, a limit): it rolls back
+ * with the claim's mark, so no refusal is kept; none records anything that must outlive it. A replay carries the stored answer's REPLAYED_HEADERS.
  *
  * Crashes: the write transaction marks the key 'committed' (inWriteTransaction, which every write
  * service runs its write in, with the claim this hook puts on the request), so after the
