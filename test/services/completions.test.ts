@@ -7,9 +7,13 @@
  */
 import assert from 'node:assert/strict';
 import { describe, type TestContext, test } from 'node:test';
+import { createDb } from '../../src/db/create-db.js';
+import { migrateTo, migrateToLatest } from '../../src/db/migrate.js';
 import { finalizeCompletions } from '../../src/services/completions.js';
 import { buildTestApp, type Client, clientFor, createKey, NOW } from '../helpers/app.js';
 import { helperBody, JOB_BODY } from '../helpers/bodies.js';
+import { freshDatabaseUrl } from '../helpers/database.js';
+import { helperFixture, jobFixture } from '../helpers/fixtures.js';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -308,4 +312,74 @@ describe("a job's completion: the owner's word, the helper's confirmation or obj
     const replayed = await jana.client.post(`${url}/confirm-completion`, undefined, key);
     assert.deepEqual([replayed.status, replayed.body], [200, confirmed.body]);
   });
+});
+
+test('migration 0023: jobs completed before it stay completed for their accepted helpers (final at their completion)', async (t) => {
+  const db = createDb(await freshDatabaseUrl(t, { file: false }));
+  t.after(() => db.close());
+  await migrateTo(db, '0022-place-releases');
+  const k = db.kysely as any;
+  const at = '2026-11-01T10:00:00.000Z';
+  await k
+    .insertInto('accounts')
+    .values({
+      id: 'acc_00000000000000a1',
+      name: 'Petra K.',
+      email: 'petra@example.org',
+      organisation: null,
+      account_type: 'private',
+      created_at: '2026-10-01T00:00:00.000Z',
+      place_salt: 'salt',
+    })
+    .execute();
+  const owned = { owner_account_id: 'acc_00000000000000a1' };
+  const done = jobFixture({ ...owned, status: 'completed', completed_at: at });
+  const assigned = jobFixture({ ...owned, status: 'assigned' });
+  await k.insertInto('jobs').values([done, assigned]).execute();
+  const helpers = [helperFixture(['GARDENING']), helperFixture(['GARDENING'])].map(({ categories: _, ...h }) => h);
+  await k.insertInto('helpers').values(helpers).execute();
+  const application = (id: string, jobId: string, status: string, helper = helpers[0]) => ({
+    id,
+    job_id: jobId,
+    helper_id: helper?.id,
+    account_id: 'acc_00000000000000b2',
+    message: null,
+    status,
+    created_at: '2026-10-30T10:00:00.000Z',
+    decided_at: '2026-10-30T11:00:00.000Z',
+  });
+  await k
+    .insertInto('applications')
+    .values([
+      application('app_00000000000000c1', done.id, 'accepted'),
+      application('app_00000000000000c2', done.id, 'rejected', helpers[1]),
+      application('app_00000000000000c3', assigned.id, 'accepted'),
+    ])
+    .execute();
+  await migrateToLatest(db);
+  const rows = await k
+    .selectFrom('applications')
+    .select(['id', 'completion_requested_at', 'completion_objectable_until', 'completion_final_at'])
+    .orderBy('id')
+    .execute();
+  assert.deepEqual(rows, [
+    {
+      id: 'app_00000000000000c1',
+      completion_requested_at: at,
+      completion_objectable_until: at,
+      completion_final_at: at,
+    },
+    {
+      id: 'app_00000000000000c2',
+      completion_requested_at: null,
+      completion_objectable_until: null,
+      completion_final_at: null,
+    },
+    {
+      id: 'app_00000000000000c3',
+      completion_requested_at: null,
+      completion_objectable_until: null,
+      completion_final_at: null,
+    },
+  ]);
 });

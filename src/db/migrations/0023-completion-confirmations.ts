@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { textType } from './column-types.js';
 
 /**
@@ -18,6 +18,22 @@ import { textType } from './column-types.js';
 export async function up(db: Kysely<any>): Promise<void> {
   const text = textType(db);
   for (const column of COLUMNS) await db.schema.alterTable('applications').addColumn(column, text).execute();
+  // Completions made before this migration were the owner's word alone, and counted as final:
+  // they stay so (the helpers' figures and the reviews of those jobs do not change).
+  const completedAt = sql`(select jobs.completed_at from jobs where jobs.id = applications.job_id)`;
+  await db
+    .updateTable('applications')
+    .set({
+      completion_requested_at: completedAt,
+      completion_objectable_until: completedAt,
+      completion_final_at: completedAt,
+    })
+    .where('status', '=', 'accepted')
+    .where('withdrawn_at', 'is', null)
+    .where(
+      sql<boolean>`exists (select 1 from jobs where jobs.id = applications.job_id and jobs.status = 'completed' and jobs.completed_at is not null)`,
+    )
+    .execute();
   // The sweep's question: which windows have closed without a word from the helper.
   await db.schema
     .createIndex('applications_completion_window')
