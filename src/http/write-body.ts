@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { anyCaseSchema, closestMatches, sameIgnoringCase } from '../domain/text.js';
+import { closestMatches, sameIgnoringCase } from '../domain/text.js';
 import { badRequest } from '../services/errors.js';
 import { requireAccount } from './write-kit.js';
 
@@ -119,30 +119,6 @@ function strictly(schema: BodySchema | undefined, value: unknown, path: readonly
     }
   }
   return value;
-}
-
-/**
- * A write body's schema as `strictly` takes it, for the OpenAPI document: every enum of texts, also
- * in lists, nested objects and anyOf shapes, in any letter case (anyOf the declared enum and
- * anyCaseSchema); everything else as declared.
- */
-export function acceptedBodySchema(schema: BodySchema): BodySchema {
-  const { type, enum: values, properties, items, anyOf, ...rest } = schema;
-  const words = values?.filter((v): v is string => typeof v === 'string') ?? [];
-  if (words.length > 0) {
-    return {
-      ...rest,
-      anyOf: [{ type, enum: values }, anyCaseSchema(words)],
-    } as BodySchema;
-  }
-  return {
-    ...schema,
-    ...(properties && {
-      properties: Object.fromEntries(Object.entries(properties).map(([k, v]) => [k, acceptedBodySchema(v)])),
-    }),
-    ...(items && { items: acceptedBodySchema(items) }),
-    ...(anyOf && { anyOf: anyOf.map(acceptedBodySchema) }),
-  };
 }
 
 /** The strict check of WRITE_HOOKS against another route's body schema (a draft checks an operation's body so). */

@@ -32,7 +32,7 @@ function jobFields(defaults: boolean) {
       description: `Last moment the job can be done: in the future, not before desired_at, and ${HORIZON}. The job leaves the open search (status expired) when it passes. null: no deadline.`,
     }),
     time_preference: Nullable(StringEnum(TIME_PREFERENCES), {
-      description: 'vormittags, nachmittags, abends, wochenende or flexibel (case-insensitive), or null.',
+      description: 'The time of day preferred (any letter case), or null.',
     }),
     urgent: Flag('Needed at short notice.'),
     express: Flag('Priority placement and quick matching.'),

@@ -68,7 +68,7 @@ const NOT_ROUTED = /#NO_(PATH_MATCHED|METHOD_MATCHED|SERVER_MATCHED|RESOURCE_PRO
 /**
  * The document with every schema marked `x-any-case` as wide as the server takes it: anyOf the
  * declared enum (or boolean) and the same values in any letter case, by the query guard's own rule
- * (acceptedQuerySchema, which a write body's enums follow too: write-body.ts acceptedBodySchema).
+ * (acceptedQuerySchema; a write body's enums follow the same rule in write-body.ts `strictly`).
  */
 export function anyCaseWidened<T>(document: T): T {
   const walk = (node: unknown): unknown => {

@@ -23,8 +23,8 @@ function markedQuery(schema: Json): Json {
 }
 
 /**
- * A write body's schema, marked where `strictly` takes it in any letter case (write-body.ts
- * acceptedBodySchema: every enum of texts, also in lists, nested objects and anyOf shapes).
+ * A write body's schema, marked where `strictly` (write-body.ts) takes it in any letter case: every
+ * enum of texts, also in lists, nested objects and anyOf shapes.
  */
 function markedBody(schema: Json): Json {
   if (isTexts(schema.enum)) return { ...schema, [ANY_CASE]: true };

@@ -72,8 +72,10 @@ export function registerQueryGuard(app: FastifyInstance): void {
 const BOOLEANS = ['true', 'false'] as const;
 
 /**
- * A query parameter's schema as the guard takes it, for the OpenAPI document: enum values and
- * true/false in any letter case (anyOf the declared schema and anyCaseSchema). Other schemas as they are.
+ * A query parameter's schema as the guard takes it: enum values and true/false in any letter case
+ * (anyOf the declared schema and anyCaseSchema); other schemas as they are. The served document marks
+ * such schemas `x-any-case` instead (openapi/accepted.ts); the request check of the tests widens them
+ * with this (test/helpers/request-check.ts).
  */
 export function acceptedQuerySchema(schema: Record<string, unknown>): Record<string, unknown> {
   const { type, enum: values, ...rest } = schema as PropertySchema & Record<string, unknown>;
