@@ -38,7 +38,9 @@ import { healthRoutes } from './http/routes/health.js';
 import { READ_ROUTES, registerRoutes, WRITE_ROUTES } from './http/routes/index.js';
 import { metricsRoutes } from './http/routes/metrics.js';
 import { sandboxRoutes } from './http/routes/sandbox.js';
+import { signInPageRoutes } from './http/routes/sign-in-pages.js';
 import { webhookRoutes, webhookSettingsOf } from './http/routes/webhooks.js';
+import { createMailer, type Mailer } from './mail/mailer.js';
 import { mcpRoutes } from './mcp/http-route.js';
 import { type Operation, operationOf } from './mcp/operations.js';
 import { MemoryRateLimitStore, type RateLimitStore } from './rate-limit/store.js';
@@ -66,6 +68,8 @@ export interface AppDeps {
   searchIndexes?: SearchIndexes;
   /** Build the search index before buildApp returns (server.ts: before listening), so the first searches are fast. */
   buildSearchIndex?: boolean;
+  /** What sends the sign-in codes; from SMTP_URL or OUTBOX_DIR (and closed with the app) when not given. */
+  mailer?: Mailer;
 }
 
 /** Builds the whole HTTP application; never listens (server.ts and tests decide how it is reached). */
@@ -224,5 +228,16 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<Api> {
   await app.register(developerPageRoutes, routeDeps);
   // The page of a draft's confirmation_url: its own plugin too, for the same reason.
   await app.register(confirmPageRoutes, { deps: routeDeps, settings: drafts });
+  // Sign-up, sign-in and /account (issue 31): cookies, like form bodies, are read only there.
+  const mailer = deps.mailer ?? createMailer(config);
+  if (!deps.mailer) app.addHook('onClose', async () => mailer.close());
+  await app.register(signInPageRoutes, {
+    deps: routeDeps,
+    mailer,
+    store,
+    baseUrl: publicBaseUrl(config),
+    codesPerAddress: config.SIGN_IN_CODES_PER_ADDRESS_PER_HOUR,
+    codesPerClient: config.SIGN_IN_CODES_PER_CLIENT_PER_HOUR,
+  });
   return app;
 }

@@ -53,6 +53,9 @@ const ConfigSchema = Type.Object({
   DRAFTS_PENDING_PER_ACCOUNT: Type.Integer({ minimum: 1, maximum: 1_000, default: 20 }),
   // Reports (DSA notices) one client address, or one key, may file per hour (issue 19).
   REPORTS_PER_HOUR: Type.Integer({ minimum: 1, maximum: 10_000, default: 5 }),
+  // Sign-up and sign-in codes (issue 31): e-mails one address may be sent, and one client address may ask for, per hour.
+  SIGN_IN_CODES_PER_ADDRESS_PER_HOUR: Type.Integer({ minimum: 1, maximum: 1_000, default: 5 }),
+  SIGN_IN_CODES_PER_CLIENT_PER_HOUR: Type.Integer({ minimum: 1, maximum: 100_000, default: 20 }),
   // How often each instance looks for accounts due for their daily digest e-mail of saved-search matches.
   DIGEST_SWEEP_MS: Type.Integer({ minimum: 10, maximum: 3_600_000, default: 60_000 }),
   REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://.+', description: 'redis://host:port[/db]' })),

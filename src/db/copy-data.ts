@@ -46,6 +46,8 @@ const TABLES: { [T in Exclude<keyof Database, DerivedTable>]: readonly (keyof Da
   appeals: ['id'],
   drafts: ['id'],
   place_releases: ['object_id', 'reader_account_id', 'day'],
+  sign_in_codes: ['id'],
+  sessions: ['id'],
 };
 
 export type TableName = Exclude<keyof Database, DerivedTable>;

@@ -23,6 +23,7 @@ import * as searchChanges from './migrations/0020-search-changes.js';
 import * as drafts from './migrations/0021-drafts.js';
 import * as placeReleases from './migrations/0022-place-releases.js';
 import * as completionConfirmations from './migrations/0023-completion-confirmations.js';
+import * as signIn from './migrations/0024-sign-in.js';
 
 /** Migrations are listed in code, not read from a folder, so they work the same from src/ and dist/. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -49,6 +50,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0021-drafts': drafts,
   '0022-place-releases': placeReleases,
   '0023-completion-confirmations': completionConfirmations,
+  '0024-sign-in': signIn,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -535,6 +535,42 @@ export interface PlaceReleasesTable {
   reads: number;
 }
 
+/** Why a one-time code was sent: to create an account, or to sign in to one. */
+export type SignInPurpose = 'signup' | 'signin';
+
+/**
+ * A one-time code sent by e-mail (migration 0024): ten minutes, five tries. Only an HMAC of the
+ * code (keyed by the browser's challenge token) and the challenge's SHA-256 are kept.
+ */
+export interface SignInCodesTable {
+  id: string;
+  challenge_hash: string;
+  code_hash: string;
+  purpose: SignInPurpose;
+  /** The address the code went to, in lower case. */
+  email: string;
+  /** Sign-up: the name and account type to create the account with once the code is entered. */
+  name: string | null;
+  account_type: AccountType | null;
+  /** Sign-in: the account the address belonged to when the code was sent; null when none could sign in. */
+  account_id: string | null;
+  tries: number;
+  created_at: string;
+  expires_at: string;
+}
+
+/** A person's signed-in browser (migration 0024): only the SHA-256 of the cookie's token is kept. */
+export interface SessionsTable {
+  id: string;
+  token_hash: string;
+  account_id: string;
+  /** The browser's User-Agent when it signed in (at most 200 characters), to tell sessions apart. */
+  user_agent: string | null;
+  created_at: string;
+  last_seen_at: string;
+  expires_at: string;
+}
+
 export interface Database {
   jobs: JobsTable;
   owners: OwnersTable;
@@ -567,6 +603,8 @@ export interface Database {
   search_changes: SearchChangesTable;
   search_change_horizon: SearchChangeHorizonTable;
   place_releases: PlaceReleasesTable;
+  sign_in_codes: SignInCodesTable;
+  sessions: SessionsTable;
 }
 
 export type JobRow = Selectable<JobsTable>;
@@ -589,6 +627,8 @@ export type ConversationRow = Selectable<ConversationsTable>;
 export type MessageRow = Selectable<MessagesTable>;
 export type ReviewRow = Selectable<ReviewsTable>;
 export type VerificationRow = Selectable<VerificationsTable>;
+export type SignInCodeRow = Selectable<SignInCodesTable>;
+export type SessionRow = Selectable<SessionsTable>;
 
 export type { EventType };
 export type SavedSearchRow = Selectable<SavedSearchesTable>;

@@ -1,4 +1,4 @@
-// negotiator (jshttp, the negotiation of Express) ships no types; only what compression.ts uses.
+// negotiator (jshttp, the negotiation of Express) ships no types; only what compression.ts and the sign-in pages use.
 declare module 'negotiator' {
   import type { IncomingHttpHeaders } from 'node:http';
 
@@ -6,5 +6,7 @@ declare module 'negotiator' {
     constructor(request: { headers: IncomingHttpHeaders });
     /** The best of `available` by the Accept-Encoding q-values; ties go by `preferred`. */
     encoding(available: readonly string[], options?: { preferred?: readonly string[] }): string | undefined;
+    /** The best of `available` by the Accept-Language q-values. */
+    language(available: readonly string[]): string | undefined;
   }
 }

@@ -392,6 +392,18 @@ export const EXPORT_SECTIONS = [
     },
   },
   {
+    key: 'sessions',
+    description: 'Browsers signed in to your account: without their tokens.',
+    many: true,
+    fields: {
+      id: ['s', 'Session id.'],
+      user_agent: ['s?', 'The browser, as it named itself.'],
+      ...CREATED,
+      last_seen_at: ['s', 'Last used at.'],
+      expires_at: ['s', 'Ends at.'],
+    },
+  },
+  {
     key: 'webhooks',
     description: 'Your webhooks: without their signing secrets.',
     many: true,

@@ -182,6 +182,42 @@ async function writeThroughApi(db: Db): Promise<ApiRows> {
         explanation: null,
       })
       .execute();
+    // A code in flight and a signed-in browser (issue 31): hashes only, as the pages store them.
+    const later = new Date(NOW.getTime() + 600_000).toISOString();
+    await db.kysely
+      .insertInto('sign_in_codes')
+      .values({
+        id: 'sic_00000000000000a1',
+        challenge_hash: 'c'.repeat(64),
+        code_hash: 'd'.repeat(64),
+        purpose: 'signup',
+        email: 'neu@example.org',
+        name: 'Neu Hier',
+        account_type: 'private',
+        account_id: null,
+        tries: 1,
+        created_at: NOW.toISOString(),
+        expires_at: later,
+      })
+      .execute();
+    await db.kysely
+      .insertInto('sessions')
+      .values({
+        id: 'ses_00000000000000a1',
+        token_hash: 'e'.repeat(64),
+        account_id: (
+          await db.kysely
+            .selectFrom('accounts')
+            .select('id')
+            .where('email', '=', 'owner@example.org')
+            .executeTakeFirstOrThrow()
+        ).id,
+        user_agent: 'Firefox',
+        created_at: NOW.toISOString(),
+        last_seen_at: NOW.toISOString(),
+        expires_at: later,
+      })
+      .execute();
     const outbox = mkdtempSync(join(tmpdir(), 'copy-data-mail-'));
     const mailer = createMailer({ OUTBOX_DIR: outbox, MAIL_FROM: 'api@example.org', SMTP_URL: undefined });
     try {

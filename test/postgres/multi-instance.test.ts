@@ -91,6 +91,7 @@ test('two instances on one PostgreSQL schema and one Redis', { timeout: 300_000 
       '0021-drafts',
       '0022-place-releases',
       '0023-completion-confirmations',
+      '0024-sign-in',
     ]);
   });
 

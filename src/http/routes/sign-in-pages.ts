@@ -1,0 +1,278 @@
+import type { CookieSerializeOptions } from '@fastify/cookie';
+import cookie from '@fastify/cookie';
+import csrfProtection from '@fastify/csrf-protection';
+import formBody from '@fastify/formbody';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import Negotiator from 'negotiator';
+import { CODE_TTL_MINUTES, SESSION_DAYS, typedCode } from '../../domain/sign-in.js';
+import type { Mailer } from '../../mail/mailer.js';
+import type { PageLanguage } from '../../mail/sign-in-email.js';
+import type { RateLimitStore } from '../../rate-limit/store.js';
+import {
+  type CodeRequest,
+  endSession,
+  enterSignInCode,
+  pendingCode,
+  type SignedIn,
+  sendSignInCode,
+  sessionOfToken,
+  sessionsOf,
+} from '../../services/sign-in.js';
+import { clientKey } from '../budget.js';
+import { sendHtmlPage } from '../html-page.js';
+import type { Api, RouteDeps } from '../route-deps.js';
+import { checkSignIn, checkSignUp } from '../views/sign-in-form.js';
+import {
+  accountPage,
+  codePage,
+  messagePage,
+  type PageContext,
+  type PageNotice,
+  signInPage,
+  signUpPage,
+} from '../views/sign-in-pages.js';
+import { isCrossSite } from './developers.js';
+
+/** The cookies of the pages: the session, the pending code's challenge, the language, the CSRF secret. */
+export const COOKIES = { session: 'kmp_session', challenge: 'kmp_sign_in', language: 'kmp_lang', csrf: 'kmp_csrf' };
+
+const CSP =
+  "default-src 'none'; script-src 'none'; style-src 'unsafe-inline'; img-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+/** The largest form (a sign-up with a long name) fits many times over. */
+const FORM_BODY_LIMIT = 4 * 1024;
+const HOUR_MS = 3_600_000;
+
+export interface SignInPageOptions {
+  deps: RouteDeps;
+  mailer: Mailer;
+  store: RateLimitStore;
+  /** Where e-mailed links point. */
+  baseUrl: string;
+  /** Codes an address may be sent, and a client address may ask for, per hour. */
+  codesPerAddress: number;
+  codesPerClient: number;
+}
+
+const sendPage = (reply: FastifyReply, status: number, page: string) =>
+  sendHtmlPage(reply, status, page, CSP, { 'x-robots-tag': 'noindex', vary: 'Accept-Language, Cookie' });
+
+/** Over TLS, directly or as the trusted proxy says (TRUST_PROXY): then every cookie is Secure. */
+const cookieOptions = (request: FastifyRequest, maxAgeSeconds?: number): CookieSerializeOptions => ({
+  path: '/',
+  httpOnly: true,
+  sameSite: 'lax',
+  secure: request.protocol === 'https',
+  ...(maxAgeSeconds !== undefined && { maxAge: maxAgeSeconds }),
+});
+
+/** ?lang= (remembered in a cookie), else the cookie, else Accept-Language; German when nothing says. */
+function languageOf(request: FastifyRequest, reply: FastifyReply): PageLanguage {
+  const asked = (request.query as { lang?: unknown } | undefined)?.lang;
+  if (asked === 'de' || asked === 'en') {
+    reply.setCookie(COOKIES.language, asked, cookieOptions(request, 365 * 86_400));
+    return asked;
+  }
+  const kept = request.cookies[COOKIES.language];
+  if (kept === 'de' || kept === 'en') return kept;
+  return new Negotiator(request).language(['de', 'en']) === 'en' ? 'en' : 'de';
+}
+
+const CROSS_SITE: PageNotice = {
+  kind: 'error',
+  de: 'Diese Anfrage kam von einer anderen Website oder aus einem veralteten Formular; es ist nichts geschehen. Versuchen Sie es hier noch einmal.',
+  en: 'This request came from another website or an outdated form, so nothing was done. Try again here.',
+};
+
+/**
+ * /signup, /signin, the code page, /account and /signout: server-rendered, in a plugin of its own
+ * so that only here form bodies and cookies are read. Every POST must come from this site (the
+ * Origin, Referer and Sec-Fetch-Site check of /developers) and carry the CSRF token of its form
+ * (@fastify/csrf-protection, a double-submit secret in the kmp_csrf cookie).
+ */
+export async function signInPageRoutes(app: Api, options: SignInPageOptions): Promise<void> {
+  const { deps, mailer, store } = options;
+  await app.register(cookie);
+  await app.register(csrfProtection, {
+    cookieKey: COOKIES.csrf,
+    cookieOpts: { path: '/', sameSite: 'lax', httpOnly: true },
+    getToken: (request) => (request.body as { _csrf?: string } | undefined)?._csrf,
+  });
+  await app.register(formBody, { bodyLimit: FORM_BODY_LIMIT });
+
+  const context = (request: FastifyRequest, reply: FastifyReply, path: string): PageContext => ({
+    language: languageOf(request, reply),
+    path,
+    csrf: reply.generateCsrf({ secure: request.protocol === 'https' }),
+  });
+  const signedIn = (request: FastifyRequest): Promise<SignedIn | undefined> =>
+    sessionOfToken(deps.db, request.cookies[COOKIES.session], deps.now());
+  const refuse = (request: FastifyRequest, reply: FastifyReply, status: number, shown: PageNotice) => {
+    const path = request.url.split('?')[0] ?? '/signin';
+    const next = path === '/signup' ? path : path.startsWith('/signin') ? '/signin' : '/account';
+    return sendPage(
+      reply,
+      status,
+      messagePage(context(request, reply, path), { de: 'Nicht ausgeführt', en: 'Not done' }, shown, {
+        href: next,
+        words: { de: 'Zurück zum Formular', en: 'Back to the form' },
+      }),
+    );
+  };
+
+  // A wrong or missing CSRF token: the page says so, not a JSON 403. Anything else is the app's.
+  app.setErrorHandler((error: { code?: string }, request, reply) => {
+    if (error.code === 'FST_CSRF_INVALID_TOKEN' || error.code === 'FST_CSRF_MISSING_SECRET') {
+      request.log.warn({ sign_in: 'csrf_refused' }, 'form post without a valid CSRF token');
+      return refuse(request, reply, 403, CROSS_SITE);
+    }
+    throw error;
+  });
+
+  const post = {
+    schema: { hide: true },
+    bodyLimit: FORM_BODY_LIMIT,
+    // Before the body is read: a post from another site is refused whatever it holds.
+    onRequest: async (request: FastifyRequest, reply: FastifyReply) => {
+      if (isCrossSite(request)) return refuse(request, reply, 403, CROSS_SITE);
+    },
+    preHandler: app.csrfProtection,
+  };
+
+  /** Counts a code request against the address's and the client's hourly budget; the wait when over either. */
+  const overBudget = async (request: FastifyRequest, email: string): Promise<number | undefined> => {
+    for (const [bucket, limit] of [
+      [`sign-in:client:${clientKey(request.ip)}`, options.codesPerClient],
+      [`sign-in:address:${email}`, options.codesPerAddress],
+    ] as const) {
+      const hit = await store.hit(bucket, HOUR_MS);
+      if (hit.count > limit) return Math.max(1, Math.ceil(hit.resetMs / 60_000));
+    }
+    return undefined;
+  };
+
+  const sendCode = async (request: FastifyRequest, reply: FastifyReply, page: PageContext, asked: CodeRequest) => {
+    const wait = await overBudget(request, asked.email);
+    if (wait !== undefined) {
+      request.log.warn({ sign_in: 'rate_limited', purpose: asked.purpose }, 'sign-in code refused: too many');
+      return refuse(request, reply, 429, {
+        kind: 'error',
+        de: `Zu viele Codes in der letzten Stunde. Versuchen Sie es in ${wait} Minuten wieder.`,
+        en: `Too many codes in the last hour. Try again in ${wait} minutes.`,
+      });
+    }
+    const sending = { db: deps.db, mailer, now: deps.now(), baseUrl: options.baseUrl, language: page.language };
+    const sent = await sendSignInCode(sending, asked);
+    request.log.info(
+      { sign_in: 'code_requested', purpose: asked.purpose, mailed: sent.sent },
+      'sign-in code e-mail sent',
+    );
+    reply.setCookie(COOKIES.challenge, sent.challenge, cookieOptions(request, CODE_TTL_MINUTES * 60));
+    return reply.code(303).header('location', '/signin/code').header('cache-control', 'no-store').send();
+  };
+
+  const toAccount = (reply: FastifyReply) => reply.code(303).header('location', '/account').send();
+  const toSignIn = (reply: FastifyReply) => reply.code(303).header('location', '/signin').send();
+
+  app.get('/signup', { schema: { hide: true } }, async (request, reply) => {
+    if (await signedIn(request)) return toAccount(reply);
+    return sendPage(reply, 200, signUpPage(context(request, reply, '/signup'), {}, {}));
+  });
+
+  app.post('/signup', post, async (request, reply) => {
+    const page = context(request, reply, '/signup');
+    const checked = checkSignUp(request.body);
+    if (!checked.request) return sendPage(reply, 400, signUpPage(page, checked.values, checked.errors));
+    return sendCode(request, reply, page, { purpose: 'signup', ...checked.request });
+  });
+
+  app.get('/signin', { schema: { hide: true } }, async (request, reply) => {
+    if (await signedIn(request)) return toAccount(reply);
+    return sendPage(reply, 200, signInPage(context(request, reply, '/signin'), {}, {}));
+  });
+
+  app.post('/signin', post, async (request, reply) => {
+    const page = context(request, reply, '/signin');
+    const checked = checkSignIn(request.body);
+    if (!checked.email) return sendPage(reply, 400, signInPage(page, checked.values, checked.errors));
+    return sendCode(request, reply, page, { purpose: 'signin', email: checked.email });
+  });
+
+  const startAgain: PageNotice = {
+    kind: 'error',
+    de: 'Dieser Code ist abgelaufen, verbraucht oder wurde zu oft falsch eingegeben. Fordern Sie einen neuen an.',
+    en: 'This code has expired, was used, or was entered wrongly too often. Ask for a new one.',
+  };
+
+  app.get('/signin/code', { schema: { hide: true } }, async (request, reply) => {
+    const page = context(request, reply, '/signin/code');
+    const pending = await pendingCode(deps.db, request.cookies[COOKIES.challenge], deps.now());
+    if (!pending) return refuse(request, reply, 404, startAgain);
+    return sendPage(reply, 200, codePage(page, pending.email, CODE_TTL_MINUTES));
+  });
+
+  app.post('/signin/code', post, async (request, reply) => {
+    const page = context(request, reply, '/signin/code');
+    const challenge = request.cookies[COOKIES.challenge];
+    const typed = typedCode((request.body as { code?: unknown } | undefined)?.code);
+    const start = { db: deps.db, now: deps.now(), userAgent: request.headers['user-agent'] };
+    const outcome = await enterSignInCode(start, challenge, typed);
+    request.log.info(
+      { sign_in: outcome.outcome, ...('accountId' in outcome && { account_id: outcome.accountId }) },
+      'sign-in code entered',
+    );
+    switch (outcome.outcome) {
+      case 'unknown':
+      case 'expired':
+        return refuse(request, reply, outcome.outcome === 'unknown' ? 404 : 410, startAgain);
+      case 'exhausted':
+        return refuse(request, reply, 429, startAgain);
+      case 'refused':
+        reply.clearCookie(COOKIES.challenge, cookieOptions(request));
+        return refuse(request, reply, 403, {
+          kind: 'error',
+          de: 'Dieses Konto kann sich nicht anmelden (es ist gesperrt oder gelöscht).',
+          en: 'This account cannot sign in (it is suspended or erased).',
+        });
+      case 'wrong': {
+        const pending = await pendingCode(deps.db, challenge, deps.now());
+        const left = outcome.triesLeft;
+        const wrong: PageNotice = {
+          kind: 'error',
+          de: `Dieser Code stimmt nicht. Noch ${left} ${left === 1 ? 'Versuch' : 'Versuche'}.`,
+          en: `That code is not right. ${left} ${left === 1 ? 'try' : 'tries'} left.`,
+        };
+        return sendPage(reply, 400, codePage(page, pending?.email ?? '', CODE_TTL_MINUTES, wrong));
+      }
+      case 'signed-in':
+        reply.clearCookie(COOKIES.challenge, cookieOptions(request));
+        reply.setCookie(COOKIES.session, outcome.token, cookieOptions(request, SESSION_DAYS * 86_400));
+        return toAccount(reply);
+    }
+  });
+
+  app.get('/account', { schema: { hide: true } }, async (request, reply) => {
+    const current = await signedIn(request);
+    if (!current) return toSignIn(reply);
+    const { account, session } = current;
+    const sessions = (await sessionsOf(deps.db, account.id)).map((row) => ({ ...row, current: row.id === session.id }));
+    const view = { name: account.name, email: account.email, account_type: account.account_type, sessions };
+    return sendPage(reply, 200, accountPage(context(request, reply, '/account'), view));
+  });
+
+  app.post('/account/sessions/revoke', post, async (request, reply) => {
+    const current = await signedIn(request);
+    if (!current) return toSignIn(reply);
+    const id = (request.body as { session?: unknown } | undefined)?.session;
+    if (typeof id === 'string') await endSession(deps.db, current.account.id, id, deps.now());
+    if (id !== current.session.id) return toAccount(reply);
+    reply.clearCookie(COOKIES.session, cookieOptions(request));
+    return toSignIn(reply);
+  });
+
+  app.post('/signout', post, async (request, reply) => {
+    const current = await signedIn(request);
+    if (current) await endSession(deps.db, current.account.id, current.session.id, deps.now());
+    reply.clearCookie(COOKIES.session, cookieOptions(request));
+    return toSignIn(reply);
+  });
+}
