@@ -4,6 +4,7 @@ import csrfProtection from '@fastify/csrf-protection';
 import formBody from '@fastify/formbody';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import Negotiator from 'negotiator';
+import { sha256Hex } from '../../domain/secrets.js';
 import { CODE_TTL_MINUTES, SESSION_DAYS, typedCode } from '../../domain/sign-in.js';
 import type { Mailer } from '../../mail/mailer.js';
 import type { PageLanguage } from '../../mail/sign-in-email.js';
@@ -142,7 +143,8 @@ export async function signInPageRoutes(app: Api, options: SignInPageOptions): Pr
   const overBudget = async (request: FastifyRequest, email: string): Promise<number | undefined> => {
     for (const [bucket, limit] of [
       [`sign-in:client:${clientKey(request.ip)}`, options.codesPerClient],
-      [`sign-in:address:${email}`, options.codesPerAddress],
+      // The address as a hash: the rate-limit store (Redis) never holds it.
+      [`sign-in:address:${sha256Hex(email)}`, options.codesPerAddress],
     ] as const) {
       const hit = await store.hit(bucket, HOUR_MS);
       if (hit.count > limit) return Math.max(1, Math.ceil(hit.resetMs / 60_000));
