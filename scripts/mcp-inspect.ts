@@ -283,7 +283,9 @@ interface Planned {
 
 /** Runs the Inspector once; every problem with it: exit code, a stderr line, the answer. */
 async function inspect(node: string, home: string, { target, stdio, check }: Planned): Promise<string[]> {
-  const args = [INSPECTOR, '--cli', '--format', 'json', ...check.args, ...target];
+  // The Inspector waits 15 s for a server by default; a stdio server started by tsx on a loaded
+  // machine (the test suite runs beside it) can take longer to answer its first message.
+  const args = [INSPECTOR, '--cli', '--connect-timeout', '60000', '--format', 'json', ...check.args, ...target];
   const result = await runAsync(node, args, { PATH: process.env.PATH, HOME: home });
   const expectedExit = check.exit ?? 0;
   const problems: string[] = [];
