@@ -378,5 +378,17 @@ describe('sign-up and sign-in pages', () => {
     const noCode = await person.get('/signin/code');
     assert.equal(noCode.status, 404);
     assert.match((await person.get('/signin?lang=de')).html, /<html lang="de">/);
+    const huge = await person.post('/signin', { email: `${'a'.repeat(5000)}@example.org` });
+    assert.equal(huge.status, 413);
+    assert.match(huge.headers['content-type'] as string, /^text\/html/);
+  });
+
+  test('a mail server that does not answer is a 503 page, not a 500', async (t) => {
+    const { app } = await serve(t, { SMTP_URL: 'smtp://127.0.0.1:1' });
+    const person = browser(app, { 'accept-language': 'en' });
+    await person.get('/signin');
+    const failed = await person.post('/signin', { email: 'late@example.org' });
+    assert.equal(failed.status, 503);
+    assert.match(textOf(failed.html), /Something went wrong on our side\. Try again in a moment\./);
   });
 });

@@ -19,7 +19,7 @@ import {
   sessionOfToken,
   sessionsOf,
 } from '../../services/sign-in.js';
-import { clientKey } from '../budget.js';
+import { clientKey, countRequest } from '../budget.js';
 import { sendHtmlPage } from '../html-page.js';
 import type { Api, RouteDeps } from '../route-deps.js';
 import { checkSignIn, checkSignUp } from '../views/sign-in-form.js';
@@ -84,6 +84,18 @@ const CROSS_SITE: PageNotice = {
   en: 'This request came from another website or an outdated form, so nothing was done. Try again here.',
 };
 
+const UNREADABLE: PageNotice = {
+  kind: 'error',
+  de: 'Dieses Formular konnte nicht gelesen werden; es ist nichts geschehen. Senden Sie es von dieser Seite aus.',
+  en: 'This form could not be read, so nothing was done. Send it from this page.',
+};
+
+const FAILED: PageNotice = {
+  kind: 'error',
+  de: 'Das ging gerade auf unserer Seite schief. Versuchen Sie es gleich noch einmal.',
+  en: 'Something went wrong on our side. Try again in a moment.',
+};
+
 /**
  * /signup, /signin, the code page, /account and /signout: server-rendered, in a plugin of its own
  * so that only here form bodies and cookies are read. Every POST must come from this site (the
@@ -120,13 +132,17 @@ export async function signInPageRoutes(app: Api, options: SignInPageOptions): Pr
     );
   };
 
-  // A wrong or missing CSRF token: the page says so, not a JSON 403. Anything else is the app's.
-  app.setErrorHandler((error: { code?: string }, request, reply) => {
+  // Every failure is a page, never JSON: a wrong or missing CSRF token (403), a form that cannot be
+  // read (its 4xx), and on our side (the mail server, the database, the rate-limit store) a 503.
+  app.setErrorHandler((error: { code?: string; statusCode?: number; status?: number }, request, reply) => {
     if (error.code === 'FST_CSRF_INVALID_TOKEN' || error.code === 'FST_CSRF_MISSING_SECRET') {
       request.log.warn({ sign_in: 'csrf_refused' }, 'form post without a valid CSRF token');
       return refuse(request, reply, 403, CROSS_SITE);
     }
-    throw error;
+    const status = error.statusCode ?? error.status ?? 500;
+    if (status >= 400 && status < 500) return refuse(request, reply, status, UNREADABLE);
+    request.log.error({ err: error }, 'sign-in page failed');
+    return refuse(request, reply, 503, FAILED);
   });
 
   const post = {
@@ -146,7 +162,7 @@ export async function signInPageRoutes(app: Api, options: SignInPageOptions): Pr
       // The address as a hash: the rate-limit store (Redis) never holds it.
       [`sign-in:address:${sha256Hex(email)}`, options.codesPerAddress],
     ] as const) {
-      const hit = await store.hit(bucket, HOUR_MS);
+      const hit = await countRequest(store, bucket, request, HOUR_MS);
       if (hit.count > limit) return Math.max(1, Math.ceil(hit.resetMs / 60_000));
     }
     return undefined;
