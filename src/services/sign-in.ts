@@ -204,9 +204,7 @@ export async function sessionOfToken(
   if (!found || !signsIn(found.account)) return undefined;
   const { session } = found;
   const at = now.getTime();
-  if (Date.parse(session.expires_at) <= at || Date.parse(session.last_seen_at) + SESSION_IDLE_DAYS * DAY_MS <= at) {
-    return undefined;
-  }
+  if (!live(session, at)) return undefined;
   if (at - Date.parse(session.last_seen_at) >= SESSION_TOUCH_MS) {
     await touchSession(db, session.id, now);
     return { ...found, session: { ...session, last_seen_at: now.toISOString() } };
@@ -214,9 +212,12 @@ export async function sessionOfToken(
   return found;
 }
 
-/** The account's sessions, newest first (expired ones too until the next sign-in sweeps them). */
-export function sessionsOf(db: Kysely<Database>, accountId: string): Promise<SessionRow[]> {
-  return sessionsOfAccount(db, accountId);
+const live = (session: SessionRow, at: number) =>
+  Date.parse(session.expires_at) > at && Date.parse(session.last_seen_at) + SESSION_IDLE_DAYS * DAY_MS > at;
+
+/** The account's sessions that still work, newest first (the others go at its next sign-in). */
+export async function sessionsOf(db: Kysely<Database>, accountId: string, now: Date): Promise<SessionRow[]> {
+  return (await sessionsOfAccount(db, accountId)).filter((session) => live(session, now.getTime()));
 }
 
 /** Ends one of the account's sessions (sign-out, or revoking it on /account); false when it was not one. */

@@ -221,6 +221,31 @@ describe('sign-up and sign-in pages', () => {
     assert.equal((await laptop.get('/account')).headers.location, '/signin');
   });
 
+  test('a session ends after 7 days unused or 30 days in all; cookies are Secure behind a TLS proxy', async (t) => {
+    const { app, db, advance } = await serve(t, { TRUST_PROXY: '127.0.0.1' });
+    const { accountId } = await createKey(db, { email: 'tim@example.org' });
+    const person = browser(app, { 'accept-language': 'en', 'x-forwarded-proto': 'https' });
+    const mail = await signIn(person, 'tim@example.org');
+    await person.get('/signin/code');
+    const entered = await person.post('/signin/code', { code: codeOf(mail.text) as string });
+    const cookie = entered.cookies.find((c: { name: string }) => c.name === 'kmp_session') as { secure?: boolean };
+    assert.equal(cookie.secure, true);
+    // Used every six days, it lives until its thirtieth day, not a moment longer.
+    for (let day = 6; day < 30; day += 6) {
+      advance(6 * 86_400_000);
+      assert.equal((await person.get('/account')).status, 200, `day ${day}`);
+    }
+    advance(6 * 86_400_000);
+    assert.equal((await person.get('/account')).headers.location, '/signin', 'day 30');
+    // A new one, then seven days unused.
+    const again = await signIn(person, 'tim@example.org');
+    await person.get('/signin/code');
+    await person.post('/signin/code', { code: codeOf(again.text) as string });
+    assert.equal((await sessionsOf(db, accountId)).length, 1, 'the expired session went at this sign-in');
+    advance(7 * 86_400_000);
+    assert.equal((await person.get('/account')).headers.location, '/signin', '7 days unused');
+  });
+
   test('no page tells whether an address has an account; an address without one gets no code', async (t) => {
     const { app, db } = await serve(t);
     await createKey(db, { email: 'known@example.org' });

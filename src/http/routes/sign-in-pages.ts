@@ -272,7 +272,10 @@ export async function signInPageRoutes(app: Api, options: SignInPageOptions): Pr
     const current = await signedIn(request);
     if (!current) return toSignIn(reply);
     const { account, session } = current;
-    const sessions = (await sessionsOf(deps.db, account.id)).map((row) => ({ ...row, current: row.id === session.id }));
+    const sessions = (await sessionsOf(deps.db, account.id, deps.now())).map((row) => ({
+      ...row,
+      current: row.id === session.id,
+    }));
     const view = { name: account.name, email: account.email, account_type: account.account_type, sessions };
     return sendPage(reply, 200, accountPage(context(request, reply, '/account'), view));
   });
