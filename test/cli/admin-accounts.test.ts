@@ -27,6 +27,20 @@ async function withAccount(t: TestContext) {
   await issueKey(db.kysely, account.id, now);
   const job = jobFixture({ title: 'Rosen schneiden', status: 'open', deadline: null, owner_account_id: account.id });
   await insert(db.kysely, { jobs: [job] });
+  // A signed-in browser (issue 31): the erasure ends it.
+  const at = now.toISOString();
+  await db.kysely
+    .insertInto('sessions')
+    .values({
+      id: 'ses_cli',
+      token_hash: 'f'.repeat(64),
+      account_id: account.id,
+      user_agent: 'Firefox',
+      created_at: at,
+      last_seen_at: at,
+      expires_at: new Date(now.getTime() + 86_400_000).toISOString(),
+    })
+    .execute();
   return { db: db.kysely, env: { DATABASE_URL: url, OUTBOX_DIR: join(dir, 'outbox') }, account, job };
 }
 
@@ -42,6 +56,11 @@ test('npm run admin -- accounts export / erase: the API’s export on stdout; th
   );
   assert.equal(document.api_keys.length, 1);
   assert.ok(!('key_hash' in document.api_keys[0]));
+  assert.deepEqual(
+    document.sessions.map((row: { id: string }) => row.id),
+    ['ses_cli'],
+  );
+  assert.ok(!('token_hash' in document.sessions[0]));
 
   const erased = await runAdmin(['accounts', 'erase', account.id], env);
   assert.equal(erased.code, 0, erased.stderr);
@@ -51,6 +70,7 @@ test('npm run admin -- accounts export / erase: the API’s export on stdout; th
   const row = await db.selectFrom('accounts').selectAll().where('id', '=', account.id).executeTakeFirstOrThrow();
   assert.equal(row.name, ERASED_NAME);
   assert.ok(row.erased_at);
+  assert.deepEqual(await db.selectFrom('sessions').selectAll().where('account_id', '=', account.id).execute(), []);
   const jobRow = await db
     .selectFrom('jobs')
     .select(['status', 'title'])
