@@ -307,6 +307,7 @@ describe('sign-up and sign-in pages', () => {
     assert.deepEqual(statuses, [303, 303, 303, 303, 303, 429]);
     const refused = await person.post('/signin', { email: 'flood@example.org' });
     assert.match(textOf(refused.html), /Too many codes in the last hour\. Try again in \d+ minutes\./);
+    assert.match(String(refused.headers['retry-after']), /^\d+$/);
     for (let i = 0; i < 5; i++) await mailTo('flood@example.org');
     // The client's budget: 7 an hour, whatever the addresses (the refused ones count too).
     assert.equal((await person.post('/signin', { email: 'one@example.org' })).status, 429);

@@ -155,7 +155,7 @@ export async function signInPageRoutes(app: Api, options: SignInPageOptions): Pr
     preHandler: app.csrfProtection,
   };
 
-  /** Counts a code request against the address's and the client's hourly budget; the wait when over either. */
+  /** Counts a code request against the address's and the client's hourly budget; the seconds to wait when over either. */
   const overBudget = async (request: FastifyRequest, email: string): Promise<number | undefined> => {
     for (const [bucket, limit] of [
       [`sign-in:client:${clientKey(request.ip)}`, options.codesPerClient],
@@ -163,7 +163,7 @@ export async function signInPageRoutes(app: Api, options: SignInPageOptions): Pr
       [`sign-in:address:${sha256Hex(email)}`, options.codesPerAddress],
     ] as const) {
       const hit = await countRequest(store, bucket, request, HOUR_MS);
-      if (hit.count > limit) return Math.max(1, Math.ceil(hit.resetMs / 60_000));
+      if (hit.count > limit) return Math.max(1, Math.ceil(hit.resetMs / 1000));
     }
     return undefined;
   };
@@ -172,10 +172,12 @@ export async function signInPageRoutes(app: Api, options: SignInPageOptions): Pr
     const wait = await overBudget(request, asked.email);
     if (wait !== undefined) {
       request.log.warn({ sign_in: 'rate_limited', purpose: asked.purpose }, 'sign-in code refused: too many');
+      const minutes = Math.ceil(wait / 60);
+      reply.header('retry-after', String(wait));
       return refuse(request, reply, 429, {
         kind: 'error',
-        de: `Zu viele Codes in der letzten Stunde. Versuchen Sie es in ${wait} Minuten wieder.`,
-        en: `Too many codes in the last hour. Try again in ${wait} minutes.`,
+        de: `Zu viele Codes in der letzten Stunde. Versuchen Sie es in ${minutes} ${minutes === 1 ? 'Minute' : 'Minuten'} wieder.`,
+        en: `Too many codes in the last hour. Try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`,
       });
     }
     const sending = { db: deps.db, mailer, now: deps.now(), baseUrl: options.baseUrl, language: page.language };
