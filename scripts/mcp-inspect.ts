@@ -38,6 +38,15 @@ const INSPECTOR_VERSION = '2.12.0';
 let INSPECTOR = '';
 /** The Inspector's exit code for a tool result with isError (its EXIT_CODES.TOOL_ERROR). */
 const TOOL_ERROR = 5;
+/**
+ * How to start one of the project's entry points: the build under TEST_DIST when the test run made
+ * one (scripts/run-tests.mjs, as test/helpers/server-process.ts entryArgs), else the source through tsx.
+ */
+function entry(source: string): string[] {
+  const dist = process.env.TEST_DIST;
+  return dist ? [join(dist, source.replace(/^src\//, '').replace(/\.ts$/, '.js'))] : ['--import', 'tsx', source];
+}
+
 /** What the stdio server writes to stderr when it starts (src/mcp/stdio.ts); nothing else may appear. */
 const STDIO_BANNER = /^karlsruhe-marketplace MCP server \S+ on stdio, API \S+, developer key: read and write tools$/;
 
@@ -147,7 +156,7 @@ function serverEnv(databaseUrl: string, port: number): NodeJS.ProcessEnv {
 async function startApi(
   env: NodeJS.ProcessEnv,
 ): Promise<{ child: ChildProcess; baseUrl: string; output: () => string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { cwd: ROOT, env });
+  const child = spawn(process.execPath, entry('src/server.ts'), { cwd: ROOT, env });
   let output = '';
   child.stdout?.on('data', (chunk) => (output += chunk));
   child.stderr?.on('data', (chunk) => (output += chunk));
@@ -170,7 +179,7 @@ async function startApi(
 function issueKey(databaseUrl: string, email: string): string {
   const issued = run(
     process.execPath,
-    ['--import', 'tsx', 'src/cli/admin.ts', 'keys', 'create', '--email', email, '--name', 'Inspector'],
+    [...entry('src/cli/admin.ts'), 'keys', 'create', '--email', email, '--name', 'Inspector'],
     { env: { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' } },
   );
   const key = issued.stdout.trim().split('\n').at(-1) ?? '';
@@ -283,8 +292,8 @@ interface Planned {
 
 /** Runs the Inspector once; every problem with it: exit code, a stderr line, the answer. */
 async function inspect(node: string, home: string, { target, stdio, check }: Planned): Promise<string[]> {
-  // The Inspector waits 15 s for a server by default; a stdio server started by tsx on a loaded
-  // machine (the test suite runs beside it) can take longer to answer its first message.
+  // The Inspector waits 15 s for a server by default; a stdio server on a loaded machine (the
+  // test suite runs beside it) can take longer to answer its first message.
   const args = [INSPECTOR, '--cli', '--connect-timeout', '60000', '--format', 'json', ...check.args, ...target];
   const result = await runAsync(node, args, { PATH: process.env.PATH, HOME: home });
   const expectedExit = check.exit ?? 0;
@@ -366,7 +375,7 @@ async function main(): Promise<void> {
     const developer = [http, '--header', `X-API-Key: ${key}`];
     const stdio = [
       ...['--cwd', ROOT, '-e', `MARKETPLACE_API_URL=${api.baseUrl}`, '-e', `MARKETPLACE_API_KEY=${key}`],
-      ...['--', process.execPath, '--import', 'tsx', 'src/mcp/stdio.ts'],
+      ...['--', process.execPath, ...entry('src/mcp/stdio.ts')],
     ];
     // As many tools as the route registry makes: all with a key, those that need none without.
     const tools = new Tools(routeCatalog());
