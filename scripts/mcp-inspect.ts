@@ -24,12 +24,12 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { routeCatalog } from '../src/mcp/catalog.js';
 import { Tools } from '../src/mcp/tools.js';
+import { entryArgs, freePort } from '../test/helpers/server-process.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** The Inspector release this check is written against (its CLI flags and exit codes). */
@@ -38,15 +38,6 @@ const INSPECTOR_VERSION = '2.12.0';
 let INSPECTOR = '';
 /** The Inspector's exit code for a tool result with isError (its EXIT_CODES.TOOL_ERROR). */
 const TOOL_ERROR = 5;
-/**
- * How to start one of the project's entry points: the build under TEST_DIST when the test run made
- * one (scripts/run-tests.mjs, as test/helpers/server-process.ts entryArgs), else the source through tsx.
- */
-function entry(source: string): string[] {
-  const dist = process.env.TEST_DIST;
-  return dist ? [join(dist, source.replace(/^src\//, '').replace(/\.ts$/, '.js'))] : ['--import', 'tsx', source];
-}
-
 /** What the stdio server writes to stderr when it starts (src/mcp/stdio.ts); nothing else may appear. */
 const STDIO_BANNER = /^karlsruhe-marketplace MCP server \S+ on stdio, API \S+, developer key: read and write tools$/;
 
@@ -127,15 +118,6 @@ function inspectorScript(node: string): string {
   return script;
 }
 
-async function freePort(): Promise<number> {
-  const probe = createServer().listen(0, '127.0.0.1');
-  await once(probe, 'listening');
-  const address = probe.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
-
 /** Configuration of the API process: generous budgets (this checks schemas, not limits), nothing inherited. */
 function serverEnv(databaseUrl: string, port: number): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME };
@@ -156,7 +138,7 @@ function serverEnv(databaseUrl: string, port: number): NodeJS.ProcessEnv {
 async function startApi(
   env: NodeJS.ProcessEnv,
 ): Promise<{ child: ChildProcess; baseUrl: string; output: () => string }> {
-  const child = spawn(process.execPath, entry('src/server.ts'), { cwd: ROOT, env });
+  const child = spawn(process.execPath, entryArgs('src/server.ts'), { cwd: ROOT, env });
   let output = '';
   child.stdout?.on('data', (chunk) => (output += chunk));
   child.stderr?.on('data', (chunk) => (output += chunk));
@@ -179,7 +161,7 @@ async function startApi(
 function issueKey(databaseUrl: string, email: string): string {
   const issued = run(
     process.execPath,
-    [...entry('src/cli/admin.ts'), 'keys', 'create', '--email', email, '--name', 'Inspector'],
+    [...entryArgs('src/cli/admin.ts'), 'keys', 'create', '--email', email, '--name', 'Inspector'],
     { env: { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' } },
   );
   const key = issued.stdout.trim().split('\n').at(-1) ?? '';
@@ -375,7 +357,7 @@ async function main(): Promise<void> {
     const developer = [http, '--header', `X-API-Key: ${key}`];
     const stdio = [
       ...['--cwd', ROOT, '-e', `MARKETPLACE_API_URL=${api.baseUrl}`, '-e', `MARKETPLACE_API_KEY=${key}`],
-      ...['--', process.execPath, ...entry('src/mcp/stdio.ts')],
+      ...['--', process.execPath, ...entryArgs('src/mcp/stdio.ts')],
     ];
     // As many tools as the route registry makes: all with a key, those that need none without.
     const tools = new Tools(routeCatalog());

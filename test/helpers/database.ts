@@ -110,8 +110,7 @@ async function copyMigratedSchema(schema: string): Promise<boolean> {
   migratedSql ??= dumpMigratedSchema(processDatabase);
   const sql = await migratedSql;
   if (sql === undefined) return false;
-  // The dump creates the schema itself; its SETs change only the admin connection's session.
-  await processDatabase.admin.query(`drop schema ${schema}`);
+  // Into the empty schema; the dump's SETs change only the admin connection's session.
   await processDatabase.admin.query(sql.replaceAll(TEMPLATE_SCHEMA, schema));
   return true;
 }
@@ -158,7 +157,7 @@ function migrationsHash(): string {
 async function dumpMigratedSchema({ url: base, admin }: ProcessDatabase): Promise<string | undefined> {
   const version =
     (await admin.query<{ v: string }>("select current_setting('server_version_num') as v")).rows[0]?.v ?? '';
-  const cached = join(tmpdir(), `kmp-migrated-${migrationsHash()}-${version}.sql`);
+  const cached = join(tmpdir(), `kmp-migrated-2-${migrationsHash()}-${version}.sql`);
   try {
     return readFileSync(cached, 'utf8');
   } catch {
@@ -185,7 +184,9 @@ async function dumpMigratedSchema({ url: base, admin }: ProcessDatabase): Promis
       .split('\n')
       .filter((line) => !line.startsWith('\\'))
       .join('\n')
-      .replaceAll(schema, TEMPLATE_SCHEMA);
+      .replaceAll(schema, TEMPLATE_SCHEMA)
+      // The copy goes into the fresh schema freshDatabase made: not created twice.
+      .replace(`CREATE SCHEMA ${TEMPLATE_SCHEMA};`, '');
     const partial = `${cached}.${process.pid}`;
     writeFileSync(partial, sql);
     renameSync(partial, cached);
