@@ -23,7 +23,7 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -91,19 +91,27 @@ function inspectorNode(): string {
   return path;
 }
 
-/** The Inspector's CLI script, installed with `node` (so its engines check passes) into the cache once. */
+/**
+ * The Inspector's CLI script, installed with `node` (so its engines check passes) into the cache
+ * once. Installed into a folder of this process and then renamed into place: both engines' test
+ * files may install at once, and one of them ran the other's half-installed Inspector (its
+ * `--version` printed nothing, a CI run failed so).
+ */
 function inspectorScript(node: string): string {
   const cache = process.env.XDG_CACHE_HOME || join(homedir(), '.cache');
   const dir = join(cache, 'karlsruhe-marketplace-api', `mcp-inspector-${INSPECTOR_VERSION}`);
-  const script = join(dir, 'node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js');
+  const inside = 'node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js';
+  const script = join(dir, inside);
   if (existsSync(script)) return script;
-  mkdirSync(dir, { recursive: true });
+  const staging = `${dir}.${process.pid}`;
+  rmSync(staging, { recursive: true, force: true });
+  mkdirSync(staging, { recursive: true });
   const installed = run(
     'npm',
     [
       'install',
       '--prefix',
-      dir,
+      staging,
       '--no-save',
       '--no-audit',
       '--no-fund',
@@ -112,9 +120,24 @@ function inspectorScript(node: string): string {
     ],
     { env: { ...process.env, PATH: `${dirname(node)}:${process.env.PATH}` }, timeoutMs: 600_000 },
   );
-  if (installed.code !== 0 || !existsSync(script)) {
-    throw new Error(`The MCP Inspector ${INSPECTOR_VERSION} could not be installed into ${dir}:\n${installed.stderr}`);
+  if (installed.code !== 0 || !existsSync(join(staging, inside))) {
+    rmSync(staging, { recursive: true, force: true });
+    throw new Error(
+      `The MCP Inspector ${INSPECTOR_VERSION} could not be installed into ${staging}:\n${installed.stderr}`,
+    );
   }
+  try {
+    renameSync(staging, dir);
+  } catch {
+    // Another process put its complete install there first (then that one is used), or an earlier
+    // version of this script left an unfinished one in place (then it is replaced).
+    if (!existsSync(script)) {
+      rmSync(dir, { recursive: true, force: true });
+      renameSync(staging, dir);
+    }
+    rmSync(staging, { recursive: true, force: true });
+  }
+  if (!existsSync(script)) throw new Error(`The MCP Inspector ${INSPECTOR_VERSION} is not at ${script}`);
   return script;
 }
 
@@ -345,6 +368,11 @@ async function main(): Promise<void> {
   const home = join(dir, 'home'); // the Inspector's own state (~/.mcp-inspector) stays in here
   mkdirSync(home);
   const version = run(node, [INSPECTOR, '--cli', '--version'], { env: { PATH: process.env.PATH, HOME: home } });
+  if (version.code !== 0 || !version.stdout.trim()) {
+    throw new Error(
+      `The MCP Inspector at ${INSPECTOR} does not tell its version (exit ${version.code}):\n${version.stderr}`,
+    );
+  }
   process.stdout.write(`MCP Inspector ${version.stdout.trim()} on Node ${run(node, ['--version']).stdout.trim()}\n`);
   let api: Awaited<ReturnType<typeof startApi>> | undefined;
   let failures = 0;

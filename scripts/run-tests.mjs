@@ -9,11 +9,11 @@
 //   TEST_ENGINES=sqlite npm test          one engine
 //   TEST_CONCURRENCY=3 npm test           files run at once (default: one and a half per core)
 //
-// Each (engine, file) pair is one `node --test` process; a pool keeps TEST_CONCURRENCY of them
-// running, both engines mixed, the slowest first (test/durations.json, written by
-// `TEST_DURATIONS=write npm test`), so the run ends when its longest file does and not later. A
-// file's output is printed whole when it ends, under its engine, name and seconds; the 15 slowest
-// files close the run, then the request check (scripts/check-requests.mjs: every request the tests
+// Each (engine, file) pair runs in a `node --test` process, short files of an engine several to a
+// process (batched(), below); a pool keeps TEST_CONCURRENCY of them running, both engines mixed,
+// the slowest first (test/durations.json, written by `TEST_DURATIONS=write npm test`), so the run
+// ends when its longest file does and not later. A process's output is printed whole when it ends,
+// under its engine, files and seconds; the 15 slowest close the run, then the request check (scripts/check-requests.mjs: every request the tests
 // sent that the server accepted must be valid against the served OpenAPI document; the run logs
 // them through test/helpers/request-log.mjs, loaded into every Node process it starts through
 // NODE_OPTIONS; REQUEST_CHECK=off skips it), and last the counts as `N passed, N failed`.
@@ -104,19 +104,40 @@ const keyOf = (job) => `${job.engine} ${job.file}`;
 /**
  * Where this Node has it (24; 20 has not), `--test-isolation=none` runs the file's tests in
  * the `node --test` process itself instead of a second process it would start for the one file:
- * about 0.3 s of CPU and 0.5 s less per file (issue 29). The file is still alone in its process.
+ * about 0.3 s of CPU and 0.5 s less per file (issue 29), and lets short files share it (batched()).
  */
 const IN_PROCESS = process.allowedNodeEnvironmentFlags.has('--test-isolation') ? ['--test-isolation=none'] : [];
 
-/** One test file on one engine: its own `node --test` process, output kept until it ends. */
+/** The test files of a job, as its header and the summaries name them. */
+const labelOf = (job) => (job.files.length === 1 ? job.files[0] : `${job.files.length} files: ${job.files.join(', ')}`);
+
+/** The files a failed run names in the spec reporter's failure list (`test at <file>:line:col`). */
+function failedFiles(job, text) {
+  const named = new Set();
+  for (const match of text.matchAll(/test at (?:file:\/\/)?(\S+?):\d+:\d+/g)) {
+    const file = job.files.find((f) => match[1].endsWith(f));
+    if (file) named.add(file);
+  }
+  return named.size > 0 ? [...named] : job.files;
+}
+
+/** One job (a test file, or a batch of short ones) on one engine: one `node --test` process, output kept until it ends. */
 function runFile(job) {
   return new Promise((done) => {
     const started = performance.now();
     const child = spawn(
       process.execPath,
       // A test that hangs fails after 15 minutes instead of holding the run (and CI) forever.
-      ['--import', 'tsx', '--test', ...IN_PROCESS, '--test-reporter=spec', '--test-timeout=900000', job.file],
-      { env: { ...process.env, TEST_DATABASE: job.engine, FORCE_COLOR: '0', ...job.env } },
+      ['--import', 'tsx', '--test', ...IN_PROCESS, '--test-reporter=spec', '--test-timeout=900000', ...job.files],
+      {
+        env: {
+          ...process.env,
+          TEST_DATABASE: job.engine,
+          FORCE_COLOR: '0',
+          ...job.env,
+          ...(job.files.length > 1 && { REQUEST_LOG_SOURCE: job.files.join(' + ') }),
+        },
+      },
     );
     const output = [];
     child.stdout.on('data', (chunk) => output.push(chunk));
@@ -131,6 +152,7 @@ function runFile(job) {
         seconds: (performance.now() - started) / 1000,
         passed: count('pass'),
         failed: count('fail') + count('cancelled') + (code === 0 ? 0 : count('fail') === 0 ? 1 : 0),
+        failedFiles: code === 0 ? [] : failedFiles(job, text),
         skipped: count('skipped') + count('todo'),
         text,
       });
@@ -138,10 +160,52 @@ function runFile(job) {
   });
 }
 
+/**
+ * Batches of short files (issue 29): where the files run in the `node --test` process itself
+ * (IN_PROCESS), short files of one engine share a process, up to TEST_BATCH_SECONDS (60) of their
+ * known seconds, so the modules load and the app's schemas compile once for the batch instead of
+ * once per file (about 3.5 CPU-seconds each, measured in a CPU profile). Files of TEST_SOLO_SECONDS
+ * (25) and more, files with hooks at their top level (before/after on the run's root would span the
+ * batch) and unknown files run alone. TEST_BATCH_SECONDS=0 runs every file alone.
+ */
+const BATCH_SECONDS = Number(process.env.TEST_BATCH_SECONDS ?? 60);
+const SOLO_SECONDS = Number(process.env.TEST_SOLO_SECONDS ?? 25);
+const ROOT_HOOK = /^(before|after|beforeEach|afterEach)\(/m;
+
+function batched(jobs) {
+  const alone = (job) =>
+    IN_PROCESS.length === 0 ||
+    BATCH_SECONDS <= 0 ||
+    !(keyOf(job) in known) ||
+    known[keyOf(job)] >= SOLO_SECONDS ||
+    ROOT_HOOK.test(readFileSync(job.file, 'utf8'));
+  const result = [];
+  const open = {};
+  // The longest first, each into the first batch of its engine it fits (first-fit decreasing).
+  for (const job of [...jobs].sort((a, b) => (known[keyOf(b)] ?? 0) - (known[keyOf(a)] ?? 0))) {
+    if (alone(job)) {
+      result.push({ ...job, files: [job.file] });
+      continue;
+    }
+    open[job.engine] ??= [];
+    const seconds = known[keyOf(job)];
+    let batch = open[job.engine].find((b) => b.seconds + seconds <= BATCH_SECONDS);
+    if (!batch) {
+      batch = { ...job, files: [], seconds: 0 };
+      open[job.engine].push(batch);
+      result.push(batch);
+    }
+    batch.files.push(job.file);
+    batch.seconds += seconds;
+  }
+  return result.map(({ seconds, file, ...job }) => job);
+}
+
 /** Runs the jobs TEST_CONCURRENCY at a time, the slowest known first; prints each as it ends. */
 async function runPool(jobs) {
   const average = Object.values(known).reduce((a, b) => a + b, 0) / Math.max(1, Object.keys(known).length) || 10;
-  const queue = [...jobs].sort((a, b) => (known[keyOf(b)] ?? average * 2) - (known[keyOf(a)] ?? average * 2));
+  const estimate = (job) => job.files.reduce((sum, file) => sum + (known[`${job.engine} ${file}`] ?? average * 2), 0);
+  const queue = [...jobs].sort((a, b) => estimate(b) - estimate(a));
   const results = [];
   const worker = async () => {
     for (let job = queue.shift(); job; job = queue.shift()) {
@@ -149,7 +213,7 @@ async function runPool(jobs) {
       results.push(result);
       const verdict = result.ok ? 'passed' : `FAILED (exit ${result.status})`;
       process.stdout.write(
-        `\n=== ${result.engine}: ${result.file} ${verdict} in ${result.seconds.toFixed(1)} s [${results.length}/${jobs.length}] ===\n${result.text}`,
+        `\n=== ${result.engine}: ${labelOf(result)} ${verdict} in ${result.seconds.toFixed(1)} s [${results.length}/${jobs.length}] ===\n${result.text}`,
       );
     }
   };
@@ -200,10 +264,13 @@ if (process.env.TEST_BUILD !== 'off' && jobs.length > 0) {
   buildIfStale({ typeErrors: 'ignore', log: (line) => process.stdout.write(`${line}\n`) });
   for (const job of jobs) job.env = { ...job.env, TEST_DIST: resolve('dist') };
 }
-process.stdout.write(`${jobs.length} test file run(s), ${CONCURRENCY} at a time\n`);
+const runs = batched(jobs);
+process.stdout.write(
+  `${jobs.length} test file run(s) in ${runs.length} process(es) (short files batched), ${CONCURRENCY} at a time\n`,
+);
 let results = [];
 try {
-  results = await runPool(jobs);
+  results = await runPool(runs);
 } finally {
   if (runDatabase) {
     // The run's database and the per-file ones next to it (test/helpers/database.ts), also those a crash left.
@@ -217,7 +284,7 @@ try {
 for (const engine of ['sqlite', 'postgres']) {
   const ran = results.filter((r) => r.engine === engine);
   if (ran.length === 0) continue;
-  const bad = ran.filter((r) => !r.ok);
+  const bad = ran.flatMap((r) => r.failedFiles);
   let check = 'off';
   if (logDirs[engine]) {
     const checked = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/check-requests.mjs', logDirs[engine]], {
@@ -227,14 +294,18 @@ for (const engine of ['sqlite', 'postgres']) {
     rmSync(logDirs[engine], { recursive: true, force: true });
   }
   failed ||= bad.length > 0 || check === 'FAILED';
+  const fileCount = ran.reduce((sum, r) => sum + r.files.length, 0);
   summary.push(
-    `${engine}: ${ran.length} file(s) ${bad.length === 0 ? 'passed' : `FAILED: ${bad.map((r) => r.file).join(', ')}`}; request check ${check}`,
+    `${engine}: ${fileCount} file(s) ${bad.length === 0 ? 'passed' : `FAILED: ${bad.join(', ')}`}; request check ${check}`,
   );
 }
 
 if (process.env.TEST_DURATIONS === 'write' && results.length > 0) {
   const durations = { ...known };
-  for (const r of results) durations[keyOf(r)] = Math.round(r.seconds * 10) / 10;
+  // A file's own seconds are known only when it ran alone; a batch's files keep their earlier ones
+  // (a new file in no batch ran alone: unknown files are never batched).
+  for (const r of results)
+    if (r.files.length === 1) durations[`${r.engine} ${r.files[0]}`] = Math.round(r.seconds * 10) / 10;
   const sorted = Object.fromEntries(Object.entries(durations).sort(([a], [b]) => a.localeCompare(b)));
   writeFileSync(DURATIONS, `${JSON.stringify(sorted, null, 2)}\n`);
 }
@@ -243,7 +314,7 @@ const minutes = (performance.now() - startedAt) / 60_000;
 const slowest = [...results].sort((a, b) => b.seconds - a.seconds).slice(0, 15);
 process.stdout.write(`\nThe ${slowest.length} slowest test files (seconds):\n`);
 for (const r of slowest)
-  process.stdout.write(`  ${r.seconds.toFixed(1).padStart(7)}  ${r.engine.padEnd(8)} ${r.file}\n`);
+  process.stdout.write(`  ${r.seconds.toFixed(1).padStart(7)}  ${r.engine.padEnd(8)} ${labelOf(r)}\n`);
 const fileSeconds = results.reduce((sum, r) => sum + r.seconds, 0);
 process.stdout.write(
   `\nEngines tested (${minutes.toFixed(1)} min, ${(fileSeconds / 60).toFixed(1)} min of file time, ${CONCURRENCY} at a time):\n  ${summary.join('\n  ') || 'none (no test file matched)'}\n`,
