@@ -3,9 +3,10 @@ import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, type TestContext, test } from 'node:test';
-import { type Browser, chromium, type Page, type Response } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Page, type Response } from 'playwright-core';
 import { buildTestApp, clientFor, createKey, NOW } from '../helpers/app.js';
 import { JOB_BODY } from '../helpers/bodies.js';
+import { signedInAs } from '../helpers/sessions.js';
 
 // Debian's chromium, as in developers.test.ts.
 const CHROMIUM = '/usr/bin/chromium';
@@ -47,7 +48,18 @@ async function serve(t: TestContext) {
     return { id: created.body.id as string, url: `${origin}${new URL(created.body.confirmation_url).pathname}` };
   };
   const statusOf = async (id: string) => (await agent.get(`/v1/drafts/${id}`)).body.status as string;
-  return { origin, draft, statusOf, jobsOfAgent, advance: (ms: number) => (at += ms) };
+  // The person the agent's drafts are for: only their signed-in browser sees and decides the page.
+  const person = await signedInAs(db.kysely, agentKey.accountId, NOW);
+  /** A browser context of that person, signed in (the session cookie of this server). */
+  const signedIn = async (browser: Browser, options: { javaScriptEnabled: boolean }): Promise<BrowserContext> => {
+    const context = await browser.newContext(options);
+    // As the sign-in pages set it (sign-in-pages.ts cookieOptions): HttpOnly, SameSite=Lax.
+    await context.addCookies([
+      { name: person.name, value: person.token, url: origin, httpOnly: true, sameSite: 'Lax' },
+    ]);
+    return context;
+  };
+  return { origin, draft, statusOf, jobsOfAgent, signedIn, advance: (ms: number) => (at += ms) };
 }
 
 /** Console errors other than the meant non-2xx answers (a CSP violation would show here). */
@@ -76,9 +88,9 @@ for (const javaScriptEnabled of [false, true]) {
   describe(`/confirm/{token} in Chromium, JavaScript ${javaScriptEnabled ? 'on' : 'off'}`, () => {
     test('open, confirm, reload, confirm again from a second tab: one job', async (t) => {
       const browser = await launch(t);
-      const { draft, statusOf, jobsOfAgent } = await serve(t);
+      const { draft, statusOf, jobsOfAgent, signedIn } = await serve(t);
       const { id, url } = await draft();
-      const context = await browser.newContext({ javaScriptEnabled });
+      const context = await signedIn(browser, { javaScriptEnabled });
       const page = await context.newPage();
       const problems = watchConsole(page);
       const opened = await page.goto(url);
@@ -118,8 +130,8 @@ for (const javaScriptEnabled of [false, true]) {
 describe('/confirm/{token} in Chromium: decline, expiry, another site', () => {
   test('Decline, then an expired link: nothing is done', async (t) => {
     const browser = await launch(t);
-    const { draft, statusOf, jobsOfAgent, advance } = await serve(t);
-    const page = await (await browser.newContext({ javaScriptEnabled: false })).newPage();
+    const { draft, statusOf, jobsOfAgent, advance, signedIn } = await serve(t);
+    const page = await (await signedIn(browser, { javaScriptEnabled: false })).newPage();
     const declined = await draft();
     await page.goto(declined.url);
     assert.equal((await press(page, /Ablehnen/)).status(), 200);
@@ -127,7 +139,7 @@ describe('/confirm/{token} in Chromium: decline, expiry, another site', () => {
     assert.equal(await statusOf(declined.id), 'declined');
 
     const late = await draft();
-    const stale = await (await browser.newContext({ javaScriptEnabled: false })).newPage();
+    const stale = await (await signedIn(browser, { javaScriptEnabled: false })).newPage();
     await stale.goto(late.url);
     advance(25 * HOUR);
     const expired = await page.goto(late.url);
@@ -143,7 +155,7 @@ describe('/confirm/{token} in Chromium: decline, expiry, another site', () => {
 
   test('a form on another site that posts Confirm gets the 403 page; nothing is done', async (t) => {
     const browser = await launch(t);
-    const { draft, statusOf, jobsOfAgent } = await serve(t);
+    const { draft, statusOf, jobsOfAgent, signedIn } = await serve(t);
     const { id, url } = await draft();
     // Another site (localhost is not 127.0.0.1) that knows the link and posts the button for the visitor.
     const elsewhere = createServer((_request, response) => {
@@ -155,14 +167,30 @@ describe('/confirm/{token} in Chromium: decline, expiry, another site', () => {
     await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
     t.after(() => new Promise((resolve) => elsewhere.close(resolve)));
     const other = `http://localhost:${(elsewhere.address() as AddressInfo).port}`;
-    const page = await (await browser.newContext({ javaScriptEnabled: false })).newPage();
+    // The person is signed in here; the other site's post carries no session (SameSite=Lax).
+    const page = await (await signedIn(browser, { javaScriptEnabled: false })).newPage();
     await page.goto(`${other}/free-prize`);
     const response = await press(page, /Bestätigen/);
     assert.equal(response.status(), 403);
     const sent = await response.request().allHeaders();
     assert.equal(sent['sec-fetch-site'], 'cross-site');
+    assert.equal(sent.cookie, undefined, 'no session cookie on a cross-site post');
     assert.match((await page.getByRole('alert').textContent()) ?? '', /another website/);
+    assert.doesNotMatch((await page.locator('main').textContent()) ?? '', /Hecke/, 'nothing of the draft');
     assert.equal(await statusOf(id), 'pending');
     assert.equal(await jobsOfAgent(), 0);
+  });
+
+  test('the link alone, in a browser not signed in, leads to the sign-in and shows nothing of the draft', async (t) => {
+    const browser = await launch(t);
+    const { draft, statusOf } = await serve(t);
+    const { id, url } = await draft();
+    const page = await (await browser.newContext({ javaScriptEnabled: false })).newPage();
+    const opened = await page.goto(url);
+    assert.equal(opened?.status(), 200);
+    assert.equal(new URL(page.url()).pathname, '/signin');
+    assert.equal(new URL(page.url()).searchParams.get('next'), new URL(url).pathname);
+    assert.doesNotMatch((await page.locator('main').textContent()) ?? '', /Hecke/);
+    assert.equal(await statusOf(id), 'pending');
   });
 });

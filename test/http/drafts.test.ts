@@ -5,6 +5,7 @@ import { urlForLog } from '../../src/http/plugins/observability.js';
 import type { Api } from '../../src/http/route-deps.js';
 import { buildTestApp, type Client, clientFor, createKey, NOW } from '../helpers/app.js';
 import { helperBody, JOB_BODY, LISTING_BODY } from '../helpers/bodies.js';
+import { signedInAs } from '../helpers/sessions.js';
 
 const HOUR = 3_600_000;
 const DESIRED = '2026-11-25T09:00:00Z';
@@ -25,6 +26,8 @@ async function setUp(t: TestContext, config: Record<string, string> = {}) {
     poster: await createKey(db, { email: 'poster@example.org' }),
     stranger: await createKey(db, { email: 'stranger@example.org' }),
   };
+  // The person the agent's drafts are for, signed in: only they may see and decide a draft's page.
+  owners.set(app, (await signedInAs(db.kysely, keys.agent.accountId, clock.now())).cookie);
   return {
     app,
     db,
@@ -37,15 +40,24 @@ async function setUp(t: TestContext, config: Record<string, string> = {}) {
   };
 }
 
+/** The session cookie of the person the agent's drafts are for, per app (setUp). */
+const owners = new WeakMap<Api, string>();
+const ownerOf = (app: Api): string => owners.get(app) ?? '';
+
 /** The page path of a confirmation_url. */
 const pagePath = (url: string) => new URL(url).pathname;
 
-/** Presses a button of the page, as a browser on the same site does. */
+/** Presses a button of the page, as the signed-in person's browser on the same site does. */
 function press(app: Api, path: string, decision: string, headers: Record<string, string> = {}) {
   return app.inject({
     method: 'POST',
     url: path,
-    headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin', ...headers },
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      'sec-fetch-site': 'same-origin',
+      cookie: ownerOf(app),
+      ...headers,
+    },
     payload: `decision=${decision}`,
   });
 }
@@ -237,7 +249,7 @@ describe('the confirmation page', () => {
     const { app, agent, keys, db } = await setUp(t);
     const { body: draft } = await agent.post('/v1/drafts', { operation: 'createJob', body: JOB });
     const path = pagePath(draft.confirmation_url);
-    const page = await app.inject({ method: 'GET', url: path });
+    const page = await app.inject({ method: 'GET', url: path, headers: { cookie: ownerOf(app) } });
     assert.equal(page.statusCode, 200);
     assert.match(String(page.headers['content-type']), /^text\/html/);
     assert.equal(page.headers['cache-control'], 'no-store');
@@ -268,7 +280,7 @@ describe('the confirmation page', () => {
     const again = await press(app, path, 'confirm');
     assert.equal(again.statusCode, 200);
     assert.match(again.body, /Bestätigt/);
-    const reloaded = await app.inject({ method: 'GET', url: path });
+    const reloaded = await app.inject({ method: 'GET', url: path, headers: { cookie: ownerOf(app) } });
     assert.match(reloaded.body, /Bestätigt/);
     assert.doesNotMatch(reloaded.body, /value="confirm"/);
     const jobs = await db.kysely
@@ -425,12 +437,54 @@ describe('the confirmation page', () => {
     clock.advance(2 * HOUR);
     assert.equal((await agent.get(`/v1/drafts/${draft.id}`)).body.status, 'expired');
     const path = pagePath(draft.confirmation_url);
-    const page = await app.inject({ method: 'GET', url: path });
+    const page = await app.inject({ method: 'GET', url: path, headers: { cookie: ownerOf(app) } });
     assert.equal(page.statusCode, 410);
     assert.match(page.body, /Abgelaufen/);
     const confirmed = await press(app, path, 'confirm');
     assert.equal(confirmed.statusCode, 410);
     assert.equal(await count(app, agent, '/v1/jobs?q=hecke'), 0);
+  });
+
+  test("only the draft's account, signed in, sees and decides the page; the URL alone does nothing", async (t) => {
+    const { app, agent, db, keys, clock } = await setUp(t);
+    const { body: draft } = await agent.post('/v1/drafts', { operation: 'createJob', body: JOB });
+    const path = pagePath(draft.confirmation_url);
+    const stranger = (await signedInAs(db.kysely, keys.stranger.accountId, clock.now())).cookie;
+    const expired = (await signedInAs(db.kysely, keys.agent.accountId, new Date(NOW.getTime() - 8 * 86_400_000)))
+      .cookie;
+    for (const [who, cookie] of <[string, string][]>[
+      ['nobody signed in', ''],
+      ['a session unused for 8 days', expired],
+      ['a made-up session', 'kmp_session=0123456789012345678901234567890123456789abc'],
+    ]) {
+      const page = await app.inject({ method: 'GET', url: path, headers: { cookie } });
+      assert.equal(page.statusCode, 303, who);
+      assert.equal(page.headers.location, `/signin?next=${encodeURIComponent(path)}`, who);
+      assert.equal(page.headers['cache-control'], 'no-store', who);
+      const pressed = await press(app, path, 'confirm', { cookie });
+      assert.equal(pressed.statusCode, 403, who);
+      assert.match(pressed.body, /Bitte anmelden/, who);
+      assert.match(pressed.body, /href="\/signin\?next=%2Fconfirm%2F/, who);
+      assert.doesNotMatch(pressed.body, /Hecke|60,00/, `${who}: nothing of the draft`);
+    }
+    const other = await app.inject({ method: 'GET', url: path, headers: { cookie: stranger } });
+    assert.equal(other.statusCode, 403);
+    assert.match(other.body, /Anderes Konto/);
+    assert.doesNotMatch(other.body, /Hecke|60,00/);
+    for (const decision of ['confirm', 'decline']) {
+      const pressed = await press(app, path, decision, { cookie: stranger });
+      assert.equal(pressed.statusCode, 403);
+      assert.doesNotMatch(pressed.body, /Hecke|60,00/);
+    }
+    // From another site, not signed in (a cross-site post carries no Lax cookie): refused, nothing shown.
+    const forged = await press(app, path, 'confirm', { cookie: '', 'sec-fetch-site': 'cross-site' });
+    assert.equal(forged.statusCode, 403);
+    assert.match(forged.body, /another website/);
+    assert.doesNotMatch(forged.body, /Hecke|60,00/);
+    assert.equal((await agent.get(`/v1/drafts/${draft.id}`)).body.status, 'pending');
+    // The person themself, signed in: the page, and their decision counts.
+    assert.equal((await press(app, path, 'decline')).statusCode, 200);
+    assert.equal((await agent.get(`/v1/drafts/${draft.id}`)).body.status, 'declined');
   });
 
   test('cross-site posts are refused before anything is done; unknown tokens are 404', async (t) => {
@@ -443,7 +497,11 @@ describe('the confirmation page', () => {
     const oldBrowser = await app.inject({
       method: 'POST',
       url: path,
-      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://evil.example' },
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        origin: 'https://evil.example',
+        cookie: ownerOf(app),
+      },
       payload: 'decision=confirm',
     });
     assert.equal(oldBrowser.statusCode, 403);
@@ -454,7 +512,7 @@ describe('the confirmation page', () => {
     const json = await app.inject({
       method: 'POST',
       url: path,
-      headers: { 'content-type': 'application/json', 'sec-fetch-site': 'same-origin' },
+      headers: { 'content-type': 'application/json', 'sec-fetch-site': 'same-origin', cookie: ownerOf(app) },
       payload: '{"decision":"confirm"}',
     });
     assert.equal(json.statusCode, 415);
@@ -466,6 +524,7 @@ describe('the confirmation page', () => {
       url: path,
       headers: {
         'content-type': 'application/x-www-form-urlencoded',
+        cookie: ownerOf(app),
         host: '127.0.0.1:3000',
         origin: 'http://127.0.0.1:3000',
         referer: `http://127.0.0.1:3000${path}`,
@@ -495,7 +554,7 @@ describe('the confirmation page', () => {
       const refused = await app.inject({
         method: 'POST',
         url: path,
-        headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: ownerOf(app), ...headers },
         payload: 'decision=confirm',
       });
       assert.equal(refused.statusCode, 403, JSON.stringify(headers));
@@ -506,7 +565,11 @@ describe('the confirmation page', () => {
     const own = await app.inject({
       method: 'POST',
       url: path,
-      headers: { 'content-type': 'application/x-www-form-urlencoded', referer: `http://LOCALHOST:80${path}` },
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        cookie: ownerOf(app),
+        referer: `http://LOCALHOST:80${path}`,
+      },
       payload: 'decision=confirm',
     });
     assert.equal(own.statusCode, 200, own.body);

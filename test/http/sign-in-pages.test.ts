@@ -221,6 +221,53 @@ describe('sign-up and sign-in pages', () => {
     assert.equal((await laptop.get('/account')).headers.location, '/signin');
   });
 
+  test("a draft's page sends the person to sign in and back; only the draft's account decides it", async (t) => {
+    const { app, db } = await serve(t);
+    const { accountId, key } = await createKey(db, { email: 'person@example.org' });
+    const made = await clientFor(app, key).post('/v1/drafts', {
+      operation: 'createJob',
+      body: {
+        title: 'Hecke schneiden',
+        description: 'Zehn Meter Hecke im Garten.',
+        category: 'gardening',
+        price_eur: 60,
+        location: { plz: '76227' },
+      },
+    });
+    assert.equal(made.status, 201, made.raw);
+    const path = new URL(made.body.confirmation_url).pathname;
+    const person = browser(app, { 'accept-language': 'en', 'sec-fetch-site': 'same-origin' });
+
+    // Not signed in: to the sign-in, which remembers the page, nothing of the draft shown.
+    const first = await person.get(path);
+    assert.deepEqual([first.status, first.headers.location], [303, `/signin?next=${encodeURIComponent(path)}`]);
+    await person.get(first.headers.location as string);
+    assert.equal(person.jar.get('kmp_next'), path);
+    const posted = await person.post('/signin', { email: 'person@example.org' });
+    assert.equal(posted.status, 303, posted.html);
+    const mail = await mailTo('person@example.org');
+    await person.get('/signin/code');
+    const entered = await person.post('/signin/code', { code: codeOf(mail.text) as string });
+    assert.deepEqual([entered.status, entered.headers.location], [303, path], 'back to the draft');
+    assert.equal(person.jar.has('kmp_next'), false, 'used once');
+    const page = await person.get(path);
+    assert.equal(page.status, 200);
+    assert.match(page.html, /Hecke schneiden/);
+    const confirmed = await person.post(path, { decision: 'confirm' });
+    assert.equal(confirmed.status, 200, confirmed.html);
+    assert.equal((await clientFor(app, key).get(`/v1/drafts/${made.body.id}`)).body.status, 'confirmed');
+    assert.ok((await sessionsOf(db, accountId)).length === 1);
+
+    // ?next= leads only to a draft's page of this site; signed in, /signin goes there at once.
+    const again = await person.get(`/signin?next=${encodeURIComponent(path)}`);
+    assert.deepEqual([again.status, again.headers.location], [303, path]);
+    for (const next of ['https://evil.example/', '//evil.example/confirm/x', '/account', '/confirm/../v1/me']) {
+      const other = browser(app);
+      await other.get(`/signin?next=${encodeURIComponent(next)}`);
+      assert.equal(other.jar.has('kmp_next'), false, next);
+    }
+  });
+
   test('a session ends after 7 days unused or 30 days in all; cookies are Secure behind a TLS proxy', async (t) => {
     const { app, db, advance } = await serve(t, { TRUST_PROXY: '127.0.0.1' });
     const { accountId } = await createKey(db, { email: 'tim@example.org' });

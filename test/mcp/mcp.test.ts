@@ -31,6 +31,7 @@ import { freshDatabaseUrl } from '../helpers/database.js';
 import { AT, helperFixture, insert, listingFixture, ownerFixture } from '../helpers/fixtures.js';
 import { declaredForms, resolveShared } from '../helpers/openapi.js';
 import { childEnv, entryArgs, type ServerProcess, startServer } from '../helpers/server-process.js';
+import { signedInAs } from '../helpers/sessions.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -78,6 +79,8 @@ interface World {
   databaseUrl: string;
   /** Developer keys: one per client that writes, so their writes and budgets stay apart. */
   keys: string[];
+  /** The session cookie of each key's account, signed in: the person who decides its drafts. */
+  people: string[];
   listingId: string;
 }
 
@@ -90,10 +93,15 @@ async function world(t: TestContext, config: Record<string, string>, keyCount = 
   const listing = listingFixture(owner.id);
   await insert(db.kysely, { owners: [owner], listings: [listing], helpers: [helperFixture(['GARDENING'])] });
   const keys: string[] = [];
-  for (let i = 0; i < keyCount; i++) keys.push((await createKey(db, { email: `mcp${i}@example.org` }, new Date())).key);
+  const people: string[] = [];
+  for (let i = 0; i < keyCount; i++) {
+    const made = await createKey(db, { email: `mcp${i}@example.org` }, new Date());
+    keys.push(made.key);
+    people.push((await signedInAs(db.kysely, made.accountId)).cookie);
+  }
   await db.close();
   const server = await startServer(t, { DATABASE_URL: url, ...config });
-  return { server, databaseUrl: url, keys, listingId: listing.id };
+  return { server, databaseUrl: url, keys, people, listingId: listing.id };
 }
 
 type Transport = 'http' | 'stdio';
@@ -648,11 +656,11 @@ describe('the MCP server against a real server process', () => {
   });
 });
 
-/** The person at the confirmation page: the form's POST, as the browser sends it (same site). */
-async function decide(url: string, decision: 'confirm' | 'decline'): Promise<number> {
+/** The person at the confirmation page, signed in: the form's POST, as the browser sends it (same site). */
+async function decide(url: string, decision: 'confirm' | 'decline', cookie: string): Promise<number> {
   const response = await fetch(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie },
     body: `decision=${decision}`,
   });
   await response.text();
@@ -663,7 +671,7 @@ describe('confirm_by_person: drafts a person confirms, through MCP', () => {
   test('2026-07-28 asks with URL elicitation, 2025 with error -32042, a client that cannot open URLs gets the link', {
     timeout: 120_000,
   }, async (t) => {
-    const { server, keys } = await world(t, UNLIMITED, 3);
+    const { server, keys, people } = await world(t, UNLIMITED, 3);
     const base = server.baseUrl;
 
     await t.test('2026-07-28 over HTTP: input_required with the URL; after the person confirms, the job', async () => {
@@ -676,8 +684,10 @@ describe('confirm_by_person: drafts a person confirms, through MCP', () => {
         const params = request.params as { mode?: string; url?: string; message?: string };
         asked.push(params);
         assert.equal(params.mode, 'url');
+        // The URL alone (the agent posting it) confirms nothing: the page wants the person signed in.
+        assert.equal(await decide(params.url ?? '', 'confirm', ''), 403);
         // The person opens the page and confirms; the agent's client then says it was opened.
-        assert.equal(await decide(params.url ?? '', 'confirm'), 200);
+        assert.equal(await decide(params.url ?? '', 'confirm', people[0] ?? ''), 200);
         return { action: 'accept' };
       });
       await client.connect(
@@ -741,7 +751,7 @@ describe('confirm_by_person: drafts a person confirms, through MCP', () => {
           return true;
         });
         assert.match(url, /\/confirm\//);
-        assert.equal(await decide(url, 'decline'), 200);
+        assert.equal(await decide(url, 'decline', people[1] ?? ''), 200);
         const result = (await client.callTool({ name: 'create_listing', arguments: args })) as ToolResult;
         const draft = okJson(result, 'after declining');
         assert.equal(draft.status, 'declined');

@@ -1,5 +1,6 @@
+import cookie from '@fastify/cookie';
 import formBody from '@fastify/formbody';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   confirmDraft,
   type DraftDecision,
@@ -9,10 +10,21 @@ import {
 } from '../../services/drafts.js';
 import { ApiError } from '../../services/errors.js';
 import { QuotaExceeded } from '../../services/quotas.js';
+import { sessionOfToken } from '../../services/sign-in.js';
 import { sendHtmlPage } from '../html-page.js';
 import type { Api, RouteDeps } from '../route-deps.js';
-import { decidedPage, type PageNotice, pendingPage, unknownPage } from '../views/confirm-page.js';
+import {
+  decidedPage,
+  otherAccountPage,
+  type PageNotice,
+  pendingPage,
+  refusedPage,
+  signInFirstPage,
+  signInPathTo,
+  unknownPage,
+} from '../views/confirm-page.js';
 import { isCrossSite } from './developers.js';
+import { COOKIES } from './sign-in-pages.js';
 
 // As /developers: no scripts at all, inline styles only, the form posts only here.
 const CSP =
@@ -66,12 +78,24 @@ function refusal(error: unknown): { status: number; notice: PageNotice } | undef
 }
 
 /**
- * The page of a draft's confirmation_url (GET), and its two buttons (POST): no key, the token in
- * the path is the secret. A plugin of its own so that only here form bodies are parsed.
+ * The page of a draft's confirmation_url (GET), and its two buttons (POST): no key, but the token
+ * in the path and a signed-in session of the draft's own account (issue 31), so that an agent
+ * holding the URL alone can neither confirm nor read the draft. A plugin of its own so that only
+ * here form bodies are parsed.
  */
 export async function confirmPageRoutes(app: Api, options: { deps: RouteDeps; settings: DraftSettings }) {
   const { deps, settings } = options;
+  await app.register(cookie);
   await app.register(formBody, { bodyLimit: FORM_BODY_LIMIT });
+
+  /** The page for a browser that is not the draft's account, or undefined when it is. */
+  const notTheOwner = async (request: FastifyRequest, accountId: string) => {
+    const path = request.url.split('?')[0] ?? '/';
+    const current = await sessionOfToken(deps.db, request.cookies[COOKIES.session], deps.now());
+    if (!current) return { status: 403, page: signInFirstPage(path), signIn: signInPathTo(path) };
+    if (current.account.id !== accountId) return { status: 403, page: otherAccountPage(), signIn: undefined };
+    return undefined;
+  };
 
   const show = (reply: FastifyReply, decision: DraftDecision, action: string) => {
     switch (decision.outcome) {
@@ -99,7 +123,13 @@ export async function confirmPageRoutes(app: Api, options: { deps: RouteDeps; se
   app.get('/confirm/:token', { schema: { hide: true } }, async (request, reply) => {
     const { token } = request.params as { token: string };
     const found = await draftOfToken(deps.db, token, deps.now());
-    return show(reply, found ? { outcome: 'done', draft: found.draft } : { outcome: 'unknown' }, request.url);
+    if (!found) return show(reply, { outcome: 'unknown' }, request.url);
+    const refused = await notTheOwner(request, found.row.account_id);
+    // Not signed in: to the sign-in, which leads back here; no-store, as the page (sendHtmlPage).
+    if (refused?.signIn)
+      return reply.code(303).header('location', refused.signIn).header('cache-control', 'no-store').send();
+    if (refused) return sendPage(reply, refused.status, refused.page);
+    return show(reply, { outcome: 'done', draft: found.draft }, request.url);
   });
 
   app.post(
@@ -113,6 +143,9 @@ export async function confirmPageRoutes(app: Api, options: { deps: RouteDeps; se
         const { token } = request.params as { token: string };
         const found = await draftOfToken(deps.db, token, deps.now());
         if (!found) return sendPage(reply, 403, unknownPage());
+        // Someone else's draft, or nobody signed in (a cross-site post carries no Lax cookie): the
+        // refusal alone, nothing of the draft.
+        if (await notTheOwner(request, found.row.account_id)) return sendPage(reply, 403, refusedPage(CROSS_SITE));
         const { draft } = found;
         const page =
           draft.status === 'pending' ? pendingPage(draft, request.url, CROSS_SITE) : decidedPage(draft, CROSS_SITE);
@@ -125,6 +158,10 @@ export async function confirmPageRoutes(app: Api, options: { deps: RouteDeps; se
       if (!String(request.headers['content-type']).startsWith('application/x-www-form-urlencoded')) {
         return sendPage(reply, 415, unknownPage());
       }
+      const owned = await draftOfToken(deps.db, token, deps.now());
+      if (!owned) return sendPage(reply, 404, unknownPage());
+      const refused = await notTheOwner(request, owned.row.account_id);
+      if (refused) return sendPage(reply, refused.status, refused.page);
       const decision = (request.body as { decision?: unknown } | null)?.decision;
       const now = deps.now();
       if (decision === 'confirm') return show(reply, await confirmDraft(deps.db, token, now, settings), request.url);

@@ -34,8 +34,25 @@ import {
 } from '../views/sign-in-pages.js';
 import { isCrossSite } from './developers.js';
 
-/** The cookies of the pages: the session, the pending code's challenge, the language, the CSRF secret. */
-export const COOKIES = { session: 'kmp_session', challenge: 'kmp_sign_in', language: 'kmp_lang', csrf: 'kmp_csrf' };
+/**
+ * The cookies of the pages: the session, the pending code's challenge, the language, the CSRF
+ * secret, and the page to return to after signing in.
+ */
+export const COOKIES = {
+  session: 'kmp_session',
+  challenge: 'kmp_sign_in',
+  language: 'kmp_lang',
+  csrf: 'kmp_csrf',
+  next: 'kmp_next',
+};
+
+/**
+ * Where a sign-in may lead back to (`/signin?next=`): a draft's confirmation page of this site, and
+ * nothing else, so the parameter can never send a person to another site or an arbitrary page.
+ */
+export function returnPathOf(value: unknown): string | undefined {
+  return typeof value === 'string' && /^\/confirm\/[A-Za-z0-9_-]{1,200}$/.test(value) ? value : undefined;
+}
 
 const CSP =
   "default-src 'none'; script-src 'none'; style-src 'unsafe-inline'; img-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
@@ -206,7 +223,10 @@ export async function signInPageRoutes(app: Api, options: SignInPageOptions): Pr
   });
 
   app.get('/signin', { schema: { hide: true } }, async (request, reply) => {
-    if (await signedIn(request)) return toAccount(reply);
+    const back = returnPathOf((request.query as { next?: unknown } | undefined)?.next);
+    if (await signedIn(request)) return back ? reply.code(303).header('location', back).send() : toAccount(reply);
+    // Remembered through the code's round trip, as long as a code lasts; a sign-in without it goes to /account.
+    if (back) reply.setCookie(COOKIES.next, back, cookieOptions(request, CODE_TTL_MINUTES * 60));
     return sendPage(reply, 200, signInPage(context(request, reply, '/signin'), {}, {}));
   });
 
@@ -266,7 +286,12 @@ export async function signInPageRoutes(app: Api, options: SignInPageOptions): Pr
       case 'signed-in':
         reply.clearCookie(COOKIES.challenge, cookieOptions(request));
         reply.setCookie(COOKIES.session, outcome.token, cookieOptions(request, SESSION_DAYS * 86_400));
-        return toAccount(reply);
+        {
+          const back = returnPathOf(request.cookies[COOKIES.next]);
+          if (!back) return toAccount(reply);
+          reply.clearCookie(COOKIES.next, cookieOptions(request));
+          return reply.code(303).header('location', back).send();
+        }
     }
   });
 

@@ -151,3 +151,36 @@ export function unknownPage(): string {
 ${notice({ kind: 'error', de: 'Zu diesem Link gibt es keinen Vorschlag. Prüfen Sie, ob er vollständig ist.', en: 'This link names no proposal. Check that it is complete.' })}`,
   );
 }
+
+/** The sign-in page, leading back to `path` afterwards (sign-in-pages.ts returnPathOf). */
+export const signInPathTo = (path: string) => `/signin?next=${encodeURIComponent(path)}`;
+
+/**
+ * A draft's page for a browser not signed in as the draft's account: only the account a program
+ * prepared it for may see and decide it, so nothing of it is shown, only the way to sign in
+ * (and back here afterwards).
+ */
+export function signInFirstPage(path: string): string {
+  const signIn = signInPathTo(path);
+  return layout(
+    'Bitte anmelden',
+    html`<h1>${both('Bitte anmelden', 'Please sign in')}</h1>
+${notice({ kind: 'info', de: 'Diesen Vorschlag kann nur das Konto sehen und entscheiden, für das er vorbereitet wurde. Melden Sie sich mit der E-Mail-Adresse dieses Kontos an; danach kommen Sie hierher zurück.', en: "Only the account this proposal was prepared for can see and decide it. Sign in with that account's e-mail address; afterwards you come back here." })}
+<p><a href="${signIn}">${both('Anmelden', 'Sign in')}</a></p>`,
+  );
+}
+
+/** A draft's page for a browser signed in as another account than the draft's: nothing of it shown. */
+export function otherAccountPage(): string {
+  return layout(
+    'Anderes Konto',
+    html`<h1>${both('Anderes Konto', 'Another account')}</h1>
+${notice({ kind: 'error', de: 'Dieser Vorschlag wurde für ein anderes Konto vorbereitet als das, mit dem Sie angemeldet sind. Melden Sie sich ab und mit dem richtigen Konto wieder an.', en: 'This proposal was prepared for another account than the one you are signed in with. Sign out, then sign in with the right account.' })}
+<p><a href="/account">${both('Zu Ihrem Konto (dort abmelden)', 'To your account (sign out there)')}</a></p>`,
+  );
+}
+
+/** A refusal that shows nothing of the draft (a cross-site post for a browser that is not the draft's account's). */
+export function refusedPage(shown: PageNotice): string {
+  return layout('Nicht ausgeführt', html`<h1>${both('Nicht ausgeführt', 'Not done')}</h1>\n${notice(shown)}`);
+}
