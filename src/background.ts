@@ -6,6 +6,7 @@ import { API_VERSION } from './domain/tiers.js';
 import { createMailer } from './mail/mailer.js';
 import { pruneSearchChanges } from './repositories/search-changes.js';
 import { sendSavedSearchDigests } from './services/saved-search-digests.js';
+import { forgetEndedSignIns } from './services/sign-in.js';
 import { bookingRequestSweep } from './sweeps/booking-requests.js';
 import { completionSweep } from './sweeps/completions.js';
 import { PeriodicSweep } from './sweeps/periodic.js';
@@ -15,12 +16,15 @@ import { WebhookWorker } from './webhooks/worker.js';
 /** How long the search indexes' change log keeps a change, and how often it is pruned. */
 export const SEARCH_CHANGES_KEPT_MS = 3_600_000;
 const SEARCH_CHANGES_SWEEP_MS = 600_000;
+/** How often expired sign-in codes and ended sessions are forgotten. */
+const SIGN_IN_SWEEP_MS = 600_000;
 
 /**
  * The work every instance does besides answering requests: sending the outbox's webhook deliveries
  * (when WEBHOOK_DELIVERY is on), expiring unanswered booking requests, publishing reviews whose
- * window closed and writing final the job completions nobody objected to. Both start when the app
- * is ready and stop (waiting for what is in flight) when it closes.
+ * window closed, writing final the job completions nobody objected to, sending saved-search
+ * digests and forgetting old search changes, expired sign-in codes and ended sessions. All start
+ * when the app is ready and stop (waiting for what is in flight) when it closes.
  */
 export function startBackgroundWork(app: FastifyInstance, db: Kysely<Database>, config: Config, now: () => Date): void {
   if (config.WEBHOOK_DELIVERY) {
@@ -69,7 +73,15 @@ export function startBackgroundWork(app: FastifyInstance, db: Kysely<Database>, 
     done: 'search change log pruned',
     failed: 'pruning the search change log failed; retried next round',
   });
-  for (const sweep of [bookingRequests, reviews, completions, digests, searchChanges]) {
+  // Forgets expired sign-in codes (and the addresses they went to) and ended sessions, also when nobody signs in.
+  const signIns = new PeriodicSweep({
+    everyMs: SIGN_IN_SWEEP_MS,
+    log: app.log,
+    run: () => forgetEndedSignIns(db, now()),
+    done: 'expired sign-in codes and ended sessions forgotten',
+    failed: 'forgetting expired sign-in codes failed; retried next round',
+  });
+  for (const sweep of [bookingRequests, reviews, completions, digests, searchChanges, signIns]) {
     app.addHook('onReady', async () => sweep.start());
     app.addHook('onClose', () => sweep.stop());
   }

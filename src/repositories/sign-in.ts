@@ -14,9 +14,11 @@ export async function insertSignInCode(trx: WriteTransaction, row: SignInCodeRow
   await trx.insertInto('sign_in_codes').values(row).execute();
 }
 
-/** Forgets the codes that stopped working before `before` (each sign-up and sign-in sweeps them). */
-export async function deleteExpiredSignInCodes(trx: WriteTransaction, before: Date): Promise<void> {
-  await trx.deleteFrom('sign_in_codes').where('expires_at', '<', before.toISOString()).execute();
+/** Forgets the codes that stopped working before `before` (each code sent and a periodic sweep); how many. */
+export async function deleteExpiredSignInCodes(trx: WriteTransaction, before: Date): Promise<number> {
+  return changed(
+    await trx.deleteFrom('sign_in_codes').where('expires_at', '<', before.toISOString()).executeTakeFirst(),
+  );
 }
 
 export function findSignInCode(db: Queryable, challengeHash: string): Promise<SignInCodeRow | undefined> {
@@ -85,6 +87,17 @@ export async function deleteSession(trx: WriteTransaction, accountId: string, id
 }
 
 /** Ends the account's sessions that expired or went unused for too long. */
+/** Forgets every account's sessions that ended (expired, or unused since `idleSince`); how many. */
+export async function deleteEndedSessions(trx: WriteTransaction, now: Date, idleSince: Date): Promise<number> {
+  const result = await trx
+    .deleteFrom('sessions')
+    .where((eb) =>
+      eb.or([eb('expires_at', '<=', now.toISOString()), eb('last_seen_at', '<=', idleSince.toISOString())]),
+    )
+    .executeTakeFirst();
+  return changed(result);
+}
+
 export async function deleteStaleSessions(
   trx: WriteTransaction,
   accountId: string,

@@ -20,6 +20,7 @@ import { findAccount } from '../repositories/account-erasure.js';
 import {
   accountOfEmail,
   countWrongTry,
+  deleteEndedSessions,
   deleteExpiredSignInCodes,
   deleteSession,
   deleteStaleSessions,
@@ -223,4 +224,18 @@ export async function sessionsOf(db: Kysely<Database>, accountId: string, now: D
 /** Ends one of the account's sessions (sign-out, or revoking it on /account); false when it was not one. */
 export function endSession(db: Kysely<Database>, accountId: string, sessionId: string, now: Date): Promise<boolean> {
   return inWriteTransaction({ db, now, claim: null }, (trx) => deleteSession(trx, accountId, sessionId));
+}
+
+/**
+ * Forgets the sign-in codes that expired and the sessions that ended (past their 30 days, or unused
+ * for 7), of every account: sending a code and signing in forget them too, but only when someone
+ * does, so a periodic sweep (background.ts) bounds how long a quiet site keeps an address a code
+ * went to, or a dead session's browser. How many rows it removed.
+ */
+export function forgetEndedSignIns(db: Kysely<Database>, now: Date): Promise<number> {
+  return inWriteTransaction({ db, now, claim: null }, async (trx) => {
+    const codes = await deleteExpiredSignInCodes(trx, now);
+    const sessions = await deleteEndedSessions(trx, now, new Date(now.getTime() - SESSION_IDLE_DAYS * DAY_MS));
+    return codes + sessions;
+  });
 }
