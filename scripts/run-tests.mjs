@@ -130,7 +130,16 @@ function runFile(job) {
       // A test that hangs fails after 15 minutes instead of holding the run (and CI) forever.
       // A young generation of 64 MiB: the tests allocate much that dies young (apps, answers); with
       // Node's default the scavenges took about a tenth of a test process's CPU (issue 29).
-      ['--max-semi-space-size=64', '--import', 'tsx', '--test', ...IN_PROCESS, '--test-reporter=spec', '--test-timeout=900000', ...job.files],
+      [
+        '--max-semi-space-size=64',
+        '--import',
+        'tsx',
+        '--test',
+        ...IN_PROCESS,
+        '--test-reporter=spec',
+        '--test-timeout=900000',
+        ...job.files,
+      ],
       {
         env: {
           ...process.env,
