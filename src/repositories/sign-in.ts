@@ -86,29 +86,21 @@ export async function deleteSession(trx: WriteTransaction, accountId: string, id
   return changed(result) === 1;
 }
 
-/** Ends the account's sessions that expired or went unused for too long. */
-/** Forgets every account's sessions that ended (expired, or unused since `idleSince`); how many. */
-export async function deleteEndedSessions(trx: WriteTransaction, now: Date, idleSince: Date): Promise<number> {
-  const result = await trx
-    .deleteFrom('sessions')
-    .where((eb) =>
-      eb.or([eb('expires_at', '<=', now.toISOString()), eb('last_seen_at', '<=', idleSince.toISOString())]),
-    )
-    .executeTakeFirst();
-  return changed(result);
-}
-
-export async function deleteStaleSessions(
+/**
+ * Forgets the sessions that ended (expired, or unused since `idleSince`): of one account (at its
+ * sign-in), or of every account (the periodic sweep); how many.
+ */
+export async function deleteEndedSessions(
   trx: WriteTransaction,
-  accountId: string,
   now: Date,
   idleSince: Date,
-): Promise<void> {
-  await trx
+  accountId?: string,
+): Promise<number> {
+  let query = trx
     .deleteFrom('sessions')
-    .where('account_id', '=', accountId)
     .where((eb) =>
       eb.or([eb('expires_at', '<=', now.toISOString()), eb('last_seen_at', '<=', idleSince.toISOString())]),
-    )
-    .execute();
+    );
+  if (accountId !== undefined) query = query.where('account_id', '=', accountId);
+  return changed(await query.executeTakeFirst());
 }

@@ -23,7 +23,6 @@ import {
   deleteEndedSessions,
   deleteExpiredSignInCodes,
   deleteSession,
-  deleteStaleSessions,
   findSession,
   findSignInCode,
   insertSession,
@@ -169,7 +168,7 @@ export async function enterSignInCode(
     }
     if (!account) return { outcome: 'unknown' };
     if (!signsIn(account)) return { outcome: 'refused', accountId: account.id };
-    await deleteStaleSessions(trx, account.id, now, new Date(now.getTime() - SESSION_IDLE_DAYS * DAY_MS));
+    await deleteEndedSessions(trx, now, new Date(now.getTime() - SESSION_IDLE_DAYS * DAY_MS), account.id);
     const token = newBrowserToken();
     const session: SessionRow = {
       id: newId('ses'),

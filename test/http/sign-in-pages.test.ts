@@ -10,6 +10,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Db } from '../../src/db/create-db.js';
 import type { Api } from '../../src/http/route-deps.js';
 import { buildTestApp, clientFor, createKey, NOW } from '../helpers/app.js';
+import { JOB_BODY } from '../helpers/bodies.js';
 import { startSmtpServer, type TestSmtpServer } from '../helpers/smtp.js';
 
 let smtp: TestSmtpServer;
@@ -224,16 +225,7 @@ describe('sign-up and sign-in pages', () => {
   test("a draft's page sends the person to sign in and back; only the draft's account decides it", async (t) => {
     const { app, db } = await serve(t);
     const { accountId, key } = await createKey(db, { email: 'person@example.org' });
-    const made = await clientFor(app, key).post('/v1/drafts', {
-      operation: 'createJob',
-      body: {
-        title: 'Hecke schneiden',
-        description: 'Zehn Meter Hecke im Garten.',
-        category: 'gardening',
-        price_eur: 60,
-        location: { plz: '76227' },
-      },
-    });
+    const made = await clientFor(app, key).post('/v1/drafts', { operation: 'createJob', body: JOB_BODY });
     assert.equal(made.status, 201, made.raw);
     const path = new URL(made.body.confirmation_url).pathname;
     const person = browser(app, { 'accept-language': 'en', 'sec-fetch-site': 'same-origin' });

@@ -88,12 +88,15 @@ export async function confirmPageRoutes(app: Api, options: { deps: RouteDeps; se
   await app.register(cookie);
   await app.register(formBody, { bodyLimit: FORM_BODY_LIMIT });
 
-  /** The page for a browser that is not the draft's account, or undefined when it is. */
+  /**
+   * For a browser that is not the draft's account, the page of the 403 (and, when nobody is signed
+   * in, where to sign in); undefined when it is the draft's account.
+   */
   const notTheOwner = async (request: FastifyRequest, accountId: string) => {
     const path = request.url.split('?')[0] ?? '/';
     const current = await sessionOfToken(deps.db, request.cookies[COOKIES.session], deps.now());
-    if (!current) return { status: 403, page: signInFirstPage(path), signIn: signInPathTo(path) };
-    if (current.account.id !== accountId) return { status: 403, page: otherAccountPage(), signIn: undefined };
+    if (!current) return { page: signInFirstPage(path), signIn: signInPathTo(path) };
+    if (current.account.id !== accountId) return { page: otherAccountPage(), signIn: undefined };
     return undefined;
   };
 
@@ -128,7 +131,7 @@ export async function confirmPageRoutes(app: Api, options: { deps: RouteDeps; se
     // Not signed in: to the sign-in, which leads back here; no-store, as the page (sendHtmlPage).
     if (refused?.signIn)
       return reply.code(303).header('location', refused.signIn).header('cache-control', 'no-store').send();
-    if (refused) return sendPage(reply, refused.status, refused.page);
+    if (refused) return sendPage(reply, 403, refused.page);
     return show(reply, { outcome: 'done', draft: found.draft }, request.url);
   });
 
@@ -158,16 +161,14 @@ export async function confirmPageRoutes(app: Api, options: { deps: RouteDeps; se
       if (!String(request.headers['content-type']).startsWith('application/x-www-form-urlencoded')) {
         return sendPage(reply, 415, unknownPage());
       }
-      const owned = await draftOfToken(deps.db, token, deps.now());
-      if (!owned) return sendPage(reply, 404, unknownPage());
-      const refused = await notTheOwner(request, owned.row.account_id);
-      if (refused) return sendPage(reply, refused.status, refused.page);
-      const decision = (request.body as { decision?: unknown } | null)?.decision;
       const now = deps.now();
-      if (decision === 'confirm') return show(reply, await confirmDraft(deps.db, token, now, settings), request.url);
-      if (decision === 'decline') return show(reply, await declineDraft(deps.db, token, now), request.url);
       const found = await draftOfToken(deps.db, token, now);
       if (!found) return sendPage(reply, 404, unknownPage());
+      const refused = await notTheOwner(request, found.row.account_id);
+      if (refused) return sendPage(reply, 403, refused.page);
+      const decision = (request.body as { decision?: unknown } | null)?.decision;
+      if (decision === 'confirm') return show(reply, await confirmDraft(deps.db, token, now, settings), request.url);
+      if (decision === 'decline') return show(reply, await declineDraft(deps.db, token, now), request.url);
       const choose: PageNotice = {
         kind: 'error',
         de: 'Bitte wählen Sie „Bestätigen“ oder „Ablehnen“.',
