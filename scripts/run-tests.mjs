@@ -37,6 +37,9 @@ const BOTH_ENGINES = [
   'test/cli/key-lifecycle.test.ts',
   'test/search/relevance.test.ts',
   'test/hardening/crash.test.ts',
+  // Sign-up, sign-in and passkeys in Chromium: sessions, codes and passkeys are stored on both (issue 31).
+  'test/browser/sign-in.test.ts',
+  'test/browser/passkeys.test.ts',
 ];
 /**
  * Files in those folders that no database engine can change the outcome of: they test the OpenAPI

@@ -48,6 +48,7 @@ import { createSandbox, type Sandbox } from './sandbox/demo-db.js';
 import { COMPONENT_SCHEMAS } from './schemas/components.js';
 import type { Endpoint } from './schemas/stats.js';
 import { SearchIndexes } from './search/search-indexes.js';
+import { relyingPartyOf } from './services/passkeys.js';
 
 export interface AppDeps {
   db: Db;
@@ -238,6 +239,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<Api> {
     baseUrl: publicBaseUrl(config),
     codesPerAddress: config.SIGN_IN_CODES_PER_ADDRESS_PER_HOUR,
     codesPerClient: config.SIGN_IN_CODES_PER_CLIENT_PER_HOUR,
+    party: relyingPartyOf(publicBaseUrl(config)),
   });
   return app;
 }

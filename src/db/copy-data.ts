@@ -48,6 +48,8 @@ const TABLES: { [T in Exclude<keyof Database, DerivedTable>]: readonly (keyof Da
   place_releases: ['object_id', 'reader_account_id', 'day'],
   sign_in_codes: ['id'],
   sessions: ['id'],
+  passkeys: ['id'],
+  passkey_challenges: ['challenge_hash'],
 };
 
 export type TableName = Exclude<keyof Database, DerivedTable>;

@@ -571,6 +571,38 @@ export interface SessionsTable {
   expires_at: string;
 }
 
+/** A WebAuthn credential (passkey) of an account (issue 31, migration 0025). */
+export interface PasskeysTable {
+  id: string;
+  /** The credential's id as the authenticator made it, base64url. */
+  credential_id: string;
+  account_id: string;
+  /** The COSE public key, base64url: not a secret. */
+  public_key: string;
+  /** The signature counter the authenticator reported last (kept at most 2^31 - 1, an integer on both engines). */
+  counter: number;
+  /** The transports the browser reported, as a JSON list, or null. */
+  transports: string | null;
+  /** 'singleDevice' or 'multiDevice' (synced). */
+  device_type: string;
+  /** 1 when the credential is backed up (synced), else 0. */
+  backed_up: number;
+  /** What the person called it, to tell passkeys apart. */
+  name: string;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+/** A WebAuthn challenge handed out and not yet used: only its SHA-256, five minutes, once. */
+export interface PasskeyChallengesTable {
+  challenge_hash: string;
+  purpose: 'register' | 'signin';
+  /** The account a registration is for; null for a sign-in (the passkey names its account). */
+  account_id: string | null;
+  created_at: string;
+  expires_at: string;
+}
+
 export interface Database {
   jobs: JobsTable;
   owners: OwnersTable;
@@ -605,6 +637,8 @@ export interface Database {
   place_releases: PlaceReleasesTable;
   sign_in_codes: SignInCodesTable;
   sessions: SessionsTable;
+  passkeys: PasskeysTable;
+  passkey_challenges: PasskeyChallengesTable;
 }
 
 export type JobRow = Selectable<JobsTable>;
@@ -629,6 +663,8 @@ export type ReviewRow = Selectable<ReviewsTable>;
 export type VerificationRow = Selectable<VerificationsTable>;
 export type SignInCodeRow = Selectable<SignInCodesTable>;
 export type SessionRow = Selectable<SessionsTable>;
+export type PasskeyRow = Selectable<PasskeysTable>;
+export type PasskeyChallengeRow = Selectable<PasskeyChallengesTable>;
 
 export type { EventType };
 export type SavedSearchRow = Selectable<SavedSearchesTable>;

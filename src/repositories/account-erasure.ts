@@ -255,7 +255,7 @@ export interface RemovedCounts {
 
 /**
  * The last part of an erasure (step 4, after its commitments ended): revokes the account's keys;
- * deletes its webhooks, saved searches, calendar feed, drafts, sessions and sign-in codes, place releases (read by it or of
+ * deletes its webhooks, saved searches, calendar feed, drafts, sessions, sign-in codes and passkeys, place releases (read by it or of
  * its places), provider details and idempotency
  * records (but `keepIdempotencyKey`'s); unties the reports it filed and erases its appeals' texts.
  */
@@ -289,6 +289,8 @@ export async function removeAccountRows(
   // Signed-in browsers and codes in flight end with the account (issue 31).
   await trx.deleteFrom('sessions').where('account_id', '=', id).execute();
   await trx.deleteFrom('sign_in_codes').where('account_id', '=', id).execute();
+  await trx.deleteFrom('passkeys').where('account_id', '=', id).execute();
+  await trx.deleteFrom('passkey_challenges').where('account_id', '=', id).execute();
   await trx
     .deleteFrom('place_releases')
     .where((eb) => eb.or([eb('reader_account_id', '=', id), eb('owner_account_id', '=', id)]))

@@ -56,6 +56,7 @@ const SOURCES: Record<ExportSectionKey, Source> = {
   saved_searches: { table: 'saved_searches', key: ['id'], mine: (a) => sql`account_id = ${a.id}` },
   drafts: { table: 'drafts', key: ['id'], mine: (a) => sql`account_id = ${a.id}` },
   sessions: { table: 'sessions', key: ['id'], mine: (a) => sql`account_id = ${a.id}` },
+  passkeys: { table: 'passkeys', key: ['id'], mine: (a) => sql`account_id = ${a.id}` },
   saved_search_matches: {
     table: 'saved_search_matches',
     key: ['saved_search_id', 'subject_id'],

@@ -404,6 +404,18 @@ export const EXPORT_SECTIONS = [
     },
   },
   {
+    key: 'passkeys',
+    description: 'Your passkeys: without their keys.',
+    many: true,
+    fields: {
+      id: ['s', 'Passkey id.'],
+      name: ['s', 'Its name.'],
+      backed_up: ['b', 'Synced.'],
+      ...CREATED,
+      last_used_at: ['s?', 'Last used at.'],
+    },
+  },
+  {
     key: 'webhooks',
     description: 'Your webhooks: without their signing secrets.',
     many: true,

@@ -17,6 +17,7 @@ import type { Mailer } from '../mail/mailer.js';
 import { type PageLanguage, type SignInEmailCase, signInEmail } from '../mail/sign-in-email.js';
 import { findOrCreateAccount } from '../repositories/access.js';
 import { findAccount } from '../repositories/account-erasure.js';
+import { deleteExpiredPasskeyChallenges } from '../repositories/passkeys.js';
 import {
   accountOfEmail,
   countWrongTry,
@@ -31,7 +32,7 @@ import {
   takeSignInCode,
   touchSession,
 } from '../repositories/sign-in.js';
-import { inWriteTransaction } from '../repositories/write-transaction.js';
+import { inWriteTransaction, type WriteTransaction } from '../repositories/write-transaction.js';
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
@@ -167,21 +168,35 @@ export async function enterSignInCode(
       account = await findAccount(trx, row.account_id);
     }
     if (!account) return { outcome: 'unknown' };
-    if (!signsIn(account)) return { outcome: 'refused', accountId: account.id };
-    await deleteEndedSessions(trx, now, new Date(now.getTime() - SESSION_IDLE_DAYS * DAY_MS), account.id);
-    const token = newBrowserToken();
-    const session: SessionRow = {
-      id: newId('ses'),
-      token_hash: browserTokenHash(token) as string,
-      account_id: account.id,
-      user_agent: start.userAgent?.slice(0, 200) || null,
-      created_at: now.toISOString(),
-      last_seen_at: now.toISOString(),
-      expires_at: new Date(now.getTime() + SESSION_DAYS * DAY_MS).toISOString(),
-    };
-    await insertSession(trx, session);
-    return { outcome: 'signed-in', token, session, account, created };
+    return startSession(trx, start, account, created);
   });
+}
+
+/**
+ * A new session of the account, in the transaction that proved who is signing in (a code or a
+ * passkey), unless the account is suspended or erased; the account's ended sessions go first.
+ */
+export async function startSession(
+  trx: WriteTransaction,
+  start: SessionStart,
+  account: AccountRow,
+  created = false,
+): Promise<Extract<CodeOutcome, { outcome: 'signed-in' | 'refused' }>> {
+  const { now } = start;
+  if (!signsIn(account)) return { outcome: 'refused', accountId: account.id };
+  await deleteEndedSessions(trx, now, new Date(now.getTime() - SESSION_IDLE_DAYS * DAY_MS), account.id);
+  const token = newBrowserToken();
+  const session: SessionRow = {
+    id: newId('ses'),
+    token_hash: browserTokenHash(token) as string,
+    account_id: account.id,
+    user_agent: start.userAgent?.slice(0, 200) || null,
+    created_at: now.toISOString(),
+    last_seen_at: now.toISOString(),
+    expires_at: new Date(now.getTime() + SESSION_DAYS * DAY_MS).toISOString(),
+  };
+  await insertSession(trx, session);
+  return { outcome: 'signed-in', token, session, account, created };
 }
 
 export interface SignedIn {
@@ -226,7 +241,7 @@ export function endSession(db: Kysely<Database>, accountId: string, sessionId: s
 }
 
 /**
- * Forgets the sign-in codes that expired and the sessions that ended (past their 30 days, or unused
+ * Forgets the sign-in codes and passkey challenges that expired and the sessions that ended (past their 30 days, or unused
  * for 7), of every account: sending a code and signing in forget them too, but only when someone
  * does, so a periodic sweep (background.ts) bounds how long a quiet site keeps an address a code
  * went to, or a dead session's browser. How many rows it removed.
@@ -234,7 +249,8 @@ export function endSession(db: Kysely<Database>, accountId: string, sessionId: s
 export function forgetEndedSignIns(db: Kysely<Database>, now: Date): Promise<number> {
   return inWriteTransaction({ db, now, claim: null }, async (trx) => {
     const codes = await deleteExpiredSignInCodes(trx, now);
+    const challenges = await deleteExpiredPasskeyChallenges(trx, now);
     const sessions = await deleteEndedSessions(trx, now, new Date(now.getTime() - SESSION_IDLE_DAYS * DAY_MS));
-    return codes + sessions;
+    return codes + challenges + sessions;
   });
 }

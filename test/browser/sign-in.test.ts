@@ -1,6 +1,6 @@
 /**
  * Issue 31 in a real browser: sign up, enter the e-mailed code, see /account, sign out, in Debian's
- * headless Chromium, without JavaScript (the pages have none) and with axe-core over each page: no
+ * headless Chromium, without JavaScript (the pages need none: passkeys are test/browser/passkeys.test.ts) and with axe-core over each page: no
  * serious or critical accessibility violation, in German and English.
  */
 import assert from 'node:assert/strict';

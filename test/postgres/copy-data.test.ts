@@ -218,6 +218,40 @@ async function writeThroughApi(db: Db): Promise<ApiRows> {
         expires_at: later,
       })
       .execute();
+    // A passkey and a registration in flight (issue 31).
+    const passkeyOwner = (
+      await db.kysely
+        .selectFrom('accounts')
+        .select('id')
+        .where('email', '=', 'owner@example.org')
+        .executeTakeFirstOrThrow()
+    ).id;
+    await db.kysely
+      .insertInto('passkeys')
+      .values({
+        id: 'pk_00000000000000a1',
+        credential_id: 'Y3JlZGVudGlhbA',
+        account_id: passkeyOwner,
+        public_key: 'cHVibGljLWtleQ',
+        counter: 41,
+        transports: '["internal"]',
+        device_type: 'multiDevice',
+        backed_up: 1,
+        name: 'Laptop',
+        created_at: NOW.toISOString(),
+        last_used_at: null,
+      })
+      .execute();
+    await db.kysely
+      .insertInto('passkey_challenges')
+      .values({
+        challenge_hash: 'f'.repeat(64),
+        purpose: 'register',
+        account_id: passkeyOwner,
+        created_at: NOW.toISOString(),
+        expires_at: later,
+      })
+      .execute();
     const outbox = mkdtempSync(join(tmpdir(), 'copy-data-mail-'));
     const mailer = createMailer({ OUTBOX_DIR: outbox, MAIL_FROM: 'api@example.org', SMTP_URL: undefined });
     try {

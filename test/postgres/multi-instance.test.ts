@@ -92,6 +92,7 @@ test('two instances on one PostgreSQL schema and one Redis', { timeout: 300_000 
       '0022-place-releases',
       '0023-completion-confirmations',
       '0024-sign-in',
+      '0025-passkeys',
     ]);
   });
 

@@ -9,6 +9,7 @@ import { CODE_TTL_MINUTES, SESSION_DAYS, typedCode } from '../../domain/sign-in.
 import type { Mailer } from '../../mail/mailer.js';
 import type { PageLanguage } from '../../mail/sign-in-email.js';
 import type { RateLimitStore } from '../../rate-limit/store.js';
+import { passkeysOf, type RelyingParty } from '../../services/passkeys.js';
 import {
   type CodeRequest,
   endSession,
@@ -33,6 +34,7 @@ import {
   signUpPage,
 } from '../views/sign-in-pages.js';
 import { isCrossSite } from './developers.js';
+import { passkeyRoutes } from './passkey-routes.js';
 
 /**
  * The cookies of the pages: the session, the pending code's challenge, the language, the CSRF
@@ -54,8 +56,12 @@ export function returnPathOf(value: unknown): string | undefined {
   return typeof value === 'string' && /^\/confirm\/[A-Za-z0-9_-]{1,200}$/.test(value) ? value : undefined;
 }
 
+/**
+ * Scripts only from this site (the passkey script and the WebAuthn library it uses, nothing
+ * inline), which may call only this site.
+ */
 const CSP =
-  "default-src 'none'; script-src 'none'; style-src 'unsafe-inline'; img-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+  "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'unsafe-inline'; img-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 /** The largest form (a sign-up with a long name) fits many times over. */
 const FORM_BODY_LIMIT = 4 * 1024;
 const HOUR_MS = 3_600_000;
@@ -69,7 +75,12 @@ export interface SignInPageOptions {
   /** Codes an address may be sent, and a client address may ask for, per hour. */
   codesPerAddress: number;
   codesPerClient: number;
+  /** The WebAuthn relying party passkeys are bound to (PUBLIC_URL). */
+  party: RelyingParty;
 }
+
+/** Passkey ceremonies a client address may start per hour (each hands out a challenge). */
+const PASSKEY_STARTS_PER_CLIENT = 60;
 
 const sendPage = (reply: FastifyReply, status: number, page: string) =>
   sendHtmlPage(reply, status, page, CSP, { 'x-robots-tag': 'noindex', vary: 'Accept-Language, Cookie' });
@@ -207,6 +218,28 @@ export async function signInPageRoutes(app: Api, options: SignInPageOptions): Pr
     return reply.code(303).header('location', '/signin/code').header('cache-control', 'no-store').send();
   };
 
+  /** The session cookie of a new sign-in, and where the browser goes: back to a draft's page, or /account. */
+  const signInTo = (request: FastifyRequest, reply: FastifyReply, token: string): string => {
+    reply.setCookie(COOKIES.session, token, cookieOptions(request, SESSION_DAYS * 86_400));
+    const back = returnPathOf(request.cookies[COOKIES.next]);
+    if (!back) return '/account';
+    reply.clearCookie(COOKIES.next, cookieOptions(request));
+    return back;
+  };
+
+  passkeyRoutes(app, {
+    deps,
+    party: options.party,
+    post,
+    signedIn,
+    language: languageOf,
+    signInTo,
+    overBudget: async (request) => {
+      const hit = await countRequest(store, `passkey:client:${clientKey(request.ip)}`, request, HOUR_MS);
+      return hit.count > PASSKEY_STARTS_PER_CLIENT ? Math.max(1, Math.ceil(hit.resetMs / 1000)) : undefined;
+    },
+  });
+
   const toAccount = (reply: FastifyReply) => reply.code(303).header('location', '/account').send();
   const toSignIn = (reply: FastifyReply) => reply.code(303).header('location', '/signin').send();
 
@@ -285,13 +318,10 @@ export async function signInPageRoutes(app: Api, options: SignInPageOptions): Pr
       }
       case 'signed-in':
         reply.clearCookie(COOKIES.challenge, cookieOptions(request));
-        reply.setCookie(COOKIES.session, outcome.token, cookieOptions(request, SESSION_DAYS * 86_400));
-        {
-          const back = returnPathOf(request.cookies[COOKIES.next]);
-          if (!back) return toAccount(reply);
-          reply.clearCookie(COOKIES.next, cookieOptions(request));
-          return reply.code(303).header('location', back).send();
-        }
+        return reply
+          .code(303)
+          .header('location', signInTo(request, reply, outcome.token))
+          .send();
     }
   });
 
@@ -303,7 +333,13 @@ export async function signInPageRoutes(app: Api, options: SignInPageOptions): Pr
       ...row,
       current: row.id === session.id,
     }));
-    const view = { name: account.name, email: account.email, account_type: account.account_type, sessions };
+    const passkeys = (await passkeysOf(deps.db, account.id)).map(({ id, name, created_at, last_used_at }) => ({
+      id,
+      name,
+      created_at,
+      last_used_at,
+    }));
+    const view = { name: account.name, email: account.email, account_type: account.account_type, sessions, passkeys };
     return sendPage(reply, 200, accountPage(context(request, reply, '/account'), view));
   });
 

@@ -59,7 +59,11 @@ const OTHER: Record<PageLanguage, { code: PageLanguage; name: string }> = {
   en: { code: 'de', name: 'Deutsch' },
 };
 
-function layout(page: PageContext, title: Words, body: SafeHtml, failed = false): string {
+/** The passkey script and the WebAuthn library it uses, from this site; the page works without them. */
+const PASSKEY_SCRIPTS = html`<script src="/assets/webauthn.js" defer></script>
+<script src="/assets/passkeys.js" defer></script>`;
+
+function layout(page: PageContext, title: Words, body: SafeHtml, failed = false, scripts = false): string {
   const lang = page.language;
   const other = OTHER[lang];
   const prefix = failed ? (lang === 'de' ? 'Fehler: ' : 'Error: ') : '';
@@ -71,6 +75,7 @@ function layout(page: PageContext, title: Words, body: SafeHtml, failed = false)
 <meta name="robots" content="noindex">
 <title>${prefix}${title[lang]} – Karlsruhe Marketplace</title>
 <style>${STYLE}</style>
+${scripts && PASSKEY_SCRIPTS}
 </head>
 <body>
 <header><span>Karlsruhe Marketplace</span><nav aria-label="${lang === 'de' ? 'Sprache' : 'Language'}"><a href="${page.path}?lang=${other.code}" hreflang="${other.code}" lang="${other.code}">${other.name}</a></nav></header>
@@ -155,8 +160,9 @@ ${notice(page, shown)}${errorSummary(page, errors)}
 ${csrfField(page)}
 ${textField(page, 'email', values, errors)}
 <button type="submit">${say(page, SEND_CODE)}</button>
-</form>`;
-  return layout(page, { de: 'Anmelden', en: 'Sign in' }, body, Object.keys(errors).length > 0);
+</form>
+${passkeyBox(page, 'signin')}`;
+  return layout(page, { de: 'Anmelden', en: 'Sign in' }, body, Object.keys(errors).length > 0, true);
 }
 
 export function codePage(page: PageContext, email: string, minutes: number, shown?: PageNotice): string {
@@ -180,10 +186,29 @@ export function messagePage(page: PageContext, title: Words, shown: PageNotice, 
   return layout(page, title, html`${notice(page, shown)}<p><a href="${next.href}">${say(page, next.words)}</a></p>`);
 }
 
+/**
+ * The passkey button, hidden until the script finds WebAuthn in the browser (without JavaScript it
+ * stays hidden and the e-mailed code is the way in). The script reads the CSRF token and the
+ * messages from its data attributes.
+ */
+function passkeyBox(page: PageContext, mode: 'signin' | 'register'): SafeHtml {
+  const failed = say(page, {
+    de: 'Das hat nicht geklappt. Versuchen Sie es noch einmal.',
+    en: 'That did not work. Try again.',
+  });
+  const signin = mode === 'signin';
+  return html`<div class="passkey" data-passkey="${mode}" data-csrf="${page.csrf}" data-failed="${failed}" hidden>
+${signin ? html`<p>${say(page, { de: 'Oder ohne Code:', en: 'Or without a code:' })}</p>` : html`<div class="field"><label for="passkey_name">${say(page, { de: 'Name des neuen Passkeys (optional)', en: 'Name for the new passkey (optional)' })}</label><input id="passkey_name" name="passkey_name" type="text" maxlength="60" autocomplete="off"></div>`}
+<button type="button"${signin && html` class="secondary"`}>${say(page, signin ? { de: 'Mit Passkey anmelden', en: 'Sign in with a passkey' } : { de: 'Passkey hinzufügen', en: 'Add a passkey' })}</button>
+<p class="error" role="status" aria-live="polite" data-passkey-status></p>
+</div>`;
+}
+
 export interface AccountView {
   name: string;
   email: string;
   account_type: AccountType;
+  passkeys: { id: string; name: string; created_at: string; last_used_at: string | null }[];
   sessions: { id: string; user_agent: string | null; created_at: string; last_seen_at: string; current: boolean }[];
 }
 
@@ -209,11 +234,32 @@ export function accountPage(page: PageContext, account: AccountView, shown?: Pag
 <dt>${say(page, LABELS.email)}</dt><dd>${account.email}</dd>
 <dt>${say(page, LABELS.account_type)}</dt><dd>${say(page, type)}</dd>
 </dl>
+<h2>${say(page, { de: 'Passkeys', en: 'Passkeys' })}</h2>
+${passkeyList(page, account)}
+${passkeyBox(page, 'register')}
+<noscript><p>${say(page, { de: 'Passkeys hinzufügen geht nur mit JavaScript; die Anmeldung mit einem Code per E-Mail geht immer.', en: 'Adding a passkey needs JavaScript; signing in with a code by e-mail always works.' })}</p></noscript>
 <h2>${say(page, { de: 'Angemeldete Browser', en: 'Signed-in browsers' })}</h2>
 <table>
 <thead><tr><th scope="col">${say(page, { de: 'Browser', en: 'Browser' })}</th><th scope="col">${say(page, { de: 'Angemeldet', en: 'Signed in' })}</th><th scope="col">${say(page, { de: 'Zuletzt', en: 'Last used' })}</th><th scope="col"><span>${say(page, { de: 'Aktion', en: 'Action' })}</span></th></tr></thead>
 <tbody>${rows}</tbody>
 </table>
 <form method="post" action="/signout">${csrfField(page)}<button type="submit">${say(page, { de: 'Abmelden', en: 'Sign out' })}</button></form>`;
-  return layout(page, { de: 'Ihr Konto', en: 'Your account' }, body);
+  return layout(page, { de: 'Ihr Konto', en: 'Your account' }, body, false, true);
+}
+
+function passkeyList(page: PageContext, account: AccountView): SafeHtml {
+  if (account.passkeys.length === 0) {
+    return html`<p>${say(page, { de: 'Noch keine Passkeys. Mit einem Passkey melden Sie sich ohne Code an, mit Fingerabdruck, Gesicht oder PIN Ihres Geräts.', en: 'No passkeys yet. With a passkey you sign in without a code, with your device’s fingerprint, face or PIN.' })}</p>`;
+  }
+  const never = say(page, { de: 'noch nie', en: 'never' });
+  const rows = account.passkeys.map(
+    (
+      key,
+    ) => html`<tr><td>${key.name}</td><td>${when(page, key.created_at)}</td><td>${key.last_used_at ? when(page, key.last_used_at) : never}</td>
+<td><form method="post" action="/account/passkeys/remove" class="inline">${csrfField(page)}<input type="hidden" name="passkey" value="${key.id}"><button type="submit" class="secondary" aria-label="${say(page, { de: 'Passkey entfernen', en: 'Remove passkey' })} ${key.name}">${say(page, { de: 'Entfernen', en: 'Remove' })}</button></form></td></tr>`,
+  );
+  return html`<table>
+<thead><tr><th scope="col">${say(page, { de: 'Name', en: 'Name' })}</th><th scope="col">${say(page, { de: 'Hinzugefügt', en: 'Added' })}</th><th scope="col">${say(page, { de: 'Zuletzt benutzt', en: 'Last used' })}</th><th scope="col"><span>${say(page, { de: 'Aktion', en: 'Action' })}</span></th></tr></thead>
+<tbody>${rows}</tbody>
+</table>`;
 }
