@@ -8,6 +8,7 @@ import { encoder } from './http/compression.js';
 import { limitConnections } from './http/connections.js';
 import { versionPerRequest } from './http/data-version.js';
 import { Metrics } from './http/metrics.js';
+import { lazyOauthServer, resourcesOf } from './http/oauth-server.js';
 import { registerAccess } from './http/plugins/access.js';
 import { registerCompression } from './http/plugins/compression.js';
 import { docsRoutes, registerOpenApi } from './http/plugins/docs.js';
@@ -37,6 +38,7 @@ import { eventRoutes } from './http/routes/events.js';
 import { healthRoutes } from './http/routes/health.js';
 import { READ_ROUTES, registerRoutes, WRITE_ROUTES } from './http/routes/index.js';
 import { metricsRoutes } from './http/routes/metrics.js';
+import { oauthRoutes } from './http/routes/oauth.js';
 import { sandboxRoutes } from './http/routes/sandbox.js';
 import { signInPageRoutes } from './http/routes/sign-in-pages.js';
 import { webhookRoutes, webhookSettingsOf } from './http/routes/webhooks.js';
@@ -136,7 +138,14 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<Api> {
   const store: RateLimitStore = deps.rateLimitStore ?? new MemoryRateLimitStore();
   if (!deps.rateLimitStore) app.addHook('onClose', () => store.close());
   const version = versionPerRequest(deps.db);
+  // The OAuth 2.1 authorization server (issue 31), built on its first request.
+  const oauthServer = lazyOauthServer({
+    db: deps.db.kysely,
+    issuer: publicBaseUrl(config),
+    proxy: config.TRUST_PROXY !== undefined,
+  });
   registerAccess(app, {
+    oauth: { server: oauthServer, resources: resourcesOf(publicBaseUrl(config)) },
     db: deps.db.kysely,
     version,
     store,
@@ -229,6 +238,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<Api> {
   await app.register(developerPageRoutes, routeDeps);
   // The page of a draft's confirmation_url: its own plugin too, for the same reason.
   await app.register(confirmPageRoutes, { deps: routeDeps, settings: drafts });
+  oauthRoutes(app, { server: oauthServer, issuer: publicBaseUrl(config) });
   // Sign-up, sign-in and /account (issue 31): cookies, like form bodies, are read only there.
   const mailer = deps.mailer ?? createMailer(config);
   if (!deps.mailer) app.addHook('onClose', async () => mailer.close());
@@ -240,6 +250,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<Api> {
     codesPerAddress: config.SIGN_IN_CODES_PER_ADDRESS_PER_HOUR,
     codesPerClient: config.SIGN_IN_CODES_PER_CLIENT_PER_HOUR,
     party: relyingPartyOf(publicBaseUrl(config)),
+    oauth: oauthServer,
   });
   return app;
 }

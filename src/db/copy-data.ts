@@ -50,6 +50,7 @@ const TABLES: { [T in Exclude<keyof Database, DerivedTable>]: readonly (keyof Da
   sessions: ['id'],
   passkeys: ['id'],
   passkey_challenges: ['challenge_hash'],
+  oauth_records: ['model', 'id'],
 };
 
 export type TableName = Exclude<keyof Database, DerivedTable>;

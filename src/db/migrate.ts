@@ -25,6 +25,7 @@ import * as placeReleases from './migrations/0022-place-releases.js';
 import * as completionConfirmations from './migrations/0023-completion-confirmations.js';
 import * as signIn from './migrations/0024-sign-in.js';
 import * as passkeys from './migrations/0025-passkeys.js';
+import * as oauth from './migrations/0026-oauth.js';
 
 /** Migrations are listed in code, not read from a folder, so they work the same from src/ and dist/. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -53,6 +54,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0023-completion-confirmations': completionConfirmations,
   '0024-sign-in': signIn,
   '0025-passkeys': passkeys,
+  '0026-oauth': oauth,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -603,6 +603,27 @@ export interface PasskeyChallengesTable {
   expires_at: string;
 }
 
+/**
+ * What the OAuth 2.1 authorization server (oidc-provider) keeps, through its adapter (issue 31,
+ * migration 0026): one row per stored object of one of its models.
+ */
+export interface OauthRecordsTable {
+  /** The library's model: Client, Grant, AccessToken, RefreshToken, AuthorizationCode, Interaction, Session, … and Keys. */
+  model: string;
+  id: string;
+  /** The library's payload, as JSON. */
+  payload: string;
+  grant_id: string | null;
+  /** The person a grant or token is for, or the developer who registered a client. */
+  account_id: string | null;
+  /** The client a grant or token was given to, or a client's own id. */
+  client_id: string | null;
+  uid: string | null;
+  created_at: string;
+  expires_at: string | null;
+  consumed_at: string | null;
+}
+
 export interface Database {
   jobs: JobsTable;
   owners: OwnersTable;
@@ -639,6 +660,7 @@ export interface Database {
   sessions: SessionsTable;
   passkeys: PasskeysTable;
   passkey_challenges: PasskeyChallengesTable;
+  oauth_records: OauthRecordsTable;
 }
 
 export type JobRow = Selectable<JobsTable>;
@@ -665,6 +687,7 @@ export type SignInCodeRow = Selectable<SignInCodesTable>;
 export type SessionRow = Selectable<SessionsTable>;
 export type PasskeyRow = Selectable<PasskeysTable>;
 export type PasskeyChallengeRow = Selectable<PasskeyChallengesTable>;
+export type OauthRecordRow = Selectable<OauthRecordsTable>;
 
 export type { EventType };
 export type SavedSearchRow = Selectable<SavedSearchesTable>;

@@ -141,7 +141,13 @@ export const WRITE_HOOKS = {
 
 /** The developer key's two headers as security requirements: X-API-Key, or Authorization: Bearer. */
 export const API_KEY_BEARER = 'Bearer';
-export const KEY_SECURITY: Record<string, string[]>[] = [{ ApiKeyAuth: [] }, { [API_KEY_BEARER]: [] }];
+/** An OAuth 2.1 access token acting for a person (issue 31); sent as `Authorization: Bearer` too. */
+export const OAUTH_SCHEME = 'OAuth2';
+export const KEY_SECURITY: Record<string, string[]>[] = [
+  { ApiKeyAuth: [] },
+  { [API_KEY_BEARER]: [] },
+  { [OAUTH_SCHEME]: [] },
+];
 
 /** Writes need the developer key; reads stay open to everyone. */
 export const WRITE_SECURITY = KEY_SECURITY;

@@ -255,7 +255,7 @@ export interface RemovedCounts {
 
 /**
  * The last part of an erasure (step 4, after its commitments ended): revokes the account's keys;
- * deletes its webhooks, saved searches, calendar feed, drafts, sessions, sign-in codes and passkeys, place releases (read by it or of
+ * deletes its webhooks, saved searches, calendar feed, drafts, sessions, sign-in codes, passkeys, OAuth grants, tokens and clients, place releases (read by it or of
  * its places), provider details and idempotency
  * records (but `keepIdempotencyKey`'s); unties the reports it filed and erases its appeals' texts.
  */
@@ -290,6 +290,14 @@ export async function removeAccountRows(
   await trx.deleteFrom('sessions').where('account_id', '=', id).execute();
   await trx.deleteFrom('sign_in_codes').where('account_id', '=', id).execute();
   await trx.deleteFrom('passkeys').where('account_id', '=', id).execute();
+  // Apps acting for the person (their grants and tokens) and the apps the account registered (issue 31).
+  const clients = trx
+    .selectFrom('oauth_records')
+    .select('id')
+    .where('model', '=', 'Client')
+    .where('account_id', '=', id);
+  await trx.deleteFrom('oauth_records').where('client_id', 'in', clients).execute();
+  await trx.deleteFrom('oauth_records').where('account_id', '=', id).execute();
   await trx.deleteFrom('passkey_challenges').where('account_id', '=', id).execute();
   await trx
     .deleteFrom('place_releases')

@@ -63,6 +63,13 @@ export const MeSchema = Type.Object(
         { additionalProperties: false },
       ),
     ),
+    app: Nullable(
+      Type.Object({ client_id: Type.String(), scopes: Type.Array(Type.String()) }, { additionalProperties: false }),
+      {
+        description:
+          'With an OAuth access token: the app acting for the account, and the scopes granted (key is then null).',
+      },
+    ),
     rate_limit: Type.Object(
       {
         limit: Type.Integer({ description: 'Requests per window.' }),

@@ -17,6 +17,7 @@ import type { Mailer } from '../mail/mailer.js';
 import { type PageLanguage, type SignInEmailCase, signInEmail } from '../mail/sign-in-email.js';
 import { findOrCreateAccount } from '../repositories/access.js';
 import { findAccount } from '../repositories/account-erasure.js';
+import { deleteExpiredOauthRecords } from '../repositories/oauth-records.js';
 import { deleteExpiredPasskeyChallenges } from '../repositories/passkeys.js';
 import {
   accountOfEmail,
@@ -241,7 +242,7 @@ export function endSession(db: Kysely<Database>, accountId: string, sessionId: s
 }
 
 /**
- * Forgets the sign-in codes and passkey challenges that expired and the sessions that ended (past their 30 days, or unused
+ * Forgets the sign-in codes, passkey challenges and OAuth codes and tokens that expired and the sessions that ended (past their 30 days, or unused
  * for 7), of every account: sending a code and signing in forget them too, but only when someone
  * does, so a periodic sweep (background.ts) bounds how long a quiet site keeps an address a code
  * went to, or a dead session's browser. How many rows it removed.
@@ -250,7 +251,8 @@ export function forgetEndedSignIns(db: Kysely<Database>, now: Date): Promise<num
   return inWriteTransaction({ db, now, claim: null }, async (trx) => {
     const codes = await deleteExpiredSignInCodes(trx, now);
     const challenges = await deleteExpiredPasskeyChallenges(trx, now);
+    const oauth = await deleteExpiredOauthRecords(trx, now);
     const sessions = await deleteEndedSessions(trx, now, new Date(now.getTime() - SESSION_IDLE_DAYS * DAY_MS));
-    return codes + challenges + sessions;
+    return codes + challenges + oauth + sessions;
   });
 }

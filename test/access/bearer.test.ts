@@ -1,7 +1,7 @@
 /**
  * `Authorization: Bearer kmp_...` is the key, as X-API-Key is (issue 14): not quietly anonymous.
- * Other Authorization values (a proxy's Basic credentials, another service's token) are not this
- * API's and are left alone; /metrics keeps its own bearer token.
+ * Other bearer tokens are OAuth access tokens (issue 31; test/http/oauth.test.ts); other schemes (a
+ * proxy's Basic credentials) are not this API's and are left alone; /metrics keeps its own bearer token.
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
@@ -89,16 +89,24 @@ describe('Authorization: Bearer', () => {
     }
   });
 
-  test('other Authorization values are not this API’s: anonymous; /metrics keeps its own token', async (t) => {
+  test('Basic credentials are not this API’s: anonymous; any other bearer token is an OAuth access token; /metrics keeps its own token', async (t) => {
     const token = 'metrics-token-0123456789abcdefghijklmnop';
     const { app, db } = await buildTestApp(t, NOW, { METRICS_TOKEN: token });
     const { key } = await createKey(db);
-    for (const authorization of ['Basic dXNlcjpwYXNz', `Bearer ${token}`, 'Bearer eyJhbGciOiJIUzI1NiJ9.e30.x']) {
-      // Off the contract on purpose: the document names only this API's schemes (request-log.mjs).
-      const headers = { authorization, 'x-test-off-contract': 'other Authorization schemes are read as anonymous' };
-      const response = await app.inject({ url: '/v1/me', headers });
-      assert.equal(response.statusCode, 200, authorization);
-      assert.equal(response.json().tier, 'anonymous', authorization);
+    // Off the contract on purpose: the document names only this API's schemes (request-log.mjs).
+    const basic = {
+      authorization: 'Basic dXNlcjpwYXNz',
+      'x-test-off-contract': 'Basic credentials are read as anonymous',
+    };
+    const anonymous = await app.inject({ url: '/v1/me', headers: basic });
+    assert.equal(anonymous.statusCode, 200);
+    assert.equal(anonymous.json().tier, 'anonymous');
+    // Issue 31: a bearer token that is not a key is an access token of this site's authorization server.
+    for (const authorization of [`Bearer ${token}`, 'Bearer eyJhbGciOiJIUzI1NiJ9.e30.x']) {
+      const response = await app.inject({ url: '/v1/me', headers: { authorization } });
+      assert.equal(response.statusCode, 401, authorization);
+      assert.equal(response.json().error, 'invalid_token', authorization);
+      assert.match(String(response.headers['www-authenticate']), /^Bearer error="invalid_token", resource_metadata=/);
     }
     const metrics = await app.inject({ url: '/metrics', headers: { authorization: `Bearer ${token}` } });
     assert.equal(metrics.statusCode, 200);

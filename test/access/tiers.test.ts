@@ -24,6 +24,7 @@ describe('keys and tiers', () => {
       tier: 'anonymous',
       access: 'read only',
       account: null,
+      app: null,
       key: null,
       rate_limit: { limit: 20, remaining: 19, reset_seconds: 60, window_seconds: 60 },
     });
@@ -46,6 +47,7 @@ describe('keys and tiers', () => {
         organisation: null,
         account_type: 'commercial',
       },
+      app: null,
       key: { id, masked: `kmp_...${key.slice(-4)}`, created_at: NOW.toISOString(), expires_at: null },
       rate_limit: { limit: 100, remaining: 99, reset_seconds: 60, window_seconds: 60 },
     });

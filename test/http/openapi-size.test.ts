@@ -59,9 +59,11 @@ import { resolveShared } from '../helpers/openapi.js';
  * typed fields (18 KB), parameters, bodies and schemas, and ~49 KB of descriptions under 120
  * characters. Issue 30's completion confirmed or objected to by the helper (getApplication,
  * confirmCompletion, objectToCompletion, the application's completion, its export fields):
- * 216,100 (101), about 1,870 per new operation.
+ * 216,100 (101), about 1,870 per new operation. Issue 31's people and apps: the OAuth2 security
+ * scheme with its scopes, an alternative in every operation's security, /v1/me's `app`, the
+ * export's passkeys and three error codes: about 219,000 (101).
  */
-const MAX_DOCUMENT_BYTES = 217_500;
+const MAX_DOCUMENT_BYTES = 220_000;
 /**
  * What an operation may weigh on average, in bytes: the 150 KB of issue 15 held 58 operations
  * (about 2,550 each). New operations (issue 17: conversations, the private stream, reviews,

@@ -252,6 +252,22 @@ async function writeThroughApi(db: Db): Promise<ApiRows> {
         expires_at: later,
       })
       .execute();
+    // A grant of the authorization server (issue 31), as its adapter stores one.
+    await db.kysely
+      .insertInto('oauth_records')
+      .values({
+        model: 'Grant',
+        id: 'grant-1',
+        payload: JSON.stringify({ accountId: passkeyOwner, clientId: 'app-1', openid: { scope: 'openid' } }),
+        grant_id: null,
+        account_id: passkeyOwner,
+        client_id: 'app-1',
+        uid: null,
+        created_at: NOW.toISOString(),
+        expires_at: later,
+        consumed_at: null,
+      })
+      .execute();
     const outbox = mkdtempSync(join(tmpdir(), 'copy-data-mail-'));
     const mailer = createMailer({ OUTBOX_DIR: outbox, MAIL_FROM: 'api@example.org', SMTP_URL: undefined });
     try {

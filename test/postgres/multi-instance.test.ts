@@ -93,6 +93,7 @@ test('two instances on one PostgreSQL schema and one Redis', { timeout: 300_000 
       '0023-completion-confirmations',
       '0024-sign-in',
       '0025-passkeys',
+      '0026-oauth',
     ]);
   });
 

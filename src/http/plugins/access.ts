@@ -7,12 +7,19 @@ import type { Database } from '../../services/database.js';
 import { ApiError } from '../../services/errors.js';
 import { type KeyWithAccount, keyOfHash, keyState } from '../../services/keys.js';
 import { clientKey, countRequest, setBudgetHeaders } from '../budget.js';
+import type { OauthServer } from '../oauth-server.js';
 import { SANDBOX_BASE } from '../sandbox-naming.js';
+import { type OauthGrant, oauthTokenOf, personOfToken } from './oauth-access.js';
 
 export interface AccessContext {
   tier: Tier;
-  /** The calling key and its account (developer tier only). */
+  /**
+   * The calling key and its account (developer tier only). For an OAuth access token, a stand-in
+   * acting as the person: its id `oauth:<grant>`, its lineage (budget) the client and person.
+   */
   key: KeyWithAccount | null;
+  /** Set when the request came with an OAuth access token: which app, for which grant, with what scopes. */
+  oauth?: OauthGrant;
   /** The budget the request counted against: its tier's, or the MCP endpoint's (`budget: 'mcp'`). */
   limit: number;
   remaining: number;
@@ -57,6 +64,8 @@ export interface AccessOptions {
   now: () => Date;
   /** Told about each request refused with 429 (metrics). */
   onRefused?: (tier: Tier) => void;
+  /** The authorization server whose access tokens /v1 and /mcp take (issue 31). */
+  oauth?: { server: () => Promise<OauthServer>; resources: { api: string; mcp: string } };
 }
 
 /** Whether the route is outside the budgets counted here (its `budget` option). */
@@ -124,6 +133,10 @@ async function authenticate(
   request: FastifyRequest,
   now: Date,
 ): Promise<KeyWithAccount | null> {
+  const token = oauthTokenOf(options.oauth, request);
+  if (token !== undefined && options.oauth) {
+    return personOfToken(options.db, options.oauth, request, token, openWhileSuspended(request));
+  }
   const sent = sentKey(request);
   if (sent === null) return null;
   const { key, header } = sent;
@@ -226,7 +239,14 @@ export function registerAccess(app: FastifyInstance, options: AccessOptions): vo
     const resetSeconds = Math.max(1, Math.ceil(hit.resetMs / 1000));
     const remaining = Math.max(0, limit - hit.count);
     setBudgetHeaders(reply, mcp ? MCP_POLICY : tier, limit, remaining, resetSeconds, now);
-    request.access = { tier, key, limit, remaining, resetSeconds };
+    request.access = {
+      tier,
+      key,
+      limit,
+      remaining,
+      resetSeconds,
+      ...(key && 'oauth' in key && { oauth: key.oauth as OauthGrant }),
+    };
     if (hit.count > limit) {
       if (mcp) throw mcpSpent(limit, resetSeconds);
       options.onRefused?.(tier);

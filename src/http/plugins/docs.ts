@@ -1,13 +1,14 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
+import { API_SCOPES } from '../../domain/oauth-scopes.js';
 import { API_VERSION } from '../../domain/tiers.js';
 import { acceptedForms } from '../openapi/accepted.js';
 import { compactDocument, descriptionsPageOf } from '../openapi/compact.js';
 import { DESCRIPTIONS_PAGE } from '../openapi/prose.js';
 import type { OpenApiObject } from '../openapi/types.js';
 import { SANDBOX_TAG } from '../sandbox-naming.js';
-import { API_KEY_BEARER, KEY_SECURITY } from '../write-body.js';
+import { API_KEY_BEARER, KEY_SECURITY, OAUTH_SCHEME } from '../write-body.js';
 
 const DESCRIPTION = `A JSON REST API for the Karlsruhe area: jobs for local helpers (gardening, cleaning, moving, tech repair, childcare, pet care, shopping, events, borrowing, other) and items to borrow or rent by the day or week with a deposit.
 
@@ -53,7 +54,20 @@ export async function registerOpenApi(app: FastifyInstance, publicUrl?: string):
             type: 'http',
             scheme: 'bearer',
             description:
-              'The same developer key as `Authorization: Bearer kmp_...`; sending it both ways with different keys is a 401.',
+              'The same developer key as `Authorization: Bearer kmp_...` (sending it both ways with different keys is a 401), or an OAuth access token (see OAuth2).',
+          },
+          [OAUTH_SCHEME]: {
+            type: 'oauth2',
+            description:
+              'Apps acting for a person: code + PKCE (S256), resource /v1 or /mcp; opaque tokens; ID tokens per RFC8725.',
+            flows: {
+              authorizationCode: {
+                authorizationUrl: `${publicUrl ?? ''}/oauth/authorize`,
+                tokenUrl: `${publicUrl ?? ''}/oauth/token`,
+                refreshUrl: `${publicUrl ?? ''}/oauth/token`,
+                scopes: Object.fromEntries(Object.entries(API_SCOPES).map(([scope, words]) => [scope, words.en])),
+              },
+            },
           },
           MetricsToken: {
             type: 'http',

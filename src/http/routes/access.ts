@@ -26,7 +26,7 @@ export function accessRoutes(app: Api, deps: RouteDeps): void {
       },
     },
     async (request): Promise<Me> => {
-      const { tier, key, limit, remaining, resetSeconds } = request.access;
+      const { tier, key, limit, remaining, resetSeconds, oauth } = request.access;
       return {
         tier,
         access: accessOf(tier),
@@ -37,12 +37,17 @@ export function accessRoutes(app: Api, deps: RouteDeps): void {
           organisation: key.account.organisation,
           account_type: key.account.account_type,
         },
-        key: key && {
-          id: key.id,
-          masked: maskedKey(key.last4),
-          created_at: key.created_at,
-          expires_at: key.expires_at,
-        },
+        app: oauth ? { client_id: oauth.clientId, scopes: oauth.scopes } : null,
+        key:
+          key &&
+          (oauth
+            ? null
+            : {
+                id: key.id,
+                masked: maskedKey(key.last4),
+                created_at: key.created_at,
+                expires_at: key.expires_at,
+              }),
         rate_limit: { limit, remaining, reset_seconds: resetSeconds, window_seconds: RATE_WINDOW_SECONDS },
       };
     },

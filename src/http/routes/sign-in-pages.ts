@@ -22,6 +22,7 @@ import {
 } from '../../services/sign-in.js';
 import { clientKey, countRequest } from '../budget.js';
 import { sendHtmlPage } from '../html-page.js';
+import type { OauthServer } from '../oauth-server.js';
 import type { Api, RouteDeps } from '../route-deps.js';
 import { checkSignIn, checkSignUp } from '../views/sign-in-form.js';
 import {
@@ -34,6 +35,7 @@ import {
   signUpPage,
 } from '../views/sign-in-pages.js';
 import { isCrossSite } from './developers.js';
+import { oauthConsentRoutes } from './oauth-consent.js';
 import { passkeyRoutes } from './passkey-routes.js';
 
 /**
@@ -53,7 +55,9 @@ export const COOKIES = {
  * nothing else, so the parameter can never send a person to another site or an arbitrary page.
  */
 export function returnPathOf(value: unknown): string | undefined {
-  return typeof value === 'string' && /^\/confirm\/[A-Za-z0-9_-]{1,200}$/.test(value) ? value : undefined;
+  return typeof value === 'string' && /^\/(confirm|oauth\/interaction)\/[A-Za-z0-9_-]{1,200}$/.test(value)
+    ? value
+    : undefined;
 }
 
 /**
@@ -77,6 +81,8 @@ export interface SignInPageOptions {
   codesPerClient: number;
   /** The WebAuthn relying party passkeys are bound to (PUBLIC_URL). */
   party: RelyingParty;
+  /** The OAuth authorization server whose login and consent these pages are. */
+  oauth: () => Promise<OauthServer>;
 }
 
 /** Passkey ceremonies a client address may start per hour (each hands out a challenge). */
@@ -237,6 +243,23 @@ export async function signInPageRoutes(app: Api, options: SignInPageOptions): Pr
     overBudget: async (request) => {
       const hit = await countRequest(store, `passkey:client:${clientKey(request.ip)}`, request, HOUR_MS);
       return hit.count > PASSKEY_STARTS_PER_CLIENT ? Math.max(1, Math.ceil(hit.resetMs / 1000)) : undefined;
+    },
+  });
+
+  oauthConsentRoutes(app, {
+    deps,
+    server: options.oauth,
+    post,
+    signedIn,
+    context,
+    sendPage,
+    refuse,
+    signInFirst: (request, reply, path) => {
+      reply.setCookie(COOKIES.next, path, cookieOptions(request, CODE_TTL_MINUTES * 60));
+      return reply
+        .code(303)
+        .header('location', `/signin?next=${encodeURIComponent(path)}`)
+        .send();
     },
   });
 

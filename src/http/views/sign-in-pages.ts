@@ -63,7 +63,7 @@ const OTHER: Record<PageLanguage, { code: PageLanguage; name: string }> = {
 const PASSKEY_SCRIPTS = html`<script src="/assets/webauthn.js" defer></script>
 <script src="/assets/passkeys.js" defer></script>`;
 
-function layout(page: PageContext, title: Words, body: SafeHtml, failed = false, scripts = false): string {
+export function layout(page: PageContext, title: Words, body: SafeHtml, failed = false, scripts = false): string {
   const lang = page.language;
   const other = OTHER[lang];
   const prefix = failed ? (lang === 'de' ? 'Fehler: ' : 'Error: ') : '';

@@ -1,0 +1,94 @@
+/**
+ * What an app or agent may do for a person (issue 31): the OAuth scopes, their words on the consent
+ * page, and which scope each request made with an access token needs. One table, so what a grant
+ * allows is visible in one place.
+ */
+
+export type Words = { de: string; en: string };
+
+/** Scopes of the API (the resource servers /v1 and /mcp), with what the consent page says of each. */
+export const API_SCOPES = {
+  profile: { de: 'Ihren Namen und Ihr Konto lesen', en: 'Read your name and account' },
+  'jobs:write': {
+    de: 'Aufträge für Sie einstellen, ändern, absagen und abschließen',
+    en: 'Post, edit, cancel and complete jobs for you',
+  },
+  'applications:write': {
+    de: 'Sich für Sie auf Aufträge bewerben und Bewerbungen annehmen oder ablehnen',
+    en: 'Apply to jobs for you and accept or reject applications',
+  },
+  'listings:write': {
+    de: 'Ihre Angebote zum Verleihen einstellen und ändern',
+    en: 'Post and edit your listings for lending',
+  },
+  'bookings:write': { de: 'Für Sie buchen und Ihre Buchungen verwalten', en: 'Book for you and manage your bookings' },
+  messages: { de: 'Ihre Nachrichten lesen und für Sie schreiben', en: 'Read your messages and write for you' },
+  'reviews:write': { de: 'Bewertungen für Sie schreiben und beantworten', en: 'Write and answer reviews for you' },
+  'saved-searches': { de: 'Ihre gespeicherten Suchen lesen und verwalten', en: 'Read and manage your saved searches' },
+  events: { de: 'Ihre Ereignisse empfangen (Stream und Webhooks)', en: 'Receive your events (stream and webhooks)' },
+  export: { de: 'Eine Kopie all Ihrer Daten abrufen', en: 'Download a copy of all your data' },
+} as const satisfies Record<string, Words>;
+
+export type ApiScope = keyof typeof API_SCOPES;
+export const API_SCOPE_NAMES = Object.keys(API_SCOPES) as ApiScope[];
+
+/** OpenID Connect's own scopes, besides: who you are (sub, and name with profile) and staying connected. */
+export const OIDC_SCOPES = {
+  openid: { de: 'Sie erkennen (eine Kennung, kein Name)', en: 'Recognise you (an identifier, not your name)' },
+  offline_access: {
+    de: 'Verbunden bleiben, bis Sie die Verbindung trennen',
+    en: 'Stay connected until you disconnect it',
+  },
+} as const satisfies Record<string, Words>;
+
+export const isApiScope = (scope: string): scope is ApiScope => Object.hasOwn(API_SCOPES, scope);
+
+/** What a request made with an access token needs: none beyond the token, one of these scopes, or never allowed. */
+export type ScopeNeed = { kind: 'none' } | { kind: 'scope'; scope: ApiScope } | { kind: 'never'; why: string };
+
+const NONE: ScopeNeed = { kind: 'none' };
+const need = (scope: ApiScope): ScopeNeed => ({ kind: 'scope', scope });
+
+/**
+ * Routes by method and (Fastify) path pattern, most specific first. Reads of the public
+ * marketplace need no scope; a person's own data and every write need theirs; what is never
+ * delegated (erasing the account, developer keys and OAuth clients, the person's grants) is refused
+ * to every token, whatever its scopes.
+ */
+const RULES: [RegExp, RegExp, ScopeNeed][] = [
+  [/^DELETE$/, /^\/v1\/me$/, { kind: 'never', why: 'Erasing an account is never done for someone else.' }],
+  [/./, /^\/v1\/me\/authorizations/, { kind: 'never', why: "A person's connected apps are managed by the person." }],
+  [/./, /^\/v1\/oauth-clients/, { kind: 'never', why: 'OAuth clients are registered with a developer key.' }],
+  [/./, /^\/v1\/developer\//, { kind: 'never', why: 'Developer keys are requested by people, not apps.' }],
+  [/^(GET|HEAD)$/, /^\/v1\/me\/export$/, need('export')],
+  [/./, /^\/v1\/(me\/events|events|webhooks)(\/|$)/, need('events')],
+  [/./, /^\/v1\/conversations(\/|$)/, need('messages')],
+  [/./, /^\/v1\/saved-searches(\/|$)/, need('saved-searches')],
+  [/^(GET|HEAD)$/, /^\/v1\/me(\/|$)/, need('profile')],
+  [/./, /^\/v1\/me\/(provider|calendar-feed|moderation-decisions)/, need('profile')],
+  [/./, /^\/v1\/drafts(\/|$)/, need('profile')],
+  [/^POST$/, /^\/v1\/(reports)$/, need('profile')],
+  [
+    /^POST$/,
+    /^\/v1\/(jobs\/:id\/applications\/:application_id\/reviews|bookings\/:id\/reviews|reviews\/:id\/reply)$/,
+    need('reviews:write'),
+  ],
+  [
+    /^POST$/,
+    /^\/v1\/jobs\/:id\/applications(\/:application_id\/(accept|reject|confirm-completion|object-to-completion))?$/,
+    need('applications:write'),
+  ],
+  [/^(GET|HEAD)$/, /^\/v1\/jobs\/:id\/applications/, need('applications:write')],
+  [/^(POST|PATCH)$/, /^\/v1\/(jobs|helpers)(\/|$)/, need('jobs:write')],
+  [/^(POST|PATCH)$/, /^\/v1\/listings\/:id\/bookings$/, need('bookings:write')],
+  [/^(POST|PATCH)$/, /^\/v1\/listings(\/|$)/, need('listings:write')],
+  [/./, /^\/v1\/bookings(\/|$)/, need('bookings:write')],
+  [/^(GET|HEAD)$/, /^\/v1\//, NONE],
+  [/^POST$/, /^\/mcp$/, NONE],
+];
+
+/** What a request needs of its token: by its method and matched route pattern. Unlisted writes are never delegated. */
+export function scopeNeed(method: string, route: string): ScopeNeed {
+  for (const [methods, path, what] of RULES) if (methods.test(method) && path.test(route)) return what;
+  return { kind: 'never', why: 'This operation is not open to apps acting for a person.' };
+}

@@ -1,0 +1,239 @@
+/**
+ * Issue 31, apps acting for people: a third-party client built with `openid-client` (not ours)
+ * registers itself (RFC 7591), sends the person through the authorization code flow with PKCE
+ * (S256) and the consent page, and calls /v1 as the person; refresh tokens rotate, a reused one
+ * revokes the grant; revocation (RFC 7009) ends a token; a token for /mcp does not open /v1; a
+ * token without a scope is refused with the scope named; what is never delegated is refused to
+ * every token. Real HTTP between the client and the server on 127.0.0.1, both engines.
+ */
+import assert from 'node:assert/strict';
+import type { AddressInfo } from 'node:net';
+import { describe, type TestContext, test } from 'node:test';
+import * as client from 'openid-client';
+import { findOrCreateAccount } from '../../src/repositories/access.js';
+import { buildTestApp } from '../helpers/app.js';
+import { JOB_BODY } from '../helpers/bodies.js';
+import { csrfOf, freePort, OauthBrowser } from '../helpers/oauth.js';
+import { signedInAs } from '../helpers/sessions.js';
+
+const REDIRECT = 'http://127.0.0.1:9/callback';
+
+async function serve(t: TestContext) {
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const { app, db } = await buildTestApp(t, () => new Date(), { PUBLIC_URL: origin });
+  await app.listen({ port, host: '127.0.0.1' });
+  assert.equal((app.server.address() as AddressInfo).port, port);
+  const { row: person } = await findOrCreateAccount(
+    db.kysely,
+    { name: 'Rosalind Franklin', email: 'rosalind@example.org', organisation: null, account_type: 'private' },
+    new Date(),
+  );
+  const { cookie } = await signedInAs(db.kysely, person.id);
+  return { app, db, origin, person, cookie };
+}
+
+/** A public client (a mobile app or an agent) registered through dynamic client registration. */
+async function registered(origin: string, name = 'Hedge Helper App') {
+  return client.dynamicClientRegistration(
+    new URL(origin),
+    {
+      client_name: name,
+      redirect_uris: [REDIRECT],
+      token_endpoint_auth_method: 'none',
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+    },
+    client.None(),
+    { execute: [client.allowInsecureRequests] },
+  );
+}
+
+interface Flow {
+  scope?: string;
+  resource?: string;
+  /** The scopes the person leaves ticked on the consent page (all when undefined). */
+  keep?: string[];
+}
+
+/** The authorization code flow through the consent page; the tokens. */
+async function authorize(config: client.Configuration, browser: OauthBrowser, flow: Flow = {}) {
+  const verifier = client.randomPKCECodeVerifier();
+  const state = client.randomState();
+  const url = client.buildAuthorizationUrl(config, {
+    redirect_uri: REDIRECT,
+    scope: flow.scope ?? 'openid profile jobs:write',
+    code_challenge: await client.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+    state,
+    resource: flow.resource ?? `${config.serverMetadata().issuer}/v1`,
+  });
+  const consent = await browser.follow(url.toString());
+  assert.equal(consent.status, 200, consent.text);
+  assert.match(consent.text, /wants to act for you/);
+  const uid = /action="\/oauth\/interaction\/([^/]+)\/consent"/.exec(consent.text)?.[1] as string;
+  const offered = [...consent.text.matchAll(/name="scope" value="([^"]+)"/g)].map((m) => m[1] as string);
+  const back = await browser.follow(`/oauth/interaction/${uid}/consent`, {
+    form: { _csrf: csrfOf(consent.text), decision: 'allow', scope: flow.keep ?? offered },
+  });
+  assert.ok(back.left, `no redirect to the client: ${back.status} ${back.text.slice(0, 300)}`);
+  const tokens = await client.authorizationCodeGrant(config, back.left, {
+    pkceCodeVerifier: verifier,
+    expectedState: state,
+  });
+  return { tokens, offered, callback: back.left, verifier };
+}
+
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+describe('OAuth 2.1 with openid-client', () => {
+  test('code + PKCE through the consent page; /v1 as the person; refresh rotates; reuse revokes the grant', async (t) => {
+    const { app, origin, person, cookie } = await serve(t);
+    const discovered = (await (await fetch(`${origin}/.well-known/openid-configuration`)).json()) as Record<
+      string,
+      string[] | string
+    >;
+    assert.deepEqual(discovered.code_challenge_methods_supported, ['S256']);
+    assert.deepEqual(discovered.response_types_supported, ['code']);
+    assert.ok(!discovered.grant_types_supported?.includes('implicit'));
+    assert.ok(!discovered.grant_types_supported?.includes('password'));
+    assert.equal(discovered.revocation_endpoint, `${origin}/oauth/revoke`);
+    const rfc8414 = (await (await fetch(`${origin}/.well-known/oauth-authorization-server`)).json()) as {
+      issuer: string;
+    };
+    assert.equal(rfc8414.issuer, origin);
+
+    const config = await registered(origin);
+    const browser = new OauthBrowser(origin, [cookie]);
+    const { tokens, offered } = await authorize(config, browser, { scope: 'openid profile jobs:write' });
+    assert.deepEqual(offered.sort(), ['jobs:write', 'openid', 'profile']);
+    assert.equal(tokens.claims()?.sub, person.id);
+    assert.ok(tokens.refresh_token, 'a refresh token');
+    assert.equal(tokens.token_type.toLowerCase(), 'bearer');
+
+    const me = await app.inject({ url: '/v1/me', headers: bearer(tokens.access_token) });
+    assert.equal(me.statusCode, 200, me.body);
+    assert.equal(me.json().account.id, person.id);
+    assert.equal(me.json().key, null);
+    assert.deepEqual(me.json().app, {
+      client_id: config.clientMetadata().client_id,
+      scopes: ['profile', 'jobs:write'],
+    });
+    const posted = await app.inject({
+      method: 'POST',
+      url: '/v1/jobs',
+      headers: bearer(tokens.access_token),
+      payload: JOB_BODY,
+    });
+    assert.equal(posted.statusCode, 201, posted.body);
+    const job = await app.inject({ url: `/v1/jobs/${posted.json().id}` });
+    assert.equal(job.statusCode, 200);
+
+    // Not delegated, whatever the scopes: erasing the account.
+    const erase = await app.inject({
+      method: 'DELETE',
+      url: '/v1/me',
+      headers: bearer(tokens.access_token),
+      payload: { confirm: 'rosalind@example.org' },
+    });
+    assert.equal(erase.statusCode, 403);
+    assert.equal(erase.json().error, 'not_delegable');
+    // A scope not granted: named in the error and the challenge.
+    const message = await app.inject({ url: '/v1/conversations', headers: bearer(tokens.access_token) });
+    assert.equal(message.statusCode, 403);
+    assert.equal(message.json().error, 'insufficient_scope');
+    assert.match(
+      String(message.headers['www-authenticate']),
+      /^Bearer error="insufficient_scope", scope="messages", resource_metadata="http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-protected-resource\/v1"$/,
+    );
+
+    // Refresh: a new pair; the old refresh token once more revokes the whole grant.
+    const refreshed = await client.refreshTokenGrant(config, tokens.refresh_token as string);
+    assert.notEqual(refreshed.refresh_token, tokens.refresh_token);
+    assert.equal((await app.inject({ url: '/v1/me', headers: bearer(refreshed.access_token) })).statusCode, 200);
+    await assert.rejects(
+      client.refreshTokenGrant(config, tokens.refresh_token as string),
+      (error: { cause?: { error?: string } }) => error.cause?.error === 'invalid_grant',
+    );
+    const after = await app.inject({ url: '/v1/me', headers: bearer(refreshed.access_token) });
+    assert.equal(after.statusCode, 401);
+    assert.equal(after.json().error, 'invalid_token');
+    await assert.rejects(
+      client.refreshTokenGrant(config, refreshed.refresh_token as string),
+      (error: { cause?: { error?: string } }) => error.cause?.error === 'invalid_grant',
+    );
+  });
+
+  test('revocation ends a token; a token for /mcp does not open /v1; a cleared scope is not granted', async (t) => {
+    const { app, origin, cookie } = await serve(t);
+    const config = await registered(origin);
+    const browser = new OauthBrowser(origin, [cookie]);
+
+    const first = await authorize(config, browser);
+    assert.equal((await app.inject({ url: '/v1/me', headers: bearer(first.tokens.access_token) })).statusCode, 200);
+    await client.tokenRevocation(config, first.tokens.access_token);
+    const revoked = await app.inject({ url: '/v1/me', headers: bearer(first.tokens.access_token) });
+    assert.equal(revoked.statusCode, 401);
+    assert.equal(revoked.json().error, 'invalid_token');
+
+    const mcp = await authorize(config, new OauthBrowser(origin, [cookie]), { resource: `${origin}/mcp` });
+    const wrong = await app.inject({ url: '/v1/me', headers: bearer(mcp.tokens.access_token) });
+    assert.equal(wrong.statusCode, 401);
+    assert.match(wrong.json().message, /issued for .*\/mcp, not for .*\/v1/);
+
+    const other = await registered(origin, 'Second App');
+    const narrow = await authorize(other, new OauthBrowser(origin, [cookie]), {
+      scope: 'openid profile jobs:write',
+      keep: ['openid', 'profile'],
+    });
+    assert.equal((await app.inject({ url: '/v1/me', headers: bearer(narrow.tokens.access_token) })).statusCode, 200);
+    const refused = await app.inject({
+      method: 'POST',
+      url: '/v1/jobs',
+      headers: bearer(narrow.tokens.access_token),
+      payload: JOB_BODY,
+    });
+    assert.equal(refused.statusCode, 403);
+    assert.equal(refused.json().error, 'insufficient_scope');
+    assert.match(refused.json().message, /lacks the scope jobs:write/);
+  });
+
+  test("negative cases: wrong redirect URI, no PKCE, plain PKCE, a code used twice, another site's consent", async (t) => {
+    const { origin, cookie } = await serve(t);
+    const config = await registered(origin);
+    const browser = new OauthBrowser(origin, [cookie]);
+    const base = { client_id: config.clientMetadata().client_id, response_type: 'code', scope: 'openid', state: 's' };
+    const authorizeUrl = (params: Record<string, string>) =>
+      `${origin}/oauth/authorize?${new URLSearchParams({ ...base, ...params })}`;
+    const challenge = await client.calculatePKCECodeChallenge(client.randomPKCECodeVerifier());
+
+    // A redirect URI not registered exactly: an error page here, never a redirect to it.
+    const wrongRedirect = await browser.request(
+      authorizeUrl({ redirect_uri: `${REDIRECT}/other`, code_challenge: challenge, code_challenge_method: 'S256' }),
+    );
+    assert.equal(wrongRedirect.status, 400);
+    assert.equal(wrongRedirect.location, null);
+    assert.match(wrongRedirect.text, /redirect_uri/);
+    // Without PKCE, and with plain PKCE: refused back to the client with the reason.
+    for (const params of [{}, { code_challenge: 'x'.repeat(43), code_challenge_method: 'plain' }] as Record<
+      string,
+      string
+    >[]) {
+      const refused = await browser.request(authorizeUrl({ redirect_uri: REDIRECT, ...params }));
+      assert.equal(refused.status, 303, refused.text);
+      const back = new URL(refused.location as string);
+      assert.equal(back.searchParams.get('error'), 'invalid_request', JSON.stringify(params));
+      assert.match(back.searchParams.get('error_description') ?? '', /PKCE|code_challenge/);
+    }
+
+    // A code works once.
+    const { callback, verifier } = await authorize(config, browser);
+    await assert.rejects(
+      client.authorizationCodeGrant(config, callback, {
+        pkceCodeVerifier: verifier,
+        expectedState: callback.searchParams.get('state') as string,
+      }),
+      (error: { cause?: { error?: string } }) => error.cause?.error === 'invalid_grant',
+    );
+  });
+});
