@@ -37,9 +37,10 @@ const BOTH_ENGINES = [
   'test/cli/key-lifecycle.test.ts',
   'test/search/relevance.test.ts',
   'test/hardening/crash.test.ts',
-  // Sign-up, sign-in and passkeys in Chromium: sessions, codes and passkeys are stored on both (issue 31).
+  // Sign-up, sign-in, passkeys and OAuth in Chromium: sessions, codes, passkeys and grants are stored on both (issue 31).
   'test/browser/sign-in.test.ts',
   'test/browser/passkeys.test.ts',
+  'test/browser/mcp-oauth.test.ts',
 ];
 /**
  * Files in those folders that no database engine can change the outcome of: they test the OpenAPI

@@ -30,6 +30,7 @@ import { registerSecurityHeaders, securityPolicy } from './http/plugins/security
 import { type Probe, Readiness } from './http/readiness.js';
 import { reportBudget } from './http/report-budget.js';
 import { type Api, configuredLimits, type RouteDeps } from './http/route-deps.js';
+import { authorizationRoutes } from './http/routes/authorizations.js';
 import { confirmPageRoutes } from './http/routes/confirm-page.js';
 import { developerPageRoutes } from './http/routes/developers.js';
 import { discoveryRoutes } from './http/routes/discovery.js';
@@ -231,6 +232,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<Api> {
   const drafts = draftSettingsOf(config);
   draftRoutes(app, routeDeps, drafts);
   webhookRoutes(app, routeDeps, webhookSettingsOf(config));
+  authorizationRoutes(app, routeDeps);
   startBackgroundWork(app, deps.db.kysely, config, now);
   eventRoutes(app, routeDeps, config);
   mcpRoutes(app, { limits, operations }, config);

@@ -34,6 +34,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { type Config, publicBaseUrl } from '../config.js';
 import { errorResponses } from '../http/error-catalogue.js';
+import { MCP_FORWARD_HEADER, MCP_FORWARD_SECRET } from '../http/plugins/oauth-access.js';
 import { ok } from '../http/responses.js';
 import type { Api, RouteDeps } from '../http/route-deps.js';
 import { NoQuery } from '../schemas/common.js';
@@ -149,6 +150,8 @@ function showTierBudget(reply: FastifyReply, rest: ApiResponse['headers'], own: 
 function injectExecutor(app: Api, request: FastifyRequest, reply: FastifyReply): Executor {
   const own = { policy: String(reply.getHeader('ratelimit-policy')), left: String(reply.getHeader('ratelimit')) };
   const forwarded: Record<string, string> = { 'x-request-id': request.id };
+  // An access token for /mcp may make the REST requests of its tool calls (issue 31).
+  if (request.access.oauth) forwarded[MCP_FORWARD_HEADER] = MCP_FORWARD_SECRET;
   for (const name of FORWARDED) {
     const value = request.headers[name];
     if (typeof value === 'string') forwarded[name] = value;
@@ -220,8 +223,34 @@ export interface McpRouteDeps extends Pick<RouteDeps, 'limits'> {
   operations: readonly Operation[];
 }
 
+/**
+ * A tool that acts for someone, called without a key or token: HTTP 401 with the challenge of RFC
+ * 9728 (`WWW-Authenticate: Bearer resource_metadata=...`), so an MCP client with OAuth support
+ * sends the person through the authorization and calls again (issue 31). Other messages, and the
+ * tools open to everyone, keep working without credentials.
+ */
+function refuseAnonymousPersonTool(request: FastifyRequest, tools: Tools, resourceMetadata: string): void {
+  if (request.access.tier === 'developer') return;
+  const message = request.body as { method?: unknown; params?: { name?: unknown } } | undefined;
+  if (message?.method !== 'tools/call') return;
+  const tool = tools.specs.find((spec) => spec.name === message.params?.name);
+  if (!tool?.keyRequired) return;
+  throw new ApiError(
+    401,
+    'authentication_required',
+    `The tool ${tool.name} acts for a person: it needs a developer key or an access token.`,
+    {
+      param: 'Authorization',
+      suggestion:
+        'Authorize with OAuth (the protected resource metadata in WWW-Authenticate names the authorization server) and send Authorization: Bearer <access token>, or send a developer key in X-API-Key.',
+      headers: { 'www-authenticate': `Bearer resource_metadata="${resourceMetadata}"` },
+    },
+  );
+}
+
 export function mcpRoutes(app: Api, deps: McpRouteDeps, config: Config): void {
   const originAllowed = originPolicy(config);
+  const resourceMetadata = `${publicBaseUrl(config)}/.well-known/oauth-protected-resource/mcp`;
   const tools = new Tools(deps.operations);
   const modern = createMcpHandler(
     (context: McpRequestContext) => createMcpServer(context.authInfo?.extra?.options as McpServerOptions),
@@ -277,6 +306,7 @@ export function mcpRoutes(app: Api, deps: McpRouteDeps, config: Config): void {
     },
     async (request, reply) => {
       checkMessage(request.body);
+      refuseAnonymousPersonTool(request, tools, resourceMetadata);
       const options: McpServerOptions = {
         developer: request.access.tier === 'developer',
         execute: injectExecutor(app, request, reply),

@@ -116,6 +116,8 @@ export const NOT_TOOLS: Readonly<Record<string, string>> = {
   unsubscribeSavedSearchDigest: 'the link in a digest e-mail, authorised by its token, for the person who reads it',
   unsubscribeSavedSearchDigestOneClick: 'the one-click unsubscribe of mail clients (RFC 8058), authorised by its token',
   eraseMyAccount: 'irreversible: the person erases their own account (DELETE /v1/me), not an agent',
+  listMyAuthorizations: "a person's connected apps are the person's to manage, not an agent's (issue 31)",
+  revokeMyAuthorization: "a person's connected apps are the person's to manage, not an agent's (issue 31)",
   getWorkflows: 'the Arazzo document (YAML) that describes the API, not an operation of it',
 };
 

@@ -110,3 +110,20 @@ export async function accountHasKey(db: Queryable, accountId: string): Promise<b
     .executeTakeFirst();
   return row !== undefined;
 }
+
+/** Of these grants, those still there whose person may act (not suspended, not erased). */
+export async function standingGrantIds(db: Queryable, grantIds: readonly string[], now: Date): Promise<string[]> {
+  const rows = await db
+    .selectFrom('oauth_records')
+    .innerJoin('accounts', 'accounts.id', 'oauth_records.account_id')
+    .select('oauth_records.id')
+    .where('oauth_records.model', '=', 'Grant')
+    .where('oauth_records.id', 'in', grantIds.length > 0 ? [...grantIds] : [''])
+    .where((eb) =>
+      eb.or([eb('oauth_records.expires_at', 'is', null), eb('oauth_records.expires_at', '>', now.toISOString())]),
+    )
+    .where('accounts.suspended_at', 'is', null)
+    .where('accounts.erased_at', 'is', null)
+    .execute();
+  return rows.map((row) => row.id);
+}

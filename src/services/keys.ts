@@ -1,7 +1,11 @@
 import type { Queryable } from '../db/queryable.js';
 import { findKeyByHash, type KeyWithAccount, keyStandings, keyState } from '../repositories/access.js';
+import { standingGrantIds } from '../repositories/oauth-records.js';
 
 /** The reads of the access plugin: a developer key by its hash, with its account. */
+
+/** The id of the stand-in key of an OAuth access token: this prefix and its grant's id. */
+export const OAUTH_KEY_PREFIX = 'oauth:';
 
 export type { AccountRow } from '../db/schema.js';
 export { type KeyState, type KeyWithAccount, keyState } from '../repositories/access.js';
@@ -17,7 +21,21 @@ export function keyOfHash(db: Queryable, keyHash: string): Promise<KeyWithAccoun
  * them (http/routes/events.ts).
  */
 export async function refusedKeys(db: Queryable, ids: readonly string[], now: Date): Promise<Set<string>> {
-  const standing = await keyStandings(db, ids);
+  // A stream opened with an OAuth access token (issue 31) stands while its grant does.
+  const grants = ids.filter((id) => id.startsWith(OAUTH_KEY_PREFIX));
+  const granted = new Set(
+    (
+      await standingGrantIds(
+        db,
+        grants.map((id) => id.slice(OAUTH_KEY_PREFIX.length)),
+        now,
+      )
+    ).map((id) => `${OAUTH_KEY_PREFIX}${id}`),
+  );
+  const standing = await keyStandings(
+    db,
+    ids.filter((id) => !id.startsWith(OAUTH_KEY_PREFIX)),
+  );
   const good = new Set(
     standing
       .filter(
@@ -25,5 +43,5 @@ export async function refusedKeys(db: Queryable, ids: readonly string[], now: Da
       )
       .map((k) => k.id),
   );
-  return new Set(ids.filter((id) => !good.has(id)));
+  return new Set(ids.filter((id) => !good.has(id) && !granted.has(id)));
 }

@@ -57,6 +57,8 @@ export const WRITE_OPERATIONS = [
   'GET /v1/saved-searches/{id}/matches listSavedSearchMatches',
   'GET /v1/me/export exportMyData',
   'DELETE /v1/me eraseMyAccount',
+  'GET /v1/me/authorizations listMyAuthorizations',
+  'DELETE /v1/me/authorizations/{id} revokeMyAuthorization',
   'PUT /v1/me/provider putMyProvider',
   'GET /v1/me/provider getMyProvider',
   'POST /v1/reports fileReport',

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { describe, type TestContext, test } from 'node:test';
 import * as client from 'openid-client';
-import { findOrCreateAccount } from '../../src/repositories/access.js';
+import { findOrCreateAccount, issueKey } from '../../src/repositories/access.js';
 import { buildTestApp } from '../helpers/app.js';
 import { JOB_BODY } from '../helpers/bodies.js';
 import { csrfOf, freePort, OauthBrowser } from '../helpers/oauth.js';
@@ -31,6 +31,11 @@ async function serve(t: TestContext) {
   );
   const { cookie } = await signedInAs(db.kysely, person.id);
   return { app, db, origin, person, cookie };
+}
+
+/** The person's own developer key (as a key request would give them). */
+async function keyOf(db: Awaited<ReturnType<typeof serve>>['db'], accountId: string): Promise<string> {
+  return (await issueKey(db.kysely, accountId, new Date())).key;
 }
 
 /** A public client (a mobile app or an agent) registered through dynamic client registration. */
@@ -235,5 +240,52 @@ describe('OAuth 2.1 with openid-client', () => {
       }),
       (error: { cause?: { error?: string } }) => error.cause?.error === 'invalid_grant',
     );
+  });
+
+  test('the person lists and disconnects connected apps with their own key; never with a token', async (t) => {
+    const { app, db, origin, person, cookie } = await serve(t);
+    const config = await registered(origin, 'Lawn Planner');
+    const { tokens } = await authorize(config, new OauthBrowser(origin, [cookie]));
+    const key = await keyOf(db, person.id);
+    const listed = await app.inject({ url: '/v1/me/authorizations', headers: { 'x-api-key': key } });
+    assert.equal(listed.statusCode, 200, listed.body);
+    const [grant, ...more] = listed.json().data;
+    assert.equal(more.length, 0);
+    assert.equal(grant.client_name, 'Lawn Planner');
+    assert.equal(grant.client_id, config.clientMetadata().client_id);
+    assert.deepEqual([...grant.scopes].sort(), ['jobs:write', 'openid', 'profile']);
+    assert.deepEqual(grant.resources, [`${origin}/v1`]);
+    const byToken = await app.inject({ url: '/v1/me/authorizations', headers: bearer(tokens.access_token) });
+    assert.equal(byToken.statusCode, 403);
+    assert.equal(byToken.json().error, 'not_delegable');
+
+    const gone = await app.inject({
+      method: 'DELETE',
+      url: `/v1/me/authorizations/${grant.id}`,
+      headers: { 'x-api-key': key },
+    });
+    assert.equal(gone.statusCode, 204);
+    assert.equal((await app.inject({ url: '/v1/me', headers: bearer(tokens.access_token) })).statusCode, 401);
+    await assert.rejects(
+      client.refreshTokenGrant(config, tokens.refresh_token as string),
+      (error: { cause?: { error?: string } }) => error.cause?.error === 'invalid_grant',
+    );
+    const again = await app.inject({
+      method: 'DELETE',
+      url: `/v1/me/authorizations/${grant.id}`,
+      headers: { 'x-api-key': key },
+    });
+    assert.equal(again.statusCode, 404);
+    // Another person's key sees nothing of it.
+    const other = await findOrCreateAccount(
+      db.kysely,
+      { name: 'Other', email: 'other@example.org', organisation: null, account_type: 'private' },
+      new Date(),
+    );
+    const theirs = await app.inject({
+      url: '/v1/me/authorizations',
+      headers: { 'x-api-key': await keyOf(db, other.row.id) },
+    });
+    assert.deepEqual(theirs.json().data, []);
   });
 });

@@ -534,6 +534,17 @@ describe('the MCP server against a real server process', () => {
       );
 
       await t.test(`${via}: write tools without a developer key are errors that say a key is needed`, async () => {
+        if (via.startsWith('http')) {
+          // Over HTTP, a tool that acts for someone called without a key or token is an HTTP 401
+          // with the RFC 9728 challenge, so an MCP client with OAuth support authorizes (issue 31;
+          // test/browser/mcp-oauth.test.ts runs the whole flow).
+          await assert.rejects(
+            call(anonymous, 'create_job', { ...JOB_BODY, idempotency_key: randomUUID() }),
+            (error: { code?: unknown; data?: { status?: number }; message?: string }) =>
+              (error.data?.status === 401 || error.code === 401) && /acts for a person/.test(error.message ?? ''),
+          );
+          return;
+        }
         const result = errorJson(
           await call(anonymous, 'create_job', { ...JOB_BODY, idempotency_key: randomUUID() }),
           'anonymous create_job',

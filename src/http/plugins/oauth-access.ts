@@ -7,12 +7,13 @@
  * budget per app and person. Refusals follow RFC 6750: 401 invalid_token, 403 insufficient_scope,
  * each with WWW-Authenticate naming the resource's metadata (RFC 9728).
  */
+import { randomBytes } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { scopeNeed } from '../../domain/oauth-scopes.js';
 import type { Database } from '../../services/database.js';
 import { ApiError } from '../../services/errors.js';
-import type { KeyWithAccount } from '../../services/keys.js';
+import { type KeyWithAccount, OAUTH_KEY_PREFIX } from '../../services/keys.js';
 import { accountForToken } from '../../services/oauth-store.js';
 import type { OauthServer } from '../oauth-server.js';
 
@@ -27,6 +28,14 @@ export interface OauthAccess {
   server: () => Promise<OauthServer>;
   resources: { api: string; mcp: string };
 }
+
+/**
+ * The header the MCP endpoint puts on the REST requests its tools make through app.inject, with a
+ * secret of this process (never sent anywhere): a token for /mcp may then make them, as the tools
+ * are /mcp's own work. A client cannot forge it from outside.
+ */
+export const MCP_FORWARD_HEADER = 'x-mcp-forward';
+export const MCP_FORWARD_SECRET = randomBytes(32).toString('hex');
 
 const BEARER_TOKEN = /^Bearer\s+([A-Za-z0-9._~+/-]+=*)\s*$/i;
 const DPOP_TOKEN = /^DPoP\s+/i;
@@ -104,7 +113,8 @@ export async function personOfToken(
     );
   const resource = resourceOf(request) === 'mcp' ? oauth.resources.mcp : oauth.resources.api;
   const audience = [found.aud].flat();
-  if (!audience.includes(resource)) {
+  const forMcp = request.headers[MCP_FORWARD_HEADER] === MCP_FORWARD_SECRET && audience.includes(oauth.resources.mcp);
+  if (!audience.includes(resource) && !forMcp) {
     throw refusal(
       oauth,
       request,
@@ -186,7 +196,7 @@ export async function personOfToken(
     );
   }
   return {
-    id: `oauth:${found.grantId}`,
+    id: `${OAUTH_KEY_PREFIX}${found.grantId}`,
     account_id: account.id,
     key_hash: '',
     last4: '',

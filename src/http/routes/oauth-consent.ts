@@ -19,7 +19,7 @@ export interface ConsentKit {
   post: RouteShorthandOptions;
   signedIn: (request: FastifyRequest) => Promise<SignedIn | undefined>;
   context: (request: FastifyRequest, reply: FastifyReply, path: string) => PageContext;
-  sendPage: (reply: FastifyReply, status: number, page: string) => FastifyReply;
+  sendPage: (reply: FastifyReply, status: number, page: string, formTarget?: string) => FastifyReply;
   /** A page that says what went wrong, with a way on. */
   refuse: (request: FastifyRequest, reply: FastifyReply, status: number, shown: PageNotice) => FastifyReply;
   /** Sends the browser to /signin, to come back to `path` after signing in. */
@@ -45,6 +45,21 @@ async function interaction(kit: ConsentKit, request: FastifyRequest, reply: Fast
     return details.uid === uid ? { provider, details } : undefined;
   } catch {
     // SessionNotFound: no interaction cookie, or it expired (10 minutes).
+    return undefined;
+  }
+}
+
+/**
+ * The CSP source of where the consent form's answer ends (the app's redirect URI, registered and
+ * matched exactly by the library): its origin, or its scheme for an app's own scheme. Nothing for
+ * anything that is not a plain URL.
+ */
+export function formTargetOf(redirectUri: string): string | undefined {
+  try {
+    const url = new URL(redirectUri);
+    if (url.protocol === 'http:' || url.protocol === 'https:') return url.origin;
+    return /^[a-z][a-z0-9+.-]*:$/.test(url.protocol) ? url.protocol : undefined;
+  } catch {
     return undefined;
   }
 }
@@ -79,11 +94,8 @@ export function oauthConsentRoutes(app: Api, kit: ConsentKit): void {
         return finish(request, reply, { login: { accountId: current.account.id } });
       }
       const view = await consentView(kit, found, current);
-      return kit.sendPage(
-        reply,
-        200,
-        consentPage(kit.context(request, reply, request.url.split('?')[0] as string), view),
-      );
+      const page = consentPage(kit.context(request, reply, request.url.split('?')[0] as string), view);
+      return kit.sendPage(reply, 200, page, formTargetOf(String(details.params.redirect_uri ?? '')));
     },
   );
 

@@ -9,6 +9,7 @@ import { CODE_TTL_MINUTES, SESSION_DAYS, typedCode } from '../../domain/sign-in.
 import type { Mailer } from '../../mail/mailer.js';
 import type { PageLanguage } from '../../mail/sign-in-email.js';
 import type { RateLimitStore } from '../../rate-limit/store.js';
+import { authorizationsOf, revokeAuthorization } from '../../services/oauth-grants.js';
 import { passkeysOf, type RelyingParty } from '../../services/passkeys.js';
 import {
   type CodeRequest,
@@ -88,8 +89,19 @@ export interface SignInPageOptions {
 /** Passkey ceremonies a client address may start per hour (each hands out a challenge). */
 const PASSKEY_STARTS_PER_CLIENT = 60;
 
-const sendPage = (reply: FastifyReply, status: number, page: string) =>
-  sendHtmlPage(reply, status, page, CSP, { 'x-robots-tag': 'noindex', vary: 'Accept-Language, Cookie' });
+/**
+ * `formTarget`: one more place a form of the page may lead to (the consent page's answer is
+ * redirected to the app's redirect URI, and form-action governs the redirects a form submission
+ * follows).
+ */
+const sendPage = (reply: FastifyReply, status: number, page: string, formTarget?: string) =>
+  sendHtmlPage(
+    reply,
+    status,
+    page,
+    formTarget ? CSP.replace("form-action 'self'", `form-action 'self' ${formTarget}`) : CSP,
+    { 'x-robots-tag': 'noindex', vary: 'Accept-Language, Cookie' },
+  );
 
 /** Over TLS, directly or as the trusted proxy says (TRUST_PROXY): then every cookie is Secure. */
 const cookieOptions = (request: FastifyRequest, maxAgeSeconds?: number): CookieSerializeOptions => ({
@@ -362,7 +374,20 @@ export async function signInPageRoutes(app: Api, options: SignInPageOptions): Pr
       created_at,
       last_used_at,
     }));
-    const view = { name: account.name, email: account.email, account_type: account.account_type, sessions, passkeys };
+    const apps = (await authorizationsOf(deps.db, account.id, deps.now())).map((grant) => ({
+      id: grant.id,
+      name: grant.client_name ?? grant.client_id,
+      scopes: grant.scopes,
+      created_at: grant.created_at,
+    }));
+    const view = {
+      name: account.name,
+      email: account.email,
+      account_type: account.account_type,
+      sessions,
+      passkeys,
+      apps,
+    };
     return sendPage(reply, 200, accountPage(context(request, reply, '/account'), view));
   });
 
@@ -374,6 +399,16 @@ export async function signInPageRoutes(app: Api, options: SignInPageOptions): Pr
     if (id !== current.session.id) return toAccount(reply);
     reply.clearCookie(COOKIES.session, cookieOptions(request));
     return toSignIn(reply);
+  });
+
+  app.post('/account/apps/revoke', post, async (request, reply) => {
+    const current = await signedIn(request);
+    if (!current) return toSignIn(reply);
+    const id = (request.body as { grant?: unknown } | undefined)?.grant;
+    if (typeof id === 'string') {
+      await revokeAuthorization({ db: deps.db, now: deps.now(), claim: null }, current.account.id, id);
+    }
+    return toAccount(reply);
   });
 
   app.post('/signout', post, async (request, reply) => {

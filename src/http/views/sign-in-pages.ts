@@ -209,6 +209,8 @@ export interface AccountView {
   email: string;
   account_type: AccountType;
   passkeys: { id: string; name: string; created_at: string; last_used_at: string | null }[];
+  /** Apps acting for the person (OAuth grants). */
+  apps: { id: string; name: string; scopes: string[]; created_at: string }[];
   sessions: { id: string; user_agent: string | null; created_at: string; last_seen_at: string; current: boolean }[];
 }
 
@@ -238,6 +240,8 @@ export function accountPage(page: PageContext, account: AccountView, shown?: Pag
 ${passkeyList(page, account)}
 ${passkeyBox(page, 'register')}
 <noscript><p>${say(page, { de: 'Passkeys hinzufügen geht nur mit JavaScript; die Anmeldung mit einem Code per E-Mail geht immer.', en: 'Adding a passkey needs JavaScript; signing in with a code by e-mail always works.' })}</p></noscript>
+<h2>${say(page, { de: 'Verbundene Apps', en: 'Connected apps' })}</h2>
+${appList(page, account)}
 <h2>${say(page, { de: 'Angemeldete Browser', en: 'Signed-in browsers' })}</h2>
 <table>
 <thead><tr><th scope="col">${say(page, { de: 'Browser', en: 'Browser' })}</th><th scope="col">${say(page, { de: 'Angemeldet', en: 'Signed in' })}</th><th scope="col">${say(page, { de: 'Zuletzt', en: 'Last used' })}</th><th scope="col"><span>${say(page, { de: 'Aktion', en: 'Action' })}</span></th></tr></thead>
@@ -260,6 +264,20 @@ function passkeyList(page: PageContext, account: AccountView): SafeHtml {
   );
   return html`<table>
 <thead><tr><th scope="col">${say(page, { de: 'Name', en: 'Name' })}</th><th scope="col">${say(page, { de: 'Hinzugefügt', en: 'Added' })}</th><th scope="col">${say(page, { de: 'Zuletzt benutzt', en: 'Last used' })}</th><th scope="col"><span>${say(page, { de: 'Aktion', en: 'Action' })}</span></th></tr></thead>
+<tbody>${rows}</tbody>
+</table>`;
+}
+
+function appList(page: PageContext, account: AccountView): SafeHtml {
+  if (account.apps.length === 0) {
+    return html`<p>${say(page, { de: 'Keine App handelt in Ihrem Namen.', en: 'No app acts for you.' })}</p>`;
+  }
+  const rows = account.apps.map(
+    (app) => html`<tr><td>${app.name}</td><td>${app.scopes.join(', ')}</td><td>${when(page, app.created_at)}</td>
+<td><form method="post" action="/account/apps/revoke" class="inline">${csrfField(page)}<input type="hidden" name="grant" value="${app.id}"><button type="submit" class="secondary" aria-label="${say(page, { de: 'Trennen', en: 'Disconnect' })} ${app.name}">${say(page, { de: 'Trennen', en: 'Disconnect' })}</button></form></td></tr>`,
+  );
+  return html`<table>
+<thead><tr><th scope="col">${say(page, { de: 'App', en: 'App' })}</th><th scope="col">${say(page, { de: 'Darf', en: 'May' })}</th><th scope="col">${say(page, { de: 'Seit', en: 'Since' })}</th><th scope="col"><span>${say(page, { de: 'Aktion', en: 'Action' })}</span></th></tr></thead>
 <tbody>${rows}</tbody>
 </table>`;
 }
