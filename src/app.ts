@@ -40,6 +40,7 @@ import { healthRoutes } from './http/routes/health.js';
 import { READ_ROUTES, registerRoutes, WRITE_ROUTES } from './http/routes/index.js';
 import { metricsRoutes } from './http/routes/metrics.js';
 import { oauthRoutes } from './http/routes/oauth.js';
+import { oauthClientRoutes } from './http/routes/oauth-clients.js';
 import { sandboxRoutes } from './http/routes/sandbox.js';
 import { signInPageRoutes } from './http/routes/sign-in-pages.js';
 import { webhookRoutes, webhookSettingsOf } from './http/routes/webhooks.js';
@@ -233,6 +234,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<Api> {
   draftRoutes(app, routeDeps, drafts);
   webhookRoutes(app, routeDeps, webhookSettingsOf(config));
   authorizationRoutes(app, routeDeps);
+  oauthClientRoutes(app, routeDeps, oauthServer);
   startBackgroundWork(app, deps.db.kysely, config, now);
   eventRoutes(app, routeDeps, config);
   mcpRoutes(app, { limits, operations }, config);

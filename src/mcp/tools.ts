@@ -118,6 +118,12 @@ export const NOT_TOOLS: Readonly<Record<string, string>> = {
   eraseMyAccount: 'irreversible: the person erases their own account (DELETE /v1/me), not an agent',
   listMyAuthorizations: "a person's connected apps are the person's to manage, not an agent's (issue 31)",
   revokeMyAuthorization: "a person's connected apps are the person's to manage, not an agent's (issue 31)",
+  createOauthClient: 'registering OAuth clients is a developer’s work with a key, not an agent’s (issue 31)',
+  listOauthClients: 'registering OAuth clients is a developer’s work with a key, not an agent’s (issue 31)',
+  getOauthClient: 'registering OAuth clients is a developer’s work with a key, not an agent’s (issue 31)',
+  updateOauthClient: 'registering OAuth clients is a developer’s work with a key, not an agent’s (issue 31)',
+  deleteOauthClient: 'registering OAuth clients is a developer’s work with a key, not an agent’s (issue 31)',
+  rotateOauthClientSecret: 'registering OAuth clients is a developer’s work with a key, not an agent’s (issue 31)',
   getWorkflows: 'the Arazzo document (YAML) that describes the API, not an operation of it',
 };
 

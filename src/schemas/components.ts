@@ -14,7 +14,7 @@ import { HelperProfileSchema } from './helper-profiles.js';
 import { JobSchema } from './jobs.js';
 import { ListingSchema } from './listings.js';
 import { AppealSchema, ModerationDecisionSchema, ReportSchema, TransparencySchema } from './notices.js';
-import { AuthorizationSchema } from './oauth.js';
+import { AuthorizationSchema, OauthClientSchema } from './oauth.js';
 import { ExactLocationSchema } from './places.js';
 import { ProviderSchema, PublicProviderSchema } from './providers.js';
 import { PublicReviewSchema, ReviewSchema } from './reviews.js';
@@ -52,6 +52,7 @@ export const COMPONENT_SCHEMAS = [
   StatsSchema,
   MeSchema,
   AuthorizationSchema,
+  OauthClientSchema,
   ReportSchema,
   AppealSchema,
   ModerationDecisionSchema,

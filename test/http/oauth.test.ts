@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { describe, type TestContext, test } from 'node:test';
 import * as client from 'openid-client';
 import { findOrCreateAccount, issueKey } from '../../src/repositories/access.js';
-import { buildTestApp } from '../helpers/app.js';
+import { buildTestApp, createKey } from '../helpers/app.js';
 import { JOB_BODY } from '../helpers/bodies.js';
 import { csrfOf, freePort, OauthBrowser } from '../helpers/oauth.js';
 import { signedInAs } from '../helpers/sessions.js';
@@ -287,5 +287,106 @@ describe('OAuth 2.1 with openid-client', () => {
       headers: { 'x-api-key': await keyOf(db, other.row.id) },
     });
     assert.deepEqual(theirs.json().data, []);
+  });
+
+  test('a developer registers a confidential client with their key; consent names them; secret rotation; deletion stops its tokens', async (t) => {
+    const { app, db, origin, cookie } = await serve(t);
+    const { key } = await createKey(db, { email: 'dev@garden.example', account_type: 'commercial' });
+    await db.kysely
+      .updateTable('accounts')
+      .set({ organisation: 'Garten GmbH' })
+      .where('email', '=', 'dev@garden.example')
+      .execute();
+    const dev = { 'x-api-key': key };
+    const refused = await app.inject({
+      method: 'POST',
+      url: '/v1/oauth-clients',
+      headers: dev,
+      payload: { name: 'Bad', redirect_uris: ['http://app.example/cb'] },
+    });
+    assert.equal(refused.statusCode, 422, refused.body);
+    assert.equal(refused.json().param, 'redirect_uris[0]');
+    const made = await app.inject({
+      method: 'POST',
+      url: '/v1/oauth-clients',
+      headers: dev,
+      payload: {
+        name: 'Garten Planer',
+        redirect_uris: [REDIRECT],
+        type: 'confidential',
+        scopes: ['profile', 'jobs:write'],
+      },
+    });
+    assert.equal(made.statusCode, 201, made.body);
+    const registeredClient = made.json();
+    assert.match(registeredClient.client_secret, /^[0-9A-Za-z]{43}$/);
+    assert.equal(made.headers.location, `/v1/oauth-clients/${registeredClient.id}`);
+    assert.deepEqual(registeredClient.scopes, ['profile', 'jobs:write']);
+    const listed = await app.inject({ url: '/v1/oauth-clients', headers: dev });
+    assert.deepEqual(
+      listed.json().data.map((c: { id: string }) => c.id),
+      [registeredClient.id],
+    );
+    assert.ok(!listed.body.includes(registeredClient.client_secret), 'the secret is shown once');
+
+    const config = await client.discovery(
+      new URL(origin),
+      registeredClient.id,
+      { redirect_uris: [REDIRECT] },
+      client.ClientSecretBasic(registeredClient.client_secret),
+      { execute: [client.allowInsecureRequests] },
+    );
+    const browser = new OauthBrowser(origin, [cookie]);
+    const consent = await browser.follow(
+      client
+        .buildAuthorizationUrl(config, {
+          redirect_uri: REDIRECT,
+          scope: 'openid profile',
+          code_challenge: await client.calculatePKCECodeChallenge(client.randomPKCECodeVerifier()),
+          code_challenge_method: 'S256',
+          state: 'x',
+        })
+        .toString(),
+    );
+    assert.match(consent.text, /Registered by <strong>Garten GmbH<\/strong> · developer reviewed by the operator/);
+    const { tokens } = await authorize(config, new OauthBrowser(origin, [cookie]));
+    assert.equal((await app.inject({ url: '/v1/me', headers: bearer(tokens.access_token) })).statusCode, 200);
+    // Registering clients is never delegated.
+    const byToken = await app.inject({ url: '/v1/oauth-clients', headers: bearer(tokens.access_token) });
+    assert.equal(byToken.statusCode, 403);
+
+    const rotated = await app.inject({
+      method: 'POST',
+      url: `/v1/oauth-clients/${registeredClient.id}/secret`,
+      headers: dev,
+    });
+    assert.equal(rotated.statusCode, 200, rotated.body);
+    assert.notEqual(rotated.json().client_secret, registeredClient.client_secret);
+    await assert.rejects(
+      client.refreshTokenGrant(config, tokens.refresh_token as string),
+      // The old secret: 401 with the invalid_client challenge.
+      (error: { cause?: unknown }) => JSON.stringify(error.cause).includes('invalid_client'),
+    );
+    const renamed = await app.inject({
+      method: 'PATCH',
+      url: `/v1/oauth-clients/${registeredClient.id}`,
+      headers: dev,
+      payload: { name: 'Garten Planer 2' },
+    });
+    assert.equal(renamed.statusCode, 200, renamed.body);
+    assert.equal(renamed.json().name, 'Garten Planer 2');
+    const other = await createKey(db, { email: 'other-dev@example.org' });
+    const foreign = await app.inject({
+      url: `/v1/oauth-clients/${registeredClient.id}`,
+      headers: { 'x-api-key': other.key },
+    });
+    assert.equal(foreign.statusCode, 404);
+    const deleted = await app.inject({
+      method: 'DELETE',
+      url: `/v1/oauth-clients/${registeredClient.id}`,
+      headers: dev,
+    });
+    assert.equal(deleted.statusCode, 204);
+    assert.equal((await app.inject({ url: '/v1/me', headers: bearer(tokens.access_token) })).statusCode, 401);
   });
 });
