@@ -52,6 +52,7 @@ import { createSandbox, type Sandbox } from './sandbox/demo-db.js';
 import { COMPONENT_SCHEMAS } from './schemas/components.js';
 import type { Endpoint } from './schemas/stats.js';
 import { SearchIndexes } from './search/search-indexes.js';
+import { clientLimitOf } from './services/oauth-clients.js';
 import { relyingPartyOf } from './services/passkeys.js';
 
 export interface AppDeps {
@@ -147,7 +148,12 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<Api> {
     proxy: config.TRUST_PROXY !== undefined,
   });
   registerAccess(app, {
-    oauth: { server: oauthServer, resources: resourcesOf(publicBaseUrl(config)) },
+    oauth: {
+      server: oauthServer,
+      resources: resourcesOf(publicBaseUrl(config)),
+      clientLimit: async (clientId) =>
+        (await clientLimitOf(deps.db.kysely, clientId)) ?? config.OAUTH_CLIENT_LIMIT_PER_MIN,
+    },
     db: deps.db.kysely,
     version,
     store,

@@ -36,6 +36,8 @@ const ConfigSchema = Type.Object({
   DOCS_RATE_LIMIT_PER_MIN: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 60 }),
   // Requests to /mcp per key or address (issue 16): protocol messages; a tool call counts against the tier too.
   MCP_RATE_LIMIT_PER_MIN: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 300 }),
+  // Requests per minute of one OAuth app across all its people (issue 31); `npm run admin -- clients limit` sets one app's own.
+  OAUTH_CLIENT_LIMIT_PER_MIN: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 3000 }),
   APPLICATIONS_PER_ACCOUNT_PER_HOUR: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 30 }),
   BOOKINGS_PER_ACCOUNT_PER_HOUR: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 20 }),
   MESSAGES_PER_ACCOUNT_PER_HOUR: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 200 }),

@@ -15,6 +15,7 @@ export const ADMIN_OPTIONS = {
   explanation: { type: 'string' },
   uphold: { type: 'boolean' },
   reverse: { type: 'boolean' },
+  'per-minute': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 export type OptionName = Exclude<keyof typeof ADMIN_OPTIONS, 'help'>;

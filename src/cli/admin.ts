@@ -3,6 +3,7 @@ import { loadConfig } from '../config.js';
 import { openDatabase } from '../db/prepare.js';
 import { createMailer } from '../mail/mailer.js';
 import { eraseAccountCommand, exportAccountCommand, stdoutWriter } from './admin-accounts.js';
+import { limitClient, listClientsTable } from './admin-clients.js';
 import { ADMIN_OPTIONS, type AdminContext, type AdminOptions, type OptionName } from './admin-context.js';
 import { createKey, listKeysTable, revoke, rotate } from './admin-keys.js';
 import { decideAppealCommand, decideReportCommand, listAppeals, listReports } from './admin-notices.js';
@@ -43,6 +44,10 @@ the database the server uses.
   appeals list                      pending appeals, oldest first
   appeals decide <apl_id> --uphold|--reverse --explanation TEXT
                                     a reversal restores the item (or the account) at once
+  clients list                      OAuth clients: id, name, the developer (or self-registered), ceiling
+  clients limit <client_id> --per-minute N
+                                    an app's ceiling in requests per minute across all its people
+                                    (default OAUTH_CLIENT_LIMIT_PER_MIN)
 
 Email goes through SMTP_URL (smtp://user:pass@host:port); without it each message is written as an
 .eml file into OUTBOX_DIR (default ./data/outbox): a key's file holds the live key, delete it once sent.
@@ -50,7 +55,7 @@ Links in emails use PUBLIC_URL, else http://HOST:PORT.`;
 
 interface Command {
   /** The prefix of the id the command takes, or null for none. */
-  id: 'kr_' | 'key_' | 'ver_' | 'hlp_' | 'acc_' | 'rpt_' | 'apl_' | null;
+  id: 'kr_' | 'key_' | 'ver_' | 'hlp_' | 'acc_' | 'rpt_' | 'apl_' | 'any' | null;
   options: readonly OptionName[];
   run(ctx: AdminContext, id: string, options: AdminOptions): Promise<void>;
 }
@@ -77,6 +82,9 @@ const COMMANDS: Record<string, Command> = {
   'reports decide': { id: 'rpt_', options: ['action', 'ground', 'explanation'], run: decideReportCommand },
   'appeals list': { id: null, options: [], run: listAppeals },
   'appeals decide': { id: 'apl_', options: ['uphold', 'reverse', 'explanation'], run: decideAppealCommand },
+  // An OAuth client's id is the library's or ours (cli_...): any id.
+  'clients list': { id: null, options: [], run: listClientsTable },
+  'clients limit': { id: 'any', options: ['per-minute'], run: limitClient },
 };
 
 /** The command and its arguments, checked before anything is opened. */
@@ -91,9 +99,9 @@ function parseCommand(args: string[]): { name: string; command: Command; id: str
   const id = rest[0] ?? '';
   if (command.id === null && rest.length > 0) throw new Error(`${name} takes no arguments; got '${rest.join(' ')}'.`);
   if (command.id !== null) {
-    if (!id) throw new Error(`${name} needs an id (${command.id}...).`);
+    if (!id) throw new Error(`${name} needs an id${command.id === 'any' ? '' : ` (${command.id}...)`}.`);
     if (rest.length > 1) throw new Error(`${name} takes one id; got '${rest.join(' ')}'.`);
-    if (!id.startsWith(command.id)) throw new Error(`'${id}' is not a ${command.id}... id.`);
+    if (command.id !== 'any' && !id.startsWith(command.id)) throw new Error(`'${id}' is not a ${command.id}... id.`);
   }
   const { help: _, ...options } = values;
   const stray = Object.keys(options).filter((option) => !command.options.includes(option as OptionName));

@@ -127,3 +127,16 @@ export async function standingGrantIds(db: Queryable, grantIds: readonly string[
     .execute();
   return rows.map((row) => row.id);
 }
+
+/** Every client, with the owner's e-mail (null for a self-registered one), oldest first: for the operator. */
+export function allClients(db: Queryable): Promise<(OauthRecordRow & { owner_email: string | null })[]> {
+  return db
+    .selectFrom('oauth_records')
+    .leftJoin('accounts', 'accounts.id', 'oauth_records.account_id')
+    .selectAll('oauth_records')
+    .select('accounts.email as owner_email')
+    .where('oauth_records.model', '=', 'Client')
+    .orderBy('oauth_records.created_at')
+    .orderBy('oauth_records.id')
+    .execute();
+}

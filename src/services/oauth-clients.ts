@@ -9,6 +9,7 @@ import { randomBase62 } from '../domain/secrets.js';
 import { findAccount } from '../repositories/account-erasure.js';
 import {
   accountHasKey,
+  allClients,
   deleteOauthRecordsOfClient,
   findOauthRecord,
   oauthRecordsOfAccount,
@@ -242,4 +243,46 @@ export async function rotateClientSecret(
   const secret = newSecret();
   await store(context, owner, { ...current, client_secret: secret }, check, row.created_at);
   return { ...(await clientOf(context.db, owner, id)), client_secret: secret };
+}
+
+/** The ceiling the operator set for one app (requests per minute across all its people), or undefined. */
+export async function clientLimitOf(db: Kysely<Database>, clientId: string): Promise<number | undefined> {
+  const row = await findOauthRecord(db, 'ClientLimit', clientId);
+  return row ? (JSON.parse(row.payload) as { per_minute: number }).per_minute : undefined;
+}
+
+/** Sets an app's ceiling (`npm run admin -- clients limit`); false when there is no such client. */
+export async function setClientLimit(context: WriteContext, clientId: string, perMinute: number): Promise<boolean> {
+  if (!(await findOauthRecord(context.db, 'Client', clientId))) return false;
+  await inWriteTransaction(context, (trx) =>
+    upsertOauthRecord(trx, {
+      model: 'ClientLimit',
+      id: clientId,
+      payload: JSON.stringify({ per_minute: perMinute }),
+      grant_id: null,
+      account_id: null,
+      client_id: clientId,
+      uid: null,
+      created_at: context.now.toISOString(),
+      expires_at: null,
+      consumed_at: null,
+    }),
+  );
+  return true;
+}
+
+/** Every client for the operator: id, name, owner (or self-registered), ceiling. */
+export async function clientsForOperator(
+  db: Kysely<Database>,
+): Promise<{ id: string; name: string; owner: string | null; limit: number | undefined; created_at: string }[]> {
+  const rows = await allClients(db);
+  return Promise.all(
+    rows.map(async (row) => ({
+      id: row.id,
+      name: (JSON.parse(row.payload) as { client_name?: string }).client_name ?? '',
+      owner: row.owner_email,
+      limit: await clientLimitOf(db, row.id),
+      created_at: row.created_at,
+    })),
+  );
 }

@@ -10,6 +10,8 @@ import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { describe, type TestContext, test } from 'node:test';
 import * as client from 'openid-client';
+import { limitClient } from '../../src/cli/admin-clients.js';
+import { testConfig } from '../../src/config.js';
 import { findOrCreateAccount, issueKey } from '../../src/repositories/access.js';
 import { buildTestApp, createKey } from '../helpers/app.js';
 import { JOB_BODY } from '../helpers/bodies.js';
@@ -18,10 +20,10 @@ import { signedInAs } from '../helpers/sessions.js';
 
 const REDIRECT = 'http://127.0.0.1:9/callback';
 
-async function serve(t: TestContext) {
+async function serve(t: TestContext, config: Record<string, string> = {}) {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
-  const { app, db } = await buildTestApp(t, () => new Date(), { PUBLIC_URL: origin });
+  const { app, db } = await buildTestApp(t, () => new Date(), { PUBLIC_URL: origin, ...config });
   await app.listen({ port, host: '127.0.0.1' });
   assert.equal((app.server.address() as AddressInfo).port, port);
   const { row: person } = await findOrCreateAccount(
@@ -388,5 +390,34 @@ describe('OAuth 2.1 with openid-client', () => {
     });
     assert.equal(deleted.statusCode, 204);
     assert.equal((await app.inject({ url: '/v1/me', headers: bearer(tokens.access_token) })).statusCode, 401);
+  });
+
+  test('an app has a ceiling across all its people; the operator raises it; the headers name it', async (t) => {
+    const { app, db, origin, cookie } = await serve(t, { OAUTH_CLIENT_LIMIT_PER_MIN: '3' });
+    const config = await registered(origin, 'Busy App');
+    const { tokens } = await authorize(config, new OauthBrowser(origin, [cookie]));
+    for (let i = 0; i < 3; i++) {
+      assert.equal((await app.inject({ url: '/v1/me', headers: bearer(tokens.access_token) })).statusCode, 200);
+    }
+    const over = await app.inject({ url: '/v1/me', headers: bearer(tokens.access_token) });
+    assert.equal(over.statusCode, 429);
+    assert.match(over.json().message, /across all its people/);
+    assert.match(String(over.headers['ratelimit-policy']), /^"oauth-app";q=3;w=60/);
+    const lines: string[] = [];
+    const clientId = config.clientMetadata().client_id;
+    await limitClient(
+      {
+        db: db.kysely,
+        config: testConfig({}),
+        mailer: undefined as never,
+        now: new Date(),
+        out: (l) => lines.push(l),
+        note: () => {},
+      },
+      clientId,
+      { 'per-minute': '100' },
+    );
+    assert.match(lines.join('\n'), /may now make 100 requests per minute/);
+    assert.equal((await app.inject({ url: '/v1/me', headers: bearer(tokens.access_token) })).statusCode, 200);
   });
 });

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { API_KEY_PREFIX, hashApiKey, isWellFormedApiKey } from '../../domain/api-keys.js';
 import type { Tier, TierLimits } from '../../domain/tiers.js';
@@ -9,7 +9,7 @@ import { type KeyWithAccount, keyOfHash, keyState } from '../../services/keys.js
 import { clientKey, countRequest, setBudgetHeaders } from '../budget.js';
 import type { OauthServer } from '../oauth-server.js';
 import { SANDBOX_BASE } from '../sandbox-naming.js';
-import { type OauthGrant, oauthTokenOf, personOfToken } from './oauth-access.js';
+import { type OauthAccess, type OauthGrant, oauthTokenOf, personOfToken } from './oauth-access.js';
 
 export interface AccessContext {
   tier: Tier;
@@ -65,7 +65,7 @@ export interface AccessOptions {
   /** Told about each request refused with 429 (metrics). */
   onRefused?: (tier: Tier) => void;
   /** The authorization server whose access tokens /v1 and /mcp take (issue 31). */
-  oauth?: { server: () => Promise<OauthServer>; resources: { api: string; mcp: string } };
+  oauth?: OauthAccess;
 }
 
 /** Whether the route is outside the budgets counted here (its `budget` option). */
@@ -208,6 +208,35 @@ function mcpSpent(limit: number, resetSeconds: number): ApiError {
   );
 }
 
+/** The policy name of an OAuth app's ceiling in the RateLimit headers. */
+const APP_POLICY = 'oauth-app';
+
+/**
+ * An OAuth app's requests across all its people count against its ceiling too (issue 31): each
+ * person has the developer tier's budget with the app, and the app as a whole no more than the
+ * operator allows. Over it: 429, and the headers name the app's policy.
+ */
+async function countApp(
+  options: AccessOptions,
+  oauth: OauthAccess,
+  app: OauthGrant,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  now: Date,
+): Promise<void> {
+  const ceiling = await oauth.clientLimit(app.clientId);
+  const hit = await countRequest(options.store, `${APP_POLICY}:${app.clientId}`, request);
+  if (hit.count <= ceiling) return;
+  const resetSeconds = Math.max(1, Math.ceil(hit.resetMs / 1000));
+  setBudgetHeaders(reply, APP_POLICY, ceiling, 0, resetSeconds, now);
+  options.onRefused?.('developer');
+  throw tooMany(
+    `The app ${app.clientId} may make ${ceiling} requests per minute across all its people; this one was over.`,
+    `Wait ${resetSeconds} s (Retry-After). The operator sets an app's ceiling (npm run admin -- clients limit).`,
+    resetSeconds,
+  );
+}
+
 /**
  * Identifies the caller's tier, counts the request against its budget (the tier's, or the MCP
  * endpoint's for the routes that say so), and sends the budget on every response. A key that
@@ -253,5 +282,7 @@ export function registerAccess(app: FastifyInstance, options: AccessOptions): vo
       throw tierSpent(tier, limit, resetSeconds, options.limits);
     }
     if (keyError) throw keyError;
+    const app = request.access.oauth;
+    if (app && options.oauth && !mcp) await countApp(options, options.oauth, app, request, reply, now);
   });
 }

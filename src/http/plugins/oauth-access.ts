@@ -27,6 +27,8 @@ export interface OauthGrant {
 export interface OauthAccess {
   server: () => Promise<OauthServer>;
   resources: { api: string; mcp: string };
+  /** An app's ceiling in requests per minute across all its people (the operator's, else OAUTH_CLIENT_LIMIT_PER_MIN). */
+  clientLimit: (clientId: string) => Promise<number>;
 }
 
 /**
