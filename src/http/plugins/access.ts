@@ -7,7 +7,6 @@ import type { Database } from '../../services/database.js';
 import { ApiError } from '../../services/errors.js';
 import { type KeyWithAccount, keyOfHash, keyState } from '../../services/keys.js';
 import { clientKey, countRequest, setBudgetHeaders } from '../budget.js';
-import type { OauthServer } from '../oauth-server.js';
 import { SANDBOX_BASE } from '../sandbox-naming.js';
 import { type OauthAccess, type OauthGrant, oauthTokenOf, personOfToken } from './oauth-access.js';
 
