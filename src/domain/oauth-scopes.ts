@@ -25,20 +25,20 @@ export const API_SCOPES = {
   messages: { de: 'Ihre Nachrichten lesen und für Sie schreiben', en: 'Read your messages and write for you' },
   'reviews:write': { de: 'Bewertungen für Sie schreiben und beantworten', en: 'Write and answer reviews for you' },
   'saved-searches': { de: 'Ihre gespeicherten Suchen lesen und verwalten', en: 'Read and manage your saved searches' },
-  events: { de: 'Ihre Ereignisse empfangen (Stream und Webhooks)', en: 'Receive your events (stream and webhooks)' },
+  events: { de: 'Ihre Ereignisse empfangen (Ihr privater Stream)', en: 'Receive your events (your private stream)' },
   export: { de: 'Eine Kopie all Ihrer Daten abrufen', en: 'Download a copy of all your data' },
 } as const satisfies Record<string, Words>;
 
 export type ApiScope = keyof typeof API_SCOPES;
 export const API_SCOPE_NAMES = Object.keys(API_SCOPES) as ApiScope[];
 
-/** OpenID Connect's own scopes, besides: who you are (sub, and name with profile) and staying connected. */
+/**
+ * OpenID Connect's own scope: who you are (sub, and name with profile). offline_access is not
+ * offered on the consent page: refresh tokens come with the refresh_token grant, and an app stays
+ * connected until the person disconnects it (refresh tokens last 30 days from their last use, a grant a year).
+ */
 export const OIDC_SCOPES = {
   openid: { de: 'Sie erkennen (eine Kennung, kein Name)', en: 'Recognise you (an identifier, not your name)' },
-  offline_access: {
-    de: 'Verbunden bleiben, bis Sie die Verbindung trennen',
-    en: 'Stay connected until you disconnect it',
-  },
 } as const satisfies Record<string, Words>;
 
 export const isApiScope = (scope: string): scope is ApiScope => Object.hasOwn(API_SCOPES, scope);
@@ -60,14 +60,40 @@ const RULES: [RegExp, RegExp, ScopeNeed][] = [
   [/./, /^\/v1\/me\/authorizations/, { kind: 'never', why: "A person's connected apps are managed by the person." }],
   [/./, /^\/v1\/oauth-clients/, { kind: 'never', why: 'OAuth clients are registered with a developer key.' }],
   [/./, /^\/v1\/developer\//, { kind: 'never', why: 'Developer keys are requested by people, not apps.' }],
+  // What would outlive a disconnected app, or speaks for the person in law, stays the person's own.
+  [
+    /./,
+    /^\/v1\/webhooks(\/|$)/,
+    {
+      kind: 'never',
+      why: 'Webhooks would outlive the app: an app receives the person’s events on the private stream.',
+    },
+  ],
+  [
+    /^(POST|DELETE)$/,
+    /^\/v1\/me\/calendar-feed$/,
+    { kind: 'never', why: 'A calendar feed URL would outlive the app.' },
+  ],
+  [/^PUT$/, /^\/v1\/me\/provider$/, { kind: 'never', why: 'Legal details (Impressum) are given by the person.' }],
+  [
+    /^POST$/,
+    /^\/v1\/(reports|me\/moderation-decisions\/:id\/appeals)$/,
+    { kind: 'never', why: 'Notices and appeals are the person’s own statements.' },
+  ],
+  // Exact places (a home) are released to the parties of a deal, counted per person: not through apps.
+  [
+    /./,
+    /^\/v1\/(jobs|listings|helpers)\/:id\/location$/,
+    { kind: 'never', why: 'Exact places are released to the person, not to apps.' },
+  ],
   [/^(GET|HEAD)$/, /^\/v1\/me\/export$/, need('export')],
-  [/./, /^\/v1\/(me\/events|events|webhooks)(\/|$)/, need('events')],
+  [/./, /^\/v1\/(me\/events|events)(\/|$)/, need('events')],
   [/./, /^\/v1\/conversations(\/|$)/, need('messages')],
   [/./, /^\/v1\/saved-searches(\/|$)/, need('saved-searches')],
   [/^(GET|HEAD)$/, /^\/v1\/me(\/|$)/, need('profile')],
-  [/./, /^\/v1\/me\/(provider|calendar-feed|moderation-decisions)/, need('profile')],
+  [/^(GET|HEAD)$/, /^\/v1\/reports\/:id$/, need('profile')],
   [/./, /^\/v1\/drafts(\/|$)/, need('profile')],
-  [/^POST$/, /^\/v1\/(reports)$/, need('profile')],
+  [/^(GET|HEAD)$/, /^\/v1\/reviews\/:id$/, need('reviews:write')],
   [
     /^POST$/,
     /^\/v1\/(jobs\/:id\/applications\/:application_id\/reviews|bookings\/:id\/reviews|reviews\/:id\/reply)$/,

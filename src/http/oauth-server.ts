@@ -103,6 +103,9 @@ async function configuration(library: Library, options: OauthServerOptions): Pro
     // Refresh tokens for every client allowed the grant (not only with offline_access), one use
     // each: a used one that comes back revokes the whole grant (the library's reuse detection).
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    // Tokens do not end with the server's own login session: the site's sign-in is the person's
+    // session, and an app stays connected until the person disconnects it.
+    expiresWithSession: async () => false,
     rotateRefreshToken: true,
     ttl: { ...OAUTH_TTL },
     interactions: { url: (_ctx, interaction) => `/oauth/interaction/${interaction.uid}`, policy },
@@ -129,7 +132,9 @@ async function configuration(library: Library, options: OauthServerOptions): Pro
       // Dynamic client registration (RFC 7591) for MCP clients, as the MCP authorization
       // specification expects; clients registered so belong to nobody until a person grants them.
       registration: { enabled: true, initialAccessToken: false },
-      userinfo: { enabled: true },
+      // Off: every token is bound to /v1 or /mcp (resource indicators), which userinfo refuses;
+      // the ID token carries sub and name, and GET /v1/me the account.
+      userinfo: { enabled: false },
       rpInitiatedLogout: { enabled: false },
       resourceIndicators: {
         enabled: true,

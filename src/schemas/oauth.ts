@@ -41,7 +41,12 @@ const Scopes = Type.Array(Type.Union(SCOPE_NAMES.map((s) => Type.Literal(s))), {
   maxItems: SCOPE_NAMES.length,
   description: 'The scopes the app may ask people for (all when left out).',
 });
-const ClientName = Type.String({ minLength: 1, maxLength: 100, description: 'Shown on the consent page.' });
+const ClientName = Type.String({
+  minLength: 1,
+  maxLength: 100,
+  pattern: '\\S',
+  description: 'Shown on the consent page.',
+});
 const WebUri = Type.String({ maxLength: 500, format: 'uri', pattern: '^https://', description: 'https only.' });
 
 /** An OAuth client a developer registered (issue 31). */

@@ -28,7 +28,16 @@ export async function clientDeveloper(
   if (!row?.account_id) return null;
   const account = await findAccount(db, row.account_id);
   if (!account || account.erased_at !== null) return null;
-  return { name: account.organisation ?? account.name, reviewed: await accountHasKey(db, account.id) };
+  const reviewed = account.suspended_at === null && (await accountHasKey(db, account.id));
+  return { name: account.organisation ?? account.name, reviewed };
+}
+
+/** Whether the developer who registered a client is suspended (their apps stop acting for anyone meanwhile). */
+export async function clientOwnerSuspended(db: Kysely<Database>, clientId: string): Promise<boolean> {
+  const row = await findOauthRecord(db, 'Client', clientId);
+  if (!row?.account_id) return false;
+  const account = await findAccount(db, row.account_id);
+  return account !== undefined && account.suspended_at !== null;
 }
 
 /** What the library keeps of a client (OpenID Connect Dynamic Client Registration metadata). */

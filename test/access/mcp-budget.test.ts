@@ -141,8 +141,11 @@ for (const [kind, makeStore] of Object.entries(STORES)) {
     test('a tool call refused before any REST request (a write without a key) costs no tier budget', async (t) => {
       const { app } = await buildTestApp(t, NOW, LIMITS, { rateLimitStore: await makeStore(t) });
       for (let i = 0; i < 6; i++) {
+        // An HTTP 401 with the OAuth challenge (issue 31), before any REST request is made.
         const answer = await mcp(app, toolsCall(i, 'create_job', { idempotency_key: randomUUID() }));
-        assert.equal(toolResult(answer).json.error, 'authentication_required');
+        assert.equal(answer.status, 401);
+        assert.equal(answer.body.error, 'authentication_required');
+        assert.match(String(answer.headers['www-authenticate']), /^Bearer resource_metadata=/);
         assert.equal(answer.headers['ratelimit-policy'], '"mcp";q=30;w=60');
       }
       const rest = await app.inject({ url: '/v1/stats' });

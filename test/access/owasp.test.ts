@@ -55,6 +55,7 @@ const BODIES: Record<string, object> = {
   replyToReview: { text: 'Fremd' },
   requestHelperVerification: { method: 'phone' },
   appealModerationDecision: { text: 'Nicht meine Entscheidung, trotzdem.' },
+  updateOauthClient: { name: 'Fremd' },
 };
 
 async function world(t: Parameters<typeof buildTestApp>[0]) {
@@ -263,7 +264,7 @@ describe('API1: object-level authorization on every id', () => {
         assert.equal(response.statusCode, 401, `${op.operationId} anonymously`);
       }
     }
-    // Through MCP, anonymously: the write tools are errors that say a key is needed, and write nothing.
+    // Through MCP, anonymously: the write tools are refused with 401 and write nothing.
     const before = await snapshot(db);
     const tools = [
       ['create_job', JOB],
@@ -282,12 +283,10 @@ describe('API1: object-level authorization on every id', () => {
           params: { name, arguments: { ...args, idempotency_key: `anonymous-${name}` } },
         },
       });
-      assert.equal(response.statusCode, 200, name);
-      const { result } = response.json();
-      assert.equal(result.isError, true, name);
-      const error = JSON.parse(result.content[0].text);
-      assert.equal(error.status, 401, name);
-      assert.equal(error.error, 'authentication_required', name);
+      // An HTTP 401 with the OAuth challenge (issue 31), before any REST request is made.
+      assert.equal(response.statusCode, 401, name);
+      assert.equal(response.json().error, 'authentication_required', name);
+      assert.match(String(response.headers['www-authenticate']), /^Bearer resource_metadata=/, name);
     }
     assert.equal(await snapshot(db), before, 'anonymous MCP write tools changed data');
   });
@@ -426,7 +425,15 @@ describe('API7: server-side request forgery', () => {
       }
       assert.deepEqual(
         urlInputs,
-        ['POST /v1/webhooks.url'],
+        [
+          'POST /v1/webhooks.url',
+          // Reviewed (issue 31): an OAuth client's logo and home page are stored and never fetched;
+          // the consent page does not show the logo, so no browser loads it from there either.
+          'POST /v1/oauth-clients.logo_uri',
+          'POST /v1/oauth-clients.client_uri',
+          'PATCH /v1/oauth-clients/{id}.logo_uri',
+          'PATCH /v1/oauth-clients/{id}.client_uri',
+        ],
         'a URL input needs an SSRF review (docs/SECURITY.md, API7)',
       );
       // The reviewed one: internal addresses are refused (more in test/http/webhooks.test.ts).

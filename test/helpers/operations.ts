@@ -57,14 +57,6 @@ export const WRITE_OPERATIONS = [
   'GET /v1/saved-searches/{id}/matches listSavedSearchMatches',
   'GET /v1/me/export exportMyData',
   'DELETE /v1/me eraseMyAccount',
-  'GET /v1/me/authorizations listMyAuthorizations',
-  'DELETE /v1/me/authorizations/{id} revokeMyAuthorization',
-  'POST /v1/oauth-clients createOauthClient',
-  'GET /v1/oauth-clients listOauthClients',
-  'GET /v1/oauth-clients/{id} getOauthClient',
-  'PATCH /v1/oauth-clients/{id} updateOauthClient',
-  'DELETE /v1/oauth-clients/{id} deleteOauthClient',
-  'POST /v1/oauth-clients/{id}/secret rotateOauthClientSecret',
   'PUT /v1/me/provider putMyProvider',
   'GET /v1/me/provider getMyProvider',
   'POST /v1/reports fileReport',
@@ -78,8 +70,9 @@ export const WRITE_OPERATIONS = [
 ] as const;
 
 /**
- * Webhooks (developer key; ids of the account's own webhooks and deliveries) and the public event
- * stream (issue 8) and the private one (issue 17), in registration order, after the writes.
+ * Webhooks (developer key; ids of the account's own webhooks and deliveries), connected apps and
+ * OAuth clients (issue 31), and the public event stream (issue 8) and the private one (issue 17),
+ * in registration order, after the writes.
  */
 export const EVENT_OPERATIONS = [
   'POST /v1/webhooks createWebhook',
@@ -88,6 +81,15 @@ export const EVENT_OPERATIONS = [
   'DELETE /v1/webhooks/{id} deleteWebhook',
   'GET /v1/webhooks/{id}/deliveries listWebhookDeliveries',
   'POST /v1/webhooks/{id}/deliveries/{delivery_id}/redeliver redeliverWebhookDelivery',
+  // Issue 31: connected apps and OAuth clients, registered after the webhooks.
+  'GET /v1/me/authorizations listMyAuthorizations',
+  'DELETE /v1/me/authorizations/{id} revokeMyAuthorization',
+  'POST /v1/oauth-clients createOauthClient',
+  'GET /v1/oauth-clients listOauthClients',
+  'GET /v1/oauth-clients/{id} getOauthClient',
+  'PATCH /v1/oauth-clients/{id} updateOauthClient',
+  'DELETE /v1/oauth-clients/{id} deleteOauthClient',
+  'POST /v1/oauth-clients/{id}/secret rotateOauthClientSecret',
   'GET /v1/events/stream streamEvents',
   'GET /v1/me/events/stream streamMyEvents',
 ] as const;

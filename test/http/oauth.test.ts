@@ -145,6 +145,21 @@ describe('OAuth 2.1 with openid-client', () => {
     });
     assert.equal(erase.statusCode, 403);
     assert.equal(erase.json().error, 'not_delegable');
+    // Nor what would outlive the app, or a home's exact place.
+    for (const [method, url] of [
+      ['POST', '/v1/webhooks'],
+      ['POST', '/v1/me/calendar-feed'],
+      ['GET', `/v1/jobs/${posted.json().id}/location`],
+    ] as const) {
+      const refused = await app.inject({
+        method,
+        url,
+        headers: bearer(tokens.access_token),
+        ...(method === 'POST' && { payload: {} }),
+      });
+      assert.equal(refused.statusCode, 403, `${method} ${url}`);
+      assert.equal(refused.json().error, 'not_delegable', `${method} ${url}`);
+    }
     // A scope not granted: named in the error and the challenge.
     const message = await app.inject({ url: '/v1/conversations', headers: bearer(tokens.access_token) });
     assert.equal(message.statusCode, 403);
@@ -205,8 +220,8 @@ describe('OAuth 2.1 with openid-client', () => {
     assert.match(refused.json().message, /lacks the scope jobs:write/);
   });
 
-  test("negative cases: wrong redirect URI, no PKCE, plain PKCE, a code used twice, another site's consent", async (t) => {
-    const { origin, cookie } = await serve(t);
+  test('negative cases: wrong redirect URI, no PKCE, plain PKCE, a code used twice, CSRF and another site on the consent form, an expired code', async (t) => {
+    const { db, origin, cookie } = await serve(t);
     const config = await registered(origin);
     const browser = new OauthBrowser(origin, [cookie]);
     const base = { client_id: config.clientMetadata().client_id, response_type: 'code', scope: 'openid', state: 's' };
@@ -240,6 +255,46 @@ describe('OAuth 2.1 with openid-client', () => {
         pkceCodeVerifier: verifier,
         expectedState: callback.searchParams.get('state') as string,
       }),
+      (error: { cause?: { error?: string } }) => error.cause?.error === 'invalid_grant',
+    );
+
+    // The consent form refuses a post without its CSRF token, and one from another site.
+    const second = client.randomPKCECodeVerifier();
+    const consent = await browser.follow(
+      authorizeUrl({
+        redirect_uri: REDIRECT,
+        scope: 'openid profile',
+        code_challenge: await client.calculatePKCECodeChallenge(second),
+        code_challenge_method: 'S256',
+      }),
+    );
+    const uid = /action="\/oauth\/interaction\/([^/]+)\/consent"/.exec(consent.text)?.[1] as string;
+    assert.ok(uid, consent.text.slice(0, 300));
+    const tokenless = await browser.request(`/oauth/interaction/${uid}/consent`, {
+      form: { decision: 'allow', scope: ['openid', 'profile'] },
+    });
+    assert.equal(tokenless.status, 403);
+    assert.equal(tokenless.location, null, 'nothing was granted');
+    const foreign = await fetch(`${origin}/oauth/interaction/${uid}/consent`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://evil.example', cookie },
+      body: new URLSearchParams({ _csrf: csrfOf(consent.text), decision: 'allow', scope: 'profile' }),
+    });
+    assert.equal(foreign.status, 403);
+
+    // An expired code (they live 60 seconds) is refused.
+    const back = await browser.follow(`/oauth/interaction/${uid}/consent`, {
+      form: { _csrf: csrfOf(consent.text), decision: 'allow', scope: ['openid', 'profile'] },
+    });
+    assert.ok(back.left, back.text.slice(0, 300));
+    await db.kysely
+      .updateTable('oauth_records')
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where('model', '=', 'AuthorizationCode')
+      .execute();
+    await assert.rejects(
+      client.authorizationCodeGrant(config, back.left, { pkceCodeVerifier: second, expectedState: 's' }),
       (error: { cause?: { error?: string } }) => error.cause?.error === 'invalid_grant',
     );
   });

@@ -190,6 +190,13 @@ test('every documented POST of the developer tier commits its idempotency key wi
   );
 
   await post('/v1/drafts', '/v1/drafts', owner.key, { operation: 'createJob', body: JOB_BODY });
+  // Issue 31: an OAuth client, and its secret rotated.
+  const oauthClient = await post('/v1/oauth-clients', '/v1/oauth-clients', owner.key, {
+    name: 'Walk',
+    redirect_uris: ['https://app.example/callback'],
+    type: 'confidential',
+  });
+  await post('/v1/oauth-clients/{id}/secret', `/v1/oauth-clients/${oauthClient.id}/secret`, owner.key);
 
   assert.deepEqual([...exercised.keys()].sort(), await documentedKeyedPosts(app), 'every keyed POST is walked');
   const committed = new Set(

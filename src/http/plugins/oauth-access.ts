@@ -14,6 +14,7 @@ import { scopeNeed } from '../../domain/oauth-scopes.js';
 import type { Database } from '../../services/database.js';
 import { ApiError } from '../../services/errors.js';
 import { type KeyWithAccount, OAUTH_KEY_PREFIX } from '../../services/keys.js';
+import { clientOwnerSuspended } from '../../services/oauth-clients.js';
 import { accountForToken } from '../../services/oauth-store.js';
 import type { OauthServer } from '../oauth-server.js';
 
@@ -151,6 +152,16 @@ export async function personOfToken(
       401,
       'invalid_token',
       'The person disconnected this app, or the app was removed.',
+      again,
+    );
+  }
+  if (await clientOwnerSuspended(db, found.clientId as string)) {
+    throw refusal(
+      oauth,
+      request,
+      401,
+      'invalid_token',
+      "The app's developer is suspended; its tokens do not work meanwhile.",
       again,
     );
   }

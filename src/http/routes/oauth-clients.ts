@@ -18,14 +18,15 @@ import { WRITE_HOOKS, WRITE_SECURITY } from '../write-body.js';
 import { requireAccount, writeContext } from '../write-kit.js';
 
 const ClientList = Type.Object({ data: Type.Array(RefTo(OauthClientSchema)) }, { additionalProperties: false });
-const WithSecret = Type.Intersect([
-  RefTo(OauthClientSchema),
-  Type.Object({
+const WithSecret = Type.Object(
+  {
+    ...OauthClientSchema.properties,
     client_secret: Type.Union([Type.String(), Type.Null()], {
       description: 'A confidential client’s secret, shown in this answer only (null for a public client).',
     }),
-  }),
-]);
+  },
+  { additionalProperties: false },
+);
 const ClientIdParams = Type.Object({ id: Type.String({ maxLength: 100 }) }, { additionalProperties: false });
 
 const DOCS =
@@ -138,7 +139,7 @@ export function oauthClientRoutes(app: Api, deps: RouteDeps, server: () => Promi
         params: ClientIdParams,
         response: {
           200: ok(WithSecret, 'The client with its new secret (shown this once).'),
-          ...errorResponses(400, 404, 409, 413, 415),
+          ...errorResponses(400, 404, 409, 413, 415, 422),
         },
       },
     },

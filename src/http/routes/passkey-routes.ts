@@ -131,6 +131,11 @@ export function passkeyRoutes(app: Api, kit: PasskeyKit): void {
   app.post('/account/passkeys/options', post, async (request, reply) => {
     const current = await kit.signedIn(request);
     if (!current) return fail(request, reply, 401, 'signedOut');
+    const wait = await kit.overBudget(request);
+    if (wait !== undefined) {
+      reply.header('retry-after', String(wait));
+      return fail(request, reply, 429, 'tooMany');
+    }
     return json(reply, await passkeyRegistrationOptions(deps.db, party, current.account, deps.now()));
   });
 
