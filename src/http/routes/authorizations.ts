@@ -12,7 +12,10 @@ const AuthorizationList = Type.Object(
   { data: Type.Array(RefTo(AuthorizationSchema)) },
   { additionalProperties: false },
 );
-const GrantIdParams = Type.Object({ id: Type.String({ maxLength: 100 }) }, { additionalProperties: false });
+const GrantIdParams = Type.Object(
+  { id: Type.String({ minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9_-]+$' }) },
+  { additionalProperties: false },
+);
 
 /**
  * The apps the calling account connected with OAuth (issue 31), with its own developer key (never

@@ -27,7 +27,10 @@ const WithSecret = Type.Object(
   },
   { additionalProperties: false },
 );
-const ClientIdParams = Type.Object({ id: Type.String({ maxLength: 100 }) }, { additionalProperties: false });
+const ClientIdParams = Type.Object(
+  { id: Type.String({ minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9_-]+$' }) },
+  { additionalProperties: false },
+);
 
 const DOCS =
   'OAuth clients let an app act for people who consent (docs/api.md, "Acting for people"); registering one needs a developer key, never an access token.';
