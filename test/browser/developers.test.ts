@@ -1,36 +1,13 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, type TestContext, test } from 'node:test';
-import { type Browser, chromium, type Page, type Response } from 'playwright-core';
+import type { Page, Response } from 'playwright-core';
 import { buildTestApp, NOW } from '../helpers/app.js';
-
-// Debian's chromium, never a downloaded one: CI installs it in .ci/run, developers with apt.
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
-/** Debian's Chromium, started headless; a missing browser fails the test with what to install. */
-async function launch(t: TestContext): Promise<Browser> {
-  assert.ok(
-    existsSync(CHROMIUM),
-    `${CHROMIUM} is missing: install Debian's chromium (apt-get install chromium) to run the browser tests; .ci/run installs it.`,
-  );
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
-  t.after(() => browser.close());
-  return browser;
-}
+import { launchChromium } from '../helpers/browser.js';
 
 /** Clicks the submit button and waits for the page the server answered with. */
 async function submit(page: Page): Promise<Response> {
@@ -59,7 +36,7 @@ async function errorNextTo(page: Page, id: string): Promise<string | null> {
 for (const javaScriptEnabled of [true, false]) {
   describe(`/developers in Chromium, JavaScript ${javaScriptEnabled ? 'on' : 'off'}`, () => {
     test('register: field errors, a filed request, then the same confirmation for the same address', async (t) => {
-      const browser = await launch(t);
+      const browser = await launchChromium(t);
       const { app, db } = await buildTestApp(t, undefined, {
         RATE_LIMIT_ANONYMOUS_PER_MIN: '20',
         RATE_LIMIT_DEVELOPER_PER_MIN: '100',
@@ -170,7 +147,7 @@ for (const javaScriptEnabled of [true, false]) {
 
 describe('/developers in Chromium, posted from another site', () => {
   test('a form on another site that posts to /developers gets the 403 page; nothing is filed', async (t) => {
-    const browser = await launch(t);
+    const browser = await launchChromium(t);
     const { app, db } = await buildTestApp(t);
     await app.listen({ port: 0, host: '127.0.0.1' });
     const target = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/developers`;

@@ -1,34 +1,15 @@
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, type TestContext, test } from 'node:test';
-import { type Browser, type BrowserContext, chromium, type Page, type Response } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
 import { buildTestApp, clientFor, createKey, NOW } from '../helpers/app.js';
 import { JOB_BODY } from '../helpers/bodies.js';
+import { launchChromium } from '../helpers/browser.js';
 import { signedInAs } from '../helpers/sessions.js';
 
-// Debian's chromium, as in developers.test.ts.
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const HOUR = 3_600_000;
 const JOB = { ...JOB_BODY, desired_at: '2026-11-25T09:00:00Z', deadline: '2026-11-26T17:00:00Z' };
-
-async function launch(t: TestContext): Promise<Browser> {
-  assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install chromium (.ci/run installs it).`);
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
-  t.after(() => browser.close());
-  return browser;
-}
 
 /** The app listening on a port, a clock the test moves, and an agent's key. */
 async function serve(t: TestContext) {
@@ -87,7 +68,7 @@ const heading = async (page: Page) => (await page.getByRole('heading', { level: 
 for (const javaScriptEnabled of [false, true]) {
   describe(`/confirm/{token} in Chromium, JavaScript ${javaScriptEnabled ? 'on' : 'off'}`, () => {
     test('open, confirm, reload, confirm again from a second tab: one job', async (t) => {
-      const browser = await launch(t);
+      const browser = await launchChromium(t);
       const { draft, statusOf, jobsOfAgent, signedIn } = await serve(t);
       const { id, url } = await draft();
       const context = await signedIn(browser, { javaScriptEnabled });
@@ -129,7 +110,7 @@ for (const javaScriptEnabled of [false, true]) {
 
 describe('/confirm/{token} in Chromium: decline, expiry, another site', () => {
   test('Decline, then an expired link: nothing is done', async (t) => {
-    const browser = await launch(t);
+    const browser = await launchChromium(t);
     const { draft, statusOf, jobsOfAgent, advance, signedIn } = await serve(t);
     const page = await (await signedIn(browser, { javaScriptEnabled: false })).newPage();
     const declined = await draft();
@@ -154,7 +135,7 @@ describe('/confirm/{token} in Chromium: decline, expiry, another site', () => {
   });
 
   test('a form on another site that posts Confirm gets the 403 page; nothing is done', async (t) => {
-    const browser = await launch(t);
+    const browser = await launchChromium(t);
     const { draft, statusOf, jobsOfAgent, signedIn } = await serve(t);
     const { id, url } = await draft();
     // Another site (localhost is not 127.0.0.1) that knows the link and posts the button for the visitor.
@@ -182,7 +163,7 @@ describe('/confirm/{token} in Chromium: decline, expiry, another site', () => {
   });
 
   test('the link alone, in a browser not signed in, leads to the sign-in and shows nothing of the draft', async (t) => {
-    const browser = await launch(t);
+    const browser = await launchChromium(t);
     const { draft, statusOf } = await serve(t);
     const { id, url } = await draft();
     const page = await (await browser.newContext({ javaScriptEnabled: false })).newPage();

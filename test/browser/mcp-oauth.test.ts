@@ -8,9 +8,7 @@
  * posts the job as the person. Then the person disconnects the app on /account and the token stops.
  */
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import { AxeBuilder } from '@axe-core/playwright';
 import {
   Client,
   type OAuthClientInformationMixed,
@@ -19,15 +17,13 @@ import {
   StreamableHTTPClientTransport,
   UnauthorizedError,
 } from '@modelcontextprotocol/client';
-import { chromium } from 'playwright-core';
 import { findOrCreateAccount } from '../../src/repositories/access.js';
 import { buildTestApp } from '../helpers/app.js';
 import { JOB_BODY } from '../helpers/bodies.js';
-import { freePort } from '../helpers/oauth.js';
+import { launchChromium, seriousViolations } from '../helpers/browser.js';
+import { freePort } from '../helpers/server-process.js';
 import { signedInAs } from '../helpers/sessions.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'];
 const CALLBACK = 'http://127.0.0.1:9/mcp-callback';
 
 /** The client side's storage, as an agent keeps it: in memory here. */
@@ -73,7 +69,6 @@ class MemoryProvider implements OAuthClientProvider {
 
 describe('an MCP client acts for a person with OAuth', () => {
   test('401 with resource metadata, the SDK authorizes through the consent page in Chromium, the tool writes as the person', async (t) => {
-    assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install chromium (.ci/run installs it).`);
     const port = await freePort();
     const origin = `http://127.0.0.1:${port}`;
     const { app, db } = await buildTestApp(t, () => new Date(), { PUBLIC_URL: origin });
@@ -125,8 +120,7 @@ describe('an MCP client acts for a person with OAuth', () => {
     assert.equal(url.searchParams.get('code_challenge_method'), 'S256');
     assert.ok(provider.client?.client_id, 'registered itself');
 
-    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
-    t.after(() => browser.close());
+    const browser = await launchChromium(t);
     const context = await browser.newContext({ locale: 'en-GB' });
     await context.addCookies([
       { name: session.name, value: session.token, url: origin, httpOnly: true, sameSite: 'Lax' },
@@ -140,12 +134,7 @@ describe('an MCP client acts for a person with OAuth', () => {
     await page.goto(url.toString());
     assert.match((await page.getByRole('heading', { level: 1 }).textContent()) ?? '', /Connect Garden Agent/);
     assert.match((await page.locator('main').textContent()) ?? '', /Registered by itself/);
-    const axe = await new AxeBuilder({ page }).analyze();
-    assert.deepEqual(
-      axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id),
-      [],
-      'axe-core on the consent page',
-    );
+    assert.deepEqual(await seriousViolations(page), [], 'axe-core on the consent page');
     await page.getByRole('button', { name: 'Allow' }).click();
     await page.waitForURL(`${CALLBACK}**`);
     assert.ok(callback?.searchParams.get('code'), 'the code came back');

@@ -7,16 +7,12 @@
  * the removed passkey refused; axe-core over the pages with the script's button shown.
  */
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { after, before, describe, type TestContext, test } from 'node:test';
-import { AxeBuilder } from '@axe-core/playwright';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { after, before, describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
 import { buildTestApp } from '../helpers/app.js';
+import { launchChromium, seriousViolations } from '../helpers/browser.js';
+import { freePort } from '../helpers/server-process.js';
 import { startSmtpServer, type TestSmtpServer } from '../helpers/smtp.js';
-
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'];
 
 let smtp: TestSmtpServer;
 before(async () => {
@@ -24,34 +20,11 @@ before(async () => {
 });
 after(() => smtp.close());
 
-async function launch(t: TestContext): Promise<Browser> {
-  assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install chromium (.ci/run installs it).`);
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
-  t.after(() => browser.close());
-  return browser;
-}
-
-/** A port free on 127.0.0.1 now, so that PUBLIC_URL can name it before the app listens. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-async function violations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .flatMap((v) => v.nodes.map((node) => `${v.id}: ${node.target.join(' ')}`));
-}
-
 const heading = async (page: Page) => (await page.getByRole('heading', { level: 1 }).textContent())?.trim();
 
 describe('passkeys in Chromium', () => {
   test('add a passkey, sign out, sign in with it alone, remove it; pages pass axe-core', async (t) => {
-    const browser = await launch(t);
+    const browser = await launchChromium(t);
     const port = await freePort();
     const origin = `http://localhost:${port}`;
     const { app, db } = await buildTestApp(t, new Date(), { SMTP_URL: smtp.url, PUBLIC_URL: origin });
@@ -97,11 +70,11 @@ describe('passkeys in Chromium', () => {
       credentials[0]?.credentialId.replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_'),
     );
     assert.deepEqual([stored?.name, stored?.last_used_at], ['Laptop', null]);
-    assert.deepEqual(await violations(page), [], 'axe-core on /account with a passkey');
+    assert.deepEqual(await seriousViolations(page), [], 'axe-core on /account with a passkey');
 
     await page.getByRole('button', { name: 'Abmelden' }).click();
     assert.equal(new URL(page.url()).pathname, '/signin');
-    assert.deepEqual(await violations(page), [], 'axe-core on /signin with the passkey button');
+    assert.deepEqual(await seriousViolations(page), [], 'axe-core on /signin with the passkey button');
 
     // The passkey alone signs in: no address typed, no code.
     await page.getByRole('button', { name: 'Mit Passkey anmelden' }).click();

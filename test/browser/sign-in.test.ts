@@ -4,17 +4,12 @@
  * serious or critical accessibility violation, in German and English.
  */
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { after, before, describe, type TestContext, test } from 'node:test';
-import { AxeBuilder } from '@axe-core/playwright';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { after, before, describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
 import { buildTestApp } from '../helpers/app.js';
+import { launchChromium, seriousViolations } from '../helpers/browser.js';
 import { startSmtpServer, type TestSmtpServer } from '../helpers/smtp.js';
-
-// Debian's chromium, as in developers.test.ts.
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'];
 
 let smtp: TestSmtpServer;
 before(async () => {
@@ -22,26 +17,11 @@ before(async () => {
 });
 after(() => smtp.close());
 
-async function launch(t: TestContext): Promise<Browser> {
-  assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install chromium (.ci/run installs it).`);
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
-  t.after(() => browser.close());
-  return browser;
-}
-
-/** Serious and critical axe-core violations of the page, as "rule: target" lines. */
-async function violations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .flatMap((v) => v.nodes.map((node) => `${v.id}: ${node.target.join(' ')}`));
-}
-
 const heading = async (page: Page) => (await page.getByRole('heading', { level: 1 }).textContent())?.trim();
 
 describe('sign-up and sign-in in Chromium', () => {
   test('sign up, enter the code, /account, sign out; every page passes axe-core', async (t) => {
-    const browser = await launch(t);
+    const browser = await launchChromium(t);
     const { app } = await buildTestApp(t, new Date(), { SMTP_URL: smtp.url });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const origin = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
@@ -53,7 +33,7 @@ describe('sign-up and sign-in in Chromium', () => {
       await axePage.context().clearCookies();
       await axePage.context().addCookies(await context.cookies());
       await axePage.goto(url);
-      assert.deepEqual(await violations(axePage), [], `axe-core on ${url}`);
+      assert.deepEqual(await seriousViolations(axePage), [], `axe-core on ${url}`);
     };
 
     assert.equal((await page.goto(`${origin}/signup`))?.status(), 200);

@@ -4,16 +4,6 @@
  * does, and stops at a page (the consent page) or at the client's redirect URI.
  */
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
-
-/** A port free on 127.0.0.1 now, so that PUBLIC_URL (the issuer) can name it before the app listens. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 interface Cookie {
   name: string;

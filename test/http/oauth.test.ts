@@ -15,7 +15,8 @@ import { testConfig } from '../../src/config.js';
 import { findOrCreateAccount, issueKey } from '../../src/repositories/access.js';
 import { buildTestApp, createKey } from '../helpers/app.js';
 import { JOB_BODY } from '../helpers/bodies.js';
-import { csrfOf, freePort, OauthBrowser } from '../helpers/oauth.js';
+import { csrfOf, OauthBrowser } from '../helpers/oauth.js';
+import { freePort } from '../helpers/server-process.js';
 import { signedInAs } from '../helpers/sessions.js';
 
 const REDIRECT = 'http://127.0.0.1:9/callback';
