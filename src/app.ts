@@ -52,7 +52,6 @@ import { createSandbox, type Sandbox } from './sandbox/demo-db.js';
 import { COMPONENT_SCHEMAS } from './schemas/components.js';
 import type { Endpoint } from './schemas/stats.js';
 import { SearchIndexes } from './search/search-indexes.js';
-import { clientLimitOf } from './services/oauth-clients.js';
 import { relyingPartyOf } from './services/passkeys.js';
 
 export interface AppDeps {
@@ -151,8 +150,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<Api> {
     oauth: {
       server: oauthServer,
       resources: resourcesOf(publicBaseUrl(config)),
-      clientLimit: async (clientId) =>
-        (await clientLimitOf(deps.db.kysely, clientId)) ?? config.OAUTH_CLIENT_LIMIT_PER_MIN,
+      defaultClientLimit: config.OAUTH_CLIENT_LIMIT_PER_MIN,
     },
     db: deps.db.kysely,
     version,

@@ -19,6 +19,7 @@ import { API_SCOPE_NAMES } from '../domain/oauth-scopes.js';
 import type { Database } from '../services/database.js';
 import { oauthAdapter, oauthSecrets, personForClaims } from '../services/oauth-store.js';
 import { sessionOfToken } from '../services/sign-in.js';
+import { COOKIES } from './site-cookies.js';
 import { escapeHtml } from './views/html.js';
 
 /** How long what the server issues lives, in seconds. */
@@ -31,9 +32,6 @@ export const OAUTH_TTL = {
   Session: 14 * 86_400,
   IdToken: 3_600,
 } as const;
-
-/** The session cookie of the site's own sign-in (routes/sign-in-pages.ts COOKIES.session). */
-const SITE_SESSION_COOKIE = 'kmp_session';
 
 export interface OauthServerOptions {
   db: Kysely<Database>;
@@ -58,7 +56,7 @@ function siteSessionCheck({ interactionPolicy }: Library, db: Kysely<Database>) 
     'site_session',
     'The person signed in to the site is not the one this authorization is for',
     async (ctx: KoaContextWithOIDC) => {
-      const token = ctx.cookies.get(SITE_SESSION_COOKIE);
+      const token = ctx.cookies.get(COOKIES.session);
       const signedIn = await sessionOfToken(db, token, new Date());
       const accountId = ctx.oidc.session?.accountId;
       if (!signedIn || accountId === undefined || signedIn.account.id !== accountId) {

@@ -221,3 +221,14 @@ export async function rotateKey(
   await db.updateTable('api_keys').set({ replaced_by: issued.row.id }).where('id', '=', id).execute();
   return issued;
 }
+
+/** Whether the account holds a developer key that still works or was rotated (a reviewed developer). */
+export async function accountHasKey(db: Queryable, accountId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('api_keys')
+    .select('id')
+    .where('account_id', '=', accountId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return row !== undefined;
+}

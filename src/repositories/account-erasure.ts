@@ -2,15 +2,13 @@ import { type ExpressionBuilder, sql } from 'kysely';
 import type { Queryable } from '../db/queryable.js';
 import type { AccountRow, Database } from '../db/schema.js';
 import { ERASED_NAME, ERASED_TEXT, ERASED_TITLE, erasedEmail } from '../domain/erasure.js';
+import { changedRows } from './changed-rows.js';
 import type { WriteTransaction } from './write-transaction.js';
 
 /** The account with this id, erased or not. */
 export function findAccount(db: Queryable, id: string): Promise<AccountRow | undefined> {
   return db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
 }
-
-const changed = (result: { numUpdatedRows?: bigint; numDeletedRows?: bigint }) =>
-  Number(result.numUpdatedRows ?? result.numDeletedRows ?? 0);
 
 /** The ids of the owner rows of an account (one at most), as a subquery. */
 const ownersOf = (db: Queryable, id: string) => db.selectFrom('owners').select('id').where('account_id', '=', id);
@@ -48,7 +46,7 @@ export async function anonymiseAccountRows(
     .where('id', '=', id)
     .where('erased_at', 'is', null)
     .executeTakeFirst();
-  if (changed(marked) === 0) return null;
+  if (changedRows(marked) === 0) return null;
 
   const owners = ownersOf(trx, id);
   const listings = listingsOf(trx, id);
@@ -73,7 +71,7 @@ export async function anonymiseAccountRows(
     .deleteFrom('webhook_deliveries')
     .where('event_id', 'in', trx.selectFrom('events').select('id').where(aboutAccount))
     .execute();
-  const eventsDeleted = changed(await trx.deleteFrom('events').where(aboutAccount).executeTakeFirst());
+  const eventsDeleted = changedRows(await trx.deleteFrom('events').where(aboutAccount).executeTakeFirst());
 
   // 2. Names, texts, e-mail addresses and exact places.
   const requests = await trx
@@ -116,7 +114,7 @@ export async function anonymiseAccountRows(
   });
   await trx.updateTable('jobs').set(erasedOffer).where('owner_account_id', '=', id).execute();
   await trx.updateTable('listings').set(erasedOffer).where('owner_id', 'in', owners).execute();
-  const messagesErased = changed(
+  const messagesErased = changedRows(
     await trx.updateTable('messages').set({ text: ERASED_TEXT }).where('sender_account_id', '=', id).executeTakeFirst(),
   );
   await trx.updateTable('applications').set({ message: null }).where('account_id', '=', id).execute();
@@ -127,7 +125,7 @@ export async function anonymiseAccountRows(
     .where('account_id', '=', id)
     .where('completion_objection', 'is not', null)
     .execute();
-  const reviewsAnonymised = changed(
+  const reviewsAnonymised = changedRows(
     await trx
       .updateTable('reviews')
       .set({ text: null, author_name: ERASED_NAME })
@@ -192,7 +190,7 @@ export async function deleteEventsNaming(trx: WriteTransaction, ids: readonly st
     .deleteFrom('webhook_deliveries')
     .where('event_id', 'in', trx.selectFrom('events').select('id').where(naming))
     .execute();
-  return changed(await trx.deleteFrom('events').where(naming).executeTakeFirst());
+  return changedRows(await trx.deleteFrom('events').where(naming).executeTakeFirst());
 }
 
 /**
@@ -205,7 +203,7 @@ export async function deleteOthersAnswersNaming(
   ids: readonly string[],
 ): Promise<number> {
   const patterns = namingPatterns(ids);
-  return changed(
+  return changedRows(
     await trx
       .deleteFrom('idempotency_keys')
       .where('account_id', '<>', accountId)
@@ -226,7 +224,7 @@ export function archivableListingsOf(db: Queryable, id: string): Promise<{ id: s
 
 /** Withdraws the account's pending applications; returns how many. */
 export async function withdrawPendingApplications(trx: WriteTransaction, id: string, now: Date): Promise<number> {
-  return changed(
+  return changedRows(
     await trx
       .updateTable('applications')
       .set({ status: 'withdrawn', decided_at: now.toISOString() })
@@ -267,7 +265,7 @@ export async function removeAccountRows(
   keepIdempotencyKey: string | null,
 ): Promise<RemovedCounts> {
   const at = now.toISOString();
-  const keysRevoked = changed(
+  const keysRevoked = changedRows(
     await trx
       .updateTable('api_keys')
       .set({ revoked_at: at })
@@ -277,10 +275,10 @@ export async function removeAccountRows(
   );
   const webhooks = trx.selectFrom('webhooks').select('id').where('account_id', '=', id);
   await trx.deleteFrom('webhook_deliveries').where('webhook_id', 'in', webhooks).execute();
-  const webhooksDeleted = changed(await trx.deleteFrom('webhooks').where('account_id', '=', id).executeTakeFirst());
+  const webhooksDeleted = changedRows(await trx.deleteFrom('webhooks').where('account_id', '=', id).executeTakeFirst());
   const searches = trx.selectFrom('saved_searches').select('id').where('account_id', '=', id);
   await trx.deleteFrom('saved_search_matches').where('saved_search_id', 'in', searches).execute();
-  const searchesDeleted = changed(
+  const searchesDeleted = changedRows(
     await trx.deleteFrom('saved_searches').where('account_id', '=', id).executeTakeFirst(),
   );
   await trx.deleteFrom('saved_search_digests').where('account_id', '=', id).execute();

@@ -100,17 +100,6 @@ export async function deleteExpiredOauthRecords(trx: WriteTransaction, before: D
   return Number(result.numDeletedRows);
 }
 
-/** Whether the account holds a developer key that still works or was rotated (a reviewed developer). */
-export async function accountHasKey(db: Queryable, accountId: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('api_keys')
-    .select('id')
-    .where('account_id', '=', accountId)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
 /** Of these grants, those still there whose person may act (not suspended, not erased). */
 export async function standingGrantIds(db: Queryable, grantIds: readonly string[], now: Date): Promise<string[]> {
   const rows = await db
@@ -128,15 +117,43 @@ export async function standingGrantIds(db: Queryable, grantIds: readonly string[
   return rows.map((row) => row.id);
 }
 
-/** Every client, with the owner's e-mail (null for a self-registered one), oldest first: for the operator. */
-export function allClients(db: Queryable): Promise<(OauthRecordRow & { owner_email: string | null })[]> {
+/**
+ * Every client with its owner's e-mail (null for a self-registered one) and the ceiling the operator
+ * set (the ClientLimit row's payload, or null), oldest first: for the operator.
+ */
+export function allClients(
+  db: Queryable,
+): Promise<(OauthRecordRow & { owner_email: string | null; limit_payload: string | null })[]> {
   return db
     .selectFrom('oauth_records')
     .leftJoin('accounts', 'accounts.id', 'oauth_records.account_id')
+    .leftJoin('oauth_records as limits', (join) =>
+      join.onRef('limits.id', '=', 'oauth_records.id').on('limits.model', '=', 'ClientLimit'),
+    )
     .selectAll('oauth_records')
-    .select('accounts.email as owner_email')
+    .select(['accounts.email as owner_email', 'limits.payload as limit_payload'])
     .where('oauth_records.model', '=', 'Client')
     .orderBy('oauth_records.created_at')
     .orderBy('oauth_records.id')
     .execute();
+}
+
+/**
+ * What a request with a client's token needs to know of the client beyond the library's own
+ * record, in one query: whether its developer is suspended, and the ceiling the operator set.
+ */
+export async function clientStandingRow(
+  db: Queryable,
+  clientId: string,
+): Promise<{ owner_suspended_at: string | null; limit_payload: string | null } | undefined> {
+  return db
+    .selectFrom('oauth_records')
+    .leftJoin('accounts', 'accounts.id', 'oauth_records.account_id')
+    .leftJoin('oauth_records as limits', (join) =>
+      join.onRef('limits.id', '=', 'oauth_records.id').on('limits.model', '=', 'ClientLimit'),
+    )
+    .select(['accounts.suspended_at as owner_suspended_at', 'limits.payload as limit_payload'])
+    .where('oauth_records.model', '=', 'Client')
+    .where('oauth_records.id', '=', clientId)
+    .executeTakeFirst();
 }

@@ -1,9 +1,7 @@
 import type { Queryable } from '../db/queryable.js';
 import type { PasskeyChallengeRow, PasskeyRow } from '../db/schema.js';
+import { changedRows } from './changed-rows.js';
 import type { WriteTransaction } from './write-transaction.js';
-
-const changed = (result: { numUpdatedRows?: bigint; numDeletedRows?: bigint }) =>
-  Number(result.numUpdatedRows ?? result.numDeletedRows ?? 0);
 
 export async function insertPasskeyChallenge(trx: WriteTransaction, row: PasskeyChallengeRow): Promise<void> {
   await trx.insertInto('passkey_challenges').values(row).execute();
@@ -23,7 +21,7 @@ export async function takePasskeyChallenge(
 
 /** Forgets the challenges that expired before `before`; how many. */
 export async function deleteExpiredPasskeyChallenges(trx: WriteTransaction, before: Date): Promise<number> {
-  return changed(
+  return changedRows(
     await trx.deleteFrom('passkey_challenges').where('expires_at', '<', before.toISOString()).executeTakeFirst(),
   );
 }
@@ -59,5 +57,5 @@ export async function deletePasskey(trx: WriteTransaction, accountId: string, id
     .where('id', '=', id)
     .where('account_id', '=', accountId)
     .executeTakeFirst();
-  return changed(result) === 1;
+  return changedRows(result) === 1;
 }

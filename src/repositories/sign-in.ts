@@ -1,9 +1,7 @@
 import type { Queryable } from '../db/queryable.js';
 import type { AccountRow, SessionRow, SignInCodeRow } from '../db/schema.js';
+import { changedRows } from './changed-rows.js';
 import type { WriteTransaction } from './write-transaction.js';
-
-const changed = (result: { numUpdatedRows?: bigint; numDeletedRows?: bigint }) =>
-  Number(result.numUpdatedRows ?? result.numDeletedRows ?? 0);
 
 /** The account an address belongs to (addresses are stored in lower case), erased or not. */
 export function accountOfEmail(db: Queryable, email: string): Promise<AccountRow | undefined> {
@@ -16,7 +14,7 @@ export async function insertSignInCode(trx: WriteTransaction, row: SignInCodeRow
 
 /** Forgets the codes that stopped working before `before` (each code sent and a periodic sweep); how many. */
 export async function deleteExpiredSignInCodes(trx: WriteTransaction, before: Date): Promise<number> {
-  return changed(
+  return changedRows(
     await trx.deleteFrom('sign_in_codes').where('expires_at', '<', before.toISOString()).executeTakeFirst(),
   );
 }
@@ -42,7 +40,7 @@ export async function countWrongTry(trx: WriteTransaction, id: string, maxTries:
 
 /** Takes a code (once): true for the one request that deleted it. */
 export async function takeSignInCode(trx: WriteTransaction, id: string): Promise<boolean> {
-  return changed(await trx.deleteFrom('sign_in_codes').where('id', '=', id).executeTakeFirst()) === 1;
+  return changedRows(await trx.deleteFrom('sign_in_codes').where('id', '=', id).executeTakeFirst()) === 1;
 }
 
 export async function insertSession(trx: WriteTransaction, row: SessionRow): Promise<void> {
@@ -83,7 +81,7 @@ export async function deleteSession(trx: WriteTransaction, accountId: string, id
     .where('id', '=', id)
     .where('account_id', '=', accountId)
     .executeTakeFirst();
-  return changed(result) === 1;
+  return changedRows(result) === 1;
 }
 
 /**
@@ -102,5 +100,5 @@ export async function deleteEndedSessions(
       eb.or([eb('expires_at', '<=', now.toISOString()), eb('last_seen_at', '<=', idleSince.toISOString())]),
     );
   if (accountId !== undefined) query = query.where('account_id', '=', accountId);
-  return changed(await query.executeTakeFirst());
+  return changedRows(await query.executeTakeFirst());
 }

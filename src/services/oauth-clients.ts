@@ -6,10 +6,11 @@ import type { Kysely } from 'kysely';
 import type { AccountRow, Database, OauthRecordRow } from '../db/schema.js';
 import { API_SCOPE_NAMES } from '../domain/oauth-scopes.js';
 import { randomBase62 } from '../domain/secrets.js';
+import { accountHasKey } from '../repositories/access.js';
 import { findAccount } from '../repositories/account-erasure.js';
 import {
-  accountHasKey,
   allClients,
+  clientStandingRow,
   deleteOauthRecordsOfClient,
   findOauthRecord,
   oauthRecordsOfAccount,
@@ -32,14 +33,20 @@ export async function clientDeveloper(
   return { name: account.organisation ?? account.name, reviewed };
 }
 
-/** Whether the developer who registered a client is suspended (their apps stop acting for anyone meanwhile). */
-export async function clientOwnerSuspended(db: Kysely<Database>, clientId: string): Promise<boolean> {
-  const row = await findOauthRecord(db, 'Client', clientId);
-  if (!row?.account_id) return false;
-  const account = await findAccount(db, row.account_id);
-  return account !== undefined && account.suspended_at !== null;
+/** What a token's request needs of its client: whether its developer is suspended, and the app's own ceiling (requests per minute), if the operator set one. */
+export async function clientStanding(
+  db: Kysely<Database>,
+  clientId: string,
+): Promise<{ ownerSuspended: boolean; perMinute: number | undefined }> {
+  const row = await clientStandingRow(db, clientId);
+  return {
+    ownerSuspended: (row?.owner_suspended_at ?? null) !== null,
+    perMinute: perMinuteOf(row?.limit_payload ?? null),
+  };
 }
 
+const perMinuteOf = (payload: string | null): number | undefined =>
+  payload === null ? undefined : (JSON.parse(payload) as { per_minute: number }).per_minute;
 /** What the library keeps of a client (OpenID Connect Dynamic Client Registration metadata). */
 interface ClientMetadata {
   client_id: string;
@@ -254,12 +261,6 @@ export async function rotateClientSecret(
   return { ...(await clientOf(context.db, owner, id)), client_secret: secret };
 }
 
-/** The ceiling the operator set for one app (requests per minute across all its people), or undefined. */
-export async function clientLimitOf(db: Kysely<Database>, clientId: string): Promise<number | undefined> {
-  const row = await findOauthRecord(db, 'ClientLimit', clientId);
-  return row ? (JSON.parse(row.payload) as { per_minute: number }).per_minute : undefined;
-}
-
 /** Sets an app's ceiling (`npm run admin -- clients limit`); false when there is no such client. */
 export async function setClientLimit(context: WriteContext, clientId: string, perMinute: number): Promise<boolean> {
   if (!(await findOauthRecord(context.db, 'Client', clientId))) return false;
@@ -284,14 +285,11 @@ export async function setClientLimit(context: WriteContext, clientId: string, pe
 export async function clientsForOperator(
   db: Kysely<Database>,
 ): Promise<{ id: string; name: string; owner: string | null; limit: number | undefined; created_at: string }[]> {
-  const rows = await allClients(db);
-  return Promise.all(
-    rows.map(async (row) => ({
-      id: row.id,
-      name: (JSON.parse(row.payload) as { client_name?: string }).client_name ?? '',
-      owner: row.owner_email,
-      limit: await clientLimitOf(db, row.id),
-      created_at: row.created_at,
-    })),
-  );
+  return (await allClients(db)).map((row) => ({
+    id: row.id,
+    name: (JSON.parse(row.payload) as { client_name?: string }).client_name ?? '',
+    owner: row.owner_email,
+    limit: perMinuteOf(row.limit_payload),
+    created_at: row.created_at,
+  }));
 }

@@ -135,9 +135,8 @@ export async function oauthSecrets(db: Kysely<Database>): Promise<OauthSecrets> 
 
 /** The person an authorization is for, while their account may act (not suspended, not erased). */
 export async function personForClaims(db: Kysely<Database>, accountId: string): Promise<{ name: string } | undefined> {
-  const account = await findAccount(db, accountId);
-  if (!account || account.erased_at !== null || account.suspended_at !== null) return undefined;
-  return { name: account.name };
+  const account = await accountForToken(db, accountId);
+  return account && account.suspended_at === null ? { name: account.name } : undefined;
 }
 
 /** The account an access token acts for, unless erased (a suspended one is the access plugin's to refuse). */

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { describe, type TestContext, test } from 'node:test';
 import * as client from 'openid-client';
-import { limitClient } from '../../src/cli/admin-clients.js';
+import { limitClient, listClientsTable } from '../../src/cli/admin-clients.js';
 import { testConfig } from '../../src/config.js';
 import { findOrCreateAccount, issueKey } from '../../src/repositories/access.js';
 import { buildTestApp, createKey } from '../helpers/app.js';
@@ -474,6 +474,15 @@ describe('OAuth 2.1 with openid-client', () => {
       { 'per-minute': '100' },
     );
     assert.match(lines.join('\n'), /may now make 100 requests per minute/);
+    await listClientsTable({
+      db: db.kysely,
+      config: testConfig({}),
+      mailer: undefined as never,
+      now: new Date(),
+      out: (l) => lines.push(l),
+      note: () => {},
+    });
+    assert.match(lines.at(-1) ?? '', new RegExp(`^${clientId}  "Busy App"  self-registered  100/min  `));
     assert.equal((await app.inject({ url: '/v1/me', headers: bearer(tokens.access_token) })).statusCode, 200);
   });
 });

@@ -217,13 +217,12 @@ const APP_POLICY = 'oauth-app';
  */
 async function countApp(
   options: AccessOptions,
-  oauth: OauthAccess,
   app: OauthGrant,
   request: FastifyRequest,
   reply: FastifyReply,
   now: Date,
 ): Promise<void> {
-  const ceiling = await oauth.clientLimit(app.clientId);
+  const { ceiling } = app;
   const hit = await countRequest(options.store, `${APP_POLICY}:${app.clientId}`, request);
   if (hit.count <= ceiling) return;
   const resetSeconds = Math.max(1, Math.ceil(hit.resetMs / 1000));
@@ -282,6 +281,6 @@ export function registerAccess(app: FastifyInstance, options: AccessOptions): vo
     }
     if (keyError) throw keyError;
     const app = request.access.oauth;
-    if (app && options.oauth && !mcp) await countApp(options, options.oauth, app, request, reply, now);
+    if (app && !mcp) await countApp(options, app, request, reply, now);
   });
 }

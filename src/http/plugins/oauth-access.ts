@@ -14,7 +14,7 @@ import { scopeNeed } from '../../domain/oauth-scopes.js';
 import type { Database } from '../../services/database.js';
 import { ApiError } from '../../services/errors.js';
 import { type KeyWithAccount, OAUTH_KEY_PREFIX } from '../../services/keys.js';
-import { clientOwnerSuspended } from '../../services/oauth-clients.js';
+import { clientStanding } from '../../services/oauth-clients.js';
 import { accountForToken } from '../../services/oauth-store.js';
 import type { OauthServer } from '../oauth-server.js';
 
@@ -23,13 +23,15 @@ export interface OauthGrant {
   clientId: string;
   grantId: string;
   scopes: string[];
+  /** The app's ceiling in requests per minute across all its people. */
+  ceiling: number;
 }
 
 export interface OauthAccess {
   server: () => Promise<OauthServer>;
   resources: { api: string; mcp: string };
-  /** An app's ceiling in requests per minute across all its people (the operator's, else OAUTH_CLIENT_LIMIT_PER_MIN). */
-  clientLimit: (clientId: string) => Promise<number>;
+  /** An app's ceiling in requests per minute across all its people, unless the operator set its own (OAUTH_CLIENT_LIMIT_PER_MIN). */
+  defaultClientLimit: number;
 }
 
 /**
@@ -155,7 +157,8 @@ export async function personOfToken(
       again,
     );
   }
-  if (await clientOwnerSuspended(db, found.clientId as string)) {
+  const standing = await clientStanding(db, found.clientId as string);
+  if (standing.ownerSuspended) {
     throw refusal(
       oauth,
       request,
@@ -220,6 +223,11 @@ export async function personOfToken(
     // One budget per app and person: an app with many people is not throttled as one key.
     lineage_id: `oauth:${found.clientId}:${account.id}`,
     account,
-    oauth: { clientId: found.clientId as string, grantId: found.grantId as string, scopes },
+    oauth: {
+      clientId: found.clientId as string,
+      grantId: found.grantId as string,
+      scopes,
+      ceiling: standing.perMinute ?? oauth.defaultClientLimit,
+    },
   };
 }

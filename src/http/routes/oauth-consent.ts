@@ -176,7 +176,7 @@ async function consentView(
   }
   return {
     uid: details.uid,
-    client: { name: client?.clientName ?? clientId, logo: client?.logoUri, uri: client?.clientUri },
+    client: { name: client?.clientName ?? clientId },
     developer: await clientDeveloper(kit.deps.db, clientId),
     person: { name: current.account.name, email: current.account.email },
     scopes,

@@ -20,7 +20,7 @@ import {
 } from '../../services/passkeys.js';
 import type { SignedIn } from '../../services/sign-in.js';
 import type { Api, RouteDeps } from '../route-deps.js';
-import type { Words } from '../views/sign-in-pages.js';
+import { CANNOT_SIGN_IN, type Words } from '../views/sign-in-pages.js';
 
 /** Everything a passkey route needs from the pages' plugin. */
 export interface PasskeyKit {
@@ -51,10 +51,7 @@ const TEXTS = {
     de: 'Dieser Passkey konnte nicht geprüft werden. Versuchen Sie es noch einmal oder melden Sie sich mit einem Code per E-Mail an.',
     en: 'This passkey could not be verified. Try again, or sign in with a code by e-mail.',
   },
-  refused: {
-    de: 'Dieses Konto kann sich nicht anmelden (es ist gesperrt oder gelöscht).',
-    en: 'This account cannot sign in (it is suspended or erased).',
-  },
+  refused: CANNOT_SIGN_IN,
   full: {
     de: 'Dieses Konto hat schon die größtmögliche Zahl an Passkeys. Entfernen Sie zuerst einen.',
     en: 'This account already has as many passkeys as it may. Remove one first.',

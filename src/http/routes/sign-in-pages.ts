@@ -25,9 +25,11 @@ import { clientKey, countRequest } from '../budget.js';
 import { sendHtmlPage } from '../html-page.js';
 import type { OauthServer } from '../oauth-server.js';
 import type { Api, RouteDeps } from '../route-deps.js';
+import { COOKIES } from '../site-cookies.js';
 import { checkSignIn, checkSignUp } from '../views/sign-in-form.js';
 import {
   accountPage,
+  CANNOT_SIGN_IN,
   codePage,
   messagePage,
   type PageContext,
@@ -39,17 +41,7 @@ import { isCrossSite } from './developers.js';
 import { oauthConsentRoutes } from './oauth-consent.js';
 import { passkeyRoutes } from './passkey-routes.js';
 
-/**
- * The cookies of the pages: the session, the pending code's challenge, the language, the CSRF
- * secret, and the page to return to after signing in.
- */
-export const COOKIES = {
-  session: 'kmp_session',
-  challenge: 'kmp_sign_in',
-  language: 'kmp_lang',
-  csrf: 'kmp_csrf',
-  next: 'kmp_next',
-};
+export { COOKIES } from '../site-cookies.js';
 
 /**
  * Where a sign-in may lead back to (`/signin?next=`): a draft's confirmation page of this site, and
@@ -336,11 +328,7 @@ export async function signInPageRoutes(app: Api, options: SignInPageOptions): Pr
         return refuse(request, reply, 429, startAgain);
       case 'refused':
         reply.clearCookie(COOKIES.challenge, cookieOptions(request));
-        return refuse(request, reply, 403, {
-          kind: 'error',
-          de: 'Dieses Konto kann sich nicht anmelden (es ist gesperrt oder gelöscht).',
-          en: 'This account cannot sign in (it is suspended or erased).',
-        });
+        return refuse(request, reply, 403, { kind: 'error', ...CANNOT_SIGN_IN });
       case 'wrong': {
         const pending = await pendingCode(deps.db, challenge, deps.now());
         const left = outcome.triesLeft;

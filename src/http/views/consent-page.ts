@@ -9,7 +9,7 @@ import { layout, notice, type PageContext, type PageNotice } from './sign-in-pag
  */
 export interface ConsentView {
   uid: string;
-  client: { name: string; logo?: string | undefined; uri?: string | undefined };
+  client: { name: string };
   /** The developer who registered the app (their organisation, else their name), or null for a self-registered client. */
   developer: { name: string; reviewed: boolean } | null;
   person: { name: string; email: string };

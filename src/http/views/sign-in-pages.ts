@@ -42,6 +42,12 @@ th,td{text-align:left;padding:.4rem .3rem;border-bottom:1px solid var(--line);ve
 
 export type Words = { de: string; en: string };
 
+/** A suspended or erased account, refused at sign-in whatever the way (a code or a passkey). */
+export const CANNOT_SIGN_IN: Words = {
+  de: 'Dieses Konto kann sich nicht anmelden (es ist gesperrt oder gelöscht).',
+  en: 'This account cannot sign in (it is suspended or erased).',
+};
+
 /** What a page says above its form when something happened. */
 export interface PageNotice extends Words {
   kind: 'ok' | 'error' | 'info';
