@@ -57,6 +57,16 @@ const SOURCES: Record<ExportSectionKey, Source> = {
   drafts: { table: 'drafts', key: ['id'], mine: (a) => sql`account_id = ${a.id}` },
   sessions: { table: 'sessions', key: ['id'], mine: (a) => sql`account_id = ${a.id}` },
   passkeys: { table: 'passkeys', key: ['id'], mine: (a) => sql`account_id = ${a.id}` },
+  connected_apps: {
+    table: 'oauth_records',
+    key: ['id'],
+    mine: (a) => sql`model = 'Grant' and account_id = ${a.id}`,
+  },
+  oauth_clients: {
+    table: 'oauth_records',
+    key: ['id'],
+    mine: (a) => sql`model = 'Client' and account_id = ${a.id}`,
+  },
   saved_search_matches: {
     table: 'saved_search_matches',
     key: ['saved_search_id', 'subject_id'],

@@ -416,6 +416,18 @@ export const EXPORT_SECTIONS = [
     },
   },
   {
+    key: 'connected_apps',
+    description: 'Apps acting for you (OAuth grants).',
+    many: true,
+    fields: { id: ['s', 'Grant id.'], client_id: ['s', 'The app.'], ...CREATED, expires_at: ['s?', 'Ends at.'] },
+  },
+  {
+    key: 'oauth_clients',
+    description: 'OAuth clients you registered: without secrets.',
+    many: true,
+    fields: { id: ['s', 'client_id.'], ...CREATED },
+  },
+  {
     key: 'webhooks',
     description: 'Your webhooks: without their signing secrets.',
     many: true,

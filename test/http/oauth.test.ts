@@ -313,6 +313,13 @@ describe('OAuth 2.1 with openid-client', () => {
     assert.equal(grant.client_id, config.clientMetadata().client_id);
     assert.deepEqual([...grant.scopes].sort(), ['jobs:write', 'openid', 'profile']);
     assert.deepEqual(grant.resources, [`${origin}/v1`]);
+    // The export lists the connected app too (GDPR Art. 15), without anything of the token.
+    const exported = await app.inject({ url: '/v1/me/export', headers: { 'x-api-key': key } });
+    assert.equal(exported.statusCode, 200);
+    assert.deepEqual(
+      exported.json().connected_apps.map((row: { id: string; client_id: string }) => [row.id, row.client_id]),
+      [[grant.id, grant.client_id]],
+    );
     const byToken = await app.inject({ url: '/v1/me/authorizations', headers: bearer(tokens.access_token) });
     assert.equal(byToken.statusCode, 403);
     assert.equal(byToken.json().error, 'not_delegable');
@@ -386,6 +393,12 @@ describe('OAuth 2.1 with openid-client', () => {
       [registeredClient.id],
     );
     assert.ok(!listed.body.includes(registeredClient.client_secret), 'the secret is shown once');
+    const exported = await app.inject({ url: '/v1/me/export', headers: dev });
+    assert.deepEqual(
+      exported.json().oauth_clients.map((row: { id: string }) => row.id),
+      [registeredClient.id],
+    );
+    assert.ok(!exported.body.includes(registeredClient.client_secret), 'the export holds no client secret');
 
     const config = await client.discovery(
       new URL(origin),

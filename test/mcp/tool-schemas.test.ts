@@ -135,7 +135,9 @@ describe('the tool schemas', () => {
     assert.deepEqual(sections.account, open);
     assert.deepEqual(sections.format, { type: 'string', const: 'karlsruhe-marketplace-account-export' });
     assert.ok((output.required as string[]).includes('place_releases'));
-    assert.ok(JSON.stringify(output).length < 4_000, `${JSON.stringify(output).length} B`);
+    // 4,000 until issue 31's sections (passkeys, connected_apps, oauth_clients): each section is
+    // one name and an open record here, about 60 bytes.
+    assert.ok(JSON.stringify(output).length < 4_200, `${JSON.stringify(output).length} B`);
   });
 
   test('an output schema writes out its own component, and a component inside it as an open object', () => {
