@@ -1,7 +1,8 @@
 /**
  * The OAuth 2.1 / OpenID Connect authorization server (issue 31) on `oidc-provider`: an OpenID
  * Certified implementation, kept by its author for years, so none of the protocol (codes, PKCE,
- * token rotation and reuse detection, DPoP, revocation, dynamic registration, discovery) is ours.
+ * token rotation and reuse detection, DPoP binding, revocation, dynamic registration, discovery) is
+ * ours; the resource server's half of DPoP, checking the proofs on /v1 and /mcp, is ./dpop-proof.ts.
  * Our parts are its configuration, its storage (services/oauth-store.ts, both engines), who the
  * person is (the site's own sign-in session, docs/accounts.md) and the consent page.
  *
@@ -19,6 +20,7 @@ import { API_SCOPE_NAMES } from '../domain/oauth-scopes.js';
 import type { Database } from '../services/database.js';
 import { oauthAdapter, oauthSecrets, personForClaims } from '../services/oauth-store.js';
 import { sessionOfToken } from '../services/sign-in.js';
+import { DPOP_ALGORITHMS } from './dpop-proof.js';
 import { COOKIES } from './site-cookies.js';
 import { escapeHtml } from './views/html.js';
 
@@ -157,7 +159,7 @@ async function configuration(library: Library, options: OauthServerOptions): Pro
       ctx.set('cache-control', 'no-store');
       ctx.body = errorPage(de, String(out.error), String(out.error_description ?? ''));
     },
-    enabledJWA: { dPoPSigningAlgValues: ['ES256', 'EdDSA', 'RS256', 'PS256'] },
+    enabledJWA: { dPoPSigningAlgValues: DPOP_ALGORITHMS },
   };
 }
 

@@ -143,10 +143,13 @@ export const WRITE_HOOKS = {
 export const API_KEY_BEARER = 'Bearer';
 /** An OAuth 2.1 access token acting for a person (issue 31); sent as `Authorization: Bearer` too. */
 export const OAUTH_SCHEME = 'OAuth2';
+/** The same access token bound to the client's key, as `Authorization: DPoP` with a proof (RFC 9449). */
+export const DPOP_SCHEME = 'DPoP';
 export const KEY_SECURITY: Record<string, string[]>[] = [
   { ApiKeyAuth: [] },
   { [API_KEY_BEARER]: [] },
   { [OAUTH_SCHEME]: [] },
+  { [DPOP_SCHEME]: [] },
 ];
 
 /** Writes need the developer key; reads stay open to everyone. */

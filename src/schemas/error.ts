@@ -12,6 +12,7 @@ export const ERROR_CODES = [
   'not_found',
   'invalid_api_key',
   'invalid_token',
+  'invalid_dpop_proof',
   'insufficient_scope',
   'not_delegable',
   'rate_limit_exceeded',

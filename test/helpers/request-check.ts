@@ -106,6 +106,13 @@ export async function requestChecker(document: object) {
   const operationOf = (method: string, path: string) =>
     named.find((op) => op.method === method && op.path.test(path))?.name ?? `${method.toUpperCase()} ${path}`;
 
+  const schemes = (
+    document as { components?: { securitySchemes?: Record<string, { type?: string; scheme?: string }> } }
+  ).components?.securitySchemes;
+  const declaresDpop = Object.values(schemes ?? {}).some(
+    (scheme) => scheme.type === 'http' && scheme.scheme?.toLowerCase() === 'dpop',
+  );
+
   return async function check(request: LoggedRequest): Promise<Verdict> {
     // The request target as sent: origin-form (/v1/jobs?...), whatever its path looks like (//x is a path too).
     const url = new URL(`http://localhost${request.url.startsWith('/') ? '' : '/'}${request.url}`);
@@ -116,6 +123,11 @@ export async function requestChecker(document: object) {
     }
     const body = request.body;
     const headers = { ...request.headers };
+    // Prism has no handler for the DPoP scheme (http/dpop, RFC 9449): a request under it is judged
+    // as the OAuth access token it carries, as Authorization: Bearer, when the document declares
+    // the scheme (every operation that lists it lists OAuth2 beside it: KEY_SECURITY).
+    const dpop = /^DPoP\s+(.*)$/is.exec(headers.authorization ?? '');
+    if (dpop && declaresDpop) headers.authorization = `Bearer ${dpop[1]}`;
     if (body !== undefined) headers['content-length'] ??= String(Buffer.byteLength(JSON.stringify(body)));
     // HEAD is the GET without a body (Fastify answers it for every GET); the document lists the GET.
     const method = (request.method === 'HEAD' ? 'get' : request.method.toLowerCase()) as 'get';

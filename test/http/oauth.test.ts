@@ -7,8 +7,10 @@
  * every token. Real HTTP between the client and the server on 127.0.0.1, both engines.
  */
 import assert from 'node:assert/strict';
+import { createHash, randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { describe, type TestContext, test } from 'node:test';
+import { exportJWK, SignJWT } from 'jose';
 import * as client from 'openid-client';
 import { limitClient, listClientsTable } from '../../src/cli/admin-clients.js';
 import { testConfig } from '../../src/config.js';
@@ -62,6 +64,8 @@ interface Flow {
   resource?: string;
   /** The scopes the person leaves ticked on the consent page (all when undefined). */
   keep?: string[];
+  /** Binds the tokens to this client's DPoP key (RFC 9449). */
+  dpop?: client.DPoPHandle;
 }
 
 /** The authorization code flow through the consent page; the tokens. */
@@ -85,14 +89,36 @@ async function authorize(config: client.Configuration, browser: OauthBrowser, fl
     form: { _csrf: csrfOf(consent.text), decision: 'allow', scope: flow.keep ?? offered },
   });
   assert.ok(back.left, `no redirect to the client: ${back.status} ${back.text.slice(0, 300)}`);
-  const tokens = await client.authorizationCodeGrant(config, back.left, {
-    pkceCodeVerifier: verifier,
-    expectedState: state,
-  });
+  const tokens = await client.authorizationCodeGrant(
+    config,
+    back.left,
+    { pkceCodeVerifier: verifier, expectedState: state },
+    undefined,
+    flow.dpop && { DPoP: flow.dpop },
+  );
   return { tokens, offered, callback: back.left, verifier };
 }
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/** A DPoP proof (RFC 9449 section 4.2) made by hand, to send what openid-client never would. */
+async function proofOf(
+  keys: Awaited<ReturnType<typeof client.randomDPoPKeyPair>>,
+  method: string,
+  url: string,
+  token: string,
+  jti = randomUUID(),
+) {
+  return new SignJWT({
+    htm: method,
+    htu: url,
+    jti,
+    ath: createHash('sha256').update(token).digest('base64url'),
+  })
+    .setProtectedHeader({ alg: 'ES256', typ: 'dpop+jwt', jwk: await exportJWK(keys.publicKey) })
+    .setIssuedAt()
+    .sign(keys.privateKey);
+}
 
 describe('OAuth 2.1 with openid-client', () => {
   test('code + PKCE through the consent page; /v1 as the person; refresh rotates; reuse revokes the grant', async (t) => {
@@ -219,6 +245,144 @@ describe('OAuth 2.1 with openid-client', () => {
     assert.equal(refused.statusCode, 403);
     assert.equal(refused.json().error, 'insufficient_scope');
     assert.match(refused.json().message, /lacks the scope jobs:write/);
+  });
+
+  test('DPoP: openid-client binds the tokens to its key and proves it on every request; a stolen token, a replayed proof, a proof for another request are refused', async (t) => {
+    const { origin, person, cookie } = await serve(t);
+    const config = await registered(origin, 'Key-Bound App');
+    const keys = await client.randomDPoPKeyPair('ES256');
+    const dpop = client.getDPoPHandle(config, keys);
+    const { tokens } = await authorize(config, new OauthBrowser(origin, [cookie]), { dpop });
+    assert.equal(tokens.token_type.toLowerCase(), 'dpop');
+    const token = tokens.access_token;
+
+    // openid-client's own requests, over real HTTP: a fresh proof each time.
+    const me = await client.fetchProtectedResource(
+      config,
+      token,
+      new URL(`${origin}/v1/me`),
+      'GET',
+      undefined,
+      undefined,
+      {
+        DPoP: dpop,
+      },
+    );
+    assert.equal(me.status, 200);
+    assert.equal(((await me.json()) as { account: { id: string } }).account.id, person.id);
+    const posted = await client.fetchProtectedResource(
+      config,
+      token,
+      new URL(`${origin}/v1/jobs`),
+      'POST',
+      JSON.stringify(JOB_BODY),
+      new Headers({ 'content-type': 'application/json' }),
+      { DPoP: dpop },
+    );
+    assert.equal(posted.status, 201, await posted.clone().text());
+
+    const send = (headers: Record<string, string>, path = '/v1/me') =>
+      fetch(`${origin}${path}`, { headers }).then(async (r) => ({
+        status: r.status,
+        challenge: r.headers.get('www-authenticate') ?? '',
+        body: (await r.json()) as { error: string; message: string },
+      }));
+    // A stolen token as a bearer token, or with no proof, or with the thief's own key: refused.
+    const asBearer = await send(bearer(token));
+    assert.equal(asBearer.status, 401);
+    assert.equal(asBearer.body.error, 'invalid_token');
+    assert.match(asBearer.body.message, /bound to a DPoP key/);
+    const noProof = await send({ authorization: `DPoP ${token}` });
+    assert.equal(noProof.status, 401);
+    assert.equal(noProof.body.error, 'invalid_dpop_proof');
+    assert.match(
+      noProof.challenge,
+      /^DPoP error="invalid_dpop_proof", algs="ES256 EdDSA RS256 PS256", resource_metadata=/,
+    );
+    const thief = await client.randomDPoPKeyPair('ES256');
+    const otherKey = await send({
+      authorization: `DPoP ${token}`,
+      dpop: await proofOf(thief, 'GET', `${origin}/v1/me`, token),
+    });
+    assert.equal(otherKey.status, 401);
+    assert.match(otherKey.body.message, /another key than the one this access token is bound to/);
+
+    // The right key, but a proof for another request, or one sent twice.
+    const wrongUrl = await send({
+      authorization: `DPoP ${token}`,
+      dpop: await proofOf(keys, 'GET', `${origin}/v1/jobs`, token),
+    });
+    assert.equal(wrongUrl.status, 401);
+    assert.match(wrongUrl.body.message, /htu must be/);
+    const wrongMethod = await send({
+      authorization: `DPoP ${token}`,
+      dpop: await proofOf(keys, 'POST', `${origin}/v1/me`, token),
+    });
+    assert.match(wrongMethod.body.message, /htm must be GET/);
+    const once = await proofOf(keys, 'GET', `${origin}/v1/jobs?limit=1`, token);
+    assert.equal((await send({ authorization: `DPoP ${token}`, dpop: once }, '/v1/jobs?limit=1')).status, 200);
+    const replayed = await send({ authorization: `DPoP ${token}`, dpop: once }, '/v1/jobs?limit=1');
+    assert.equal(replayed.status, 401);
+    assert.match(replayed.body.message, /used before/);
+    const forOtherToken = await send({
+      authorization: `DPoP ${token}`,
+      dpop: await proofOf(keys, 'GET', `${origin}/v1/me`, 'another'),
+    });
+    assert.match(forOtherToken.body.message, /ath must be/);
+
+    // The refresh token is bound too: refreshing needs the key, and the new token stays bound.
+    await assert.rejects(
+      client.refreshTokenGrant(config, tokens.refresh_token as string),
+      (error: { cause?: { error?: string } }) => error.cause?.error === 'invalid_grant',
+    );
+    const refreshed = await client.refreshTokenGrant(config, tokens.refresh_token as string, undefined, { DPoP: dpop });
+    assert.equal(refreshed.token_type.toLowerCase(), 'dpop');
+    assert.equal((await send(bearer(refreshed.access_token))).status, 401);
+    const again = await client.fetchProtectedResource(
+      config,
+      refreshed.access_token,
+      new URL(`${origin}/v1/me`),
+      'GET',
+      undefined,
+      undefined,
+      { DPoP: dpop },
+    );
+    assert.equal(again.status, 200);
+    // On /mcp: the proof of the /mcp request covers the REST requests its tool makes.
+    const agent = await authorize(config, new OauthBrowser(origin, [cookie]), { dpop, resource: `${origin}/mcp` });
+    const call = async (proof?: string) => {
+      const response = await fetch(`${origin}/mcp`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          authorization: `DPoP ${agent.tokens.access_token}`,
+          ...(proof && { dpop: proof }),
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: { name: 'create_job', arguments: { ...JOB_BODY, idempotency_key: 'dpop-agent-1' } },
+        }),
+      });
+      return { status: response.status, body: await response.text() };
+    };
+    assert.equal((await call()).status, 401);
+    const tool = await call(await proofOf(keys, 'POST', `${origin}/mcp`, agent.tokens.access_token));
+    assert.equal(tool.status, 200, tool.body);
+    assert.doesNotMatch(tool.body, /"isError":true/, tool.body);
+    assert.match(tool.body, /"status":"open"/);
+    // A token that is not bound is refused under the DPoP scheme.
+    const plain = await authorize(await registered(origin, 'Plain App'), new OauthBrowser(origin, [cookie]));
+    const unbound = await send({
+      authorization: `DPoP ${plain.tokens.access_token}`,
+      dpop: await proofOf(keys, 'GET', `${origin}/v1/me`, plain.tokens.access_token),
+    });
+    assert.equal(unbound.status, 401);
+    assert.match(unbound.body.message, /not bound to a DPoP key/);
+    // A developer key is not an access token under the DPoP scheme.
+    assert.equal((await send({ authorization: 'DPoP kmp_live_0000000000000000000000000000000000000000' })).status, 401);
   });
 
   test('negative cases: wrong redirect URI, no PKCE, plain PKCE, a code used twice, CSRF and another site on the consent form, an expired code', async (t) => {

@@ -8,7 +8,7 @@ import { compactDocument, descriptionsPageOf } from '../openapi/compact.js';
 import { DESCRIPTIONS_PAGE } from '../openapi/prose.js';
 import type { OpenApiObject } from '../openapi/types.js';
 import { SANDBOX_TAG } from '../sandbox-naming.js';
-import { API_KEY_BEARER, KEY_SECURITY, OAUTH_SCHEME } from '../write-body.js';
+import { API_KEY_BEARER, DPOP_SCHEME, KEY_SECURITY, OAUTH_SCHEME } from '../write-body.js';
 
 const DESCRIPTION = `A JSON REST API for the Karlsruhe area: jobs for local helpers (gardening, cleaning, moving, tech repair, childcare, pet care, shopping, events, borrowing, other) and items to borrow or rent by the day or week with a deposit.
 
@@ -68,6 +68,12 @@ export async function registerOpenApi(app: FastifyInstance, publicUrl?: string):
                 scopes: Object.fromEntries(Object.entries(API_SCOPES).map(([scope, words]) => [scope, words.en])),
               },
             },
+          },
+          [DPOP_SCHEME]: {
+            type: 'http',
+            scheme: 'dpop',
+            description:
+              "An OAuth2 access token bound to the client's key (RFC 9449): Authorization: DPoP <token>, with a fresh proof in the DPoP header on every request.",
           },
           MetricsToken: {
             type: 'http',

@@ -5,7 +5,9 @@
  * does not open /v1), of a grant and a client that still exist and a person who may act, and carry
  * the scope the route needs (domain/oauth-scopes.ts). Then the request acts as the person, with a
  * budget per app and person. Refusals follow RFC 6750: 401 invalid_token, 403 insufficient_scope,
- * each with WWW-Authenticate naming the resource's metadata (RFC 9728).
+ * each with WWW-Authenticate naming the resource's metadata (RFC 9728). A DPoP-bound token comes as
+ * `Authorization: DPoP <token>` with a proof of its key on every request (RFC 9449, ../dpop-proof.ts);
+ * it is refused as a bearer token, and a bearer token is refused under the DPoP scheme.
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
@@ -16,6 +18,7 @@ import { ApiError } from '../../services/errors.js';
 import { type KeyWithAccount, OAUTH_KEY_PREFIX } from '../../services/keys.js';
 import { clientStanding } from '../../services/oauth-clients.js';
 import { accountForToken } from '../../services/oauth-store.js';
+import { DPOP_ALGORITHMS, DpopProofError, verifyDpopProof } from '../dpop-proof.js';
 import type { OauthServer } from '../oauth-server.js';
 
 /** What an access token brought: the app, the grant, the scopes. */
@@ -43,7 +46,10 @@ export const MCP_FORWARD_HEADER = 'x-mcp-forward';
 export const MCP_FORWARD_SECRET = randomBytes(32).toString('hex');
 
 const BEARER_TOKEN = /^Bearer\s+([A-Za-z0-9._~+/-]+=*)\s*$/i;
-const DPOP_TOKEN = /^DPoP\s+/i;
+const DPOP_TOKEN = /^DPoP\s+([A-Za-z0-9._~+/-]+=*)\s*$/i;
+const DPOP_SCHEME = /^DPoP\s/i;
+
+const usesDpop = (request: FastifyRequest) => DPOP_SCHEME.test(request.headers.authorization ?? '');
 
 const resourceOf = (request: FastifyRequest) => {
   const path = request.routeOptions.url ?? request.url;
@@ -54,14 +60,9 @@ const resourceOf = (request: FastifyRequest) => {
 export function oauthTokenOf(oauth: OauthAccess | undefined, request: FastifyRequest): string | undefined {
   if (!oauth || resourceOf(request) === undefined) return undefined;
   const header = request.headers.authorization ?? '';
-  if (DPOP_TOKEN.test(header)) {
-    throw refusal(oauth, request, 401, 'invalid_token', 'DPoP-bound access tokens are not taken by this API yet.', {
-      suggestion:
-        'Ask for a token without DPoP (send no DPoP header to the token endpoint) and send it as Authorization: Bearer.',
-    });
-  }
-  const token = BEARER_TOKEN.exec(header)?.[1];
-  if (token === undefined || token.startsWith('kmp_')) return undefined;
+  // Under the DPoP scheme everything is taken as an access token (a developer key there is refused).
+  const token = DPOP_TOKEN.exec(header)?.[1] ?? BEARER_TOKEN.exec(header)?.[1];
+  if (token === undefined || (token.startsWith('kmp_') && !usesDpop(request))) return undefined;
   if (request.headers['x-api-key'] !== undefined) {
     throw new ApiError(400, 'conflicting_parameters', 'Send either a developer key or an access token, not both.', {
       param: 'Authorization',
@@ -76,17 +77,24 @@ function refusal(
   oauth: OauthAccess,
   request: FastifyRequest,
   status: 401 | 403,
-  error: 'invalid_token' | 'insufficient_scope' | 'not_delegable' | 'account_suspended',
+  error: 'invalid_token' | 'invalid_dpop_proof' | 'insufficient_scope' | 'not_delegable' | 'account_suspended',
   message: string,
   extra: { suggestion: string; scope?: string },
 ): ApiError {
   const resource = resourceOf(request) === 'mcp' ? oauth.resources.mcp : oauth.resources.api;
   const metadata = `${new URL(resource).origin}/.well-known/oauth-protected-resource${new URL(resource).pathname}`;
   const bearerError =
-    error === 'insufficient_scope' || error === 'not_delegable' ? 'insufficient_scope' : 'invalid_token';
+    error === 'insufficient_scope' || error === 'not_delegable'
+      ? 'insufficient_scope'
+      : error === 'invalid_dpop_proof'
+        ? 'invalid_dpop_proof'
+        : 'invalid_token';
+  // RFC 9449 section 7.1: a request under the DPoP scheme is answered with a DPoP challenge.
+  const dpop = usesDpop(request) || error === 'invalid_dpop_proof';
   const challenge = [
-    `Bearer error="${bearerError}"`,
+    `${dpop ? 'DPoP' : 'Bearer'} error="${bearerError}"`,
     ...(extra.scope ? [`scope="${extra.scope}"`] : []),
+    ...(dpop ? [`algs="${DPOP_ALGORITHMS.join(' ')}"`] : []),
     `resource_metadata="${metadata}"`,
   ].join(', ');
   return new ApiError(status, error, message, {
@@ -131,18 +139,9 @@ export async function personOfToken(
       },
     );
   }
-  if (found.jkt) {
-    throw refusal(
-      oauth,
-      request,
-      401,
-      'invalid_token',
-      'This access token is bound to a DPoP key, which this API does not check yet.',
-      {
-        suggestion: 'Ask for a token without DPoP and send it as Authorization: Bearer.',
-      },
-    );
-  }
+  await checkBinding(oauth, request, token, found.jkt, forMcp, (jti, expiresAt) =>
+    provider.ReplayDetection.unique(`dpop-resource:${found.clientId}`, jti, expiresAt),
+  );
   const [grant, client] = await Promise.all([
     found.grantId ? provider.Grant.find(found.grantId) : undefined,
     found.clientId ? provider.Client.find(found.clientId) : undefined,
@@ -230,4 +229,50 @@ export async function personOfToken(
       ceiling: standing.perMinute ?? oauth.defaultClientLimit,
     },
   };
+}
+
+/**
+ * A DPoP-bound token needs the DPoP scheme and a proof of its key; a bearer token the Bearer scheme.
+ * The REST requests an /mcp tool makes on the caller's behalf carry no proof of their own: the
+ * caller's proof was checked on the /mcp request itself.
+ */
+async function checkBinding(
+  oauth: OauthAccess,
+  request: FastifyRequest,
+  token: string,
+  jkt: string | undefined,
+  forMcp: boolean,
+  unique: (jti: string, expiresAt: number) => Promise<boolean>,
+): Promise<void> {
+  const dpop = usesDpop(request);
+  if (jkt === undefined) {
+    if (!dpop) return;
+    throw refusal(oauth, request, 401, 'invalid_token', 'This access token is not bound to a DPoP key.', {
+      suggestion: 'Send it as Authorization: Bearer, without a DPoP proof.',
+    });
+  }
+  if (!dpop) {
+    throw refusal(oauth, request, 401, 'invalid_token', 'This access token is bound to a DPoP key (RFC 9449).', {
+      suggestion: 'Send it as Authorization: DPoP <token>, with a fresh proof of that key in the DPoP header.',
+    });
+  }
+  if (forMcp) return;
+  const issuer = oauth.resources.api.slice(0, -'/v1'.length);
+  try {
+    await verifyDpopProof({
+      proof: request.headers.dpop,
+      method: request.method,
+      uri: `${issuer}${request.url.split('?')[0]}`,
+      accessToken: token,
+      jkt,
+      now: new Date(),
+      unique,
+    });
+  } catch (error) {
+    if (!(error instanceof DpopProofError)) throw error;
+    throw refusal(oauth, request, 401, 'invalid_dpop_proof', error.message, {
+      suggestion:
+        'Make a new proof for every request: typ dpop+jwt, signed by the bound key, with htm, htu, iat, a fresh jti and ath (RFC 9449 section 4.2).',
+    });
+  }
 }

@@ -17,7 +17,7 @@ const EXPOSED = [
 
 const ALLOWED_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE';
 const ALLOWED_HEADERS =
-  'X-API-Key, Authorization, Content-Type, Idempotency-Key, If-None-Match, X-Request-Id, Last-Event-ID, Mcp-Protocol-Version';
+  'X-API-Key, Authorization, Content-Type, Idempotency-Key, If-None-Match, X-Request-Id, Last-Event-ID, Mcp-Protocol-Version, DPoP';
 /** How long a browser may reuse a preflight answer, in seconds. */
 const PREFLIGHT_MAX_AGE = '600';
 

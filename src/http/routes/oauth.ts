@@ -4,8 +4,10 @@
  * metadata at RFC 8414's address. Handed the raw request before Fastify reads a body, so the
  * library parses its own forms. And the protected resources' metadata (RFC 9728) of /v1 and /mcp.
  */
+
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { API_SCOPE_NAMES } from '../../domain/oauth-scopes.js';
+import { DPOP_ALGORITHMS } from '../dpop-proof.js';
 import type { OauthServer } from '../oauth-server.js';
 import { resourcesOf } from '../oauth-server.js';
 import type { Api } from '../route-deps.js';
@@ -22,7 +24,7 @@ export function protectedResourceMetadata(issuer: string, resource: string) {
     authorization_servers: [issuer],
     scopes_supported: API_SCOPE_NAMES,
     bearer_methods_supported: ['header'],
-    dpop_signing_alg_values_supported: ['ES256', 'EdDSA', 'RS256', 'PS256'],
+    dpop_signing_alg_values_supported: DPOP_ALGORITHMS,
     resource_name: resource.endsWith('/mcp') ? 'Karlsruhe Marketplace MCP server' : 'Karlsruhe Marketplace API',
     resource_documentation: `${issuer}/docs`,
   };
