@@ -6,6 +6,7 @@ import { eraseAccountCommand, exportAccountCommand, stdoutWriter } from './admin
 import { limitClient, listClientsTable } from './admin-clients.js';
 import { ADMIN_OPTIONS, type AdminContext, type AdminOptions, type OptionName } from './admin-context.js';
 import { createKey, listKeysTable, revoke, rotate } from './admin-keys.js';
+import { checkLedgerCommand, listFeesOwed } from './admin-ledger.js';
 import { decideAppealCommand, decideReportCommand, listAppeals, listReports } from './admin-notices.js';
 import { approve, listRequests, reject } from './admin-requests.js';
 import { approveVerification, listVerifications, rejectVerification, unverify } from './admin-verifications.js';
@@ -48,6 +49,9 @@ the database the server uses.
   clients limit <client_id> --per-minute N
                                     an app's ceiling in requests per minute across all its people
                                     (default OAUTH_CLIENT_LIMIT_PER_MIN)
+  ledger check                      every ledger transaction sums to zero and every payment is booked as its
+                                    state says; exits 1 and lists what does not
+  ledger fees                       fees commercial providers owe the platform (manual provider), per account
 
 Email goes through SMTP_URL (smtp://user:pass@host:port); without it each message is written as an
 .eml file into OUTBOX_DIR (default ./data/outbox): a key's file holds the live key, delete it once sent.
@@ -85,6 +89,8 @@ const COMMANDS: Record<string, Command> = {
   // An OAuth client's id is the library's or ours (cli_...): any id.
   'clients list': { id: null, options: [], run: listClientsTable },
   'clients limit': { id: 'any', options: ['per-minute'], run: limitClient },
+  'ledger check': { id: null, options: [], run: checkLedgerCommand },
+  'ledger fees': { id: null, options: [], run: listFeesOwed },
 };
 
 /** The command and its arguments, checked before anything is opened. */

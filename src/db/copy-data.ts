@@ -51,6 +51,8 @@ const TABLES: { [T in Exclude<keyof Database, DerivedTable>]: readonly (keyof Da
   passkeys: ['id'],
   passkey_challenges: ['challenge_hash'],
   oauth_records: ['model', 'id'],
+  payments: ['id'],
+  ledger_entries: ['id'],
 };
 
 export type TableName = Exclude<keyof Database, DerivedTable>;

@@ -26,6 +26,7 @@ import * as completionConfirmations from './migrations/0023-completion-confirmat
 import * as signIn from './migrations/0024-sign-in.js';
 import * as passkeys from './migrations/0025-passkeys.js';
 import * as oauth from './migrations/0026-oauth.js';
+import * as payments from './migrations/0027-payments.js';
 
 /** Migrations are listed in code, not read from a folder, so they work the same from src/ and dist/. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -55,6 +56,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0024-sign-in': signIn,
   '0025-passkeys': passkeys,
   '0026-oauth': oauth,
+  '0027-payments': payments,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -4,6 +4,7 @@ import type { Category } from '../domain/categories.js';
 import type { DraftOperation } from '../domain/drafts.js';
 import type { EventType } from '../domain/events.js';
 import type { AccountType } from '../domain/key-request.js';
+import type { PaymentKind, PaymentStatus } from '../domain/payments.js';
 import type { Condition, JobStatus, ListingStatus, TimePreference } from '../domain/statuses.js';
 
 /**
@@ -661,6 +662,8 @@ export interface Database {
   passkeys: PasskeysTable;
   passkey_challenges: PasskeyChallengesTable;
   oauth_records: OauthRecordsTable;
+  payments: PaymentsTable;
+  ledger_entries: LedgerEntriesTable;
 }
 
 export type JobRow = Selectable<JobsTable>;
@@ -691,3 +694,40 @@ export type OauthRecordRow = Selectable<OauthRecordsTable>;
 
 export type { EventType };
 export type SavedSearchRow = Selectable<SavedSearchesTable>;
+
+/** A sum owed by one account to another (issue 32, migration 0027), in integer cents. */
+export interface PaymentsTable {
+  id: string;
+  kind: PaymentKind;
+  provider: 'manual';
+  status: PaymentStatus;
+  payer_account_id: string;
+  payee_account_id: string;
+  job_id: string | null;
+  application_id: string | null;
+  amount_cents: number;
+  /** The platform's fee, owed by the payee; 0 where none is due (domain/payments.ts). */
+  fee_cents: number;
+  currency: 'EUR';
+  created_at: string;
+  paid_at: string | null;
+  received_at: string | null;
+  cancelled_at: string | null;
+  updated_at: string;
+}
+export type PaymentRow = Selectable<PaymentsTable>;
+
+/** One line of the double-entry books (issue 32, migration 0027); a transaction's lines sum to zero. */
+export interface LedgerEntriesTable {
+  id: string;
+  transaction_id: string;
+  payment_id: string | null;
+  /** Whose money: `party:<account id>`, `fees_receivable:<account id>` or `platform:fee_revenue`. */
+  ledger_account: string;
+  /** Cents; positive is money in, negative money out of the ledger account. */
+  amount_cents: number;
+  /** What moved: `settlement` or `fee`. */
+  kind: 'settlement' | 'fee';
+  created_at: string;
+}
+export type LedgerEntryRow = Selectable<LedgerEntriesTable>;

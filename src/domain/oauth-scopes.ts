@@ -27,6 +27,7 @@ export const API_SCOPES = {
   'saved-searches': { de: 'Ihre gespeicherten Suchen lesen und verwalten', en: 'Read and manage your saved searches' },
   events: { de: 'Ihre Ereignisse empfangen (Ihr privater Stream)', en: 'Receive your events (your private stream)' },
   export: { de: 'Eine Kopie all Ihrer Daten abrufen', en: 'Download a copy of all your data' },
+  payments: { de: 'Ihre Zahlungen lesen', en: 'Read your payments' },
 } as const satisfies Record<string, Words>;
 
 export type ApiScope = keyof typeof API_SCOPES;
@@ -86,6 +87,12 @@ const RULES: [RegExp, RegExp, ScopeNeed][] = [
     /^\/v1\/(jobs|listings|helpers)\/:id\/location$/,
     { kind: 'never', why: 'Exact places are released to the person, not to apps.' },
   ],
+  [
+    /^POST$/,
+    /^\/v1\/payments\/:id\/(paid|received)$/,
+    { kind: 'never', why: 'Saying money was paid or received is the person’s own statement.' },
+  ],
+  [/^(GET|HEAD)$/, /^\/v1\/payments(\/|$)/, need('payments')],
   [/^(GET|HEAD)$/, /^\/v1\/me\/export$/, need('export')],
   [/./, /^\/v1\/(me\/events|events)(\/|$)/, need('events')],
   [/./, /^\/v1\/conversations(\/|$)/, need('messages')],

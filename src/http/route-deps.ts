@@ -11,6 +11,7 @@ import type {
 } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
+import type { FeeRule } from '../domain/payments.js';
 import type { TierLimits } from '../domain/tiers.js';
 import type { Endpoint } from '../schemas/stats.js';
 import type { Database } from '../services/database.js';
@@ -45,6 +46,8 @@ export interface RouteDeps {
   reviewWindowDays: number;
   /** Hours an accepted helper has to object to a job's completion (COMPLETION_OBJECTION_HOURS). */
   completionObjectionHours: number;
+  /** The platform's fee on payments (PLATFORM_FEE_PERCENT, PLATFORM_FEE_MIN_EUR). */
+  fees: FeeRule;
   /** Saved searches an account may keep (SAVED_SEARCHES_PER_ACCOUNT). */
   savedSearchesPerAccount: number;
   /** Counts a report (POST /v1/reports) against its sender's hourly budget; throws 429 past it. */
@@ -61,6 +64,7 @@ export type ConfiguredLimits = Pick<
   | 'bookingRequestTtlHours'
   | 'reviewWindowDays'
   | 'completionObjectionHours'
+  | 'fees'
   | 'savedSearchesPerAccount'
 >;
 
@@ -81,6 +85,7 @@ export function configuredLimits(config: Config): ConfiguredLimits {
     bookingRequestTtlHours: config.BOOKING_REQUEST_TTL_HOURS,
     reviewWindowDays: config.REVIEW_WINDOW_DAYS,
     completionObjectionHours: config.COMPLETION_OBJECTION_HOURS,
+    fees: { percent: config.PLATFORM_FEE_PERCENT, minCents: config.PLATFORM_FEE_MIN_EUR * 100 },
     savedSearchesPerAccount: config.SAVED_SEARCHES_PER_ACCOUNT,
   };
 }

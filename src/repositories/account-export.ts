@@ -67,6 +67,11 @@ const SOURCES: Record<ExportSectionKey, Source> = {
     key: ['id'],
     mine: (a) => sql`model = 'Client' and account_id = ${a.id}`,
   },
+  payments: {
+    table: 'payments',
+    key: ['id'],
+    mine: (a) => sql`(payer_account_id = ${a.id} or payee_account_id = ${a.id})`,
+  },
   saved_search_matches: {
     table: 'saved_search_matches',
     key: ['saved_search_id', 'subject_id'],

@@ -428,6 +428,21 @@ export const EXPORT_SECTIONS = [
     fields: { id: ['s', 'client_id.'], ...CREATED },
   },
   {
+    key: 'payments',
+    description: 'Payments you owe or are owed (kept 10 years after erasure: tax law).',
+    many: true,
+    fields: {
+      id: ['s', 'Payment id.'],
+      kind: ['s', 'What for.'],
+      status: ['s', 'State.'],
+      job_id: ['s?', 'The job.'],
+      amount_cents: ['i', 'Amount in cents.'],
+      fee_cents: ['i', 'Fee in cents.'],
+      ...CREATED,
+      received_at: ['s?', 'Received at.'],
+    },
+  },
+  {
     key: 'webhooks',
     description: 'Your webhooks: without their signing secrets.',
     many: true,

@@ -15,6 +15,7 @@ import { JobSchema } from './jobs.js';
 import { ListingSchema } from './listings.js';
 import { AppealSchema, ModerationDecisionSchema, ReportSchema, TransparencySchema } from './notices.js';
 import { AuthorizationSchema, OauthClientSchema } from './oauth.js';
+import { PaymentSchema } from './payments.js';
 import { ExactLocationSchema } from './places.js';
 import { ProviderSchema, PublicProviderSchema } from './providers.js';
 import { PublicReviewSchema, ReviewSchema } from './reviews.js';
@@ -57,6 +58,7 @@ export const COMPONENT_SCHEMAS = [
   AppealSchema,
   ModerationDecisionSchema,
   TransparencySchema,
+  PaymentSchema,
   AccountExportSchema,
   AccountErasureSchema,
   WebhookSchema,

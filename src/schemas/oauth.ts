@@ -27,6 +27,7 @@ const SCOPE_NAMES = [
   'saved-searches',
   'events',
   'export',
+  'payments',
 ] as const;
 
 const RedirectUris = Type.Array(Type.String({ minLength: 1, maxLength: 500, format: 'uri' }), {

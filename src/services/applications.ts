@@ -1,5 +1,6 @@
 import { isUniqueViolation } from '../db/errors.js';
 import type { AccountRow } from '../db/schema.js';
+import type { FeeRule } from '../domain/payments.js';
 import { APPLICATION_MACHINE, JOB_MACHINE } from '../domain/transitions.js';
 import { claimQuota } from '../repositories/account-quotas.js';
 import {
@@ -25,6 +26,7 @@ import { refreshHelperRecords } from '../repositories/reliability-records.js';
 import { inWriteTransaction, type WriteContext, type WriteTransaction } from '../repositories/write-transaction.js';
 import type { Application } from '../schemas/applications.js';
 import { ApiError, badRequest } from './errors.js';
+import { createJobPayment } from './payments.js';
 import { recordJobEvent } from './public-events.js';
 import { illegalTransition, notFound } from './write-rules.js';
 
@@ -82,10 +84,11 @@ export async function decide(
   account: AccountRow,
   ids: { jobId: string; applicationId: string },
   action: 'accept' | 'reject',
+  fees: FeeRule,
 ): Promise<Application> {
   const input = { ...ids, accountId: account.id, action };
   return inWriteTransaction(context, async (trx) => {
-    const outcome = await decideOn(trx, input, context.now);
+    const outcome = await decideOn(trx, input, context.now, fees);
     // Thrown in the transaction: a refusal commits nothing (the key is free for a later decision).
     if (!outcome.ok) throw decideError(outcome, action, ids.jobId, ids.applicationId);
     return outcome.application;
@@ -123,12 +126,14 @@ async function apply(
 /**
  * A decision inside its transaction: the job locked first (lockJob), the conditional decision,
  * and on acceptance, once the accepted reach helpers_needed, the job assigned, the pending rest
- * rejected and its job.status_changed event; an acceptance is a commitment in the helper's record.
+ * rejected and its job.status_changed event; an acceptance is a commitment in the helper's record,
+ * and the helper's share of the price a payment owed to them (services/payments.ts).
  */
 async function decideOn(
   trx: WriteTransaction,
   input: { jobId: string; applicationId: string; accountId: string; action: 'accept' | 'reject' },
   now: Date,
+  fees: FeeRule,
 ): Promise<DecideOutcome> {
   await lockJob(trx, input.jobId);
   if (!(await decidePending(trx, input, now))) return whyUndecided(trx, input, now);
@@ -137,7 +142,15 @@ async function decideOn(
     await recordJobEvent(trx, 'job.status_changed', input.jobId, now);
   }
   const row = await findApplication(trx, input.applicationId);
-  if (input.action === 'accept') await refreshHelperRecords(trx, [row.helper_id]);
+  if (input.action === 'accept') {
+    await refreshHelperRecords(trx, [row.helper_id]);
+    await createJobPayment(
+      trx,
+      { jobId: input.jobId, applicationId: row.id, payeeAccountId: row.account_id },
+      fees,
+      now,
+    );
+  }
   return { ok: true, application: applicationRowToApplication(row, 'owner', now) };
 }
 

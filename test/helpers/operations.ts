@@ -65,6 +65,11 @@ export const WRITE_OPERATIONS = [
   'GET /v1/me/moderation-decisions/{id} getMyModerationDecision',
   'POST /v1/me/moderation-decisions/{id}/appeals appealModerationDecision',
   'GET /v1/transparency getTransparency',
+  // Issue 32: payments, registered after the notices.
+  'GET /v1/payments listPayments',
+  'GET /v1/payments/{id} getPayment',
+  'POST /v1/payments/{id}/paid markPaymentPaid',
+  'POST /v1/payments/{id}/received confirmPaymentReceived',
   'POST /v1/drafts createDraft',
   'GET /v1/drafts/{id} getDraft',
 ] as const;

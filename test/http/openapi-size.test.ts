@@ -66,8 +66,10 @@ import { resolveShared } from '../helpers/openapi.js';
  * rotate the secret): 230,100 (109), about 1,430 per new operation, the average still falling;
  * the export's connected apps and registered clients (GDPR Art. 15 asks for them): 231,400; the
  * DPoP scheme (RFC 9449) and its alternative in every operation's security, one error code: 232,600.
+ * Issue 32's payments (list, get, paid, received; the Payment schema, the payments scope, the
+ * export's payments): 240,000 (113), about 1,850 per new operation.
  */
-const MAX_DOCUMENT_BYTES = 233_000;
+const MAX_DOCUMENT_BYTES = 240_500;
 /**
  * What an operation may weigh on average, in bytes: the 150 KB of issue 15 held 58 operations
  * (about 2,550 each). New operations (issue 17: conversations, the private stream, reviews,
@@ -306,6 +308,7 @@ describe('the OpenAPI document is compact', () => {
       'Events: Webhooks',
       'Jobs: Job states and transitions',
       'Listings: Listing life cycle',
+      'Payments: Payments',
       'Reviews: Reviews are double-blind',
     ]);
     const everywhere = paragraphs(doc);

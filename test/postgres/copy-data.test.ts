@@ -268,6 +268,42 @@ async function writeThroughApi(db: Db): Promise<ApiRows> {
         consumed_at: null,
       })
       .execute();
+    // A payment received and its two ledger lines (issue 32).
+    await db.kysely
+      .insertInto('payments')
+      .values({
+        id: 'pay_copy',
+        kind: 'job',
+        provider: 'manual',
+        status: 'received',
+        payer_account_id: passkeyOwner,
+        payee_account_id: passkeyOwner,
+        job_id: null,
+        application_id: null,
+        amount_cents: 1_234,
+        fee_cents: 0,
+        currency: 'EUR',
+        created_at: NOW.toISOString(),
+        paid_at: null,
+        received_at: NOW.toISOString(),
+        cancelled_at: null,
+        updated_at: NOW.toISOString(),
+      })
+      .execute();
+    await db.kysely
+      .insertInto('ledger_entries')
+      .values(
+        [-1_234, 1_234].map((cents, i) => ({
+          id: `led_copy_${i}`,
+          transaction_id: 'ltx_copy',
+          payment_id: 'pay_copy',
+          ledger_account: `party:${passkeyOwner}`,
+          amount_cents: cents,
+          kind: 'settlement' as const,
+          created_at: NOW.toISOString(),
+        })),
+      )
+      .execute();
     const outbox = mkdtempSync(join(tmpdir(), 'copy-data-mail-'));
     const mailer = createMailer({ OUTBOX_DIR: outbox, MAIL_FROM: 'api@example.org', SMTP_URL: undefined });
     try {

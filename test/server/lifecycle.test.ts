@@ -171,7 +171,7 @@ test('MIGRATE_ON_START=false on a schema that is behind: no start, until `npm ru
   assert.equal(migrated.code, 0, migrated.stderr);
   assert.match(
     migrated.stdout,
-    /^Applied 26 migration\(s\) to sqlite:.*: 0001-initial, .*0024-sign-in, 0025-passkeys, 0026-oauth\n$/,
+    /^Applied 27 migration\(s\) to sqlite:.*: 0001-initial, .*0025-passkeys, 0026-oauth, 0027-payments\n$/,
   );
   const again = await runCli('src/cli/migrate.ts', [], { DATABASE_URL: url });
   assert.match(again.stdout, /is up to date; nothing to apply/);

@@ -119,6 +119,14 @@ test('every documented POST of the developer tier commits its idempotency key wi
     method: 'phone',
   });
   await post('/v1/jobs/{id}/cancel', `/v1/jobs/${other.id}/cancel`, owner.key);
+  // Issue 32: the accepted application's payment, paid by the owner and confirmed by the helper.
+  const payments = (
+    await app.inject({ method: 'GET', url: '/v1/payments?role=payer', headers: { 'x-api-key': owner.key } })
+  ).json() as { data: { id: string; job_id: string }[] };
+  const payment = payments.data.find((p) => p.job_id === job.id);
+  assert.ok(payment, 'the accepted application has its payment');
+  await post('/v1/payments/{id}/paid', `/v1/payments/${payment.id}/paid`, owner.key);
+  await post('/v1/payments/{id}/received', `/v1/payments/${payment.id}/received`, helper.key);
 
   const listing = await post('/v1/listings', '/v1/listings', owner.key, LISTING_BODY);
   await post('/v1/listings/{id}/pause', `/v1/listings/${listing.id}/pause`, owner.key);

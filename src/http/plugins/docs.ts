@@ -108,6 +108,11 @@ export async function registerOpenApi(app: FastifyInstance, publicUrl?: string):
           name: 'Saved searches',
           description: 'Stored job and listing searches that call back: matches, events and a daily e-mail.',
         },
+        {
+          name: 'Payments',
+          description:
+            'What an accepted job owes its helper: paid by the payer, confirmed by the payee, booked in a ledger.',
+        },
         { name: 'Access', description: 'Tiers, keys and rate limits: who am I, and requesting a developer key.' },
         {
           name: 'Notices',

@@ -70,7 +70,7 @@ export function applicationRoutes(app: Api, deps: RouteDeps): void {
       operationId: 'acceptApplication',
       summary: 'Accept an application',
       description:
-        'pending -> accepted, while the job is open. When the accepted applications reach helpers_needed, the job becomes assigned and its other pending applications are rejected, in the same transaction.',
+        "pending -> accepted, while the job is open, with a payment of the helper's share of the price (GET /v1/payments). When the accepted applications reach helpers_needed, the job becomes assigned and its other pending applications are rejected, in the same transaction.",
     },
     reject: {
       operationId: 'rejectApplication',
@@ -99,7 +99,13 @@ export function applicationRoutes(app: Api, deps: RouteDeps): void {
       },
       async (request) => {
         const { id: jobId, application_id: applicationId } = request.params;
-        return decide(writeContext(request, deps), requireAccount(request), { jobId, applicationId }, action);
+        return decide(
+          writeContext(request, deps),
+          requireAccount(request),
+          { jobId, applicationId },
+          action,
+          deps.fees,
+        );
       },
     );
   }

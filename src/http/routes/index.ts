@@ -14,6 +14,7 @@ import { jobRoutes } from './jobs.js';
 import { listingWriteRoutes } from './listing-writes.js';
 import { listingRoutes } from './listings.js';
 import { noticeRoutes } from './notices.js';
+import { paymentRoutes } from './payments.js';
 import { placeNameRoutes } from './place-names.js';
 import { placeRoutes } from './places.js';
 import { providerRoutes } from './providers.js';
@@ -53,6 +54,7 @@ export const WRITE_ROUTES: readonly RouteModule[] = [
   accountDataRoutes,
   providerRoutes,
   noticeRoutes,
+  paymentRoutes,
 ];
 
 export function registerRoutes(app: Api, modules: readonly RouteModule[], deps: RouteDeps): void {

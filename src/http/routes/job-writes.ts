@@ -60,7 +60,7 @@ export function jobWriteRoutes(app: Api, deps: RouteDeps): void {
       operationId: 'cancelJob',
       summary: 'Cancel a job',
       description:
-        'open or assigned -> cancelled. Its pending applications are rejected; the job leaves the open search at once.',
+        'open or assigned -> cancelled. Its pending applications are rejected and its payments not yet paid cancelled; the job leaves the open search at once.',
     },
     complete: {
       operationId: 'completeJob',

@@ -1,0 +1,96 @@
+/**
+ * Money (issue 32): the rules that need no database. Amounts are integer cents, EUR only.
+ *
+ * - A job's price is for the whole job; each accepted helper is owed a share: the price divided by
+ *   helpers_needed in whole cents, the cents left over going one each to the first acceptances
+ *   (100.01 EUR for three helpers: 33.34, 33.34, 33.33).
+ * - The platform's fee is PLATFORM_FEE_PERCENT of the amount, rounded half up to the cent, at least
+ *   PLATFORM_FEE_MIN_EUR, never more than the amount. With the manual provider the platform moves
+ *   no money, so only commercial providers owe it (it accumulates as their fees receivable);
+ *   private neighbours helping each other owe none.
+ * - Every movement is a ledger transaction whose entries sum to zero.
+ */
+
+/** What a payment is for: today a helper's share of an accepted job. */
+export type PaymentKind = 'job';
+/** The manual provider's life of a payment: the payer says it is paid, the payee that it arrived. */
+export type PaymentStatus = 'awaiting_payment' | 'paid' | 'received' | 'cancelled';
+
+export interface FeeRule {
+  /** Percent of the amount, e.g. 10 or 7.5. */
+  percent: number;
+  /** The least fee, in cents. */
+  minCents: number;
+}
+
+/** The share of the helper accepted as number `index` (0 for the first) of `helpersNeeded`, in cents. */
+export function shareCents(priceCents: number, helpersNeeded: number, index: number): number {
+  const helpers = Math.max(1, helpersNeeded);
+  const base = Math.floor(priceCents / helpers);
+  return base + (index < priceCents - base * helpers ? 1 : 0);
+}
+
+/** The platform's fee on an amount, in cents (0 for nothing owed, or a payee who owes no fee). */
+export function feeCents(amountCents: number, rule: FeeRule, payeeOwesFee: boolean): number {
+  if (!payeeOwesFee || amountCents <= 0) return 0;
+  // Basis points, so that 7.5 % stays exact in integers; half up.
+  const basisPoints = Math.round(rule.percent * 100);
+  const fee = Math.floor((amountCents * basisPoints + 5_000) / 10_000);
+  return Math.min(amountCents, Math.max(fee, rule.minCents));
+}
+
+/** A ledger line before it is written: whose money, how many cents (+ in, - out), what moved. */
+export interface Posting {
+  ledgerAccount: string;
+  amountCents: number;
+  kind: 'settlement' | 'fee';
+}
+
+export const partyAccount = (accountId: string) => `party:${accountId}`;
+export const feesReceivableAccount = (accountId: string) => `fees_receivable:${accountId}`;
+export const FEE_REVENUE_ACCOUNT = 'platform:fee_revenue';
+
+/**
+ * What a settled manual payment writes: the payer's money to the payee (settlement), and the fee
+ * the payee now owes the platform (fee), each a transaction of its own that sums to zero.
+ */
+export function settlementPostings(payment: {
+  payer_account_id: string;
+  payee_account_id: string;
+  amount_cents: number;
+  fee_cents: number;
+}): Posting[][] {
+  const settlement: Posting[] = [
+    { ledgerAccount: partyAccount(payment.payer_account_id), amountCents: -payment.amount_cents, kind: 'settlement' },
+    { ledgerAccount: partyAccount(payment.payee_account_id), amountCents: payment.amount_cents, kind: 'settlement' },
+  ];
+  if (payment.fee_cents === 0) return [settlement];
+  const fee: Posting[] = [
+    { ledgerAccount: feesReceivableAccount(payment.payee_account_id), amountCents: payment.fee_cents, kind: 'fee' },
+    { ledgerAccount: FEE_REVENUE_ACCOUNT, amountCents: -payment.fee_cents, kind: 'fee' },
+  ];
+  return [settlement, fee];
+}
+
+/** What the caller does next with a payment, by their side of it; null when it is not theirs to act. */
+export function nextActionOf(
+  status: PaymentStatus,
+  role: 'payer' | 'payee',
+): { type: 'mark_paid' | 'confirm_received'; endpoint: string } | null {
+  if (role === 'payer' && status === 'awaiting_payment') return { type: 'mark_paid', endpoint: 'paid' };
+  if (role === 'payee' && (status === 'awaiting_payment' || status === 'paid')) {
+    return { type: 'confirm_received', endpoint: 'received' };
+  }
+  return null;
+}
+
+/** Euros with cents as a JSON number, from integer cents (12345 -> 123.45). */
+export const eurosOf = (cents: number): number => cents / 100;
+
+/** Payment (manual provider): the payer marks it paid, the payee confirms receipt (also straight away). */
+export const PAYMENT_MACHINE = {
+  awaiting_payment: { paid: 'paid', received: 'received' },
+  paid: { received: 'received' },
+  received: {},
+  cancelled: {},
+} as const;

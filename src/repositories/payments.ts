@@ -1,0 +1,221 @@
+/**
+ * Payments and the ledger (issue 32): one query per function; the story of each movement is in
+ * services/payments.ts.
+ */
+import { sql } from 'kysely';
+import type { Queryable } from '../db/queryable.js';
+import type { PaymentRow } from '../db/schema.js';
+import { newId } from '../domain/ids.js';
+import type { PaymentStatus, Posting } from '../domain/payments.js';
+import { changedRows } from './changed-rows.js';
+import type { WriteTransaction } from './write-transaction.js';
+
+export type NewPayment = Pick<
+  PaymentRow,
+  'kind' | 'payer_account_id' | 'payee_account_id' | 'job_id' | 'application_id' | 'amount_cents' | 'fee_cents'
+>;
+
+export async function insertPayment(trx: WriteTransaction, payment: NewPayment, now: Date): Promise<PaymentRow> {
+  const at = now.toISOString();
+  return trx
+    .insertInto('payments')
+    .values({
+      id: newId('pay'),
+      provider: 'manual',
+      status: 'awaiting_payment',
+      currency: 'EUR',
+      created_at: at,
+      paid_at: null,
+      received_at: null,
+      cancelled_at: null,
+      updated_at: at,
+      ...payment,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** What a job's payments are computed from: its price, how many helpers share it, who pays. */
+export function jobPriceOf(trx: WriteTransaction, jobId: string) {
+  return trx
+    .selectFrom('jobs')
+    .select(['price_cents', 'helpers_needed', 'owner_account_id'])
+    .where('id', '=', jobId)
+    .executeTakeFirstOrThrow();
+}
+
+/** How many payments a job has already (the acceptance's index for its share). */
+export async function paymentsOfJobCount(trx: WriteTransaction, jobId: string): Promise<number> {
+  const row = await trx
+    .selectFrom('payments')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('job_id', '=', jobId)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/** A payment the account is party to (payer or payee), else undefined. */
+export function findPaymentOfParty(db: Queryable, id: string, accountId: string): Promise<PaymentRow | undefined> {
+  return db
+    .selectFrom('payments')
+    .selectAll()
+    .where('id', '=', id)
+    .where((eb) => eb.or([eb('payer_account_id', '=', accountId), eb('payee_account_id', '=', accountId)]))
+    .executeTakeFirst();
+}
+
+export interface PaymentFilter {
+  accountId: string;
+  role?: 'payer' | 'payee' | undefined;
+  status?: PaymentStatus | undefined;
+  limit: number;
+  offset: number;
+}
+
+/** The account's payments, newest first, with the total count. */
+export async function paymentsOfParty(
+  db: Queryable,
+  filter: PaymentFilter,
+): Promise<{ rows: PaymentRow[]; total: number }> {
+  let query = db.selectFrom('payments');
+  if (filter.role === 'payer') query = query.where('payer_account_id', '=', filter.accountId);
+  else if (filter.role === 'payee') query = query.where('payee_account_id', '=', filter.accountId);
+  else {
+    query = query.where((eb) =>
+      eb.or([eb('payer_account_id', '=', filter.accountId), eb('payee_account_id', '=', filter.accountId)]),
+    );
+  }
+  if (filter.status) query = query.where('status', '=', filter.status);
+  const [rows, count] = await Promise.all([
+    query
+      .selectAll()
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(filter.limit)
+      .offset(filter.offset)
+      .execute(),
+    query.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.count) };
+}
+
+/**
+ * Moves a payment from one of `from` to `to` if the account is on the right side of it, stamping
+ * `stamp`; the changed row, or undefined when nothing matched (another state, or not theirs).
+ */
+export async function movePayment(
+  trx: WriteTransaction,
+  move: {
+    id: string;
+    side: 'payer_account_id' | 'payee_account_id';
+    accountId: string;
+    from: readonly PaymentStatus[];
+    to: PaymentStatus;
+    stamp: 'paid_at' | 'received_at';
+  },
+  now: Date,
+): Promise<PaymentRow | undefined> {
+  const at = now.toISOString();
+  return trx
+    .updateTable('payments')
+    .set({ status: move.to, [move.stamp]: at, updated_at: at })
+    .where('id', '=', move.id)
+    .where(move.side, '=', move.accountId)
+    .where('status', 'in', move.from)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Cancels a job's payments that nothing was paid on yet; how many. */
+export async function cancelUnpaidPaymentsOfJob(trx: WriteTransaction, jobId: string, now: Date): Promise<number> {
+  const at = now.toISOString();
+  const result = await trx
+    .updateTable('payments')
+    .set({ status: 'cancelled', cancelled_at: at, updated_at: at })
+    .where('job_id', '=', jobId)
+    .where('status', '=', 'awaiting_payment')
+    .executeTakeFirst();
+  return changedRows(result);
+}
+
+/** Writes one ledger transaction; the caller has checked its postings sum to zero. */
+export async function insertLedgerTransaction(
+  trx: WriteTransaction,
+  paymentId: string | null,
+  postings: readonly Posting[],
+  now: Date,
+): Promise<string> {
+  const transactionId = newId('ltx');
+  const at = now.toISOString();
+  await trx
+    .insertInto('ledger_entries')
+    .values(
+      postings.map((posting) => ({
+        id: newId('led'),
+        transaction_id: transactionId,
+        payment_id: paymentId,
+        ledger_account: posting.ledgerAccount,
+        amount_cents: posting.amountCents,
+        kind: posting.kind,
+        created_at: at,
+      })),
+    )
+    .execute();
+  return transactionId;
+}
+
+/** Ledger transactions whose entries do not sum to zero: id and sum. */
+export function unbalancedTransactions(db: Queryable): Promise<{ transaction_id: string; total: number }[]> {
+  return db
+    .selectFrom('ledger_entries')
+    .select(['transaction_id', sql<number>`sum(amount_cents)`.as('total')])
+    .groupBy('transaction_id')
+    .having(sql`sum(amount_cents)`, '<>', 0)
+    .orderBy('transaction_id')
+    .execute();
+}
+
+/**
+ * Each payment beside what the ledger holds for it: the settlement that reached the payee and the
+ * fee booked to the platform (0 when none).
+ */
+export function paymentsWithLedger(db: Queryable): Promise<
+  {
+    id: string;
+    status: PaymentStatus;
+    amount_cents: number;
+    fee_cents: number;
+    payee_account_id: string;
+    settled: number;
+    fee_booked: number;
+  }[]
+> {
+  return db
+    .selectFrom('payments')
+    .select([
+      'payments.id',
+      'payments.status',
+      'payments.amount_cents',
+      'payments.fee_cents',
+      'payments.payee_account_id',
+      sql<number>`coalesce((select sum(e.amount_cents) from ledger_entries e where e.payment_id = payments.id and e.kind = 'settlement' and e.ledger_account = 'party:' || payments.payee_account_id), 0)`.as(
+        'settled',
+      ),
+      sql<number>`coalesce((select -sum(e.amount_cents) from ledger_entries e where e.payment_id = payments.id and e.kind = 'fee' and e.ledger_account = 'platform:fee_revenue'), 0)`.as(
+        'fee_booked',
+      ),
+    ])
+    .orderBy('payments.id')
+    .execute();
+}
+
+/** Fees owed to the platform per payee (what fees_receivable holds), largest first: for the operator. */
+export function feesReceivable(db: Queryable): Promise<{ ledger_account: string; total: number }[]> {
+  return db
+    .selectFrom('ledger_entries')
+    .select(['ledger_account', sql<number>`sum(amount_cents)`.as('total')])
+    .where('ledger_account', 'like', 'fees_receivable:%')
+    .groupBy('ledger_account')
+    .orderBy(sql`sum(amount_cents)`, 'desc')
+    .execute();
+}

@@ -1,0 +1,65 @@
+import { type Static, Type } from 'typebox';
+import { HasMore, IdParams, Nullable, PageFields, PagingQuery, RefTo, StringEnum } from './common.js';
+
+export const PAYMENT_STATUSES = ['awaiting_payment', 'paid', 'received', 'cancelled'] as const;
+
+const Euros = (description: string) => Type.Number({ minimum: 0, description: `${description} Euros with cents.` });
+const At = (description: string) => Nullable(Type.String({ format: 'date-time' }), { description });
+
+/** A payment as one of its two parties reads it (issue 32). */
+export const PaymentSchema = Type.Object(
+  {
+    id: Type.String({ description: 'pay_…' }),
+    kind: StringEnum(['job'] as const, { description: "job: an accepted helper's share of the job's price." }),
+    provider: StringEnum(['manual'] as const, {
+      description: 'manual: the parties settle in cash or by transfer and confirm it here.',
+    }),
+    role: StringEnum(['payer', 'payee'] as const, { description: 'Your side of it.' }),
+    status: StringEnum(PAYMENT_STATUSES),
+    job_id: Nullable(Type.String()),
+    application_id: Nullable(Type.String()),
+    amount_eur: Euros('What the payer owes the payee.'),
+    fee_eur: Euros("The platform's fee, owed by the payee (0 when none is due)."),
+    payout_eur: Euros('What stays with the payee: amount_eur - fee_eur.'),
+    currency: StringEnum(['EUR'] as const),
+    next_action: Nullable(
+      Type.Object(
+        {
+          type: StringEnum(['mark_paid', 'confirm_received'] as const),
+          url: Type.String({ description: 'POST it to act.' }),
+        },
+        { additionalProperties: false },
+      ),
+      { description: 'What you do next, if anything.' },
+    ),
+    created_at: Type.String({ format: 'date-time' }),
+    paid_at: At('When the payer said it is paid.'),
+    received_at: At('When the payee confirmed receipt.'),
+    cancelled_at: At('When it was cancelled (the job was cancelled before payment).'),
+  },
+  { $id: 'Payment', additionalProperties: false },
+);
+export type Payment = Static<typeof PaymentSchema>;
+
+export const PaymentPage = Type.Object(
+  { data: Type.Array(RefTo(PaymentSchema), { description: 'Newest first.' }), ...PageFields, has_more: HasMore },
+  { additionalProperties: false },
+);
+export type PaymentPage = Static<typeof PaymentPage>;
+
+export const PaymentQuery = Type.Object(
+  {
+    role: Type.Optional(
+      StringEnum(['payer', 'payee'] as const, { description: 'Only your side (both when left out).' }),
+    ),
+    status: Type.Optional(StringEnum(PAYMENT_STATUSES)),
+    limit: PagingQuery.limit,
+    offset: PagingQuery.offset,
+  },
+  { additionalProperties: false },
+);
+
+export const PaymentIdParams = IdParams('Payment', 'pay_3c1a9e7f5b2d4680');
+
+/** The rules, said on each payment operation. */
+export const PAYMENT_RULES = `**Payments (manual provider).** When a job's owner accepts an application, a payment of the helper's share is created: the price divided by helpers_needed in whole cents, the cents left over one each to the first acceptances. The parties settle in cash or by transfer: the payer marks it paid (POST /v1/payments/{id}/paid), the payee confirms receipt (POST /v1/payments/{id}/received, also straight from awaiting_payment, e.g. for cash). States: awaiting_payment -> paid -> received; awaiting_payment -> cancelled when the job is cancelled. Commercial providers owe the platform fee (PLATFORM_FEE_PERCENT of the amount, half up, at least PLATFORM_FEE_MIN_EUR); private helpers owe none. Receipt books the payment and the fee in the ledger. Only the two parties see a payment (else 404).`;

@@ -1,0 +1,213 @@
+/**
+ * Payments (issue 32, first part: the manual provider for jobs). A payment is created in the
+ * transaction that accepts an application; the payer marks it paid and the payee confirms receipt,
+ * which books the settlement and the fee in the ledger in the same transaction.
+ */
+
+import type { Queryable } from '../db/queryable.js';
+import type { AccountRow, PaymentRow } from '../db/schema.js';
+import {
+  eurosOf,
+  type FeeRule,
+  feeCents,
+  nextActionOf,
+  PAYMENT_MACHINE,
+  type Posting,
+  settlementPostings,
+  shareCents,
+} from '../domain/payments.js';
+import { findAccount } from '../repositories/account-erasure.js';
+import {
+  cancelUnpaidPaymentsOfJob,
+  feesReceivable,
+  findPaymentOfParty,
+  insertLedgerTransaction,
+  insertPayment,
+  jobPriceOf,
+  movePayment,
+  type PaymentFilter,
+  paymentsOfJobCount,
+  paymentsOfParty,
+  paymentsWithLedger,
+  unbalancedTransactions,
+} from '../repositories/payments.js';
+import { inWriteTransaction, type WriteContext, type WriteTransaction } from '../repositories/write-transaction.js';
+import type { Payment, PaymentPage } from '../schemas/payments.js';
+import { ApiError } from './errors.js';
+import { illegalTransition } from './write-rules.js';
+
+/** The payment as one party reads it. */
+export function paymentView(row: PaymentRow, accountId: string, base = '/v1'): Payment {
+  const role = row.payer_account_id === accountId ? 'payer' : 'payee';
+  const next = nextActionOf(row.status, role);
+  return {
+    id: row.id,
+    kind: row.kind,
+    provider: row.provider,
+    role,
+    status: row.status,
+    job_id: row.job_id,
+    application_id: row.application_id,
+    amount_eur: eurosOf(row.amount_cents),
+    fee_eur: eurosOf(row.fee_cents),
+    payout_eur: eurosOf(row.amount_cents - row.fee_cents),
+    currency: row.currency,
+    next_action: next && { type: next.type, url: `${base}/payments/${row.id}/${next.endpoint}` },
+    created_at: row.created_at,
+    paid_at: row.paid_at,
+    received_at: row.received_at,
+    cancelled_at: row.cancelled_at,
+  };
+}
+
+/**
+ * In the acceptance's transaction: the accepted helper's share of the job as a payment from the
+ * job's owner to the helper's account, with the fee a commercial provider owes.
+ */
+export async function createJobPayment(
+  trx: WriteTransaction,
+  input: { jobId: string; applicationId: string; payeeAccountId: string },
+  fees: FeeRule,
+  now: Date,
+): Promise<PaymentRow | undefined> {
+  const job = await jobPriceOf(trx, input.jobId);
+  // Only a job an account posted has a payer (the seeded marketplace's jobs take no acceptances).
+  if (job.owner_account_id === null) return undefined;
+  const index = await paymentsOfJobCount(trx, input.jobId);
+  const amount = shareCents(job.price_cents, job.helpers_needed, index);
+  const payee = await findAccount(trx, input.payeeAccountId);
+  const fee = feeCents(amount, fees, payee?.account_type === 'commercial');
+  return insertPayment(
+    trx,
+    {
+      kind: 'job',
+      payer_account_id: job.owner_account_id,
+      payee_account_id: input.payeeAccountId,
+      job_id: input.jobId,
+      application_id: input.applicationId,
+      amount_cents: amount,
+      fee_cents: fee,
+    },
+    now,
+  );
+}
+
+/** In a job's cancellation: its payments nothing was paid on are cancelled. */
+export const cancelJobPayments = (trx: WriteTransaction, jobId: string, now: Date) =>
+  cancelUnpaidPaymentsOfJob(trx, jobId, now);
+
+const notYours = (id: string) =>
+  new ApiError(404, 'not_found', `No payment with the id '${id}' is yours.`, {
+    param: 'id',
+    suggestion: 'Check the id (payment ids start with pay_); GET /v1/payments lists yours, as payer and as payee.',
+  });
+
+export async function getPayment(db: Queryable, account: AccountRow, id: string): Promise<Payment> {
+  const row = await findPaymentOfParty(db, id, account.id);
+  if (!row) throw notYours(id);
+  return paymentView(row, account.id);
+}
+
+export async function listPayments(
+  db: Queryable,
+  account: AccountRow,
+  query: Omit<PaymentFilter, 'accountId'>,
+): Promise<PaymentPage> {
+  const { rows, total } = await paymentsOfParty(db, { ...query, accountId: account.id });
+  return {
+    data: rows.map((row) => paymentView(row, account.id)),
+    total,
+    limit: query.limit,
+    offset: query.offset,
+    has_more: query.offset + query.limit < total,
+  };
+}
+
+/**
+ * The payer says the payment is paid, or the payee that it arrived. Receipt books the settlement and
+ * the fee in the ledger, in the same transaction as the change of state.
+ */
+export async function settle(
+  context: WriteContext,
+  account: AccountRow,
+  id: string,
+  action: 'paid' | 'received',
+): Promise<Payment> {
+  return inWriteTransaction(context, async (trx) => {
+    const row = await findPaymentOfParty(trx, id, account.id);
+    if (!row) throw notYours(id);
+    const side = action === 'paid' ? 'payer' : 'payee';
+    const role = row.payer_account_id === account.id ? 'payer' : 'payee';
+    if (role !== side) {
+      throw new ApiError(403, 'forbidden', `Only the ${side} of a payment says it is ${action}; you are its ${role}.`, {
+        param: 'id',
+        suggestion:
+          action === 'paid'
+            ? 'As the payee, confirm receipt with POST /v1/payments/{id}/received once the money is there.'
+            : 'As the payer, mark it paid with POST /v1/payments/{id}/paid; the payee confirms receipt.',
+      });
+    }
+    const from = Object.entries(PAYMENT_MACHINE)
+      .filter(([, moves]) => action in moves)
+      .map(([state]) => state as PaymentRow['status']);
+    const moved = await movePayment(
+      trx,
+      {
+        id,
+        side: action === 'paid' ? 'payer_account_id' : 'payee_account_id',
+        accountId: account.id,
+        from,
+        to: action,
+        stamp: action === 'paid' ? 'paid_at' : 'received_at',
+      },
+      context.now,
+    );
+    if (!moved) throw illegalTransition('payment', row.status, action, PAYMENT_MACHINE);
+    if (action === 'received') {
+      for (const postings of settlementPostings(moved)) await book(trx, moved.id, postings, context.now);
+    }
+    return paymentView(moved, account.id);
+  });
+}
+
+/** Writes one balanced ledger transaction; an unbalanced one is a bug and never written. */
+async function book(trx: WriteTransaction, paymentId: string, postings: Posting[], now: Date): Promise<void> {
+  const sum = postings.reduce((total, posting) => total + posting.amountCents, 0);
+  if (sum !== 0 || postings.some((posting) => !Number.isInteger(posting.amountCents))) {
+    throw new Error(`ledger transaction of ${paymentId} does not balance: ${sum} cents`);
+  }
+  await insertLedgerTransaction(trx, paymentId, postings, now);
+}
+
+/** What `npm run admin -- ledger check` finds wrong: unbalanced transactions, payments the ledger disagrees with. */
+export async function checkLedger(db: Queryable): Promise<string[]> {
+  const problems: string[] = [];
+  for (const row of await unbalancedTransactions(db)) {
+    problems.push(`transaction ${row.transaction_id} sums to ${Number(row.total)} cents, not 0`);
+  }
+  for (const payment of await paymentsWithLedger(db)) {
+    const settled = Number(payment.settled);
+    const feeBooked = Number(payment.fee_booked);
+    const wantSettled = payment.status === 'received' ? payment.amount_cents : 0;
+    const wantFee = payment.status === 'received' ? payment.fee_cents : 0;
+    if (settled !== wantSettled) {
+      problems.push(
+        `payment ${payment.id} (${payment.status}): the ledger settled ${settled} cents, not ${wantSettled}`,
+      );
+    }
+    if (feeBooked !== wantFee) {
+      problems.push(
+        `payment ${payment.id} (${payment.status}): the ledger booked a fee of ${feeBooked} cents, not ${wantFee}`,
+      );
+    }
+  }
+  return problems;
+}
+
+/** Fees commercial providers owe the platform, per provider account, in cents. */
+export async function feesOwed(db: Queryable): Promise<{ accountId: string; cents: number }[]> {
+  return (await feesReceivable(db)).map((row) => ({
+    accountId: row.ledger_account.slice('fees_receivable:'.length),
+    cents: Number(row.total),
+  }));
+}
