@@ -7,7 +7,6 @@ import type { Queryable } from '../db/queryable.js';
 import type { PaymentRow } from '../db/schema.js';
 import { newId } from '../domain/ids.js';
 import type { PaymentStatus, Posting } from '../domain/payments.js';
-import { changedRows } from './changed-rows.js';
 import type { WriteTransaction } from './write-transaction.js';
 
 export type NewPayment = Pick<
@@ -126,16 +125,16 @@ export async function movePayment(
     .executeTakeFirst();
 }
 
-/** Cancels a job's payments that nothing was paid on yet; how many. */
-export async function cancelUnpaidPaymentsOfJob(trx: WriteTransaction, jobId: string, now: Date): Promise<number> {
+/** Cancels a job's payments that nothing was paid on yet; the cancelled ones. */
+export function cancelUnpaidPaymentsOfJob(trx: WriteTransaction, jobId: string, now: Date): Promise<PaymentRow[]> {
   const at = now.toISOString();
-  const result = await trx
+  return trx
     .updateTable('payments')
     .set({ status: 'cancelled', cancelled_at: at, updated_at: at })
     .where('job_id', '=', jobId)
     .where('status', '=', 'awaiting_payment')
-    .executeTakeFirst();
-  return changedRows(result);
+    .returningAll()
+    .execute();
 }
 
 /** Writes one ledger transaction; the caller has checked its postings sum to zero. */

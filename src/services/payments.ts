@@ -17,6 +17,8 @@ import {
   shareCents,
 } from '../domain/payments.js';
 import { findAccount } from '../repositories/account-erasure.js';
+import { jobPlaceAndOwner } from '../repositories/applications.js';
+import { recordEvent } from '../repositories/outbox.js';
 import {
   cancelUnpaidPaymentsOfJob,
   feesReceivable,
@@ -77,7 +79,7 @@ export async function createJobPayment(
   const amount = shareCents(job.price_cents, job.helpers_needed, index);
   const payee = await findAccount(trx, input.payeeAccountId);
   const fee = feeCents(amount, fees, payee?.account_type === 'commercial');
-  return insertPayment(
+  const payment = await insertPayment(
     trx,
     {
       kind: 'job',
@@ -90,11 +92,34 @@ export async function createJobPayment(
     },
     now,
   );
+  await recordPaymentEvents(trx, 'payment.created', payment, now);
+  return payment;
 }
 
-/** In a job's cancellation: its payments nothing was paid on are cancelled. */
-export const cancelJobPayments = (trx: WriteTransaction, jobId: string, now: Date) =>
-  cancelUnpaidPaymentsOfJob(trx, jobId, now);
+/**
+ * A payment's event to each of its two parties, each with the payment as they read it (their role
+ * and next action): payment.created, or payment.status_changed (paid, received, cancelled). On
+ * their webhooks and private streams only; the job's place lets a webhook's filters match it.
+ */
+async function recordPaymentEvents(
+  trx: WriteTransaction,
+  type: 'payment.created' | 'payment.status_changed',
+  payment: PaymentRow,
+  now: Date,
+): Promise<void> {
+  const place = payment.job_id ? await jobPlaceAndOwner(trx, payment.job_id) : null;
+  for (const accountId of [payment.payer_account_id, payment.payee_account_id]) {
+    const data = paymentView(payment, accountId);
+    await recordEvent(trx, { type, subjectId: payment.id, place, audience: [accountId], data }, now);
+  }
+}
+
+/** In a job's cancellation: its payments nothing was paid on are cancelled, each with its events. */
+export async function cancelJobPayments(trx: WriteTransaction, jobId: string, now: Date): Promise<void> {
+  for (const payment of await cancelUnpaidPaymentsOfJob(trx, jobId, now)) {
+    await recordPaymentEvents(trx, 'payment.status_changed', payment, now);
+  }
+}
 
 const notYours = (id: string) =>
   new ApiError(404, 'not_found', `No payment with the id '${id}' is yours.`, {
@@ -166,6 +191,7 @@ export async function settle(
     if (action === 'received') {
       for (const postings of settlementPostings(moved)) await book(trx, moved.id, postings, context.now);
     }
+    await recordPaymentEvents(trx, 'payment.status_changed', moved, context.now);
     return paymentView(moved, account.id);
   });
 }

@@ -174,6 +174,28 @@ test('a job paid: shares, fee of the commercial helper, paid and received, the l
   await listFeesOwed(s.admin);
   assert.deepEqual(s.lines, [`${s.helpers[1]?.client.accountId}  5.00 EUR`]);
 
+  // Each party got its own events, with the payment as they read it; nobody else did.
+  const events = await s.db.kysely
+    .selectFrom('events')
+    .select(['type', 'audience', 'payload'])
+    .where('subject_id', '=', toFirm?.id ?? '')
+    .orderBy('id')
+    .execute();
+  assert.deepEqual(
+    events.map((e) => {
+      const data = JSON.parse(e.payload) as { role: string; status: string };
+      return [e.type, JSON.parse(e.audience ?? 'null'), data.role, data.status];
+    }),
+    [
+      ['payment.created', [s.owner.accountId], 'payer', 'awaiting_payment'],
+      ['payment.created', [s.helpers[1]?.client.accountId], 'payee', 'awaiting_payment'],
+      ['payment.status_changed', [s.owner.accountId], 'payer', 'paid'],
+      ['payment.status_changed', [s.helpers[1]?.client.accountId], 'payee', 'paid'],
+      ['payment.status_changed', [s.owner.accountId], 'payer', 'received'],
+      ['payment.status_changed', [s.helpers[1]?.client.accountId], 'payee', 'received'],
+    ],
+  );
+
   // The lists: both sides, filtered, paged.
   const asPayee = await s.helpers[1]?.client.get('/v1/payments?role=payee&status=received');
   assert.deepEqual(
@@ -212,6 +234,16 @@ test('received straight away (cash); a cancelled job cancels what is unpaid; the
   assert.equal(after.status, 'cancelled');
   assert.ok(after.cancelled_at);
   assert.equal((await s.owner.get(`/v1/payments/${toJana?.id}`)).body.status, 'received', 'what was received stays');
+  const cancelEvents = await s.db.kysely
+    .selectFrom('events')
+    .select(['type', 'payload'])
+    .where('subject_id', '=', toFirm?.id ?? '')
+    .where('type', '=', 'payment.status_changed')
+    .execute();
+  assert.deepEqual(
+    cancelEvents.map((e) => (JSON.parse(e.payload) as { status: string }).status),
+    ['cancelled', 'cancelled'],
+  );
   const late = await s.owner.post(`/v1/payments/${toFirm?.id}/paid`);
   assert.equal(late.status, 409);
   assert.match(await s.ledgerCheck(), /^The ledger balances/);
