@@ -16,6 +16,7 @@ export const ADMIN_OPTIONS = {
   uphold: { type: 'boolean' },
   reverse: { type: 'boolean' },
   'per-minute': { type: 'string' },
+  year: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 export type OptionName = Exclude<keyof typeof ADMIN_OPTIONS, 'help'>;

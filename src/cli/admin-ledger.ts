@@ -1,6 +1,6 @@
 import { eurosOf } from '../domain/payments.js';
-import { checkLedger, feesOwed } from '../services/payments.js';
-import type { AdminContext } from './admin-context.js';
+import { checkLedger, feesOwed, sellerYears } from '../services/payments.js';
+import type { AdminContext, AdminOptions } from './admin-context.js';
 
 /** Proves the books (issue 32): every ledger transaction sums to zero, and every payment's settlement and fee are booked as its state says. */
 export async function checkLedgerCommand(ctx: AdminContext): Promise<void> {
@@ -18,4 +18,29 @@ export async function listFeesOwed(ctx: AdminContext): Promise<void> {
     return;
   }
   for (const row of owed) ctx.out(`${row.accountId}  ${eurosOf(row.cents).toFixed(2)} EUR`);
+}
+
+const euros = (cents: number) => `${eurosOf(cents).toFixed(2)} EUR`;
+
+/**
+ * `ledger report --year 2026`: per seller (payee), the payments received in that calendar year
+ * (Europe/Berlin), the consideration per quarter and in all, and the fees: what a platform
+ * reports under DAC7 (PStTG). A tab-free line per seller; names as JSON strings.
+ */
+export async function ledgerReport(ctx: AdminContext, _id: string, options: AdminOptions): Promise<void> {
+  const year = Number(options.year);
+  if (!/^\d{4}$/.test(options.year ?? '') || year < 2000 || year > 2100) {
+    throw new Error('--year needs a calendar year, such as --year 2026.');
+  }
+  const sellers = await sellerYears(ctx.db, year);
+  if (sellers.length === 0) {
+    ctx.out(`No payments were received in ${year}.`);
+    return;
+  }
+  for (const s of sellers) {
+    const quarters = s.quarters.map((cents, i) => `Q${i + 1} ${euros(cents)}`).join(', ');
+    ctx.out(
+      `${s.accountId}  ${JSON.stringify(s.organisation ?? s.name)}  ${s.accountType}  payments ${s.payments}  consideration ${euros(s.considerationCents)} (${quarters})  fees ${euros(s.feeCents)}`,
+    );
+  }
 }

@@ -6,7 +6,7 @@ import { eraseAccountCommand, exportAccountCommand, stdoutWriter } from './admin
 import { limitClient, listClientsTable } from './admin-clients.js';
 import { ADMIN_OPTIONS, type AdminContext, type AdminOptions, type OptionName } from './admin-context.js';
 import { createKey, listKeysTable, revoke, rotate } from './admin-keys.js';
-import { checkLedgerCommand, listFeesOwed } from './admin-ledger.js';
+import { checkLedgerCommand, ledgerReport, listFeesOwed } from './admin-ledger.js';
 import { decideAppealCommand, decideReportCommand, listAppeals, listReports } from './admin-notices.js';
 import { approve, listRequests, reject } from './admin-requests.js';
 import { approveVerification, listVerifications, rejectVerification, unverify } from './admin-verifications.js';
@@ -52,6 +52,8 @@ the database the server uses.
   ledger check                      every ledger transaction sums to zero and every payment is booked as its
                                     state says; exits 1 and lists what does not
   ledger fees                       fees commercial providers owe the platform (manual provider), per account
+  ledger report --year 2026         per seller: payments received in that year (Europe/Berlin), the
+                                    consideration per quarter and in all, and fees (DAC7, PStTG)
 
 Email goes through SMTP_URL (smtp://user:pass@host:port); without it each message is written as an
 .eml file into OUTBOX_DIR (default ./data/outbox): a key's file holds the live key, delete it once sent.
@@ -91,6 +93,7 @@ const COMMANDS: Record<string, Command> = {
   'clients limit': { id: 'any', options: ['per-minute'], run: limitClient },
   'ledger check': { id: null, options: [], run: checkLedgerCommand },
   'ledger fees': { id: null, options: [], run: listFeesOwed },
+  'ledger report': { id: null, options: ['year'], run: ledgerReport },
 };
 
 /** The command and its arguments, checked before anything is opened. */

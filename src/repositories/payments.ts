@@ -218,3 +218,28 @@ export function feesReceivable(db: Queryable): Promise<{ ledger_account: string;
     .orderBy(sql`sum(amount_cents)`, 'desc')
     .execute();
 }
+
+/**
+ * Payments received in [from, to) by payee: the account's name, organisation and type, each
+ * payment's amount, fee and when it was received, oldest first (the report sums them by quarter).
+ */
+export function receivedBetween(db: Queryable, from: string, to: string) {
+  return db
+    .selectFrom('payments')
+    .innerJoin('accounts', 'accounts.id', 'payments.payee_account_id')
+    .select([
+      'payments.payee_account_id',
+      'accounts.name',
+      'accounts.organisation',
+      'accounts.account_type',
+      'payments.amount_cents',
+      'payments.fee_cents',
+      'payments.received_at',
+    ])
+    .where('payments.status', '=', 'received')
+    .where('payments.received_at', '>=', from)
+    .where('payments.received_at', '<', to)
+    .orderBy('payments.payee_account_id')
+    .orderBy('payments.received_at')
+    .execute();
+}

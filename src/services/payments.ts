@@ -6,6 +6,7 @@
 
 import type { Queryable } from '../db/queryable.js';
 import type { AccountRow, PaymentRow } from '../db/schema.js';
+import { berlinDate, berlinWallClock } from '../domain/berlin-time.js';
 import {
   eurosOf,
   type FeeRule,
@@ -31,6 +32,7 @@ import {
   paymentsOfJobCount,
   paymentsOfParty,
   paymentsWithLedger,
+  receivedBetween,
   unbalancedTransactions,
 } from '../repositories/payments.js';
 import { inWriteTransaction, type WriteContext, type WriteTransaction } from '../repositories/write-transaction.js';
@@ -236,4 +238,51 @@ export async function feesOwed(db: Queryable): Promise<{ accountId: string; cent
     accountId: row.ledger_account.slice('fees_receivable:'.length),
     cents: Number(row.total),
   }));
+}
+
+/** One seller's year on the platform, as the DAC7 report (PStTG) asks for it: consideration per quarter and fees. */
+export interface SellerYear {
+  accountId: string;
+  name: string;
+  organisation: string | null;
+  accountType: string;
+  payments: number;
+  /** Cents received in each quarter (Europe/Berlin), and the year's total. */
+  quarters: [number, number, number, number];
+  considerationCents: number;
+  feeCents: number;
+}
+
+/**
+ * Per payee, what they were paid through the platform in a calendar year (Europe/Berlin, by the
+ * day receipt was confirmed): the number of payments, the consideration per quarter and in all, and
+ * the fees; for the platform operator's DAC7 report (PStTG).
+ */
+export async function sellerYears(db: Queryable, year: number): Promise<SellerYear[]> {
+  const from = berlinWallClock(`${year}-01-01`, 0).toISOString();
+  const to = berlinWallClock(`${year + 1}-01-01`, 0).toISOString();
+  const sellers = new Map<string, SellerYear>();
+  for (const row of await receivedBetween(db, from, to)) {
+    let seller = sellers.get(row.payee_account_id);
+    if (!seller) {
+      seller = {
+        accountId: row.payee_account_id,
+        name: row.name,
+        organisation: row.organisation,
+        accountType: row.account_type,
+        payments: 0,
+        quarters: [0, 0, 0, 0],
+        considerationCents: 0,
+        feeCents: 0,
+      };
+      sellers.set(row.payee_account_id, seller);
+    }
+    const month = Number(berlinDate(new Date(row.received_at as string)).slice(5, 7));
+    const quarter = Math.floor((month - 1) / 3) as 0 | 1 | 2 | 3;
+    seller.payments += 1;
+    seller.quarters[quarter] += Number(row.amount_cents);
+    seller.considerationCents += Number(row.amount_cents);
+    seller.feeCents += Number(row.fee_cents);
+  }
+  return [...sellers.values()];
 }

@@ -8,7 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { type TestContext, test } from 'node:test';
-import { checkLedgerCommand, listFeesOwed } from '../../src/cli/admin-ledger.js';
+import { checkLedgerCommand, ledgerReport, listFeesOwed } from '../../src/cli/admin-ledger.js';
 import { testConfig } from '../../src/config.js';
 import { feeCents, shareCents } from '../../src/domain/payments.js';
 import { buildTestApp, clientFor, createKey } from '../helpers/app.js';
@@ -173,6 +173,21 @@ test('a job paid: shares, fee of the commercial helper, paid and received, the l
   s.lines.length = 0;
   await listFeesOwed(s.admin);
   assert.deepEqual(s.lines, [`${s.helpers[1]?.client.accountId}  5.00 EUR`]);
+
+  // The year's report per seller (DAC7): received in Q4 2026 (the test's clock), nothing in 2025.
+  s.lines.length = 0;
+  await ledgerReport(s.admin, '', { year: '2026' });
+  assert.deepEqual(
+    s.lines,
+    [
+      `${s.helpers[0]?.client.accountId}  "Test Developer"  private  payments 1  consideration 50.01 EUR (Q1 0.00 EUR, Q2 0.00 EUR, Q3 0.00 EUR, Q4 50.01 EUR)  fees 0.00 EUR`,
+      `${s.helpers[1]?.client.accountId}  "Test Developer"  commercial  payments 1  consideration 50.00 EUR (Q1 0.00 EUR, Q2 0.00 EUR, Q3 0.00 EUR, Q4 50.00 EUR)  fees 5.00 EUR`,
+    ].sort(),
+  );
+  s.lines.length = 0;
+  await ledgerReport(s.admin, '', { year: '2025' });
+  assert.deepEqual(s.lines, ['No payments were received in 2025.']);
+  await assert.rejects(ledgerReport(s.admin, '', { year: '26' }), /--year needs a calendar year/);
 
   // Each party got its own events, with the payment as they read it; nobody else did.
   const events = await s.db.kysely
