@@ -53,6 +53,7 @@ const TABLES: { [T in Exclude<keyof Database, DerivedTable>]: readonly (keyof Da
   oauth_records: ['model', 'id'],
   payments: ['id'],
   ledger_entries: ['id'],
+  bank_accounts: ['account_id'],
 };
 
 export type TableName = Exclude<keyof Database, DerivedTable>;

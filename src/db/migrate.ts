@@ -27,6 +27,7 @@ import * as signIn from './migrations/0024-sign-in.js';
 import * as passkeys from './migrations/0025-passkeys.js';
 import * as oauth from './migrations/0026-oauth.js';
 import * as payments from './migrations/0027-payments.js';
+import * as bankAccounts from './migrations/0028-bank-accounts.js';
 
 /** Migrations are listed in code, not read from a folder, so they work the same from src/ and dist/. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -57,6 +58,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0025-passkeys': passkeys,
   '0026-oauth': oauth,
   '0027-payments': payments,
+  '0028-bank-accounts': bankAccounts,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

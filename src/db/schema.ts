@@ -664,6 +664,7 @@ export interface Database {
   oauth_records: OauthRecordsTable;
   payments: PaymentsTable;
   ledger_entries: LedgerEntriesTable;
+  bank_accounts: BankAccountsTable;
 }
 
 export type JobRow = Selectable<JobsTable>;
@@ -731,3 +732,14 @@ export interface LedgerEntriesTable {
   created_at: string;
 }
 export type LedgerEntryRow = Selectable<LedgerEntriesTable>;
+
+/** The bank account a payee gives for transfers (issue 32, migration 0028), one per account. */
+export interface BankAccountsTable {
+  account_id: string;
+  /** Electronic format: no spaces, upper case. */
+  iban: string;
+  account_holder: string;
+  created_at: string;
+  updated_at: string;
+}
+export type BankAccountRow = Selectable<BankAccountsTable>;

@@ -23,6 +23,13 @@ export const ERASURE_KEPT = [
     period: '10 years from the end of the calendar year of the booking, then deleted.',
   },
   {
+    record: 'payments',
+    what: 'Amount, fee, status and dates of each payment the account owed or was owed, and their ledger lines; no name, text or bank account.',
+    reason:
+      'Accounting records of the platform’s fees and of the parties’ payments (§ 147 AO, § 257 HGB); the other party’s own history.',
+    period: '10 years from the end of the calendar year of the payment, then deleted.',
+  },
+  {
     record: 'jobs and listings',
     what: 'Category, price, dates, status and the approximate place; titles, descriptions, photos and the exact place are erased.',
     reason: 'The market statistics and price estimates count them; applications and bookings of others refer to them.',

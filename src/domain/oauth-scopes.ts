@@ -93,6 +93,8 @@ const RULES: [RegExp, RegExp, ScopeNeed][] = [
     { kind: 'never', why: 'Saying money was paid or received is the person’s own statement.' },
   ],
   [/^(GET|HEAD)$/, /^\/v1\/payments(\/|$)/, need('payments')],
+  [/^(GET|HEAD)$/, /^\/v1\/me\/bank-account$/, need('payments')],
+  [/./, /^\/v1\/me\/bank-account$/, { kind: 'never', why: 'Bank details are given by the person.' }],
   [/^(GET|HEAD)$/, /^\/v1\/me\/export$/, need('export')],
   [/./, /^\/v1\/(me\/events|events)(\/|$)/, need('events')],
   [/./, /^\/v1\/conversations(\/|$)/, need('messages')],

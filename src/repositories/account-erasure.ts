@@ -254,7 +254,7 @@ export interface RemovedCounts {
 /**
  * The last part of an erasure (step 4, after its commitments ended): revokes the account's keys;
  * deletes its webhooks, saved searches, calendar feed, drafts, sessions, sign-in codes, passkeys, OAuth grants, tokens and clients, place releases (read by it or of
- * its places), provider details and idempotency
+ * its places), provider details, its bank account and idempotency
  * records (but `keepIdempotencyKey`'s); unties the reports it filed and erases its appeals' texts.
  */
 export async function removeAccountRows(
@@ -302,6 +302,8 @@ export async function removeAccountRows(
     .where((eb) => eb.or([eb('reader_account_id', '=', id), eb('owner_account_id', '=', id)]))
     .execute();
   await trx.deleteFrom('providers').where('account_id', '=', id).execute();
+  // A bank account for transfers (issue 32): payments stay (tax law), the IBAN goes.
+  await trx.deleteFrom('bank_accounts').where('account_id', '=', id).execute();
   // Reports it filed stay (the notice is the platform's record, DSA Art. 16), no longer tied to it.
   await trx
     .updateTable('reports')

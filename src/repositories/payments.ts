@@ -4,7 +4,7 @@
  */
 import { sql } from 'kysely';
 import type { Queryable } from '../db/queryable.js';
-import type { PaymentRow } from '../db/schema.js';
+import type { BankAccountRow, PaymentRow } from '../db/schema.js';
 import { newId } from '../domain/ids.js';
 import type { PaymentStatus, Posting } from '../domain/payments.js';
 import type { WriteTransaction } from './write-transaction.js';
@@ -242,4 +242,37 @@ export function receivedBetween(db: Queryable, from: string, to: string) {
     .orderBy('payments.payee_account_id')
     .orderBy('payments.received_at')
     .execute();
+}
+
+/** The account's bank account, if it gave one. */
+export function findBankAccount(db: Queryable, accountId: string): Promise<BankAccountRow | undefined> {
+  return db.selectFrom('bank_accounts').selectAll().where('account_id', '=', accountId).executeTakeFirst();
+}
+
+/** The bank accounts of these accounts (those that gave one). */
+export async function bankAccountsOf(db: Queryable, accountIds: readonly string[]): Promise<BankAccountRow[]> {
+  if (accountIds.length === 0) return [];
+  return db.selectFrom('bank_accounts').selectAll().where('account_id', 'in', accountIds).execute();
+}
+
+/** Sets the account's bank account (the first time, or again). */
+export function putBankAccount(
+  trx: WriteTransaction,
+  accountId: string,
+  details: { iban: string; account_holder: string },
+  now: Date,
+): Promise<BankAccountRow> {
+  const at = now.toISOString();
+  return trx
+    .insertInto('bank_accounts')
+    .values({ account_id: accountId, ...details, created_at: at, updated_at: at })
+    .onConflict((oc) => oc.column('account_id').doUpdateSet({ ...details, updated_at: at }))
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** Removes the account's bank account; whether there was one. */
+export async function deleteBankAccount(trx: WriteTransaction, accountId: string): Promise<boolean> {
+  const result = await trx.deleteFrom('bank_accounts').where('account_id', '=', accountId).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
 }

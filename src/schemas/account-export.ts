@@ -428,6 +428,17 @@ export const EXPORT_SECTIONS = [
     fields: { id: ['s', 'client_id.'], ...CREATED },
   },
   {
+    key: 'bank_account',
+    description: 'Your bank account (PUT /v1/me/bank-account).',
+    many: true,
+    fields: {
+      iban: ['s', 'IBAN.'],
+      account_holder: ['s', 'Account holder.'],
+      ...CREATED,
+      updated_at: ['s', 'Last change.'],
+    },
+  },
+  {
     key: 'payments',
     description: 'Payments you owe or are owed (kept 10 years after erasure: tax law).',
     many: true,

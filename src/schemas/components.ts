@@ -15,7 +15,7 @@ import { JobSchema } from './jobs.js';
 import { ListingSchema } from './listings.js';
 import { AppealSchema, ModerationDecisionSchema, ReportSchema, TransparencySchema } from './notices.js';
 import { AuthorizationSchema, OauthClientSchema } from './oauth.js';
-import { PaymentSchema } from './payments.js';
+import { BankAccountSchema, PaymentSchema } from './payments.js';
 import { ExactLocationSchema } from './places.js';
 import { ProviderSchema, PublicProviderSchema } from './providers.js';
 import { PublicReviewSchema, ReviewSchema } from './reviews.js';
@@ -59,6 +59,7 @@ export const COMPONENT_SCHEMAS = [
   ModerationDecisionSchema,
   TransparencySchema,
   PaymentSchema,
+  BankAccountSchema,
   AccountExportSchema,
   AccountErasureSchema,
   WebhookSchema,

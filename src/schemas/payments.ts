@@ -32,6 +32,13 @@ export const PaymentSchema = Type.Object(
       ),
       { description: 'What you do next, if anything.' },
     ),
+    payee_bank_account: Nullable(
+      Type.Object({ iban: Type.String(), account_holder: Type.String() }, { additionalProperties: false }),
+      {
+        description:
+          "For the payer, while the payment is open: the payee's bank account for a transfer, if they gave one (PUT /v1/me/bank-account). Else null.",
+      },
+    ),
     created_at: Type.String({ format: 'date-time' }),
     paid_at: At('When the payer said it is paid.'),
     received_at: At('When the payee confirmed receipt.'),
@@ -63,3 +70,27 @@ export const PaymentIdParams = IdParams('Payment', 'pay_3c1a9e7f5b2d4680');
 
 /** The rules, said on each payment operation. */
 export const PAYMENT_RULES = `**Payments (manual provider).** When a job's owner accepts an application, a payment of the helper's share is created: the price divided by helpers_needed in whole cents, the cents left over one each to the first acceptances. The parties settle in cash or by transfer: the payer marks it paid (POST /v1/payments/{id}/paid), the payee confirms receipt (POST /v1/payments/{id}/received, also straight from awaiting_payment, e.g. for cash). States: awaiting_payment -> paid -> received; awaiting_payment -> cancelled when the job is cancelled. Commercial providers owe the platform fee (PLATFORM_FEE_PERCENT of the amount, half up, at least PLATFORM_FEE_MIN_EUR); private helpers owe none. Receipt books the payment and the fee in the ledger. Only the two parties see a payment (else 404).`;
+
+/** The bank account a payee gives for transfers (manual provider). */
+export const BankAccountSchema = Type.Object(
+  {
+    iban: Type.String({ description: 'In groups of four, as printed.' }),
+    account_holder: Type.String(),
+    updated_at: Type.String({ format: 'date-time' }),
+  },
+  { $id: 'BankAccount', additionalProperties: false },
+);
+export type BankAccount = Static<typeof BankAccountSchema>;
+
+export const BankAccountBody = Type.Object(
+  {
+    iban: Type.String({
+      minLength: 15,
+      maxLength: 42,
+      description: 'An IBAN, with or without spaces; checked (country, length, check digits).',
+    }),
+    account_holder: Type.String({ minLength: 2, maxLength: 70, pattern: '\\S', description: 'As the bank knows it.' }),
+  },
+  { additionalProperties: false },
+);
+export type BankAccountBody = Static<typeof BankAccountBody>;

@@ -4,8 +4,9 @@
  * which books the settlement and the fee in the ledger in the same transaction.
  */
 
+import { electronicFormatIBAN, friendlyFormatIBAN, validateIBAN } from 'ibantools';
 import type { Queryable } from '../db/queryable.js';
-import type { AccountRow, PaymentRow } from '../db/schema.js';
+import type { AccountRow, BankAccountRow, PaymentRow } from '../db/schema.js';
 import { berlinDate, berlinWallClock } from '../domain/berlin-time.js';
 import {
   eurosOf,
@@ -21,8 +22,11 @@ import { findAccount } from '../repositories/account-erasure.js';
 import { jobPlaceAndOwner } from '../repositories/applications.js';
 import { recordEvent } from '../repositories/outbox.js';
 import {
+  bankAccountsOf,
   cancelUnpaidPaymentsOfJob,
+  deleteBankAccount,
   feesReceivable,
+  findBankAccount,
   findPaymentOfParty,
   insertLedgerTransaction,
   insertPayment,
@@ -32,18 +36,27 @@ import {
   paymentsOfJobCount,
   paymentsOfParty,
   paymentsWithLedger,
+  putBankAccount,
   receivedBetween,
   unbalancedTransactions,
 } from '../repositories/payments.js';
 import { inWriteTransaction, type WriteContext, type WriteTransaction } from '../repositories/write-transaction.js';
-import type { Payment, PaymentPage } from '../schemas/payments.js';
+import type { BankAccount, BankAccountBody, Payment, PaymentPage } from '../schemas/payments.js';
 import { ApiError } from './errors.js';
 import { illegalTransition } from './write-rules.js';
 
-/** The payment as one party reads it. */
-export function paymentView(row: PaymentRow, accountId: string, base = '/v1'): Payment {
+/** Whether the payee's bank account is shown: to the payer, while the payment is open (agreed, not settled). */
+const showsBankAccount = (row: PaymentRow, accountId: string) =>
+  row.payer_account_id === accountId && (row.status === 'awaiting_payment' || row.status === 'paid');
+
+/**
+ * The payment as one party reads it; `bank` is the payee's bank account where showsBankAccount
+ * (events are recorded without it: a copy kept in an outbox is a copy too many).
+ */
+export function paymentView(row: PaymentRow, accountId: string, bank: BankAccountRow | null = null): Payment {
   const role = row.payer_account_id === accountId ? 'payer' : 'payee';
   const next = nextActionOf(row.status, role);
+  const shown = bank && showsBankAccount(row, accountId) ? bank : null;
   return {
     id: row.id,
     kind: row.kind,
@@ -56,7 +69,11 @@ export function paymentView(row: PaymentRow, accountId: string, base = '/v1'): P
     fee_eur: eurosOf(row.fee_cents),
     payout_eur: eurosOf(row.amount_cents - row.fee_cents),
     currency: row.currency,
-    next_action: next && { type: next.type, url: `${base}/payments/${row.id}/${next.endpoint}` },
+    next_action: next && { type: next.type, url: `/v1/payments/${row.id}/${next.endpoint}` },
+    payee_bank_account: shown && {
+      iban: friendlyFormatIBAN(shown.iban) ?? shown.iban,
+      account_holder: shown.account_holder,
+    },
     created_at: row.created_at,
     paid_at: row.paid_at,
     received_at: row.received_at,
@@ -132,7 +149,16 @@ const notYours = (id: string) =>
 export async function getPayment(db: Queryable, account: AccountRow, id: string): Promise<Payment> {
   const row = await findPaymentOfParty(db, id, account.id);
   if (!row) throw notYours(id);
-  return paymentView(row, account.id);
+  return (await withBankAccounts(db, [row], account.id))[0] as Payment;
+}
+
+/** The views of payments, each open one the caller pays with its payee's bank account. */
+async function withBankAccounts(db: Queryable, rows: PaymentRow[], accountId: string): Promise<Payment[]> {
+  const payees = [
+    ...new Set(rows.filter((row) => showsBankAccount(row, accountId)).map((row) => row.payee_account_id)),
+  ];
+  const banks = new Map((await bankAccountsOf(db, payees)).map((bank) => [bank.account_id, bank]));
+  return rows.map((row) => paymentView(row, accountId, banks.get(row.payee_account_id) ?? null));
 }
 
 export async function listPayments(
@@ -142,7 +168,7 @@ export async function listPayments(
 ): Promise<PaymentPage> {
   const { rows, total } = await paymentsOfParty(db, { ...query, accountId: account.id });
   return {
-    data: rows.map((row) => paymentView(row, account.id)),
+    data: await withBankAccounts(db, rows, account.id),
     total,
     limit: query.limit,
     offset: query.offset,
@@ -194,7 +220,7 @@ export async function settle(
       for (const postings of settlementPostings(moved)) await book(trx, moved.id, postings, context.now);
     }
     await recordPaymentEvents(trx, 'payment.status_changed', moved, context.now);
-    return paymentView(moved, account.id);
+    return (await withBankAccounts(trx, [moved], account.id))[0] as Payment;
   });
 }
 
@@ -285,4 +311,49 @@ export async function sellerYears(db: Queryable, year: number): Promise<SellerYe
     seller.feeCents += Number(row.fee_cents);
   }
   return [...sellers.values()];
+}
+
+const bankAccountView = (row: BankAccountRow): BankAccount => ({
+  iban: friendlyFormatIBAN(row.iban) ?? row.iban,
+  account_holder: row.account_holder,
+  updated_at: row.updated_at,
+});
+
+const noBankAccount = () =>
+  new ApiError(404, 'not_found', 'Your account has no bank account yet.', {
+    param: null,
+    suggestion: 'Give one with PUT /v1/me/bank-account {"iban": "...", "account_holder": "..."}.',
+  });
+
+export async function getBankAccount(db: Queryable, account: AccountRow): Promise<BankAccount> {
+  const row = await findBankAccount(db, account.id);
+  if (!row) throw noBankAccount();
+  return bankAccountView(row);
+}
+
+/** Sets the caller's bank account, the IBAN checked by ibantools (country, length, check digits, national rules). */
+export async function setBankAccount(
+  context: WriteContext,
+  account: AccountRow,
+  body: BankAccountBody,
+): Promise<BankAccount> {
+  const iban = electronicFormatIBAN(body.iban) ?? '';
+  if (!validateIBAN(iban).valid) {
+    throw new ApiError(400, 'invalid_parameter', `iban '${body.iban}' is not a valid IBAN.`, {
+      param: 'iban',
+      suggestion:
+        'Send the IBAN as your bank prints it (e.g. DE89 3704 0044 0532 0130 00): two letters of the country, two check digits, then the account; spaces are fine.',
+    });
+  }
+  const holder = body.account_holder.trim();
+  return bankAccountView(
+    await inWriteTransaction(context, (trx) =>
+      putBankAccount(trx, account.id, { iban, account_holder: holder }, context.now),
+    ),
+  );
+}
+
+export async function removeBankAccount(context: WriteContext, account: AccountRow): Promise<void> {
+  const removed = await inWriteTransaction(context, (trx) => deleteBankAccount(trx, account.id));
+  if (!removed) throw noBankAccount();
 }

@@ -70,6 +70,9 @@ export const WRITE_OPERATIONS = [
   'GET /v1/payments/{id} getPayment',
   'POST /v1/payments/{id}/paid markPaymentPaid',
   'POST /v1/payments/{id}/received confirmPaymentReceived',
+  'PUT /v1/me/bank-account putMyBankAccount',
+  'GET /v1/me/bank-account getMyBankAccount',
+  'DELETE /v1/me/bank-account deleteMyBankAccount',
   'POST /v1/drafts createDraft',
   'GET /v1/drafts/{id} getDraft',
 ] as const;

@@ -67,9 +67,10 @@ import { resolveShared } from '../helpers/openapi.js';
  * the export's connected apps and registered clients (GDPR Art. 15 asks for them): 231,400; the
  * DPoP scheme (RFC 9449) and its alternative in every operation's security, one error code: 232,600.
  * Issue 32's payments (list, get, paid, received; the Payment schema, the payments scope, the
- * export's payments): 240,000 (113), about 1,850 per new operation.
+ * export's payments): 240,000 (113), about 1,850 per new operation; with the payee's bank account
+ * (put, get, delete; its schema, the payment's payee_bank_account, the export's section): 244,000 (116).
  */
-const MAX_DOCUMENT_BYTES = 240_500;
+const MAX_DOCUMENT_BYTES = 244_500;
 /**
  * What an operation may weigh on average, in bytes: the 150 KB of issue 15 held 58 operations
  * (about 2,550 each). New operations (issue 17: conversations, the private stream, reviews,

@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { type TestContext, test } from 'node:test';
 import { checkLedgerCommand, ledgerReport, listFeesOwed } from '../../src/cli/admin-ledger.js';
 import { testConfig } from '../../src/config.js';
+import { scopeNeed } from '../../src/domain/oauth-scopes.js';
 import { feeCents, shareCents } from '../../src/domain/payments.js';
 import { buildTestApp, clientFor, createKey } from '../helpers/app.js';
 import { helperBody, JOB_BODY, PROVIDER_BODY } from '../helpers/bodies.js';
@@ -113,6 +114,7 @@ test('a job paid: shares, fee of the commercial helper, paid and received, the l
       payout_eur: 50.01,
       currency: 'EUR',
       next_action: { type: 'confirm_received', url: `/v1/payments/${toJana?.id}/received` },
+      payee_bank_account: null,
       created_at: undefined,
       paid_at: null,
       received_at: null,
@@ -278,4 +280,95 @@ test('received straight away (cash); a cancelled job cancels what is unpaid; the
     .execute();
   await assert.rejects(s.ledgerCheck(), /The ledger does not balance: 1 problem/);
   assert.deepEqual(s.lines, ['transaction ltx_broken sums to -1 cents, not 0']);
+});
+
+test("a payee's bank account: checked by ibantools, shown only to the payer of an open payment, never in events, gone with erasure", async (t) => {
+  const s = await setup(t);
+  const jana = s.helpers[0]?.client;
+  assert.ok(jana);
+  assert.equal((await jana.get('/v1/me/bank-account')).status, 404);
+  const wrong = await jana.put('/v1/me/bank-account', {
+    iban: 'DE89 3704 0044 0532 0130 01',
+    account_holder: 'Jana W.',
+  });
+  assert.equal(wrong.status, 400);
+  assert.equal(wrong.body.param, 'iban');
+  const stored = await jana.put('/v1/me/bank-account', {
+    iban: 'de89370400440532013000',
+    account_holder: ' Jana Weber ',
+  });
+  assert.equal(stored.status, 200, stored.raw);
+  assert.deepEqual([stored.body.iban, stored.body.account_holder], ['DE89 3704 0044 0532 0130 00', 'Jana Weber']);
+  assert.equal((await jana.get('/v1/me/bank-account')).body.iban, 'DE89 3704 0044 0532 0130 00');
+
+  // Before an acceptance nobody sees it; then the payer of the open payment does, and only they.
+  const { payments } = await acceptedJob(s, 80);
+  const [toJana, toFirm] = payments as { id: string }[];
+  const ownerView = (await s.owner.get(`/v1/payments/${toJana?.id}`)).body;
+  assert.deepEqual(ownerView.payee_bank_account, { iban: 'DE89 3704 0044 0532 0130 00', account_holder: 'Jana Weber' });
+  const listed = (await s.owner.get('/v1/payments')).body.data as { id: string; payee_bank_account: unknown }[];
+  assert.deepEqual(
+    listed.map((p) => [p.id, p.payee_bank_account !== null]).sort(),
+    [
+      [toJana?.id, true],
+      [toFirm?.id, false],
+    ].sort(),
+    'the firm gave none',
+  );
+  assert.equal((await jana.get(`/v1/payments/${toJana?.id}`)).body.payee_bank_account, null, 'not to the payee');
+  const events = await s.db.kysely
+    .selectFrom('events')
+    .select('payload')
+    .where('type', 'in', ['payment.created', 'payment.status_changed'])
+    .execute();
+  assert.ok(events.length > 0);
+  assert.ok(
+    events.every((e) => !e.payload.includes('DE89')),
+    'no event holds the IBAN',
+  );
+  const paid = await s.owner.post(`/v1/payments/${toJana?.id}/paid`);
+  assert.ok(paid.body.payee_bank_account, 'still open while paid');
+  const received = await jana.post(`/v1/payments/${toJana?.id}/received`);
+  assert.equal(received.status, 200);
+  assert.equal((await s.owner.get(`/v1/payments/${toJana?.id}`)).body.payee_bank_account, null, 'settled: no more');
+
+  // The export holds it; erasure deletes it, while the payment stays.
+  assert.deepEqual(
+    (await jana.get('/v1/me/export')).body.bank_account.map((b: { iban: string }) => b.iban),
+    ['DE89370400440532013000'],
+  );
+  const erased = await jana.delete('/v1/me', { confirm: 'jana@example.org' });
+  assert.equal(erased.status, 202, erased.raw);
+  assert.ok(
+    erased.body.kept.some((k: { record: string }) => k.record === 'payments'),
+    'the answer says payments stay',
+  );
+  assert.equal(await s.db.kysely.selectFrom('bank_accounts').selectAll().executeTakeFirst(), undefined);
+  assert.equal((await s.owner.get(`/v1/payments/${toJana?.id}`)).body.status, 'received');
+  assert.match(await s.ledgerCheck(), /^The ledger balances/);
+
+  // Removing it: 204, then 404.
+  const firm = s.helpers[1]?.client;
+  assert.equal(
+    (await firm?.put('/v1/me/bank-account', { iban: 'DE89370400440532013000', account_holder: 'Firm' }))?.status,
+    200,
+  );
+  assert.equal((await firm?.delete('/v1/me/bank-account'))?.status, 204);
+  assert.equal((await firm?.delete('/v1/me/bank-account'))?.status, 404);
+  assert.equal((await s.owner.get(`/v1/payments/${toFirm?.id}`)).body.payee_bank_account, null);
+});
+
+test("apps acting for a person read payments with the scope payments; saying money moved, and bank details, stay the person's", () => {
+  const payments = { kind: 'scope', scope: 'payments' };
+  assert.deepEqual(scopeNeed('GET', '/v1/payments'), payments);
+  assert.deepEqual(scopeNeed('GET', '/v1/payments/:id'), payments);
+  assert.deepEqual(scopeNeed('GET', '/v1/me/bank-account'), payments);
+  for (const [method, route] of [
+    ['POST', '/v1/payments/:id/paid'],
+    ['POST', '/v1/payments/:id/received'],
+    ['PUT', '/v1/me/bank-account'],
+    ['DELETE', '/v1/me/bank-account'],
+  ] as const) {
+    assert.equal(scopeNeed(method, route).kind, 'never', `${method} ${route}`);
+  }
 });

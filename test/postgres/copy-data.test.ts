@@ -304,6 +304,16 @@ async function writeThroughApi(db: Db): Promise<ApiRows> {
         })),
       )
       .execute();
+    await db.kysely
+      .insertInto('bank_accounts')
+      .values({
+        account_id: passkeyOwner,
+        iban: 'DE89370400440532013000',
+        account_holder: 'Copy Owner',
+        created_at: NOW.toISOString(),
+        updated_at: NOW.toISOString(),
+      })
+      .execute();
     const outbox = mkdtempSync(join(tmpdir(), 'copy-data-mail-'));
     const mailer = createMailer({ OUTBOX_DIR: outbox, MAIL_FROM: 'api@example.org', SMTP_URL: undefined });
     try {

@@ -95,6 +95,7 @@ test('two instances on one PostgreSQL schema and one Redis', { timeout: 300_000 
       '0025-passkeys',
       '0026-oauth',
       '0027-payments',
+      '0028-bank-accounts',
     ]);
   });
 

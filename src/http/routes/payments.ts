@@ -1,6 +1,22 @@
+import { Type } from 'typebox';
 import { NoQuery, RefTo } from '../../schemas/common.js';
-import { PAYMENT_RULES, PaymentIdParams, PaymentPage, PaymentQuery, PaymentSchema } from '../../schemas/payments.js';
-import { getPayment, listPayments, settle } from '../../services/payments.js';
+import {
+  BankAccountBody,
+  BankAccountSchema,
+  PAYMENT_RULES,
+  PaymentIdParams,
+  PaymentPage,
+  PaymentQuery,
+  PaymentSchema,
+} from '../../schemas/payments.js';
+import {
+  getBankAccount,
+  getPayment,
+  listPayments,
+  removeBankAccount,
+  setBankAccount,
+  settle,
+} from '../../services/payments.js';
 import { errorResponses } from '../error-catalogue.js';
 import { ok } from '../responses.js';
 import type { Api, RouteDeps } from '../route-deps.js';
@@ -81,4 +97,61 @@ export function paymentRoutes(app: Api, deps: RouteDeps): void {
       async (request) => settle(writeContext(request, deps), requireAccount(request), request.params.id, action),
     );
   }
+
+  const BANK_RULES =
+    'The bank account a payee gives for transfers (manual provider): its IBAN is shown only to a payer of a payment to you while that payment is open (accepted, not yet received), as payee_bank_account; never in events. Erasing the account deletes it.';
+  app.put(
+    '/v1/me/bank-account',
+    {
+      ...WRITE_HOOKS,
+      schema: {
+        operationId: 'putMyBankAccount',
+        summary: 'Give your bank account for transfers',
+        description: `${BANK_RULES} The whole set each time; an IBAN that does not check out (country, length, check digits) answers 400 naming iban.`,
+        tags: ['Payments'],
+        security: WRITE_SECURITY,
+        querystring: NoQuery,
+        body: BankAccountBody,
+        response: { 200: ok(RefTo(BankAccountSchema), 'Stored.'), ...errorResponses(400, 413, 415) },
+      },
+    },
+    async (request) => setBankAccount(writeContext(request, deps), requireAccount(request), request.body),
+  );
+
+  app.get(
+    '/v1/me/bank-account',
+    {
+      onRequest: WRITE_HOOKS.onRequest,
+      schema: {
+        operationId: 'getMyBankAccount',
+        summary: 'Your bank account for transfers',
+        description: `As stored by PUT /v1/me/bank-account; 404 before one is given. ${BANK_RULES}`,
+        tags: ['Payments'],
+        security: WRITE_SECURITY,
+        querystring: NoQuery,
+        response: { 200: ok(RefTo(BankAccountSchema), 'Your bank account.'), ...errorResponses(400, 404) },
+      },
+    },
+    async (request) => getBankAccount(deps.db, requireAccount(request)),
+  );
+
+  app.delete(
+    '/v1/me/bank-account',
+    {
+      onRequest: WRITE_HOOKS.onRequest,
+      schema: {
+        operationId: 'deleteMyBankAccount',
+        summary: 'Remove your bank account',
+        description: `Payers of your open payments no longer see it; 404 when there is none. ${BANK_RULES}`,
+        tags: ['Payments'],
+        security: WRITE_SECURITY,
+        querystring: NoQuery,
+        response: { 204: ok(Type.Null(), 'Removed; no body.'), ...errorResponses(400, 404, 413, 415) },
+      },
+    },
+    async (request, reply) => {
+      await removeBankAccount(writeContext(request, deps), requireAccount(request));
+      return reply.code(204).send(null);
+    },
+  );
 }
