@@ -46,9 +46,12 @@ export interface Posting {
   kind: 'settlement' | 'fee';
 }
 
-export const partyAccount = (accountId: string) => `party:${accountId}`;
-export const feesReceivableAccount = (accountId: string) => `fees_receivable:${accountId}`;
+/** The ledger's accounts: a person's money outside the platform, fees a provider owes, the platform's fee income. */
+export const PARTY_PREFIX = 'party:';
+export const FEES_RECEIVABLE_PREFIX = 'fees_receivable:';
 export const FEE_REVENUE_ACCOUNT = 'platform:fee_revenue';
+export const partyAccount = (accountId: string) => `${PARTY_PREFIX}${accountId}`;
+export const feesReceivableAccount = (accountId: string) => `${FEES_RECEIVABLE_PREFIX}${accountId}`;
 
 /**
  * What a settled manual payment writes: the payer's money to the payee (settlement), and the fee

@@ -6,7 +6,13 @@ import { sql } from 'kysely';
 import type { Queryable } from '../db/queryable.js';
 import type { BankAccountRow, PaymentRow } from '../db/schema.js';
 import { newId } from '../domain/ids.js';
-import type { PaymentStatus, Posting } from '../domain/payments.js';
+import {
+  FEE_REVENUE_ACCOUNT,
+  FEES_RECEIVABLE_PREFIX,
+  PARTY_PREFIX,
+  type PaymentStatus,
+  type Posting,
+} from '../domain/payments.js';
 import type { WriteTransaction } from './write-transaction.js';
 
 export type NewPayment = Pick<
@@ -34,11 +40,11 @@ export async function insertPayment(trx: WriteTransaction, payment: NewPayment, 
     .executeTakeFirstOrThrow();
 }
 
-/** What a job's payments are computed from: its price, how many helpers share it, who pays. */
+/** What a job's payments are computed from: its price, how many helpers share it, who pays; and its place (for the events). */
 export function jobPriceOf(trx: WriteTransaction, jobId: string) {
   return trx
     .selectFrom('jobs')
-    .select(['price_cents', 'helpers_needed', 'owner_account_id'])
+    .select(['price_cents', 'helpers_needed', 'owner_account_id', 'category', 'lat', 'lng'])
     .where('id', '=', jobId)
     .executeTakeFirstOrThrow();
 }
@@ -197,10 +203,10 @@ export function paymentsWithLedger(db: Queryable): Promise<
       'payments.amount_cents',
       'payments.fee_cents',
       'payments.payee_account_id',
-      sql<number>`coalesce((select sum(e.amount_cents) from ledger_entries e where e.payment_id = payments.id and e.kind = 'settlement' and e.ledger_account = 'party:' || payments.payee_account_id), 0)`.as(
+      sql<number>`coalesce((select sum(e.amount_cents) from ledger_entries e where e.payment_id = payments.id and e.kind = 'settlement' and e.ledger_account = ${PARTY_PREFIX} || payments.payee_account_id), 0)`.as(
         'settled',
       ),
-      sql<number>`coalesce((select -sum(e.amount_cents) from ledger_entries e where e.payment_id = payments.id and e.kind = 'fee' and e.ledger_account = 'platform:fee_revenue'), 0)`.as(
+      sql<number>`coalesce((select -sum(e.amount_cents) from ledger_entries e where e.payment_id = payments.id and e.kind = 'fee' and e.ledger_account = ${FEE_REVENUE_ACCOUNT}), 0)`.as(
         'fee_booked',
       ),
     ])
@@ -213,7 +219,7 @@ export function feesReceivable(db: Queryable): Promise<{ ledger_account: string;
   return db
     .selectFrom('ledger_entries')
     .select(['ledger_account', sql<number>`sum(amount_cents)`.as('total')])
-    .where('ledger_account', 'like', 'fees_receivable:%')
+    .where('ledger_account', 'like', `${FEES_RECEIVABLE_PREFIX}%`)
     .groupBy('ledger_account')
     .orderBy(sql`sum(amount_cents)`, 'desc')
     .execute();

@@ -10,6 +10,7 @@ import type { AccountRow, BankAccountRow, PaymentRow } from '../db/schema.js';
 import { berlinDate, berlinWallClock } from '../domain/berlin-time.js';
 import {
   eurosOf,
+  FEES_RECEIVABLE_PREFIX,
   type FeeRule,
   feeCents,
   nextActionOf,
@@ -111,7 +112,7 @@ export async function createJobPayment(
     },
     now,
   );
-  await recordPaymentEvents(trx, 'payment.created', payment, now);
+  await recordPaymentEvents(trx, 'payment.created', payment, now, job);
   return payment;
 }
 
@@ -125,8 +126,10 @@ async function recordPaymentEvents(
   type: 'payment.created' | 'payment.status_changed',
   payment: PaymentRow,
   now: Date,
+  /** The job's place when the caller has read it already. */
+  known?: { category: string; lat: number; lng: number },
 ): Promise<void> {
-  const place = payment.job_id ? await jobPlaceAndOwner(trx, payment.job_id) : null;
+  const place = known ?? (payment.job_id ? await jobPlaceAndOwner(trx, payment.job_id) : null);
   for (const accountId of [payment.payer_account_id, payment.payee_account_id]) {
     const data = paymentView(payment, accountId);
     await recordEvent(trx, { type, subjectId: payment.id, place, audience: [accountId], data }, now);
@@ -261,7 +264,7 @@ export async function checkLedger(db: Queryable): Promise<string[]> {
 /** Fees commercial providers owe the platform, per provider account, in cents. */
 export async function feesOwed(db: Queryable): Promise<{ accountId: string; cents: number }[]> {
   return (await feesReceivable(db)).map((row) => ({
-    accountId: row.ledger_account.slice('fees_receivable:'.length),
+    accountId: row.ledger_account.slice(FEES_RECEIVABLE_PREFIX.length),
     cents: Number(row.total),
   }));
 }
