@@ -108,6 +108,20 @@ async function world(t: Parameters<typeof buildTestApp>[0]) {
     ground: 'terms',
     explanation: 'Test.',
   });
+  // A payment (issue 32): the party's application to another job of the owner, accepted.
+  const paidJob = await post(owner.key, '/v1/jobs', { ...JOB, title: 'Bezahlter Auftrag' });
+  const paidApplication = await post(party.key, `/v1/jobs/${paidJob}/applications`, { helper_id: partyHelper });
+  const accepted = await app.inject({
+    method: 'POST',
+    url: `/v1/jobs/${paidJob}/applications/${paidApplication}/accept`,
+    headers: { 'x-api-key': owner.key },
+  });
+  assert.equal(accepted.statusCode, 200, accepted.body);
+  const payment = await db.kysely
+    .selectFrom('payments')
+    .select('id')
+    .where('application_id', '=', paidApplication)
+    .executeTakeFirstOrThrow();
   const doc = (await app.inject({ url: '/v1/openapi.json' })).json() as OpenApiDocument;
   const delivery = await db.kysely
     .selectFrom('webhook_deliveries')
@@ -134,6 +148,7 @@ async function world(t: Parameters<typeof buildTestApp>[0]) {
       draft,
       report,
       decision: decision.id,
+      payment: payment.id,
     },
   };
 }
@@ -162,6 +177,9 @@ async function snapshot(db: Db): Promise<string> {
     'reports',
     'moderation_decisions',
     'appeals',
+    'payments',
+    'ledger_entries',
+    'bank_accounts',
   ] as const;
   const rows: unknown[] = [];
   // Sorted: PostgreSQL returns rows in storage order, which a no-op update (a row lock) changes.
@@ -185,6 +203,7 @@ describe('API1: object-level authorization on every id', () => {
       drafts: ids.draft,
       reports: ids.report,
       me: ids.decision,
+      payments: ids.payment,
     };
     const checked: string[] = [];
     const unclassified: string[] = [];

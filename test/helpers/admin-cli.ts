@@ -1,5 +1,9 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import type { Kysely } from 'kysely';
+import type { AdminContext } from '../../src/cli/admin-context.js';
+import { testConfig } from '../../src/config.js';
+import type { Database } from '../../src/db/schema.js';
 import { childEnv, entryArgs } from './server-process.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -42,4 +46,19 @@ export function runCli(script: string, args: string[], config: Record<string, st
 /** The last line a command printed: where keys go, alone, for scripts to take. */
 export function lastLine(output: string): string {
   return output.trimEnd().split('\n').at(-1) ?? '';
+}
+
+/**
+ * An admin command's context for calling its functions in process (where the test is not about
+ * the command line): its result lines go to `lines`; no mail is sent.
+ */
+export function adminContext(db: Kysely<Database>, lines: string[]): AdminContext {
+  return {
+    db,
+    config: testConfig({}),
+    mailer: undefined as never,
+    now: new Date(),
+    out: (line) => lines.push(line),
+    note: () => {},
+  };
 }

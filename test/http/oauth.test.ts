@@ -13,8 +13,8 @@ import { describe, type TestContext, test } from 'node:test';
 import { exportJWK, SignJWT } from 'jose';
 import * as client from 'openid-client';
 import { limitClient, listClientsTable } from '../../src/cli/admin-clients.js';
-import { testConfig } from '../../src/config.js';
 import { findOrCreateAccount, issueKey } from '../../src/repositories/access.js';
+import { adminContext } from '../helpers/admin-cli.js';
 import { buildTestApp, createKey } from '../helpers/app.js';
 import { JOB_BODY } from '../helpers/bodies.js';
 import { csrfOf, OauthBrowser } from '../helpers/oauth.js';
@@ -638,27 +638,9 @@ describe('OAuth 2.1 with openid-client', () => {
     assert.match(String(over.headers['ratelimit-policy']), /^"oauth-app";q=3;w=60/);
     const lines: string[] = [];
     const clientId = config.clientMetadata().client_id;
-    await limitClient(
-      {
-        db: db.kysely,
-        config: testConfig({}),
-        mailer: undefined as never,
-        now: new Date(),
-        out: (l) => lines.push(l),
-        note: () => {},
-      },
-      clientId,
-      { 'per-minute': '100' },
-    );
+    await limitClient(adminContext(db.kysely, lines), clientId, { 'per-minute': '100' });
     assert.match(lines.join('\n'), /may now make 100 requests per minute/);
-    await listClientsTable({
-      db: db.kysely,
-      config: testConfig({}),
-      mailer: undefined as never,
-      now: new Date(),
-      out: (l) => lines.push(l),
-      note: () => {},
-    });
+    await listClientsTable(adminContext(db.kysely, lines));
     assert.match(lines.at(-1) ?? '', new RegExp(`^${clientId}  "Busy App"  self-registered  100/min  `));
     assert.equal((await app.inject({ url: '/v1/me', headers: bearer(tokens.access_token) })).statusCode, 200);
   });

@@ -9,9 +9,9 @@
 import assert from 'node:assert/strict';
 import { type TestContext, test } from 'node:test';
 import { checkLedgerCommand, ledgerReport, listFeesOwed } from '../../src/cli/admin-ledger.js';
-import { testConfig } from '../../src/config.js';
 import { scopeNeed } from '../../src/domain/oauth-scopes.js';
 import { feeCents, shareCents } from '../../src/domain/payments.js';
+import { adminContext } from '../helpers/admin-cli.js';
 import { buildTestApp, clientFor, createKey } from '../helpers/app.js';
 import { helperBody, JOB_BODY, PROVIDER_BODY } from '../helpers/bodies.js';
 
@@ -36,14 +36,7 @@ async function setup(t: TestContext) {
     helpers.push({ client: who, helperId: profile.body.id as string });
   }
   const lines: string[] = [];
-  const admin = {
-    db: db.kysely,
-    config: testConfig({}),
-    mailer: undefined as never,
-    now: new Date(),
-    out: (line: string) => lines.push(line),
-    note: () => {},
-  };
+  const admin = adminContext(db.kysely, lines);
   const ledgerCheck = async () => {
     lines.length = 0;
     await checkLedgerCommand(admin);
