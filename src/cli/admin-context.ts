@@ -17,6 +17,7 @@ export const ADMIN_OPTIONS = {
   reverse: { type: 'boolean' },
   'per-minute': { type: 'string' },
   year: { type: 'string' },
+  'amount-eur': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 export type OptionName = Exclude<keyof typeof ADMIN_OPTIONS, 'help'>;

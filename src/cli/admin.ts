@@ -3,6 +3,7 @@ import { loadConfig } from '../config.js';
 import { openDatabase } from '../db/prepare.js';
 import { createMailer } from '../mail/mailer.js';
 import { eraseAccountCommand, exportAccountCommand, stdoutWriter } from './admin-accounts.js';
+import { decideClaimCommand, listClaims } from './admin-claims.js';
 import { limitClient, listClientsTable } from './admin-clients.js';
 import { ADMIN_OPTIONS, type AdminContext, type AdminOptions, type OptionName } from './admin-context.js';
 import { createKey, listKeysTable, revoke, rotate } from './admin-keys.js';
@@ -49,6 +50,10 @@ the database the server uses.
   clients limit <client_id> --per-minute N
                                     an app's ceiling in requests per minute across all its people
                                     (default OAUTH_CLIENT_LIMIT_PER_MIN)
+  claims list                       disputed damage claims (waiting for a decision), then open ones, oldest first
+  claims decide <clm_id> --amount-eur N --explanation TEXT
+                                    decide a disputed claim: what the owner keeps of the deposit (0 up to the
+                                    claim); both sides are told (event and e-mail)
   ledger check                      every ledger transaction sums to zero and every payment is booked as its
                                     state says; exits 1 and lists what does not
   ledger fees                       fees commercial providers owe the platform (manual provider), per account
@@ -61,7 +66,7 @@ Links in emails use PUBLIC_URL, else http://HOST:PORT.`;
 
 interface Command {
   /** The prefix of the id the command takes, or null for none. */
-  id: 'kr_' | 'key_' | 'ver_' | 'hlp_' | 'acc_' | 'rpt_' | 'apl_' | 'any' | null;
+  id: 'kr_' | 'key_' | 'ver_' | 'hlp_' | 'acc_' | 'rpt_' | 'apl_' | 'clm_' | 'any' | null;
   options: readonly OptionName[];
   run(ctx: AdminContext, id: string, options: AdminOptions): Promise<void>;
 }
@@ -91,6 +96,8 @@ const COMMANDS: Record<string, Command> = {
   // An OAuth client's id is the library's or ours (cli_...): any id.
   'clients list': { id: null, options: [], run: listClientsTable },
   'clients limit': { id: 'any', options: ['per-minute'], run: limitClient },
+  'claims list': { id: null, options: [], run: listClaims },
+  'claims decide': { id: 'clm_', options: ['amount-eur', 'explanation'], run: decideClaimCommand },
   'ledger check': { id: null, options: [], run: checkLedgerCommand },
   'ledger fees': { id: null, options: [], run: listFeesOwed },
   'ledger report': { id: null, options: ['year'], run: ledgerReport },

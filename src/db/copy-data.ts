@@ -54,6 +54,7 @@ const TABLES: { [T in Exclude<keyof Database, DerivedTable>]: readonly (keyof Da
   payments: ['id'],
   ledger_entries: ['id'],
   bank_accounts: ['account_id'],
+  claims: ['id'],
 };
 
 export type TableName = Exclude<keyof Database, DerivedTable>;

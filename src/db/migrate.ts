@@ -28,6 +28,7 @@ import * as passkeys from './migrations/0025-passkeys.js';
 import * as oauth from './migrations/0026-oauth.js';
 import * as payments from './migrations/0027-payments.js';
 import * as bankAccounts from './migrations/0028-bank-accounts.js';
+import * as bookingMoney from './migrations/0029-booking-money.js';
 
 /** Migrations are listed in code, not read from a folder, so they work the same from src/ and dist/. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -59,6 +60,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0026-oauth': oauth,
   '0027-payments': payments,
   '0028-bank-accounts': bankAccounts,
+  '0029-booking-money': bookingMoney,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

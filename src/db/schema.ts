@@ -215,6 +215,8 @@ export interface BookingsTable {
   decided_at: Generated<string | null>;
   /** Who cancelled the booking (the owner's cancellations count in the owner's record). */
   cancelled_by: Generated<'owner' | 'renter' | null>;
+  /** When the item came back (migration 0029): the claim window counts from it. */
+  returned_at: Generated<string | null>;
 }
 
 /** What a review is about, and the side that wrote it (the caller's role). */
@@ -665,6 +667,7 @@ export interface Database {
   payments: PaymentsTable;
   ledger_entries: LedgerEntriesTable;
   bank_accounts: BankAccountsTable;
+  claims: ClaimsTable;
 }
 
 export type JobRow = Selectable<JobsTable>;
@@ -706,7 +709,11 @@ export interface PaymentsTable {
   payee_account_id: string;
   job_id: string | null;
   application_id: string | null;
+  /** A booking's rent or deposit (migration 0029). */
+  booking_id: Generated<string | null>;
   amount_cents: number;
+  /** Of a released deposit, what stayed with the owner for an accepted or decided claim (migration 0029). */
+  kept_cents: Generated<number>;
   /** The platform's fee, owed by the payee; 0 where none is due (domain/payments.ts). */
   fee_cents: number;
   currency: 'EUR';
@@ -714,6 +721,8 @@ export interface PaymentsTable {
   paid_at: string | null;
   received_at: string | null;
   cancelled_at: string | null;
+  /** When the owner said a deposit was given back (migration 0029). */
+  released_at: Generated<string | null>;
   updated_at: string;
 }
 export type PaymentRow = Selectable<PaymentsTable>;
@@ -727,7 +736,7 @@ export interface LedgerEntriesTable {
   ledger_account: string;
   /** Cents; positive is money in, negative money out of the ledger account. */
   amount_cents: number;
-  /** What moved: `settlement` or `fee`. */
+  /** What moved: `settlement` (between the parties, also a deposit handed over or given back) or `fee`. */
   kind: 'settlement' | 'fee';
   created_at: string;
 }
@@ -743,3 +752,32 @@ export interface BankAccountsTable {
   updated_at: string;
 }
 export type BankAccountRow = Selectable<BankAccountsTable>;
+
+/** Where a damage claim stands (issue 32, migration 0029). */
+export type ClaimStatus = 'open' | 'accepted' | 'disputed' | 'decided';
+
+/** An owner's claim on a returned booking's held deposit, one per booking (issue 32, migration 0029). */
+export interface ClaimsTable {
+  id: string;
+  booking_id: string;
+  /** The deposit it is taken from. */
+  payment_id: string;
+  owner_account_id: string;
+  renter_account_id: string;
+  /** What the owner claims, at most the deposit. */
+  amount_cents: number;
+  text: string;
+  /** JSON array of https URLs. */
+  photos: string;
+  status: ClaimStatus;
+  /** The renter's side, when disputed. */
+  response_text: string | null;
+  /** What an operator decided (disputed claims). */
+  decided_cents: number | null;
+  explanation: string | null;
+  created_at: string;
+  answered_at: string | null;
+  decided_at: string | null;
+  updated_at: string;
+}
+export type ClaimRow = Selectable<ClaimsTable>;

@@ -89,9 +89,16 @@ const RULES: [RegExp, RegExp, ScopeNeed][] = [
   ],
   [
     /^POST$/,
-    /^\/v1\/payments\/:id\/(paid|received)$/,
-    { kind: 'never', why: 'Saying money was paid or received is the person’s own statement.' },
+    /^\/v1\/payments\/:id\/(paid|received|release)$/,
+    { kind: 'never', why: 'Saying money was paid, received or given back is the person’s own statement.' },
   ],
+  [
+    /^POST$/,
+    /^\/v1\/claims\/:id\/accept$/,
+    { kind: 'never', why: 'Agreeing to pay a claim is the person’s own decision; an app may dispute it for them.' },
+  ],
+  [/^(GET|HEAD)$/, /^\/v1\/claims\/:id$/, need('payments')],
+  [/^POST$/, /^\/v1\/claims\/:id\/dispute$/, need('bookings:write')],
   [/^(GET|HEAD)$/, /^\/v1\/payments(\/|$)/, need('payments')],
   [/^(GET|HEAD)$/, /^\/v1\/me\/bank-account$/, need('payments')],
   [/./, /^\/v1\/me\/bank-account$/, { kind: 'never', why: 'Bank details are given by the person.' }],

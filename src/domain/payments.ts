@@ -11,10 +11,13 @@
  * - Every movement is a ledger transaction whose entries sum to zero.
  */
 
-/** What a payment is for: today a helper's share of an accepted job. */
-export type PaymentKind = 'job';
-/** The manual provider's life of a payment: the payer says it is paid, the payee that it arrived. */
-export type PaymentStatus = 'awaiting_payment' | 'paid' | 'received' | 'cancelled';
+/** What a payment is for: a helper's share of an accepted job, a booking's rent, a booking's deposit. */
+export type PaymentKind = 'job' | 'rent' | 'deposit';
+/**
+ * The manual provider's life of a payment: the payer says it is paid, the payee that it arrived; a
+ * deposit the owner holds (received) is released after the return, less what a claim kept.
+ */
+export type PaymentStatus = 'awaiting_payment' | 'paid' | 'received' | 'released' | 'cancelled';
 
 export interface FeeRule {
   /** Percent of the amount, e.g. 10 or 7.5. */
@@ -75,14 +78,48 @@ export function settlementPostings(payment: {
   return [settlement, fee];
 }
 
+/**
+ * What a deposit's release writes: the owner gives back what no claim kept (the renter's money
+ * home again). Nothing when the claim kept it all.
+ */
+export function releasePostings(payment: {
+  payer_account_id: string;
+  payee_account_id: string;
+  amount_cents: number;
+  kept_cents: number;
+}): Posting[][] {
+  const back = payment.amount_cents - payment.kept_cents;
+  if (back === 0) return [];
+  return [
+    [
+      { ledgerAccount: partyAccount(payment.payee_account_id), amountCents: -back, kind: 'settlement' },
+      { ledgerAccount: partyAccount(payment.payer_account_id), amountCents: back, kind: 'settlement' },
+    ],
+  ];
+}
+
+/**
+ * What the ledger must hold as settled to the payee for a payment in this state: nothing before
+ * receipt; the amount once received; of a released deposit, what the claim kept.
+ */
+export function expectedSettled(payment: { status: PaymentStatus; amount_cents: number; kept_cents: number }): number {
+  if (payment.status === 'received') return payment.amount_cents;
+  if (payment.status === 'released') return payment.kept_cents;
+  return 0;
+}
+
 /** What the caller does next with a payment, by their side of it; null when it is not theirs to act. */
 export function nextActionOf(
   status: PaymentStatus,
   role: 'payer' | 'payee',
-): { type: 'mark_paid' | 'confirm_received'; endpoint: string } | null {
+  kind: PaymentKind = 'job',
+): { type: 'mark_paid' | 'confirm_received' | 'release_deposit'; endpoint: string } | null {
   if (role === 'payer' && status === 'awaiting_payment') return { type: 'mark_paid', endpoint: 'paid' };
   if (role === 'payee' && (status === 'awaiting_payment' || status === 'paid')) {
     return { type: 'confirm_received', endpoint: 'received' };
+  }
+  if (role === 'payee' && kind === 'deposit' && status === 'received') {
+    return { type: 'release_deposit', endpoint: 'release' };
   }
   return null;
 }
@@ -90,10 +127,14 @@ export function nextActionOf(
 /** Euros with cents as a JSON number, from integer cents (12345 -> 123.45). */
 export const eurosOf = (cents: number): number => cents / 100;
 
-/** Payment (manual provider): the payer marks it paid, the payee confirms receipt (also straight away). */
+/**
+ * Payment (manual provider): the payer marks it paid, the payee confirms receipt (also straight
+ * away); the owner releases a held deposit after the return.
+ */
 export const PAYMENT_MACHINE = {
   awaiting_payment: { paid: 'paid', received: 'received' },
   paid: { received: 'received' },
-  received: {},
+  received: { release: 'released' },
+  released: {},
   cancelled: {},
 } as const;

@@ -48,6 +48,8 @@ export interface RouteDeps {
   completionObjectionHours: number;
   /** The platform's fee on payments (PLATFORM_FEE_PERCENT, PLATFORM_FEE_MIN_EUR). */
   fees: FeeRule;
+  /** Hours after a return in which the owner may claim on the deposit (CLAIM_WINDOW_HOURS). */
+  claimWindowHours: number;
   /** Saved searches an account may keep (SAVED_SEARCHES_PER_ACCOUNT). */
   savedSearchesPerAccount: number;
   /** Counts a report (POST /v1/reports) against its sender's hourly budget; throws 429 past it. */
@@ -65,6 +67,7 @@ export type ConfiguredLimits = Pick<
   | 'reviewWindowDays'
   | 'completionObjectionHours'
   | 'fees'
+  | 'claimWindowHours'
   | 'savedSearchesPerAccount'
 >;
 
@@ -86,6 +89,7 @@ export function configuredLimits(config: Config): ConfiguredLimits {
     reviewWindowDays: config.REVIEW_WINDOW_DAYS,
     completionObjectionHours: config.COMPLETION_OBJECTION_HOURS,
     fees: { percent: config.PLATFORM_FEE_PERCENT, minCents: config.PLATFORM_FEE_MIN_EUR * 100 },
+    claimWindowHours: config.CLAIM_WINDOW_HOURS,
     savedSearchesPerAccount: config.SAVED_SEARCHES_PER_ACCOUNT,
   };
 }

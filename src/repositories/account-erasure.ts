@@ -304,6 +304,14 @@ export async function removeAccountRows(
   await trx.deleteFrom('providers').where('account_id', '=', id).execute();
   // A bank account for transfers (issue 32): payments stay (tax law), the IBAN goes.
   await trx.deleteFrom('bank_accounts').where('account_id', '=', id).execute();
+  // Claims stay with the payments they settle; what the erased person wrote in them goes.
+  await trx.updateTable('claims').set({ text: ERASED_TEXT, photos: '[]' }).where('owner_account_id', '=', id).execute();
+  await trx
+    .updateTable('claims')
+    .set({ response_text: ERASED_TEXT })
+    .where('renter_account_id', '=', id)
+    .where('response_text', 'is not', null)
+    .execute();
   // Reports it filed stay (the notice is the platform's record, DSA Art. 16), no longer tied to it.
   await trx
     .updateTable('reports')

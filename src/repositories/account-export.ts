@@ -73,6 +73,11 @@ const SOURCES: Record<ExportSectionKey, Source> = {
     key: ['id'],
     mine: (a) => sql`(payer_account_id = ${a.id} or payee_account_id = ${a.id})`,
   },
+  claims: {
+    table: 'claims',
+    key: ['id'],
+    mine: (a) => sql`(owner_account_id = ${a.id} or renter_account_id = ${a.id})`,
+  },
   saved_search_matches: {
     table: 'saved_search_matches',
     key: ['saved_search_id', 'subject_id'],

@@ -154,6 +154,7 @@ export async function insertBooking(
     updated_at: at,
     decided_at: null,
     cancelled_by: null,
+    returned_at: null,
   };
   await trx.insertInto('bookings').values(row).execute();
   return row;
@@ -177,6 +178,7 @@ export function findBookingWithOwner(db: Queryable, id: string): Promise<Booking
 export interface BookingChangeHistory {
   decided_at?: string;
   cancelled_by?: 'owner' | 'renter';
+  returned_at?: string;
 }
 
 /**

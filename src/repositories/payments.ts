@@ -18,7 +18,7 @@ import type { WriteTransaction } from './write-transaction.js';
 export type NewPayment = Pick<
   PaymentRow,
   'kind' | 'payer_account_id' | 'payee_account_id' | 'job_id' | 'application_id' | 'amount_cents' | 'fee_cents'
->;
+> & { booking_id?: string };
 
 export async function insertPayment(trx: WriteTransaction, payment: NewPayment, now: Date): Promise<PaymentRow> {
   const at = now.toISOString();
@@ -131,16 +131,84 @@ export async function movePayment(
     .executeTakeFirst();
 }
 
-/** Cancels a job's payments that nothing was paid on yet; the cancelled ones. */
-export function cancelUnpaidPaymentsOfJob(trx: WriteTransaction, jobId: string, now: Date): Promise<PaymentRow[]> {
+/** Cancels a job's or a booking's payments that nothing was paid on yet; the cancelled ones. */
+export function cancelUnpaidPayments(
+  trx: WriteTransaction,
+  of: { job_id: string } | { booking_id: string },
+  now: Date,
+): Promise<PaymentRow[]> {
   const at = now.toISOString();
+  const [column, id] = 'job_id' in of ? (['job_id', of.job_id] as const) : (['booking_id', of.booking_id] as const);
   return trx
     .updateTable('payments')
     .set({ status: 'cancelled', cancelled_at: at, updated_at: at })
-    .where('job_id', '=', jobId)
+    .where(column, '=', id)
     .where('status', '=', 'awaiting_payment')
     .returningAll()
     .execute();
+}
+
+/** What a booking's payments are computed from: its rent, deposit and renter, its owner's account, its listing's place. */
+export function bookingMoneyOf(trx: WriteTransaction, bookingId: string) {
+  return trx
+    .selectFrom('bookings')
+    .innerJoin('listings', 'listings.id', 'bookings.listing_id')
+    .innerJoin('owners', 'owners.id', 'listings.owner_id')
+    .select([
+      'bookings.id',
+      'bookings.price_cents',
+      'bookings.deposit_cents',
+      'bookings.renter_account_id',
+      'bookings.status',
+      'owners.account_id as owner_account_id',
+      'listings.category',
+      'listings.lat',
+      'listings.lng',
+    ])
+    .where('bookings.id', '=', bookingId)
+    .executeTakeFirstOrThrow();
+}
+
+/** A booking's payment of one kind (its rent or its deposit), if it has one. */
+export function paymentOfBooking(
+  db: Queryable,
+  bookingId: string,
+  kind: 'rent' | 'deposit',
+): Promise<PaymentRow | undefined> {
+  return db
+    .selectFrom('payments')
+    .selectAll()
+    .where('booking_id', '=', bookingId)
+    .where('kind', '=', kind)
+    .executeTakeFirst();
+}
+
+/** The payments of these jobs' applications or bookings, for their payment summaries. */
+export async function paymentsFor(
+  db: Queryable,
+  column: 'application_id' | 'booking_id',
+  ids: readonly string[],
+): Promise<PaymentRow[]> {
+  if (ids.length === 0) return [];
+  return db.selectFrom('payments').selectAll().where(column, 'in', ids).orderBy('created_at').execute();
+}
+
+/** Releases a held deposit, keeping `keptCents` with the owner; the changed row, or undefined when it was not held by this payee. */
+export function releaseDeposit(
+  trx: WriteTransaction,
+  release: { id: string; payeeAccountId: string; keptCents: number },
+  now: Date,
+): Promise<PaymentRow | undefined> {
+  const at = now.toISOString();
+  return trx
+    .updateTable('payments')
+    .set({ status: 'released', kept_cents: release.keptCents, released_at: at, updated_at: at })
+    .where('id', '=', release.id)
+    .where('kind', '=', 'deposit')
+    .where('payee_account_id', '=', release.payeeAccountId)
+    .where('status', '=', 'received')
+    .returningAll()
+    .executeTakeFirst();
 }
 
 /** Writes one ledger transaction; the caller has checked its postings sum to zero. */
@@ -190,6 +258,7 @@ export function paymentsWithLedger(db: Queryable): Promise<
     status: PaymentStatus;
     amount_cents: number;
     fee_cents: number;
+    kept_cents: number;
     payee_account_id: string;
     settled: number;
     fee_booked: number;
@@ -202,6 +271,7 @@ export function paymentsWithLedger(db: Queryable): Promise<
       'payments.status',
       'payments.amount_cents',
       'payments.fee_cents',
+      'payments.kept_cents',
       'payments.payee_account_id',
       sql<number>`coalesce((select sum(e.amount_cents) from ledger_entries e where e.payment_id = payments.id and e.kind = 'settlement' and e.ledger_account = ${PARTY_PREFIX} || payments.payee_account_id), 0)`.as(
         'settled',
@@ -230,24 +300,28 @@ export function feesReceivable(db: Queryable): Promise<{ ledger_account: string;
  * payment's amount, fee and when it was received, oldest first (the report sums them by quarter).
  */
 export function receivedBetween(db: Queryable, from: string, to: string) {
-  return db
-    .selectFrom('payments')
-    .innerJoin('accounts', 'accounts.id', 'payments.payee_account_id')
-    .select([
-      'payments.payee_account_id',
-      'accounts.name',
-      'accounts.organisation',
-      'accounts.account_type',
-      'payments.amount_cents',
-      'payments.fee_cents',
-      'payments.received_at',
-    ])
-    .where('payments.status', '=', 'received')
-    .where('payments.received_at', '>=', from)
-    .where('payments.received_at', '<', to)
-    .orderBy('payments.payee_account_id')
-    .orderBy('payments.received_at')
-    .execute();
+  return (
+    db
+      .selectFrom('payments')
+      .innerJoin('accounts', 'accounts.id', 'payments.payee_account_id')
+      .select([
+        'payments.payee_account_id',
+        'accounts.name',
+        'accounts.organisation',
+        'accounts.account_type',
+        'payments.amount_cents',
+        'payments.fee_cents',
+        'payments.received_at',
+      ])
+      .where('payments.status', '=', 'received')
+      // Consideration only: a deposit is the renter's money held, not a price paid.
+      .where('payments.kind', 'in', ['job', 'rent'])
+      .where('payments.received_at', '>=', from)
+      .where('payments.received_at', '<', to)
+      .orderBy('payments.payee_account_id')
+      .orderBy('payments.received_at')
+      .execute()
+  );
 }
 
 /** The account's bank account, if it gave one. */

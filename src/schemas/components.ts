@@ -5,6 +5,7 @@ import { ApplicationSchema } from './applications.js';
 import { AvailabilitySchema, PublicHelperSchema } from './availability.js';
 import { BookingSchema } from './bookings.js';
 import { CategoryItemSchema } from './categories.js';
+import { ClaimSchema } from './claims.js';
 import { CategorySchema, LocationSchema, ReliabilityScoreSchema } from './common.js';
 import { ConversationSchema, MessageSchema } from './conversations.js';
 import { DraftSchema } from './drafts.js';
@@ -60,6 +61,7 @@ export const COMPONENT_SCHEMAS = [
   TransparencySchema,
   PaymentSchema,
   BankAccountSchema,
+  ClaimSchema,
   AccountExportSchema,
   AccountErasureSchema,
   WebhookSchema,

@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { HasMore, IdParams, Nullable, PageFields, PagingQuery, RefTo, StringEnum } from './common.js';
 
-export const PAYMENT_STATUSES = ['awaiting_payment', 'paid', 'received', 'cancelled'] as const;
+export const PAYMENT_STATUSES = ['awaiting_payment', 'paid', 'received', 'released', 'cancelled'] as const;
 
 const Euros = (description: string) => Type.Number({ minimum: 0, description: `${description} Euros with cents.` });
 const At = (description: string) => Nullable(Type.String({ format: 'date-time' }), { description });
@@ -10,7 +10,10 @@ const At = (description: string) => Nullable(Type.String({ format: 'date-time' }
 export const PaymentSchema = Type.Object(
   {
     id: Type.String({ description: 'pay_…' }),
-    kind: StringEnum(['job'] as const, { description: "job: an accepted helper's share of the job's price." }),
+    kind: StringEnum(['job', 'rent', 'deposit'] as const, {
+      description:
+        "job: an accepted helper's share of the job's price; rent: a confirmed booking's price; deposit: a confirmed booking's deposit, held by the owner until after the return.",
+    }),
     provider: StringEnum(['manual'] as const, {
       description: 'manual: the parties settle in cash or by transfer and confirm it here.',
     }),
@@ -18,14 +21,16 @@ export const PaymentSchema = Type.Object(
     status: StringEnum(PAYMENT_STATUSES),
     job_id: Nullable(Type.String()),
     application_id: Nullable(Type.String()),
+    booking_id: Nullable(Type.String()),
     amount_eur: Euros('What the payer owes the payee.'),
     fee_eur: Euros("The platform's fee, owed by the payee (0 when none is due)."),
     payout_eur: Euros('What stays with the payee: amount_eur - fee_eur.'),
+    kept_eur: Euros('Of a released deposit, what the owner kept for an accepted or decided claim (else 0).'),
     currency: StringEnum(['EUR'] as const),
     next_action: Nullable(
       Type.Object(
         {
-          type: StringEnum(['mark_paid', 'confirm_received'] as const),
+          type: StringEnum(['mark_paid', 'confirm_received', 'release_deposit'] as const),
           url: Type.String({ description: 'POST it to act.' }),
         },
         { additionalProperties: false },
@@ -42,7 +47,8 @@ export const PaymentSchema = Type.Object(
     created_at: Type.String({ format: 'date-time' }),
     paid_at: At('When the payer said it is paid.'),
     received_at: At('When the payee confirmed receipt.'),
-    cancelled_at: At('When it was cancelled (the job was cancelled before payment).'),
+    cancelled_at: At('When it was cancelled (the job or booking was cancelled before payment).'),
+    released_at: At('When the owner gave a deposit back.'),
   },
   { $id: 'Payment', additionalProperties: false },
 );
@@ -69,7 +75,7 @@ export const PaymentQuery = Type.Object(
 export const PaymentIdParams = IdParams('Payment', 'pay_3c1a9e7f5b2d4680');
 
 /** The rules, said on each payment operation. */
-export const PAYMENT_RULES = `**Payments (manual provider).** When a job's owner accepts an application, a payment of the helper's share is created: the price divided by helpers_needed in whole cents, the cents left over one each to the first acceptances. The parties settle in cash or by transfer: the payer marks it paid (POST /v1/payments/{id}/paid), the payee confirms receipt (POST /v1/payments/{id}/received, also straight from awaiting_payment, e.g. for cash). States: awaiting_payment -> paid -> received; awaiting_payment -> cancelled when the job is cancelled. Commercial providers owe the platform fee (PLATFORM_FEE_PERCENT of the amount, half up, at least PLATFORM_FEE_MIN_EUR); private helpers owe none. Receipt books the payment and the fee in the ledger. Only the two parties see a payment (else 404).`;
+export const PAYMENT_RULES = `**Payments (manual provider).** When a job's owner accepts an application, a payment of the helper's share is created: the price divided by helpers_needed in whole cents, the cents left over one each to the first acceptances. The parties settle in cash or by transfer: the payer marks it paid (POST /v1/payments/{id}/paid), the payee confirms receipt (POST /v1/payments/{id}/received, also straight from awaiting_payment, e.g. for cash). When a booking is confirmed, its rent (kind rent) and its deposit (kind deposit, if the listing asks one) are created the same way; the renter hands the deposit over at pick-up and the owner confirms it received (held); after the return (or a cancellation) the owner releases it (POST /v1/payments/{id}/release), keeping what an accepted or decided claim allows. States: awaiting_payment -> paid -> received (-> released, deposits); awaiting_payment -> cancelled when the job or booking is cancelled or declined. Commercial providers owe the platform fee on jobs and rent (PLATFORM_FEE_PERCENT of the amount, half up, at least PLATFORM_FEE_MIN_EUR); private helpers owe none. Receipt books the payment and the fee in the ledger. Only the two parties see a payment (else 404).`;
 
 /** The bank account a payee gives for transfers (manual provider). */
 export const BankAccountSchema = Type.Object(

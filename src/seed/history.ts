@@ -348,5 +348,6 @@ function pastBooking(
     updated_at: iso(status === 'returned' ? endMs : (decidedMs ?? createdMs) + DAY_MS),
     decided_at: decidedMs === null ? null : iso(decidedMs),
     cancelled_by: status === 'cancelled_owner' ? 'owner' : status === 'cancelled_renter' ? 'renter' : null,
+    returned_at: status === 'returned' ? iso(endMs) : null,
   };
 }

@@ -10,6 +10,7 @@ import {
   pickUpWindow,
   requestCutoff,
 } from '../domain/booking-price.js';
+import type { FeeRule } from '../domain/payments.js';
 import { allowedActions, BOOKING_MACHINE, edgesOf } from '../domain/transitions.js';
 import { claimQuota } from '../repositories/account-quotas.js';
 import { dueBookingRequests, expireBookingRequest } from '../repositories/booking-expiry.js';
@@ -41,6 +42,7 @@ import {
   type ListingAvailability,
 } from '../schemas/bookings.js';
 import { ApiError, badRequest } from './errors.js';
+import { cancelUnpaid, createBookingPayments } from './payments.js';
 import { illegalTransition } from './write-rules.js';
 
 /** What the booking rules depend on besides the request. */
@@ -51,6 +53,8 @@ export interface BookingSettings {
   requestTtlHours: number;
   /** Bookings an account may request per hour (BOOKINGS_PER_ACCOUNT_PER_HOUR). */
   quota: number;
+  /** The platform's fee on rent (PLATFORM_FEE_PERCENT, PLATFORM_FEE_MIN_EUR). */
+  fees: FeeRule;
 }
 
 /**
@@ -105,6 +109,8 @@ async function bookListing(
   const audience = [listing.account_id, request.renterAccountId];
   const data = bookingRowToBooking(row);
   await recordEvent(trx, { type: 'booking.created', subjectId: row.id, place: listing, audience, data }, now);
+  // Confirmed at once (instant booking): the rent and the deposit are due from now.
+  if (row.status === 'confirmed') await createBookingPayments(trx, row.id, settings.fees, now);
   return { booked: row };
 }
 
@@ -164,9 +170,10 @@ export async function changeBookingStatus(
   account: AccountRow,
   id: string,
   action: BookingAction,
-  requestTtlHours: number,
+  settings: Pick<BookingSettings, 'requestTtlHours' | 'fees'>,
 ): Promise<Booking> {
   const { db, now } = context;
+  const { requestTtlHours } = settings;
   const edges = edgesOf<BookingStatus>(BOOKING_MACHINE, action);
   const found = await findBookingWithOwner(db, id);
   const role = found && roleOf(found, account.id);
@@ -179,9 +186,17 @@ export async function changeBookingStatus(
       ? { decided_at: now.toISOString() }
       : action === 'cancel'
         ? { cancelled_by: role }
-        : {};
+        : action === 'return'
+          ? { returned_at: now.toISOString() }
+          : {};
   return inWriteTransaction(context, async (trx) => {
     const changed = await moveBookingRecorded(trx, id, edges, now, requestTtlHours, history);
+    // Money follows the booking: confirmed, its rent and deposit are due; declined or cancelled,
+    // what nothing was paid on is cancelled (the owner releases a deposit already held).
+    if (changed?.status === 'confirmed') await createBookingPayments(trx, id, settings.fees, now);
+    if (changed?.status === 'cancelled' || changed?.status === 'declined') {
+      await cancelUnpaid(trx, { booking_id: id }, now);
+    }
     if (changed) return changed;
     // Thrown in the transaction: the refusal commits nothing (the key is free for a later try).
     const fresh = await findBookingWithOwner(trx, id);

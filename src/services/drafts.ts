@@ -11,6 +11,7 @@ import {
   placeName,
 } from '../domain/drafts.js';
 import { newId } from '../domain/ids.js';
+import type { FeeRule } from '../domain/payments.js';
 import type { ApplyOutcome } from '../repositories/applications.js';
 import type { BookingAttempt } from '../repositories/bookings.js';
 import {
@@ -50,6 +51,8 @@ export interface DraftSettings {
   applicationsPerHour: number;
   bookingsPerHour: number;
   bookingRequestTtlHours: number;
+  /** The platform's fee on a booking's rent, confirmed at once. */
+  fees: FeeRule;
 }
 
 /** A write as a draft runs it: the operation's own service, and what the page shows of its result. */
@@ -110,6 +113,7 @@ const WRITES: Record<DraftOperation, DraftWrite> = {
         base: '/v1',
         requestTtlHours: settings.bookingRequestTtlHours,
         quota: settings.bookingsPerHour,
+        fees: settings.fees,
       });
       const listing = await findListing(context.db, listingId);
       if (!listing) throw new Error(`listing ${listingId} vanished after a booking of it`);

@@ -22,7 +22,7 @@ import type { JobCreateBody, JobUpdateBody } from '../schemas/job-writes.js';
 import type { Job } from '../schemas/jobs.js';
 import { requestCompletion } from './completions.js';
 import { ApiError, badRequest } from './errors.js';
-import { cancelJobPayments } from './payments.js';
+import { cancelUnpaid } from './payments.js';
 import { requireProviderDetails } from './providers.js';
 import { recordJobEvent } from './public-events.js';
 import { matchSavedSearches } from './saved-search-matches.js';
@@ -134,7 +134,7 @@ export async function moveJob(
   if (!moved?.done) return moved;
   if (moved.to === 'cancelled') {
     await rejectPending(trx, id, now);
-    await cancelJobPayments(trx, id, now);
+    await cancelUnpaid(trx, { job_id: id }, now);
   }
   if (moved.to === 'completed') {
     if (objectionHours === undefined) throw new Error('completing a job needs the hours to object');

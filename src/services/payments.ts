@@ -1,7 +1,9 @@
 /**
- * Payments (issue 32, first part: the manual provider for jobs). A payment is created in the
- * transaction that accepts an application; the payer marks it paid and the payee confirms receipt,
- * which books the settlement and the fee in the ledger in the same transaction.
+ * Payments (issue 32, the manual provider). A job's payment is created in the transaction that
+ * accepts an application, a booking's rent and deposit in the one that confirms it; the payer marks
+ * a payment paid and the payee confirms receipt, which books the settlement and the fee in the
+ * ledger in the same transaction. A held deposit is released by its owner after the return, less
+ * what an accepted or decided claim keeps (services/claims.ts).
  */
 
 import { electronicFormatIBAN, friendlyFormatIBAN, validateIBAN } from 'ibantools';
@@ -10,21 +12,25 @@ import type { AccountRow, BankAccountRow, PaymentRow } from '../db/schema.js';
 import { berlinDate, berlinWallClock } from '../domain/berlin-time.js';
 import {
   eurosOf,
+  expectedSettled,
   FEES_RECEIVABLE_PREFIX,
   type FeeRule,
   feeCents,
   nextActionOf,
   PAYMENT_MACHINE,
   type Posting,
+  releasePostings,
   settlementPostings,
   shareCents,
 } from '../domain/payments.js';
 import { findAccount } from '../repositories/account-erasure.js';
 import { jobPlaceAndOwner } from '../repositories/applications.js';
+import { claimOfBooking } from '../repositories/claims.js';
 import { recordEvent } from '../repositories/outbox.js';
 import {
   bankAccountsOf,
-  cancelUnpaidPaymentsOfJob,
+  bookingMoneyOf,
+  cancelUnpaidPayments,
   deleteBankAccount,
   feesReceivable,
   findBankAccount,
@@ -34,11 +40,13 @@ import {
   jobPriceOf,
   movePayment,
   type PaymentFilter,
+  paymentsFor,
   paymentsOfJobCount,
   paymentsOfParty,
   paymentsWithLedger,
   putBankAccount,
   receivedBetween,
+  releaseDeposit,
   unbalancedTransactions,
 } from '../repositories/payments.js';
 import { inWriteTransaction, type WriteContext, type WriteTransaction } from '../repositories/write-transaction.js';
@@ -56,7 +64,7 @@ const showsBankAccount = (row: PaymentRow, accountId: string) =>
  */
 export function paymentView(row: PaymentRow, accountId: string, bank: BankAccountRow | null = null): Payment {
   const role = row.payer_account_id === accountId ? 'payer' : 'payee';
-  const next = nextActionOf(row.status, role);
+  const next = nextActionOf(row.status, role, row.kind);
   const shown = bank && showsBankAccount(row, accountId) ? bank : null;
   return {
     id: row.id,
@@ -66,9 +74,11 @@ export function paymentView(row: PaymentRow, accountId: string, bank: BankAccoun
     status: row.status,
     job_id: row.job_id,
     application_id: row.application_id,
+    booking_id: row.booking_id,
     amount_eur: eurosOf(row.amount_cents),
     fee_eur: eurosOf(row.fee_cents),
     payout_eur: eurosOf(row.amount_cents - row.fee_cents),
+    kept_eur: eurosOf(row.kept_cents),
     currency: row.currency,
     next_action: next && { type: next.type, url: `/v1/payments/${row.id}/${next.endpoint}` },
     payee_bank_account: shown && {
@@ -79,7 +89,32 @@ export function paymentView(row: PaymentRow, accountId: string, bank: BankAccoun
     paid_at: row.paid_at,
     received_at: row.received_at,
     cancelled_at: row.cancelled_at,
+    released_at: row.released_at,
   };
+}
+
+/** A payment in an application's or a booking's summary: what it is for, how much, where it stands. */
+export interface PaymentSummary {
+  id: string;
+  kind: PaymentRow['kind'];
+  status: PaymentRow['status'];
+  amount_eur: number;
+}
+
+/** The payments of these applications or bookings, by id, as their summaries show them. */
+export async function paymentSummaries(
+  db: Queryable,
+  of: 'application_id' | 'booking_id',
+  ids: readonly string[],
+): Promise<Map<string, PaymentSummary[]>> {
+  const byId = new Map<string, PaymentSummary[]>();
+  for (const row of await paymentsFor(db, of, ids)) {
+    const key = row[of] as string;
+    const list = byId.get(key) ?? [];
+    list.push({ id: row.id, kind: row.kind, status: row.status, amount_eur: eurosOf(row.amount_cents) });
+    byId.set(key, list);
+  }
+  return byId;
 }
 
 /**
@@ -117,6 +152,39 @@ export async function createJobPayment(
 }
 
 /**
+ * In the transaction that confirms a booking (at once, or by its owner): the rent from the renter
+ * to the listing's owner, with the fee a commercial owner owes, and the deposit (when the listing
+ * asks one), which the renter hands over at pick-up and the owner gives back after the return.
+ */
+export async function createBookingPayments(
+  trx: WriteTransaction,
+  bookingId: string,
+  fees: FeeRule,
+  now: Date,
+): Promise<void> {
+  const booking = await bookingMoneyOf(trx, bookingId);
+  // Seeded listings belong to no account: nobody to pay.
+  if (booking.owner_account_id === null) return;
+  const owner = await findAccount(trx, booking.owner_account_id);
+  const parties = {
+    payer_account_id: booking.renter_account_id,
+    payee_account_id: booking.owner_account_id,
+    job_id: null,
+    application_id: null,
+    booking_id: bookingId,
+  };
+  const amounts: [PaymentRow['kind'], number, number][] = [
+    ['rent', booking.price_cents, feeCents(booking.price_cents, fees, owner?.account_type === 'commercial')],
+    ['deposit', booking.deposit_cents, 0],
+  ];
+  for (const [kind, amount, fee] of amounts) {
+    if (amount === 0) continue;
+    const payment = await insertPayment(trx, { ...parties, kind, amount_cents: amount, fee_cents: fee }, now);
+    await recordPaymentEvents(trx, 'payment.created', payment, now, booking);
+  }
+}
+
+/**
  * A payment's event to each of its two parties, each with the payment as they read it (their role
  * and next action): payment.created, or payment.status_changed (paid, received, cancelled). On
  * their webhooks and private streams only; the job's place lets a webhook's filters match it.
@@ -129,16 +197,26 @@ async function recordPaymentEvents(
   /** The job's place when the caller has read it already. */
   known?: { category: string; lat: number; lng: number },
 ): Promise<void> {
-  const place = known ?? (payment.job_id ? await jobPlaceAndOwner(trx, payment.job_id) : null);
+  const place =
+    known ??
+    (payment.job_id
+      ? await jobPlaceAndOwner(trx, payment.job_id)
+      : payment.booking_id
+        ? await bookingMoneyOf(trx, payment.booking_id)
+        : null);
   for (const accountId of [payment.payer_account_id, payment.payee_account_id]) {
     const data = paymentView(payment, accountId);
     await recordEvent(trx, { type, subjectId: payment.id, place, audience: [accountId], data }, now);
   }
 }
 
-/** In a job's cancellation: its payments nothing was paid on are cancelled, each with its events. */
-export async function cancelJobPayments(trx: WriteTransaction, jobId: string, now: Date): Promise<void> {
-  for (const payment of await cancelUnpaidPaymentsOfJob(trx, jobId, now)) {
+/** In a job's or a booking's cancellation: its payments nothing was paid on are cancelled, each with its events. */
+export async function cancelUnpaid(
+  trx: WriteTransaction,
+  of: { job_id: string } | { booking_id: string },
+  now: Date,
+): Promise<void> {
+  for (const payment of await cancelUnpaidPayments(trx, of, now)) {
     await recordPaymentEvents(trx, 'payment.status_changed', payment, now);
   }
 }
@@ -218,7 +296,7 @@ export async function settle(
       },
       context.now,
     );
-    if (!moved) throw illegalTransition('payment', row.status, action, PAYMENT_MACHINE);
+    if (!moved) throw illegalTransition('payment', row.status, action, machineOf(row.kind));
     if (action === 'received') {
       for (const postings of settlementPostings(moved)) await book(trx, moved.id, postings, context.now);
     }
@@ -226,6 +304,68 @@ export async function settle(
     return (await withBankAccounts(trx, [moved], account.id))[0] as Payment;
   });
 }
+
+/**
+ * The owner of a held deposit gives it back after the return (or a cancellation), less what an
+ * accepted or decided claim keeps; the ledger books what went back. 409 while the item is out or a
+ * claim is open or disputed.
+ */
+export async function releaseDepositPayment(context: WriteContext, account: AccountRow, id: string): Promise<Payment> {
+  return inWriteTransaction(context, async (trx) => {
+    const row = await findPaymentOfParty(trx, id, account.id);
+    if (!row) throw notYours(id);
+    if (row.kind !== 'deposit' || row.booking_id === null) {
+      throw new ApiError(
+        409,
+        'invalid_state_transition',
+        `This payment is a ${row.kind} payment; only a deposit is released.`,
+        {
+          param: 'id',
+          suggestion: 'Release the deposit payment of a returned booking (kind deposit).',
+        },
+      );
+    }
+    if (row.payee_account_id !== account.id) {
+      throw new ApiError(403, 'forbidden', 'Only the owner holding a deposit releases it; you are its payer.', {
+        param: 'id',
+        suggestion: 'The owner releases the deposit after the return; until then it is theirs to hold.',
+      });
+    }
+    if (row.status !== 'received') throw illegalTransition('payment', row.status, 'release', machineOf(row.kind));
+    const booking = await bookingMoneyOf(trx, row.booking_id);
+    if (booking.status === 'confirmed' || booking.status === 'active' || booking.status === 'requested') {
+      throw new ApiError(
+        409,
+        'invalid_state_transition',
+        `The booking is ${booking.status}: a deposit is released once the item is back.`,
+        {
+          param: 'id',
+          suggestion: `Record the return first (POST /v1/bookings/${booking.id}/return), then release the deposit.`,
+        },
+      );
+    }
+    const claim = await claimOfBooking(trx, booking.id);
+    if (claim && (claim.status === 'open' || claim.status === 'disputed')) {
+      throw new ApiError(409, 'claim_pending', `The claim ${claim.id} on this deposit is ${claim.status}.`, {
+        param: 'id',
+        suggestion:
+          claim.status === 'open'
+            ? 'Wait for the renter to accept or dispute the claim (GET /v1/claims/{id}); then release the rest.'
+            : 'An operator decides the disputed claim; then release the rest.',
+      });
+    }
+    const kept = claim?.status === 'accepted' ? claim.amount_cents : (claim?.decided_cents ?? 0);
+    const moved = await releaseDeposit(trx, { id, payeeAccountId: account.id, keptCents: kept }, context.now);
+    if (!moved) throw illegalTransition('payment', row.status, 'release', machineOf(row.kind));
+    for (const postings of releasePostings(moved)) await book(trx, moved.id, postings, context.now);
+    await recordPaymentEvents(trx, 'payment.status_changed', moved, context.now, booking);
+    return paymentView(moved, account.id);
+  });
+}
+
+/** The machine a payment of this kind follows: only a deposit is released after receipt. */
+const machineOf = (kind: PaymentRow['kind']) =>
+  kind === 'deposit' ? PAYMENT_MACHINE : { ...PAYMENT_MACHINE, received: {} };
 
 /** Writes one balanced ledger transaction; an unbalanced one is a bug and never written. */
 async function book(trx: WriteTransaction, paymentId: string, postings: Posting[], now: Date): Promise<void> {
@@ -245,8 +385,8 @@ export async function checkLedger(db: Queryable): Promise<string[]> {
   for (const payment of await paymentsWithLedger(db)) {
     const settled = Number(payment.settled);
     const feeBooked = Number(payment.fee_booked);
-    const wantSettled = payment.status === 'received' ? payment.amount_cents : 0;
-    const wantFee = payment.status === 'received' ? payment.fee_cents : 0;
+    const wantSettled = expectedSettled(payment);
+    const wantFee = payment.status === 'received' || payment.status === 'released' ? payment.fee_cents : 0;
     if (settled !== wantSettled) {
       problems.push(
         `payment ${payment.id} (${payment.status}): the ledger settled ${settled} cents, not ${wantSettled}`,

@@ -56,6 +56,8 @@ const BODIES: Record<string, object> = {
   requestHelperVerification: { method: 'phone' },
   appealModerationDecision: { text: 'Nicht meine Entscheidung, trotzdem.' },
   updateOauthClient: { name: 'Fremd' },
+  fileClaim: { amount_eur: 5, text: 'Von Fremden beansprucht.' },
+  disputeClaim: { text: 'Von Fremden bestritten.' },
 };
 
 async function world(t: Parameters<typeof buildTestApp>[0]) {
@@ -122,6 +124,28 @@ async function world(t: Parameters<typeof buildTestApp>[0]) {
     .select('id')
     .where('application_id', '=', paidApplication)
     .executeTakeFirstOrThrow();
+  // A claim (issue 32) of the owner on the party's booking, as a row: the booking's return is days ahead.
+  await db.kysely
+    .insertInto('claims')
+    .values({
+      id: 'clm_owasp',
+      booking_id: booking,
+      payment_id: payment.id,
+      owner_account_id: owner.accountId,
+      renter_account_id: party.accountId,
+      amount_cents: 500,
+      text: 'Ein Kratzer.',
+      photos: '[]',
+      status: 'open',
+      response_text: null,
+      decided_cents: null,
+      explanation: null,
+      created_at: NOW.toISOString(),
+      answered_at: null,
+      decided_at: null,
+      updated_at: NOW.toISOString(),
+    })
+    .execute();
   const doc = (await app.inject({ url: '/v1/openapi.json' })).json() as OpenApiDocument;
   const delivery = await db.kysely
     .selectFrom('webhook_deliveries')
@@ -149,6 +173,7 @@ async function world(t: Parameters<typeof buildTestApp>[0]) {
       report,
       decision: decision.id,
       payment: payment.id,
+      claim: 'clm_owasp',
     },
   };
 }
@@ -180,6 +205,7 @@ async function snapshot(db: Db): Promise<string> {
     'payments',
     'ledger_entries',
     'bank_accounts',
+    'claims',
   ] as const;
   const rows: unknown[] = [];
   // Sorted: PostgreSQL returns rows in storage order, which a no-op update (a row lock) changes.
@@ -204,6 +230,7 @@ describe('API1: object-level authorization on every id', () => {
       reports: ids.report,
       me: ids.decision,
       payments: ids.payment,
+      claims: ids.claim,
     };
     const checked: string[] = [];
     const unclassified: string[] = [];

@@ -70,9 +70,15 @@ export const WRITE_OPERATIONS = [
   'GET /v1/payments/{id} getPayment',
   'POST /v1/payments/{id}/paid markPaymentPaid',
   'POST /v1/payments/{id}/received confirmPaymentReceived',
+  'POST /v1/payments/{id}/release releaseDeposit',
   'PUT /v1/me/bank-account putMyBankAccount',
   'GET /v1/me/bank-account getMyBankAccount',
   'DELETE /v1/me/bank-account deleteMyBankAccount',
+  // Damage claims on a booking's deposit (issue 32), after the payments.
+  'POST /v1/bookings/{id}/claims fileClaim',
+  'GET /v1/claims/{id} getClaim',
+  'POST /v1/claims/{id}/accept acceptClaim',
+  'POST /v1/claims/{id}/dispute disputeClaim',
   'POST /v1/drafts createDraft',
   'GET /v1/drafts/{id} getDraft',
 ] as const;

@@ -102,9 +102,11 @@ test('a job paid: shares, fee of the commercial helper, paid and received, the l
       status: 'awaiting_payment',
       job_id: jobId,
       application_id: applications[0],
+      booking_id: null,
       amount_eur: 50.01,
       fee_eur: 0,
       payout_eur: 50.01,
+      kept_eur: 0,
       currency: 'EUR',
       next_action: { type: 'confirm_received', url: `/v1/payments/${toJana?.id}/received` },
       payee_bank_account: null,
@@ -112,6 +114,7 @@ test('a job paid: shares, fee of the commercial helper, paid and received, the l
       paid_at: null,
       received_at: null,
       cancelled_at: null,
+      released_at: null,
     },
   );
   const firmView = (await s.helpers[1]?.client.get(`/v1/payments/${toFirm?.id}`))?.body;

@@ -314,6 +314,27 @@ async function writeThroughApi(db: Db): Promise<ApiRows> {
         updated_at: NOW.toISOString(),
       })
       .execute();
+    await db.kysely
+      .insertInto('claims')
+      .values({
+        id: 'clm_copy',
+        booking_id: booking.id,
+        payment_id: 'pay_copy',
+        owner_account_id: passkeyOwner,
+        renter_account_id: passkeyOwner,
+        amount_cents: 500,
+        text: 'Ein Kratzer am Gehäuse.',
+        photos: JSON.stringify(['https://example.org/kratzer.jpg']),
+        status: 'disputed',
+        response_text: 'War schon so.',
+        decided_cents: null,
+        explanation: null,
+        created_at: NOW.toISOString(),
+        answered_at: NOW.toISOString(),
+        decided_at: null,
+        updated_at: NOW.toISOString(),
+      })
+      .execute();
     const outbox = mkdtempSync(join(tmpdir(), 'copy-data-mail-'));
     const mailer = createMailer({ OUTBOX_DIR: outbox, MAIL_FROM: 'api@example.org', SMTP_URL: undefined });
     try {

@@ -96,6 +96,7 @@ test('two instances on one PostgreSQL schema and one Redis', { timeout: 300_000 
       '0026-oauth',
       '0027-payments',
       '0028-bank-accounts',
+      '0029-booking-money',
     ]);
   });
 

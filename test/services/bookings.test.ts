@@ -541,6 +541,7 @@ const pastRow: Omit<BookingRow, 'id' | 'listing_id' | 'start_date' | 'end_date'>
   renter_account_id: 'acc_someone',
   decided_at: null,
   cancelled_by: null,
+  returned_at: null,
   days: 1,
   price_cents: 800,
   deposit_cents: 0,

@@ -133,11 +133,37 @@ test('every documented POST of the developer tier commits its idempotency key wi
   await post('/v1/listings/{id}/resume', `/v1/listings/${listing.id}/resume`, owner.key);
   const book = (start_date: string, end_date: string) =>
     post('/v1/listings/{id}/bookings', `/v1/listings/${listing.id}/bookings`, helper.key, { start_date, end_date });
-  const returned = await book('2026-11-21', '2026-11-22'); // picked up from the day before: today
-  await post('/v1/bookings/{id}/confirm', `/v1/bookings/${returned.id}/confirm`, owner.key);
-  await post('/v1/bookings/{id}/pick-up', `/v1/bookings/${returned.id}/pick-up`, owner.key);
-  await post('/v1/bookings/{id}/return', `/v1/bookings/${returned.id}/return`, owner.key);
-  await post('/v1/bookings/{id}/reviews', `/v1/bookings/${returned.id}/reviews`, helper.key, { rating: 5 });
+  /** Issue 32: a booking confirmed, its deposit handed over and confirmed, picked up and returned. */
+  const returnedBooking = async () => {
+    const booking = await book('2026-11-21', '2026-11-22'); // picked up from the day before: today
+    await post('/v1/bookings/{id}/confirm', `/v1/bookings/${booking.id}/confirm`, owner.key);
+    const owed = (
+      await app.inject({ method: 'GET', url: '/v1/payments?role=payer', headers: { 'x-api-key': helper.key } })
+    ).json() as { data: { id: string; kind: string; booking_id: string }[] };
+    const deposit = owed.data.find((p) => p.booking_id === booking.id && p.kind === 'deposit');
+    assert.ok(deposit, 'the confirmed booking has its deposit');
+    await post('/v1/payments/{id}/paid', `/v1/payments/${deposit.id}/paid`, helper.key);
+    await post('/v1/payments/{id}/received', `/v1/payments/${deposit.id}/received`, owner.key);
+    await post('/v1/bookings/{id}/pick-up', `/v1/bookings/${booking.id}/pick-up`, owner.key);
+    await post('/v1/bookings/{id}/return', `/v1/bookings/${booking.id}/return`, owner.key);
+    return { booking, deposit };
+  };
+  const claim = { amount_eur: 5, text: 'Ein Bein der Bank wackelt.' };
+  const returned = await returnedBooking();
+  await post('/v1/bookings/{id}/reviews', `/v1/bookings/${returned.booking.id}/reviews`, helper.key, { rating: 5 });
+  const disputed = await post(
+    '/v1/bookings/{id}/claims',
+    `/v1/bookings/${returned.booking.id}/claims`,
+    owner.key,
+    claim,
+  );
+  await post('/v1/claims/{id}/dispute', `/v1/claims/${disputed.id}/dispute`, helper.key, {
+    text: 'Das wackelte schon.',
+  });
+  const again = await returnedBooking(); // the same days, free again once returned
+  const accepted = await post('/v1/bookings/{id}/claims', `/v1/bookings/${again.booking.id}/claims`, owner.key, claim);
+  await post('/v1/claims/{id}/accept', `/v1/claims/${accepted.id}/accept`, helper.key);
+  await post('/v1/payments/{id}/release', `/v1/payments/${again.deposit.id}/release`, owner.key);
   await post(
     '/v1/bookings/{id}/decline',
     `/v1/bookings/${(await book('2026-12-05', '2026-12-06')).id}/decline`,

@@ -51,7 +51,7 @@ export function bookingRoutes(app: Api, deps: RouteDeps): void {
   const { base, db, now, quotas, bookingRequestTtlHours: ttl } = deps;
   const lifeCycleText = bookingLifeCycle(ttl);
   const rulesText = bookingRules(ttl);
-  const settings = { base, requestTtlHours: ttl, quota: quotas.bookings };
+  const settings = { base, requestTtlHours: ttl, quota: quotas.bookings, fees: deps.fees };
   app.post(
     `${base}/listings/:id/bookings`,
     {
@@ -144,7 +144,7 @@ export function bookingRoutes(app: Api, deps: RouteDeps): void {
         ...WRITE_HOOKS,
       },
       async (request) =>
-        changeBookingStatus(writeContext(request, deps), requireAccount(request), request.params.id, action, ttl),
+        changeBookingStatus(writeContext(request, deps), requireAccount(request), request.params.id, action, settings),
     );
   }
 }

@@ -13,7 +13,7 @@ import { createDraft, type DraftInput, type DraftSettings, getDraft } from '../.
 import { badRequest } from '../../services/errors.js';
 import { errorResponses } from '../error-catalogue.js';
 import { created, ok, sendCreated } from '../responses.js';
-import type { Api, RouteDeps } from '../route-deps.js';
+import { type Api, configuredLimits, type RouteDeps } from '../route-deps.js';
 import type { JsonSchema } from '../schema-words.js';
 import { validationToApiError } from '../validation.js';
 import { checkBodyStrictly, WRITE_HOOKS, WRITE_SECURITY } from '../write-body.js';
@@ -70,6 +70,7 @@ export function draftSettingsOf(config: Config): DraftSettings {
     applicationsPerHour: config.APPLICATIONS_PER_ACCOUNT_PER_HOUR,
     bookingsPerHour: config.BOOKINGS_PER_ACCOUNT_PER_HOUR,
     bookingRequestTtlHours: config.BOOKING_REQUEST_TTL_HOURS,
+    fees: configuredLimits(config).fees,
   };
 }
 

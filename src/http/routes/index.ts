@@ -6,6 +6,7 @@ import { availabilityRoutes } from './availability.js';
 import { bookingRoutes } from './bookings.js';
 import { calendarRoutes } from './calendars.js';
 import { categoryRoutes } from './categories.js';
+import { claimRoutes } from './claims.js';
 import { conversationRoutes } from './conversations.js';
 import { estimateRoutes } from './estimates.js';
 import { helperProfileRoutes } from './helper-profiles.js';
@@ -55,6 +56,7 @@ export const WRITE_ROUTES: readonly RouteModule[] = [
   providerRoutes,
   noticeRoutes,
   paymentRoutes,
+  claimRoutes,
 ];
 
 export function registerRoutes(app: Api, modules: readonly RouteModule[], deps: RouteDeps): void {

@@ -13,6 +13,7 @@ import {
   getBankAccount,
   getPayment,
   listPayments,
+  releaseDepositPayment,
   removeBankAccount,
   setBankAccount,
   settle,
@@ -97,6 +98,27 @@ export function paymentRoutes(app: Api, deps: RouteDeps): void {
       async (request) => settle(writeContext(request, deps), requireAccount(request), request.params.id, action),
     );
   }
+
+  app.post(
+    '/v1/payments/:id/release',
+    {
+      ...WRITE_HOOKS,
+      schema: {
+        operationId: 'releaseDeposit',
+        summary: 'Give a held deposit back (owner)',
+        description: `received -> released, for a deposit only: after the return (or a cancellation) the owner says the deposit went back, less what an accepted or decided claim keeps (kept_eur); the ledger books what went back. While the item is out: 409; while a claim on it is open or disputed: 409 claim_pending. Releasing ends the chance to claim. The renter gets 403; anyone else 404.\n\n${PAYMENT_RULES}`,
+        tags: ['Payments'],
+        security: WRITE_SECURITY,
+        params: PaymentIdParams,
+        querystring: NoQuery,
+        response: {
+          200: ok(RefTo(PaymentSchema), 'The deposit, released.'),
+          ...errorResponses(400, 403, 404, 409, 413, 415, 422),
+        },
+      },
+    },
+    async (request) => releaseDepositPayment(writeContext(request, deps), requireAccount(request), request.params.id),
+  );
 
   const BANK_RULES =
     'The bank account a payee gives for transfers (manual provider): its IBAN is shown only to a payer of a payment to you while that payment is open (accepted, not yet received), as payee_bank_account; never in events. Erasing the account deletes it.';

@@ -1,0 +1,370 @@
+/**
+ * Issue 32, bookings (manual provider): a confirmed booking owes its rent and its deposit; the
+ * renter pays the rent and hands the deposit over, the owner confirms both; after the return the
+ * owner releases the deposit, less what an accepted or decided claim keeps. Claims: filed by the
+ * owner within CLAIM_WINDOW_HOURS, accepted or disputed by the renter, a disputed one decided by
+ * `claims decide` (events and e-mails to both sides). `ledger check` passes after each story.
+ * Through HTTP, on the run's engine.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type TestContext, test } from 'node:test';
+import { decideClaimCommand, listClaims } from '../../src/cli/admin-claims.js';
+import { checkLedgerCommand, ledgerReport } from '../../src/cli/admin-ledger.js';
+import { scopeNeed } from '../../src/domain/oauth-scopes.js';
+import { createMailer } from '../../src/mail/mailer.js';
+import { adminContext } from '../helpers/admin-cli.js';
+import { buildTestApp, clientFor, createKey, NOW } from '../helpers/app.js';
+import { LISTING_BODY, PROVIDER_BODY } from '../helpers/bodies.js';
+import { parseMail } from '../helpers/smtp.js';
+
+const HOUR = 3_600_000;
+
+async function setup(t: TestContext, ownerType: 'private' | 'commercial' = 'private') {
+  let now = NOW;
+  const { app, db } = await buildTestApp(t, () => now);
+  const client = async (email: string, account_type: 'private' | 'commercial' = 'private') => {
+    const created = await createKey(db, { email, account_type });
+    return { ...clientFor(app, created.key), accountId: created.accountId };
+  };
+  const owner = await client('owner@example.org', ownerType);
+  if (ownerType === 'commercial') assert.equal((await owner.put('/v1/me/provider', PROVIDER_BODY)).status, 200);
+  const renter = await client('renter@example.org');
+  const stranger = await client('stranger@example.org');
+  const listing = await owner.post('/v1/listings', { ...LISTING_BODY, instant_booking: true });
+  assert.equal(listing.status, 201, listing.raw);
+  const lines: string[] = [];
+  const outbox = mkdtempSync(join(tmpdir(), 'claims-mail-'));
+  const mailer = createMailer({ OUTBOX_DIR: outbox, MAIL_FROM: 'api@example.org', SMTP_URL: undefined });
+  t.after(() => {
+    mailer.close();
+    rmSync(outbox, { recursive: true, force: true });
+  });
+  const admin = () => ({ ...adminContext(db.kysely, lines), mailer, now });
+  const ledgerCheck = async () => {
+    lines.length = 0;
+    await checkLedgerCommand(admin());
+    return lines.join('\n');
+  };
+  return {
+    db,
+    owner,
+    renter,
+    stranger,
+    listingId: listing.body.id as string,
+    lines,
+    outbox,
+    admin,
+    ledgerCheck,
+    /** Moves the app's clock by `hours`. */
+    advance: (hours: number) => {
+      now = new Date(now.getTime() + hours * HOUR);
+    },
+  };
+}
+type Setup = Awaited<ReturnType<typeof setup>>;
+
+/** Books three days from today (instant: confirmed), and finds its rent and deposit. */
+async function confirmedBooking(s: Setup) {
+  const booked = await s.renter.post(`/v1/listings/${s.listingId}/bookings`, {
+    start_date: '2026-11-20',
+    end_date: '2026-11-22',
+  });
+  assert.equal(booked.status, 201, booked.raw);
+  assert.equal(booked.body.status, 'confirmed');
+  const mine = (await s.renter.get('/v1/payments?role=payer')).body.data as {
+    id: string;
+    kind: string;
+    booking_id: string;
+  }[];
+  const of = (kind: string) => mine.find((p) => p.booking_id === booked.body.id && p.kind === kind)?.id as string;
+  return { bookingId: booked.body.id as string, rentId: of('rent'), depositId: of('deposit') };
+}
+
+/** Rent paid and received, deposit handed over and confirmed, picked up and returned. */
+async function returnedBooking(s: Setup) {
+  const booking = await confirmedBooking(s);
+  for (const id of [booking.rentId, booking.depositId]) {
+    assert.equal((await s.renter.post(`/v1/payments/${id}/paid`)).status, 200);
+    const received = await s.owner.post(`/v1/payments/${id}/received`);
+    assert.equal(received.status, 200, received.raw);
+  }
+  assert.equal((await s.owner.post(`/v1/bookings/${booking.bookingId}/pick-up`)).status, 200);
+  s.advance(48);
+  assert.equal((await s.owner.post(`/v1/bookings/${booking.bookingId}/return`)).status, 200);
+  return booking;
+}
+
+const CLAIM = {
+  amount_eur: 12.5,
+  text: 'Eine Bank hat einen Riss im Sitzbrett.',
+  photos: ['https://example.org/riss.jpg'],
+};
+const BALANCES = 'The ledger balances: every transaction sums to zero and every payment is booked as its state says.';
+
+async function balances(s: Setup) {
+  const entries = await s.db.kysely.selectFrom('ledger_entries').selectAll().execute();
+  const of = (account: string) =>
+    entries.filter((e) => e.ledger_account === account).reduce((sum, e) => sum + Number(e.amount_cents), 0);
+  return { owner: of(`party:${s.owner.accountId}`), renter: of(`party:${s.renter.accountId}`) };
+}
+
+test('a booking with rent and deposit: paid, held, returned and released in full; the ledger balances', async (t) => {
+  const s = await setup(t, 'commercial');
+  const { bookingId, rentId, depositId } = await confirmedBooking(s);
+  const rent = (await s.owner.get(`/v1/payments/${rentId}`)).body;
+  assert.deepEqual(
+    [rent.kind, rent.role, rent.status, rent.booking_id, rent.amount_eur, rent.fee_eur, rent.payout_eur],
+    ['rent', 'payee', 'awaiting_payment', bookingId, 24, 2.4, 21.6],
+    'three days at 8 EUR; a commercial owner owes the fee',
+  );
+  const deposit = (await s.renter.get(`/v1/payments/${depositId}`)).body;
+  assert.deepEqual(
+    [deposit.kind, deposit.role, deposit.amount_eur, deposit.fee_eur, deposit.next_action?.type],
+    ['deposit', 'payer', 20, 0, 'mark_paid'],
+    'no fee on a deposit',
+  );
+  assert.equal((await s.stranger.get(`/v1/payments/${depositId}`)).status, 404);
+
+  // Released too early: the item is not back.
+  for (const id of [rentId, depositId]) {
+    assert.equal((await s.renter.post(`/v1/payments/${id}/paid`)).status, 200);
+    assert.equal((await s.owner.post(`/v1/payments/${id}/received`)).status, 200);
+  }
+  const held = (await s.owner.get(`/v1/payments/${depositId}`)).body;
+  assert.deepEqual(held.next_action, { type: 'release_deposit', url: `/v1/payments/${depositId}/release` });
+  const early = await s.owner.post(`/v1/payments/${depositId}/release`);
+  assert.equal(early.status, 409, early.raw);
+  assert.match(early.body.message, /once the item is back/);
+  const rentRelease = await s.owner.post(`/v1/payments/${rentId}/release`);
+  assert.equal(rentRelease.status, 409);
+  assert.match(rentRelease.body.message, /only a deposit is released/);
+  assert.equal((await s.renter.post(`/v1/payments/${depositId}/release`)).status, 403);
+  assert.equal(await s.ledgerCheck(), BALANCES);
+  assert.deepEqual(await balances(s), { owner: 2_400 + 2_000, renter: -4_400 }, 'the owner holds rent and deposit');
+
+  assert.equal((await s.owner.post(`/v1/bookings/${bookingId}/pick-up`)).status, 200);
+  s.advance(48);
+  assert.equal((await s.owner.post(`/v1/bookings/${bookingId}/return`)).status, 200);
+  const released = await s.owner.post(`/v1/payments/${depositId}/release`);
+  assert.equal(released.status, 200, released.raw);
+  assert.deepEqual(
+    [released.body.status, released.body.kept_eur, released.body.next_action, Boolean(released.body.released_at)],
+    ['released', 0, null, true],
+  );
+  assert.equal((await s.owner.post(`/v1/payments/${depositId}/release`)).status, 409, 'once');
+  assert.deepEqual(await balances(s), { owner: 2_400, renter: -2_400 }, 'the deposit went home');
+  assert.equal(await s.ledgerCheck(), BALANCES);
+
+  // Too late to claim on a released deposit.
+  const late = await s.owner.post(`/v1/bookings/${bookingId}/claims`, CLAIM);
+  assert.equal(late.status, 409);
+  assert.match(late.body.message, /released, not held/);
+
+  // The rent is consideration in the DAC7 report, the deposit is not.
+  s.lines.length = 0;
+  await ledgerReport(s.admin(), '', { year: '2026' });
+  assert.equal(s.lines.length, 1);
+  assert.match(s.lines[0] ?? '', /payments 1 {2}consideration 24\.00 EUR .* fees 2\.40 EUR$/);
+
+  // Events: each side its own, with the deposit as it reads it.
+  const events = await s.db.kysely
+    .selectFrom('events')
+    .select(['type', 'audience', 'payload'])
+    .where('subject_id', '=', depositId)
+    .orderBy('id')
+    .execute();
+  assert.deepEqual(
+    events.map((e) => [
+      e.type,
+      JSON.parse(e.audience ?? 'null')[0],
+      (JSON.parse(e.payload) as { status: string }).status,
+    ]),
+    [
+      ['payment.created', s.renter.accountId, 'awaiting_payment'],
+      ['payment.created', s.owner.accountId, 'awaiting_payment'],
+      ['payment.status_changed', s.renter.accountId, 'paid'],
+      ['payment.status_changed', s.owner.accountId, 'paid'],
+      ['payment.status_changed', s.renter.accountId, 'received'],
+      ['payment.status_changed', s.owner.accountId, 'received'],
+      ['payment.status_changed', s.renter.accountId, 'released'],
+      ['payment.status_changed', s.owner.accountId, 'released'],
+    ],
+  );
+});
+
+test('a claim accepted: the owner keeps it when releasing; the checks of filing a claim', async (t) => {
+  const s = await setup(t);
+  const { bookingId, depositId } = await returnedBooking(s);
+
+  const tooMuch = await s.owner.post(`/v1/bookings/${bookingId}/claims`, { ...CLAIM, amount_eur: 20.01 });
+  assert.equal(tooMuch.status, 400);
+  assert.deepEqual([tooMuch.body.error, tooMuch.body.param], ['parameter_out_of_range', 'amount_eur']);
+  const cents = await s.owner.post(`/v1/bookings/${bookingId}/claims`, { ...CLAIM, amount_eur: 1.005 });
+  assert.deepEqual([cents.status, cents.body.param], [400, 'amount_eur']);
+  const http = await s.owner.post(`/v1/bookings/${bookingId}/claims`, {
+    ...CLAIM,
+    photos: ['http://example.org/a.jpg'],
+  });
+  assert.deepEqual([http.status, http.body.param], [400, 'photos.0']);
+  assert.equal((await s.renter.post(`/v1/bookings/${bookingId}/claims`, CLAIM)).status, 403);
+  assert.equal((await s.stranger.post(`/v1/bookings/${bookingId}/claims`, CLAIM)).status, 404);
+
+  const filed = await s.owner.post(`/v1/bookings/${bookingId}/claims`, CLAIM);
+  assert.equal(filed.status, 201, filed.raw);
+  assert.equal(filed.headers.location, `/v1/claims/${filed.body.id}`);
+  assert.deepEqual(
+    [filed.body.role, filed.body.status, filed.body.amount_eur, filed.body.payment_id, filed.body.next_actions],
+    ['owner', 'open', 12.5, depositId, []],
+  );
+  const again = await s.owner.post(`/v1/bookings/${bookingId}/claims`, CLAIM);
+  assert.deepEqual([again.status, again.body.error], [409, 'already_claimed']);
+  const claimId = filed.body.id as string;
+  const renterView = (await s.renter.get(`/v1/claims/${claimId}`)).body;
+  assert.deepEqual(
+    [renterView.role, renterView.next_actions, renterView.photos],
+    ['renter', ['accept', 'dispute'], CLAIM.photos],
+  );
+  assert.equal((await s.stranger.get(`/v1/claims/${claimId}`)).status, 404);
+
+  // While it is open, the deposit waits.
+  const waiting = await s.owner.post(`/v1/payments/${depositId}/release`);
+  assert.deepEqual([waiting.status, waiting.body.error], [409, 'claim_pending']);
+  assert.equal((await s.owner.post(`/v1/claims/${claimId}/accept`)).status, 403);
+  const accepted = await s.renter.post(`/v1/claims/${claimId}/accept`);
+  assert.equal(accepted.status, 200, accepted.raw);
+  assert.deepEqual([accepted.body.status, accepted.body.kept_eur], ['accepted', 12.5]);
+  assert.equal(
+    (await s.renter.post(`/v1/claims/${claimId}/dispute`, { text: 'Doch nicht, das war schon so.' })).status,
+    409,
+  );
+
+  const released = await s.owner.post(`/v1/payments/${depositId}/release`);
+  assert.equal(released.status, 200, released.raw);
+  assert.equal(released.body.kept_eur, 12.5);
+  assert.deepEqual(await balances(s), { owner: 2_400 + 1_250, renter: -3_650 });
+  assert.equal(await s.ledgerCheck(), BALANCES);
+
+  const events = await s.db.kysely
+    .selectFrom('events')
+    .select(['type', 'audience', 'payload'])
+    .where('subject_id', '=', claimId)
+    .orderBy('id')
+    .execute();
+  assert.deepEqual(
+    events.map((e) => [e.type, JSON.parse(e.audience ?? 'null')[0], (JSON.parse(e.payload) as { role: string }).role]),
+    [
+      ['claim.created', s.owner.accountId, 'owner'],
+      ['claim.created', s.renter.accountId, 'renter'],
+      ['claim.status_changed', s.owner.accountId, 'owner'],
+      ['claim.status_changed', s.renter.accountId, 'renter'],
+    ],
+  );
+  const exported = (await s.renter.get('/v1/me/export')).body;
+  assert.deepEqual(
+    exported.claims.map((c: { id: string; status: string }) => [c.id, c.status]),
+    [[claimId, 'accepted']],
+  );
+});
+
+test('a claim disputed and decided by `claims decide`: both sides told by e-mail; erasure keeps the amounts, not the texts', async (t) => {
+  const s = await setup(t);
+  const { bookingId, depositId } = await returnedBooking(s);
+  const filed = await s.owner.post(`/v1/bookings/${bookingId}/claims`, CLAIM);
+  const claimId = filed.body.id as string;
+  assert.equal((await s.renter.post(`/v1/claims/${claimId}/dispute`, { text: 'x' })).status, 400, 'a reason');
+  const disputed = await s.renter.post(`/v1/claims/${claimId}/dispute`, {
+    text: 'Der Riss war schon bei der Abholung da.',
+  });
+  assert.equal(disputed.status, 200, disputed.raw);
+  assert.deepEqual([disputed.body.status, disputed.body.next_actions], ['disputed', []]);
+
+  s.lines.length = 0;
+  await listClaims(s.admin());
+  assert.ok(
+    s.lines.includes(`  renter ${s.renter.accountId}: Der Riss war schon bei der Abholung da.`),
+    s.lines.join('\n'),
+  );
+  assert.match(s.lines.join('\n'), new RegExp(`${claimId} {2}disputed .* claims 12\\.50 EUR`));
+
+  await assert.rejects(decideClaimCommand(s.admin(), claimId, { explanation: 'Halb.' }), /needs --amount-eur/);
+  await assert.rejects(
+    decideClaimCommand(s.admin(), claimId, { 'amount-eur': '13', explanation: 'Mehr.' }),
+    /more than the 12\.5 EUR claimed/,
+  );
+  await assert.rejects(decideClaimCommand(s.admin(), claimId, { 'amount-eur': '5' }), /needs --explanation/);
+  s.lines.length = 0;
+  await decideClaimCommand(s.admin(), claimId, {
+    'amount-eur': '6.25',
+    explanation: 'Fotos der Abholung zeigen einen kleineren Riss.',
+  });
+  assert.equal(s.lines[0], `Decided ${claimId}: the owner keeps 6.25 EUR of the 12.50 EUR claimed.`);
+  const mails = readdirSync(s.outbox).map((f) => parseMail(readFileSync(join(s.outbox, f), 'utf8')));
+  assert.equal(mails.length, 2);
+  for (const to of ['owner@example.org', 'renter@example.org']) {
+    const mail = mails.find((m) => m.headers.to === to);
+    assert.ok(mail, to);
+    assert.match(mail.text, /6\.25 EUR werden von der Kaution einbehalten/);
+    assert.match(mail.text, /Fotos der Abholung zeigen einen kleineren Riss\./);
+  }
+  await assert.rejects(
+    decideClaimCommand(s.admin(), claimId, { 'amount-eur': '1', explanation: 'Nochmal.' }),
+    /is decided; only a disputed claim/,
+  );
+  const decided = (await s.renter.get(`/v1/claims/${claimId}`)).body;
+  assert.deepEqual([decided.status, decided.decided_amount_eur, decided.kept_eur], ['decided', 6.25, 6.25]);
+
+  const released = await s.owner.post(`/v1/payments/${depositId}/release`);
+  assert.equal(released.status, 200, released.raw);
+  assert.equal(released.body.kept_eur, 6.25);
+  assert.deepEqual(await balances(s), { owner: 2_400 + 625, renter: -3_025 });
+  assert.equal(await s.ledgerCheck(), BALANCES);
+
+  // Erasing the owner: the claim stays with the payment it settled, without what they wrote.
+  assert.equal((await s.owner.delete('/v1/me', { confirm: 'owner@example.org' })).status, 202);
+  const kept = await s.db.kysely.selectFrom('claims').selectAll().executeTakeFirstOrThrow();
+  assert.deepEqual(
+    [kept.amount_cents, kept.decided_cents, kept.photos, kept.text === CLAIM.text, kept.response_text],
+    [1_250, 625, '[]', false, 'Der Riss war schon bei der Abholung da.'],
+  );
+  assert.equal(await s.ledgerCheck(), BALANCES);
+});
+
+test('the claim window closes CLAIM_WINDOW_HOURS after the return; a cancelled booking cancels what is unpaid', async (t) => {
+  const s = await setup(t);
+  const { bookingId } = await returnedBooking(s);
+  s.advance(48.5);
+  const closed = await s.owner.post(`/v1/bookings/${bookingId}/claims`, CLAIM);
+  assert.deepEqual([closed.status, closed.body.error], [409, 'claim_window_closed']);
+
+  const second = await s.renter.post(`/v1/listings/${s.listingId}/bookings`, {
+    start_date: '2026-11-28',
+    end_date: '2026-11-28',
+  });
+  assert.equal(second.status, 201, second.raw);
+  const early = await s.owner.post(`/v1/bookings/${second.body.id}/claims`, CLAIM);
+  assert.equal(early.status, 409);
+  assert.match(early.body.message, /a claim follows the return/);
+  assert.equal((await s.renter.post(`/v1/bookings/${second.body.id}/cancel`)).status, 200);
+  const payments = await s.db.kysely
+    .selectFrom('payments')
+    .select(['kind', 'status'])
+    .where('booking_id', '=', second.body.id)
+    .orderBy('kind')
+    .execute();
+  assert.deepEqual(payments, [
+    { kind: 'deposit', status: 'cancelled' },
+    { kind: 'rent', status: 'cancelled' },
+  ]);
+  assert.equal(await s.ledgerCheck(), BALANCES);
+});
+
+test('apps acting for a person: claims are read with payments, disputed with bookings:write; accepting one and releasing a deposit stay the person’s', () => {
+  assert.deepEqual(scopeNeed('GET', '/v1/claims/:id'), { kind: 'scope', scope: 'payments' });
+  assert.deepEqual(scopeNeed('POST', '/v1/claims/:id/dispute'), { kind: 'scope', scope: 'bookings:write' });
+  assert.deepEqual(scopeNeed('POST', '/v1/bookings/:id/claims'), { kind: 'scope', scope: 'bookings:write' });
+  assert.equal(scopeNeed('POST', '/v1/claims/:id/accept').kind, 'never');
+  assert.equal(scopeNeed('POST', '/v1/payments/:id/release').kind, 'never');
+});
