@@ -1,5 +1,6 @@
 import type { Generated, Insertable, Selectable } from 'kysely';
 import type { BOOKING_STATUSES } from '../domain/booking-price.js';
+import type { CancellationPolicy } from '../domain/cancellation.js';
 import type { Category } from '../domain/categories.js';
 import type { DraftOperation } from '../domain/drafts.js';
 import type { EventType } from '../domain/events.js';
@@ -68,6 +69,8 @@ export interface JobsTable extends PlaceColumns {
   /** The account that posted the job through the API; null for the seeded marketplace. */
   owner_account_id: string | null;
   updated_at: string | null;
+  /** What a cancellation by the poster refunds (domain/cancellation.ts; migration 0029). */
+  cancellation_policy: Generated<CancellationPolicy>;
 }
 
 export interface OwnersTable extends ReliabilityColumns {
@@ -90,6 +93,8 @@ export interface ListingsTable extends PlaceColumns {
   deposit_cents: number;
   condition: Condition;
   instant_booking: Flag;
+  /** What a renter's cancellation refunds (domain/cancellation.ts; migration 0029). */
+  cancellation_policy: Generated<CancellationPolicy>;
   photos: string;
   created_at: string;
   updated_at: string | null;
@@ -217,6 +222,8 @@ export interface BookingsTable {
   cancelled_by: Generated<'owner' | 'renter' | null>;
   /** When the item came back (migration 0029): the claim window counts from it. */
   returned_at: Generated<string | null>;
+  /** The listing's cancellation policy when it was booked (migration 0029). */
+  cancellation_policy: Generated<CancellationPolicy>;
 }
 
 /** What a review is about, and the side that wrote it (the caller's role). */

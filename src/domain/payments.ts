@@ -11,8 +11,12 @@
  * - Every movement is a ledger transaction whose entries sum to zero.
  */
 
-/** What a payment is for: a helper's share of an accepted job, a booking's rent, a booking's deposit. */
-export type PaymentKind = 'job' | 'rent' | 'deposit';
+/**
+ * What a payment is for: a helper's share of an accepted job, a booking's rent, a booking's
+ * deposit; a cancellation fee (what a late cancellation leaves the payee of an unpaid payment); a
+ * refund (what a cancellation gives back of a payment already made, from its payee to its payer).
+ */
+export type PaymentKind = 'job' | 'rent' | 'deposit' | 'fee' | 'refund';
 /**
  * The manual provider's life of a payment: the payer says it is paid, the payee that it arrived; a
  * deposit the owner holds (received) is released after the return, less what a claim kept.
@@ -76,6 +80,20 @@ export function settlementPostings(payment: {
     { ledgerAccount: FEE_REVENUE_ACCOUNT, amountCents: -payment.fee_cents, kind: 'fee' },
   ];
   return [settlement, fee];
+}
+
+/**
+ * What a lowered fee writes once the fee was booked: the difference back from the platform's fee
+ * income to the payee's fees owed.
+ */
+export function feeReversalPostings(payeeAccountId: string, cents: number): Posting[][] {
+  if (cents === 0) return [];
+  return [
+    [
+      { ledgerAccount: feesReceivableAccount(payeeAccountId), amountCents: -cents, kind: 'fee' },
+      { ledgerAccount: FEE_REVENUE_ACCOUNT, amountCents: cents, kind: 'fee' },
+    ],
+  ];
 }
 
 /**

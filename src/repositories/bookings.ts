@@ -24,6 +24,7 @@ export function bookingRowToBooking(row: BookingRow): Booking {
       weeks: row.weeks,
       extra_days: row.extra_days,
     },
+    cancellation_policy: row.cancellation_policy,
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
@@ -92,6 +93,7 @@ export function listingToBook(db: Queryable, listingId: string) {
       'listings.price_per_week_cents',
       'listings.deposit_cents',
       'listings.instant_booking',
+      'listings.cancellation_policy',
       'listings.category',
       'listings.lat',
       'listings.lng',
@@ -155,6 +157,7 @@ export async function insertBooking(
     decided_at: null,
     cancelled_by: null,
     returned_at: null,
+    cancellation_policy: listing.cancellation_policy,
   };
   await trx.insertInto('bookings').values(row).execute();
   return row;

@@ -69,6 +69,7 @@ export function jobRowToJob(
     express: flag(row.express),
     remote_task: flag(row.remote_task),
     pricing_confidence: row.pricing_confidence,
+    cancellation_policy: row.cancellation_policy,
     provider: (row.owner_account_id !== null && providers.get(row.owner_account_id)) || null,
   };
 }

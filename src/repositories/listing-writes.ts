@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Queryable } from '../db/queryable.js';
-import type { AccountRow, ListingRow, ListingsTable, NewListing } from '../db/schema.js';
+import type { AccountRow, ListingRow, NewListing } from '../db/schema.js';
 import { newId } from '../domain/ids.js';
 import type { ListingStatus } from '../domain/statuses.js';
 import { firstNameAndInitial } from '../domain/text.js';
@@ -64,7 +64,7 @@ export function ownListing(db: Queryable, id: string, accountId: string): Promis
     .executeTakeFirst();
 }
 
-export type ListingChange = Partial<Omit<ListingsTable, 'id' | 'owner_id' | 'status' | 'created_at'>>;
+export type ListingChange = Partial<Omit<ListingRow, 'id' | 'owner_id' | 'status' | 'created_at'>>;
 
 /**
  * Writes a listing's row without changing it: as the first statement of a change it locks the

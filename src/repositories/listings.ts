@@ -56,6 +56,7 @@ export function listingRowToListing(
     condition: row.condition,
     location: locationFromRow(row, distanceKm),
     instant_booking: flag(row.instant_booking),
+    cancellation_policy: row.cancellation_policy,
     photos: parsePhotos(row.photos),
     owner_reliability: reliabilityFromRow(row),
     provider: (row.owner_account_id !== null && providers.get(row.owner_account_id)) || null,

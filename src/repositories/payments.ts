@@ -10,6 +10,7 @@ import {
   FEE_REVENUE_ACCOUNT,
   FEES_RECEIVABLE_PREFIX,
   PARTY_PREFIX,
+  type PaymentKind,
   type PaymentStatus,
   type Posting,
 } from '../domain/payments.js';
@@ -44,7 +45,16 @@ export async function insertPayment(trx: WriteTransaction, payment: NewPayment, 
 export function jobPriceOf(trx: WriteTransaction, jobId: string) {
   return trx
     .selectFrom('jobs')
-    .select(['price_cents', 'helpers_needed', 'owner_account_id', 'category', 'lat', 'lng'])
+    .select([
+      'price_cents',
+      'helpers_needed',
+      'owner_account_id',
+      'category',
+      'lat',
+      'lng',
+      'desired_at',
+      'cancellation_policy',
+    ])
     .where('id', '=', jobId)
     .executeTakeFirstOrThrow();
 }
@@ -131,10 +141,11 @@ export async function movePayment(
     .executeTakeFirst();
 }
 
-/** Cancels a job's or a booking's payments that nothing was paid on yet; the cancelled ones. */
+/** Cancels a job's or a booking's payments (of these kinds) that nothing was paid on yet; the cancelled ones. */
 export function cancelUnpaidPayments(
   trx: WriteTransaction,
   of: { job_id: string } | { booking_id: string },
+  kinds: readonly PaymentKind[],
   now: Date,
 ): Promise<PaymentRow[]> {
   const at = now.toISOString();
@@ -143,9 +154,50 @@ export function cancelUnpaidPayments(
     .updateTable('payments')
     .set({ status: 'cancelled', cancelled_at: at, updated_at: at })
     .where(column, '=', id)
+    .where('kind', 'in', kinds)
     .where('status', '=', 'awaiting_payment')
     .returningAll()
     .execute();
+}
+
+/** A job's or a booking's payments of these kinds that are not cancelled (what a cancellation policy applies to). */
+export function livePaymentsOf(
+  trx: WriteTransaction,
+  of: { job_id: string } | { booking_id: string },
+  kinds: readonly PaymentKind[],
+): Promise<PaymentRow[]> {
+  const [column, id] = 'job_id' in of ? (['job_id', of.job_id] as const) : (['booking_id', of.booking_id] as const);
+  return trx
+    .selectFrom('payments')
+    .selectAll()
+    .where(column, '=', id)
+    .where('kind', 'in', kinds)
+    .where('status', 'in', ['awaiting_payment', 'paid', 'received'])
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+/** Cancels one payment nothing was paid on; the changed row, or undefined when it was paid meanwhile. */
+export function cancelPayment(trx: WriteTransaction, id: string, now: Date): Promise<PaymentRow | undefined> {
+  const at = now.toISOString();
+  return trx
+    .updateTable('payments')
+    .set({ status: 'cancelled', cancelled_at: at, updated_at: at })
+    .where('id', '=', id)
+    .where('status', '=', 'awaiting_payment')
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Lowers a payment's fee (a cancellation left the payee less); the changed row. */
+export function setPaymentFee(trx: WriteTransaction, id: string, feeCents: number, now: Date): Promise<PaymentRow> {
+  return trx
+    .updateTable('payments')
+    .set({ fee_cents: feeCents, updated_at: now.toISOString() })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 /** What a booking's payments are computed from: its rent, deposit and renter, its owner's account, its listing's place. */
@@ -315,13 +367,26 @@ export function receivedBetween(db: Queryable, from: string, to: string) {
       ])
       .where('payments.status', '=', 'received')
       // Consideration only: a deposit is the renter's money held, not a price paid.
-      .where('payments.kind', 'in', ['job', 'rent'])
+      .where('payments.kind', 'in', ['job', 'rent', 'fee'])
       .where('payments.received_at', '>=', from)
       .where('payments.received_at', '<', to)
       .orderBy('payments.payee_account_id')
       .orderBy('payments.received_at')
       .execute()
   );
+}
+
+/** Refunds received in [from, to) by the seller who paid them back: the seller's account and the amount. */
+export function refundsBetween(db: Queryable, from: string, to: string) {
+  return db
+    .selectFrom('payments')
+    .select(['payments.payer_account_id as seller_account_id', 'payments.amount_cents', 'payments.received_at'])
+    .where('payments.status', '=', 'received')
+    .where('payments.kind', '=', 'refund')
+    .where('payments.received_at', '>=', from)
+    .where('payments.received_at', '<', to)
+    .orderBy('payments.received_at')
+    .execute();
 }
 
 /** The account's bank account, if it gave one. */

@@ -3,6 +3,7 @@ import { COMPLETION_STATES } from '../domain/completions.js';
 import { MASK } from '../domain/contact-shield.js';
 import { Nullable, PlainText, RefTo, StringEnum, Text } from './common.js';
 import { JOB_LIFE_CYCLE } from './job-writes.js';
+import { PaymentsSummary } from './payments.js';
 
 const APPLICATION_STATUSES = ['pending', 'accepted', 'rejected', 'withdrawn'] as const;
 
@@ -67,6 +68,7 @@ export const ApplicationSchema = Type.Object(
     completion: Nullable(CompletionSchema, {
       description: "The job's completion for this helper (only the two parties see it); null before any.",
     }),
+    payments: PaymentsSummary("the helper's share, from the acceptance"),
   },
   { $id: 'Application', additionalProperties: false, description: 'A helper’s application for a job.' },
 );

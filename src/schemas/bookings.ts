@@ -2,7 +2,8 @@ import { type Static, Type } from 'typebox';
 import { BOOKING_STATUSES, HOLDING_STATUSES, MAX_BOOKING_DAYS, MAX_DAYS_AHEAD } from '../domain/booking-price.js';
 import { LISTING_STATUSES } from '../domain/statuses.js';
 import { BOOKING_MACHINE, transitionsTable } from '../domain/transitions.js';
-import { IdParams, Nullable, StringEnum } from './common.js';
+import { CancellationOutcome, CancellationPolicySchema, IdParams, Nullable, StringEnum } from './common.js';
+import { PaymentsSummary } from './payments.js';
 
 const CalendarDate = (description: string) => Type.String({ format: 'date', maxLength: 10, description });
 
@@ -48,8 +49,11 @@ export const BookingSchema = Type.Object(
         description: 'price_eur = weeks × weekly_eur + extra_days × daily_eur, the cheapest such split.',
       },
     ),
+    cancellation_policy: CancellationPolicySchema({ description: "The listing's policy when it was booked." }),
     created_at: Type.String({ format: 'date-time' }),
     updated_at: Type.String({ format: 'date-time', description: 'When the status last changed.' }),
+    payments: PaymentsSummary('rent and deposit, from its confirmation'),
+    cancellation: CancellationOutcome,
   },
   {
     $id: 'Booking',

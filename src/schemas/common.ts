@@ -1,5 +1,6 @@
 import { type Static, type TSchema, Type } from 'typebox';
 import { PLACE_OFFSET_MAX_M, PLACE_OFFSET_MIN_M } from '../domain/approximate-place.js';
+import { CANCELLATION_POLICIES, POLICY_TEXT } from '../domain/cancellation.js';
 import { CATEGORIES } from '../domain/categories.js';
 import { DEFAULT_CENTER, MAX_RADIUS_KM } from '../domain/geo.js';
 import { RELIABILITY_FORMULA } from '../domain/reliability.js';
@@ -9,6 +10,31 @@ import { PLAIN_TEXT_PATTERN, VISIBLE_TEXT_PATTERN } from '../domain/text.js';
 export function StringEnum<const T extends readonly string[]>(values: T, options: Record<string, unknown> = {}) {
   return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
 }
+
+/** A job's or listing's cancellation policy (domain/cancellation.ts). */
+export const CancellationPolicySchema = (options: Record<string, unknown> = {}) =>
+  StringEnum(CANCELLATION_POLICIES, {
+    description: `What a cancellation by the payer refunds: ${POLICY_TEXT}`,
+    ...options,
+  });
+
+/** What a cancellation did to the money (the cancel endpoints' answers only). */
+export const CancellationOutcome = Type.Optional(
+  Type.Object(
+    {
+      policy: StringEnum(CANCELLATION_POLICIES),
+      hours_before_start: Nullable(Type.Number(), { description: 'Hours left before the start; null without one.' }),
+      refund_percent: Type.Integer({ minimum: 0, maximum: 100 }),
+      refund_eur: Type.Number({ minimum: 0, description: 'What the payer gets back or no longer owes.' }),
+      fee_eur: Type.Number({ minimum: 0, description: 'What the payee keeps or is owed as a cancellation fee.' }),
+    },
+    {
+      additionalProperties: false,
+      description:
+        'Only in the answer of the cancellation: the policy applied to the payments (GET /v1/payments shows the fee and refund payments).',
+    },
+  ),
+);
 
 /** A name, title or description: length bounds, visible text, no direction controls (domain/text.ts). */
 export const Text = (min: number, max: number, description: string, options: Record<string, unknown> = {}) =>

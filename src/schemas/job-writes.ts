@@ -2,7 +2,7 @@ import { type Static, Type } from 'typebox';
 import { CATEGORIES } from '../domain/categories.js';
 import { SCHEDULE_HORIZON_DAYS } from '../domain/deadlines.js';
 import { TIME_PREFERENCES } from '../domain/statuses.js';
-import { IdParams, Nullable, PublicText, StringEnum } from './common.js';
+import { CancellationPolicySchema, IdParams, Nullable, PublicText, StringEnum } from './common.js';
 import { LocationInput } from './location-input.js';
 
 /** A price or rate in EUR; at most two decimals (checked by the handler: JSON Schema's multipleOf misjudges floats). */
@@ -38,6 +38,7 @@ function jobFields(defaults: boolean) {
     express: Flag('Priority placement and quick matching.'),
     remote_task: Flag('Can be done remotely (smart_eta_minutes then counts no travel).'),
     requires_license: Flag('Needs a licence or certificate.'),
+    cancellation_policy: CancellationPolicySchema(orDefault('flexible')),
     helpers_needed: Type.Integer({
       format: 'int32',
       minimum: 1,
@@ -77,6 +78,7 @@ export const JobCreateBody = Type.Object(
     express: Type.Optional(created.express),
     remote_task: Type.Optional(created.remote_task),
     requires_license: Type.Optional(created.requires_license),
+    cancellation_policy: Type.Optional(created.cancellation_policy),
     helpers_needed: Type.Optional(created.helpers_needed),
     photos: Type.Optional(created.photos),
     duration_hours: Type.Optional(created.duration_hours),

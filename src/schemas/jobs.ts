@@ -1,6 +1,15 @@
 import { type Static, Type } from 'typebox';
 import { JOB_STATUSES, TIME_PREFERENCES } from '../domain/statuses.js';
-import { CategorySchema, IdParams, LocationSchema, Nullable, RefTo, StringEnum } from './common.js';
+import {
+  CancellationOutcome,
+  CancellationPolicySchema,
+  CategorySchema,
+  IdParams,
+  LocationSchema,
+  Nullable,
+  RefTo,
+  StringEnum,
+} from './common.js';
 import { PublicProviderSchema } from './providers.js';
 import { searchPage, searchQuery } from './search.js';
 
@@ -50,6 +59,8 @@ export const JobSchema = Type.Object(
       description:
         'How well the price per helper-hour is backed by completed jobs of the category (the data /v1/estimate uses): high inside their middle half (with 30+ jobs), medium inside the 10th-90th percentile, low outside; null with fewer than 5 jobs.',
     }),
+    cancellation_policy: CancellationPolicySchema(),
+    cancellation: CancellationOutcome,
     provider: Nullable(RefTo(PublicProviderSchema)),
   },
   { $id: 'Job', additionalProperties: false },

@@ -2,7 +2,7 @@ import { type Static, Type } from 'typebox';
 import { CATEGORIES } from '../domain/categories.js';
 import { CONDITIONS } from '../domain/statuses.js';
 import { LISTING_MACHINE, transitionsTable } from '../domain/transitions.js';
-import { Nullable, PublicText, StringEnum } from './common.js';
+import { CancellationPolicySchema, Nullable, PublicText, StringEnum } from './common.js';
 import { LocationInput } from './location-input.js';
 
 export const MAX_PHOTOS = 8;
@@ -65,6 +65,7 @@ export const ListingCreateBody = Type.Object(
     condition: ListingFields.condition,
     location: ListingFields.location,
     instant_booking: Type.Optional(ListingFields.instant_booking({ default: false })),
+    cancellation_policy: Type.Optional(CancellationPolicySchema({ default: 'flexible' })),
     photos: Type.Optional(ListingFields.photos({ default: [] })),
   },
   {
@@ -86,6 +87,7 @@ export const ListingPatchBody = Type.Object(
     condition: Type.Optional(ListingFields.condition),
     location: Type.Optional(ListingFields.location),
     instant_booking: Type.Optional(ListingFields.instant_booking()),
+    cancellation_policy: Type.Optional(CancellationPolicySchema()),
     photos: Type.Optional(ListingFields.photos()),
   },
   {

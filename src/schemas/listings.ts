@@ -1,6 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { CONDITIONS, LISTING_STATUSES } from '../domain/statuses.js';
 import {
+  CancellationPolicySchema,
   CategorySchema,
   IdParams,
   LocationSchema,
@@ -31,6 +32,7 @@ export const ListingSchema = Type.Object(
     condition: ConditionSchema,
     location: RefTo(LocationSchema),
     instant_booking: Type.Boolean({ description: 'Bookings are confirmed at once, without the owner’s approval.' }),
+    cancellation_policy: CancellationPolicySchema(),
     photos: Type.Array(Type.String({ format: 'uri' })),
     owner_reliability: RefTo(ReliabilityScoreSchema),
     provider: Nullable(RefTo(PublicProviderSchema)),

@@ -1,6 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { HasMore, IdParams, Nullable, PageFields, PagingQuery, RefTo, StringEnum } from './common.js';
 
+export const PAYMENT_KINDS = ['job', 'rent', 'deposit', 'fee', 'refund'] as const;
 export const PAYMENT_STATUSES = ['awaiting_payment', 'paid', 'received', 'released', 'cancelled'] as const;
 
 const Euros = (description: string) => Type.Number({ minimum: 0, description: `${description} Euros with cents.` });
@@ -10,9 +11,9 @@ const At = (description: string) => Nullable(Type.String({ format: 'date-time' }
 export const PaymentSchema = Type.Object(
   {
     id: Type.String({ description: 'pay_…' }),
-    kind: StringEnum(['job', 'rent', 'deposit'] as const, {
+    kind: StringEnum(PAYMENT_KINDS, {
       description:
-        "job: an accepted helper's share of the job's price; rent: a confirmed booking's price; deposit: a confirmed booking's deposit, held by the owner until after the return.",
+        "job: an accepted helper's share of the job's price; rent: a confirmed booking's price; deposit: a confirmed booking's deposit, held by the owner until after the return; fee: a cancellation fee (what a late cancellation leaves the payee of an unpaid payment); refund: what a cancellation gives back of a payment already made (from its payee to its payer).",
     }),
     provider: StringEnum(['manual'] as const, {
       description: 'manual: the parties settle in cash or by transfer and confirm it here.',
@@ -53,6 +54,25 @@ export const PaymentSchema = Type.Object(
   { $id: 'Payment', additionalProperties: false },
 );
 export type Payment = Static<typeof PaymentSchema>;
+
+/** A payment as an application or a booking summarises it (GET /v1/payments/{id} has the rest). */
+export const PaymentSummarySchema = Type.Object(
+  {
+    id: Type.String(),
+    kind: StringEnum(PAYMENT_KINDS),
+    status: StringEnum(PAYMENT_STATUSES),
+    amount_eur: Type.Number({ minimum: 0 }),
+  },
+  { additionalProperties: false },
+);
+
+/** The payments field of an application or a booking, for its two parties. */
+export const PaymentsSummary = (what: string) =>
+  Type.Optional(
+    Type.Array(PaymentSummarySchema, {
+      description: `Its payments (${what}), each with its id for GET /v1/payments/{id}; in the answers of its own operations, not in lists of others or events.`,
+    }),
+  );
 
 export const PaymentPage = Type.Object(
   { data: Type.Array(RefTo(PaymentSchema), { description: 'Newest first.' }), ...PageFields, has_more: HasMore },

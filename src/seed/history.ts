@@ -349,5 +349,6 @@ function pastBooking(
     decided_at: decidedMs === null ? null : iso(decidedMs),
     cancelled_by: status === 'cancelled_owner' ? 'owner' : status === 'cancelled_renter' ? 'renter' : null,
     returned_at: status === 'returned' ? iso(endMs) : null,
+    cancellation_policy: 'flexible',
   };
 }

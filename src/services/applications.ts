@@ -26,7 +26,7 @@ import { refreshHelperRecords } from '../repositories/reliability-records.js';
 import { inWriteTransaction, type WriteContext, type WriteTransaction } from '../repositories/write-transaction.js';
 import type { Application } from '../schemas/applications.js';
 import { ApiError, badRequest } from './errors.js';
-import { createJobPayment } from './payments.js';
+import { createJobPayment, withPayments, withPaymentsOf } from './payments.js';
 import { recordJobEvent } from './public-events.js';
 import { illegalTransition, notFound } from './write-rules.js';
 
@@ -75,7 +75,7 @@ export async function applicationsOfJob(
 ): Promise<{ data: Application[]; total: number }> {
   const applications = await listJobApplications(db, jobId, account.id, now);
   if (!applications) throw notFound('job', jobId, 'GET /v1/jobs');
-  return { data: applications, total: applications.length };
+  return { data: await withPayments(db, 'application_id', applications), total: applications.length };
 }
 
 /** The job's owner accepts or rejects a pending application. */
@@ -91,7 +91,7 @@ export async function decide(
     const outcome = await decideOn(trx, input, context.now, fees);
     // Thrown in the transaction: a refusal commits nothing (the key is free for a later decision).
     if (!outcome.ok) throw decideError(outcome, action, ids.jobId, ids.applicationId);
-    return outcome.application;
+    return withPaymentsOf(trx, 'application_id', outcome.application);
   });
 }
 

@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/queryable.js';
 import type { AccountRow, BookingStatus } from '../db/schema.js';
-import { berlinDate } from '../domain/berlin-time.js';
+import { berlinDate, berlinWallClock } from '../domain/berlin-time.js';
 import {
   addDays,
   daysInclusive,
@@ -42,7 +42,7 @@ import {
   type ListingAvailability,
 } from '../schemas/bookings.js';
 import { ApiError, badRequest } from './errors.js';
-import { cancelUnpaid, createBookingPayments } from './payments.js';
+import { cancelUnpaid, cancelWithPolicy, createBookingPayments, withPaymentsOf } from './payments.js';
 import { illegalTransition } from './write-rules.js';
 
 /** What the booking rules depend on besides the request. */
@@ -79,7 +79,7 @@ export async function createBooking(
     if (!('booked' in booking)) throw bookingRefused(booking, listingId, settings.base);
     return booking;
   });
-  return bookingRowToBooking(attempt.booked);
+  return withPaymentsOf(context.db, 'booking_id', bookingRowToBooking(attempt.booked));
 }
 
 /**
@@ -158,7 +158,7 @@ export async function getBooking(
 ): Promise<Booking> {
   const booking = await findBookingWithOwner(db, id);
   if (!booking || !roleOf(booking, account.id)) throw bookingNotFound(id);
-  return bookingRowToBooking(effectiveBooking(booking, now, requestTtlHours));
+  return withPaymentsOf(db, 'booking_id', bookingRowToBooking(effectiveBooking(booking, now, requestTtlHours)));
 }
 
 /**
@@ -191,13 +191,26 @@ export async function changeBookingStatus(
           : {};
   return inWriteTransaction(context, async (trx) => {
     const changed = await moveBookingRecorded(trx, id, edges, now, requestTtlHours, history);
-    // Money follows the booking: confirmed, its rent and deposit are due; declined or cancelled,
-    // what nothing was paid on is cancelled (the owner releases a deposit already held).
+    // Money follows the booking: confirmed, its rent and deposit are due; a confirmed booking
+    // cancelled, its rent follows the cancellation policy (the owner's cancellation refunds in
+    // full) and an unpaid deposit is cancelled (the owner releases one already held).
     if (changed?.status === 'confirmed') await createBookingPayments(trx, id, settings.fees, now);
-    if (changed?.status === 'cancelled' || changed?.status === 'declined') {
-      await cancelUnpaid(trx, { booking_id: id }, now);
+    if (changed?.status === 'cancelled' && booking.status === 'confirmed') {
+      const cancellation = await cancelWithPolicy(
+        trx,
+        { booking_id: id },
+        {
+          policy: booking.cancellation_policy,
+          startsAt: berlinWallClock(booking.start_date, 0),
+          byPayee: role === 'owner',
+        },
+        settings.fees,
+        now,
+      );
+      await cancelUnpaid(trx, { booking_id: id }, now, ['deposit']);
+      return { ...(await withPaymentsOf(trx, 'booking_id', changed)), cancellation };
     }
-    if (changed) return changed;
+    if (changed) return withPaymentsOf(trx, 'booking_id', changed);
     // Thrown in the transaction: the refusal commits nothing (the key is free for a later try).
     const fresh = await findBookingWithOwner(trx, id);
     const status = (fresh ? effectiveBooking(fresh, now, requestTtlHours) : booking).status;

@@ -18,6 +18,7 @@ import { refreshHelperRecords } from '../repositories/reliability-records.js';
 import { inWriteTransaction, type WriteContext, type WriteTransaction } from '../repositories/write-transaction.js';
 import type { Application } from '../schemas/applications.js';
 import { ApiError, badRequest } from './errors.js';
+import { withPaymentsOf } from './payments.js';
 import { recordJobEvent } from './public-events.js';
 
 /**
@@ -57,7 +58,7 @@ export async function getApplication(
   const reader =
     found?.account_id === account.id ? 'applicant' : found?.owner_account_id === account.id ? 'owner' : null;
   if (!found || !reader) throw applicationNotFound(ids);
-  return applicationRowToApplication(found, reader, now);
+  return withPaymentsOf(db, 'application_id', applicationRowToApplication(found, reader, now));
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { AccountRow, JobRow } from '../db/schema.js';
 import { berlinDate } from '../domain/berlin-time.js';
 import { parseInstant, type ScheduleField, scheduleIssue } from '../domain/deadlines.js';
+import type { FeeRule } from '../domain/payments.js';
 import { maxApplicants } from '../domain/pricing.js';
 import { earliestCompletion, effectiveJobStatus } from '../domain/statuses.js';
 import { JOB_MACHINE } from '../domain/transitions.js';
@@ -17,12 +18,13 @@ import {
   setJobColumns,
   type TransitionOutcome,
 } from '../repositories/job-writes.js';
+import { jobPriceOf } from '../repositories/payments.js';
 import { inWriteTransaction, type WriteContext, type WriteTransaction } from '../repositories/write-transaction.js';
 import type { JobCreateBody, JobUpdateBody } from '../schemas/job-writes.js';
 import type { Job } from '../schemas/jobs.js';
 import { requestCompletion } from './completions.js';
 import { ApiError, badRequest } from './errors.js';
-import { cancelUnpaid } from './payments.js';
+import { type CancellationMoney, cancelUnpaid, cancelWithPolicy } from './payments.js';
 import { requireProviderDetails } from './providers.js';
 import { recordJobEvent } from './public-events.js';
 import { matchSavedSearches } from './saved-search-matches.js';
@@ -89,10 +91,11 @@ export async function transitionJob(
   id: string,
   action: JobAction,
   objectionHours: number,
+  fees: FeeRule,
 ): Promise<Job> {
   return inWriteTransaction(context, async (trx) => {
     if (action === 'complete') await checkCompletionTime(trx, id, account.id, context.now);
-    const outcome = await moveJob(trx, id, account.id, action, context.now, objectionHours);
+    const outcome = await moveJob(trx, id, account.id, action, context.now, objectionHours, fees);
     // Refusals are thrown in the transaction: they commit nothing, not even the key's mark.
     if (!outcome) throw notFound('job', id, 'GET /v1/jobs');
     if (!outcome.done) throw illegalTransition('job', outcome.status, action, JOB_MACHINE);
@@ -120,7 +123,9 @@ async function checkCompletionTime(trx: WriteTransaction, id: string, accountId:
  * account's jobs (services/account-data.ts): the move (moveOwnJob), then the pending applications
  * rejected (cancel) or each accepted helper asked to confirm within `objectionHours` (complete:
  * requestCompletion), then the job.status_changed event. Undefined: no such job of the account;
- * done false: not from `status`.
+ * done false: not from `status`. With `fees` (the poster's own cancellation) the accepted helpers'
+ * shares follow the job's cancellation policy and the answer says what it did; without (an
+ * erasure), what is unpaid is cancelled.
  */
 export async function moveJob(
   trx: WriteTransaction,
@@ -129,18 +134,28 @@ export async function moveJob(
   action: JobAction,
   now: Date,
   objectionHours?: number,
+  fees?: FeeRule,
 ): Promise<{ done: true; job: Job } | Exclude<TransitionOutcome, { done: true }>> {
   const moved = await moveOwnJob(trx, id, accountId, action, now);
   if (!moved?.done) return moved;
+  let cancellation: CancellationMoney | undefined;
   if (moved.to === 'cancelled') {
     await rejectPending(trx, id, now);
-    await cancelUnpaid(trx, { job_id: id }, now);
+    if (fees) {
+      const job = await jobPriceOf(trx, id);
+      const startsAt = job.desired_at === null ? null : new Date(job.desired_at);
+      const terms = { policy: job.cancellation_policy, startsAt, byPayee: false };
+      cancellation = await cancelWithPolicy(trx, { job_id: id }, terms, fees, now);
+    } else {
+      await cancelUnpaid(trx, { job_id: id }, now);
+    }
   }
   if (moved.to === 'completed') {
     if (objectionHours === undefined) throw new Error('completing a job needs the hours to object');
     await requestCompletion(trx, id, now, objectionHours);
   }
-  return { done: true, job: await recordJobEvent(trx, 'job.status_changed', id, now) };
+  const job = await recordJobEvent(trx, 'job.status_changed', id, now);
+  return { done: true, job: cancellation ? { ...job, cancellation } : job };
 }
 
 function instantOf(value: string | null, field: ScheduleField): Date | null {

@@ -136,6 +136,7 @@ function columnsOf(body: ListingPatchBody, account: AccountRow): ListingChange {
     ...(deposit !== undefined && { deposit_cents: centsOf(deposit, 'deposit_eur') }),
     ...(location !== undefined && locationOf(location, account)),
     ...(rest.instant_booking !== undefined && { instant_booking: rest.instant_booking ? 1 : 0 }),
+    ...(rest.cancellation_policy !== undefined && { cancellation_policy: rest.cancellation_policy }),
     ...(rest.photos !== undefined && { photos: JSON.stringify(rest.photos) }),
   };
 }

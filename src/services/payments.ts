@@ -10,12 +10,14 @@ import { electronicFormatIBAN, friendlyFormatIBAN, validateIBAN } from 'ibantool
 import type { Queryable } from '../db/queryable.js';
 import type { AccountRow, BankAccountRow, PaymentRow } from '../db/schema.js';
 import { berlinDate, berlinWallClock } from '../domain/berlin-time.js';
+import { type CancellationPolicy, refundPercent, splitRefund } from '../domain/cancellation.js';
 import {
   eurosOf,
   expectedSettled,
   FEES_RECEIVABLE_PREFIX,
   type FeeRule,
   feeCents,
+  feeReversalPostings,
   nextActionOf,
   PAYMENT_MACHINE,
   type Posting,
@@ -30,6 +32,7 @@ import { recordEvent } from '../repositories/outbox.js';
 import {
   bankAccountsOf,
   bookingMoneyOf,
+  cancelPayment,
   cancelUnpaidPayments,
   deleteBankAccount,
   feesReceivable,
@@ -38,6 +41,7 @@ import {
   insertLedgerTransaction,
   insertPayment,
   jobPriceOf,
+  livePaymentsOf,
   movePayment,
   type PaymentFilter,
   paymentsFor,
@@ -46,7 +50,9 @@ import {
   paymentsWithLedger,
   putBankAccount,
   receivedBetween,
+  refundsBetween,
   releaseDeposit,
+  setPaymentFee,
   unbalancedTransactions,
 } from '../repositories/payments.js';
 import { inWriteTransaction, type WriteContext, type WriteTransaction } from '../repositories/write-transaction.js';
@@ -101,20 +107,33 @@ export interface PaymentSummary {
   amount_eur: number;
 }
 
-/** The payments of these applications or bookings, by id, as their summaries show them. */
-export async function paymentSummaries(
+/** Applications or bookings with their payment summaries (`payments`), in one query for all of them. */
+export async function withPayments<T extends { id: string }>(
   db: Queryable,
   of: 'application_id' | 'booking_id',
-  ids: readonly string[],
-): Promise<Map<string, PaymentSummary[]>> {
+  items: T[],
+): Promise<(T & { payments: PaymentSummary[] })[]> {
   const byId = new Map<string, PaymentSummary[]>();
-  for (const row of await paymentsFor(db, of, ids)) {
+  for (const row of await paymentsFor(
+    db,
+    of,
+    items.map((item) => item.id),
+  )) {
     const key = row[of] as string;
     const list = byId.get(key) ?? [];
     list.push({ id: row.id, kind: row.kind, status: row.status, amount_eur: eurosOf(row.amount_cents) });
     byId.set(key, list);
   }
-  return byId;
+  return items.map((item) => ({ ...item, payments: byId.get(item.id) ?? [] }));
+}
+
+/** One application or booking with its payment summary. */
+export async function withPaymentsOf<T extends { id: string }>(
+  db: Queryable,
+  of: 'application_id' | 'booking_id',
+  item: T,
+): Promise<T & { payments: PaymentSummary[] }> {
+  return (await withPayments(db, of, [item]))[0] as T & { payments: PaymentSummary[] };
 }
 
 /**
@@ -210,15 +229,110 @@ async function recordPaymentEvents(
   }
 }
 
-/** In a job's or a booking's cancellation: its payments nothing was paid on are cancelled, each with its events. */
+/** In a job's or a booking's cancellation: its payments (of these kinds) nothing was paid on are cancelled, each with its events. */
 export async function cancelUnpaid(
   trx: WriteTransaction,
   of: { job_id: string } | { booking_id: string },
   now: Date,
+  kinds: readonly PaymentRow['kind'][] = ['job', 'rent', 'deposit', 'fee'],
 ): Promise<void> {
-  for (const payment of await cancelUnpaidPayments(trx, of, now)) {
+  for (const payment of await cancelUnpaidPayments(trx, of, kinds, now)) {
     await recordPaymentEvents(trx, 'payment.status_changed', payment, now);
   }
+}
+
+/** What a cancellation did to the money, as the cancel endpoints answer it. */
+export interface CancellationMoney {
+  policy: CancellationPolicy;
+  /** Hours that were left before the start (one decimal; negative after it), null without a start. */
+  hours_before_start: number | null;
+  refund_percent: number;
+  /** What the payer gets back, or no longer owes. */
+  refund_eur: number;
+  /** What the payee keeps, or is still owed, as a cancellation fee. */
+  fee_eur: number;
+}
+
+/**
+ * In a cancellation: the policy applied to each live payment of a job's shares or a booking's
+ * rent. A cancellation by the payee, or with no start, refunds in full. An unpaid payment is
+ * cancelled and, where the policy leaves the payee something, a cancellation fee (kind fee) is
+ * owed instead; of a payment already made, the refunded part comes back as a refund (kind refund,
+ * from the payee to the payer), and the payee's platform fee falls to the fee on what they keep
+ * (booked back at once when it was booked). Events for each payment.
+ */
+export async function cancelWithPolicy(
+  trx: WriteTransaction,
+  of: { job_id: string } | { booking_id: string },
+  cancellation: { policy: CancellationPolicy; startsAt: Date | null; byPayee: boolean },
+  fees: FeeRule,
+  now: Date,
+): Promise<CancellationMoney> {
+  const hoursLeft =
+    cancellation.startsAt === null ? null : (cancellation.startsAt.getTime() - now.getTime()) / 3_600_000;
+  const percent = cancellation.byPayee || hoursLeft === null ? 100 : refundPercent(cancellation.policy, hoursLeft);
+  let refunded = 0;
+  let kept = 0;
+  for (const payment of await livePaymentsOf(trx, of, ['job', 'rent'])) {
+    const { refundCents, keptCents } = splitRefund(payment.amount_cents, percent);
+    refunded += refundCents;
+    kept += keptCents;
+    const payee = await findAccount(trx, payment.payee_account_id);
+    const feeOnKept = feeCents(keptCents, fees, payee?.account_type === 'commercial');
+    const links = {
+      job_id: payment.job_id,
+      application_id: payment.application_id,
+      ...(payment.booking_id !== null && { booking_id: payment.booking_id }),
+    };
+    if (payment.status === 'awaiting_payment') {
+      const cancelled = await cancelPayment(trx, payment.id, now);
+      if (cancelled) await recordPaymentEvents(trx, 'payment.status_changed', cancelled, now);
+      if (keptCents === 0) continue;
+      const fee = await insertPayment(
+        trx,
+        {
+          ...links,
+          kind: 'fee',
+          payer_account_id: payment.payer_account_id,
+          payee_account_id: payment.payee_account_id,
+          amount_cents: keptCents,
+          fee_cents: feeOnKept,
+        },
+        now,
+      );
+      await recordPaymentEvents(trx, 'payment.created', fee, now);
+      continue;
+    }
+    if (refundCents === 0) continue;
+    if (feeOnKept < payment.fee_cents) {
+      await setPaymentFee(trx, payment.id, feeOnKept, now);
+      if (payment.status === 'received') {
+        for (const postings of feeReversalPostings(payment.payee_account_id, payment.fee_cents - feeOnKept)) {
+          await book(trx, payment.id, postings, now);
+        }
+      }
+    }
+    const refund = await insertPayment(
+      trx,
+      {
+        ...links,
+        kind: 'refund',
+        payer_account_id: payment.payee_account_id,
+        payee_account_id: payment.payer_account_id,
+        amount_cents: refundCents,
+        fee_cents: 0,
+      },
+      now,
+    );
+    await recordPaymentEvents(trx, 'payment.created', refund, now);
+  }
+  return {
+    policy: cancellation.policy,
+    hours_before_start: hoursLeft === null ? null : Math.round(hoursLeft * 10) / 10,
+    refund_percent: percent,
+    refund_eur: eurosOf(refunded),
+    fee_eur: eurosOf(kept),
+  };
 }
 
 const notYours = (id: string) =>
@@ -452,6 +566,14 @@ export async function sellerYears(db: Queryable, year: number): Promise<SellerYe
     seller.quarters[quarter] += Number(row.amount_cents);
     seller.considerationCents += Number(row.amount_cents);
     seller.feeCents += Number(row.fee_cents);
+  }
+  // What a seller paid back after a cancellation lowers their consideration in its quarter.
+  for (const row of await refundsBetween(db, from, to)) {
+    const seller = sellers.get(row.seller_account_id);
+    if (!seller) continue;
+    const month = Number(berlinDate(new Date(row.received_at as string)).slice(5, 7));
+    seller.quarters[Math.floor((month - 1) / 3) as 0 | 1 | 2 | 3] -= Number(row.amount_cents);
+    seller.considerationCents -= Number(row.amount_cents);
   }
   return [...sellers.values()];
 }

@@ -127,6 +127,24 @@ test('a booking with rent and deposit: paid, held, returned and released in full
     'no fee on a deposit',
   );
   assert.equal((await s.stranger.get(`/v1/payments/${depositId}`)).status, 404);
+  // The booking summarises its payments for both parties.
+  for (const party of [s.owner, s.renter]) {
+    const summary = (await party.get(`/v1/bookings/${bookingId}`)).body.payments;
+    assert.deepEqual(
+      summary
+        .map((p: { id: string; kind: string; status: string; amount_eur: number }) => [
+          p.id,
+          p.kind,
+          p.status,
+          p.amount_eur,
+        ])
+        .sort(),
+      [
+        [depositId, 'deposit', 'awaiting_payment', 20],
+        [rentId, 'rent', 'awaiting_payment', 24],
+      ].sort(),
+    );
+  }
 
   // Released too early: the item is not back.
   for (const id of [rentId, depositId]) {
@@ -367,4 +385,115 @@ test('apps acting for a person: claims are read with payments, disputed with boo
   assert.deepEqual(scopeNeed('POST', '/v1/bookings/:id/claims'), { kind: 'scope', scope: 'bookings:write' });
   assert.equal(scopeNeed('POST', '/v1/claims/:id/accept').kind, 'never');
   assert.equal(scopeNeed('POST', '/v1/payments/:id/release').kind, 'never');
+});
+
+/** A listing of `s.owner` under `policy`, booked by the renter from `start` (instant: confirmed). */
+async function bookedUnder(s: Setup, policy: string, start: string) {
+  const listing = await s.owner.post('/v1/listings', {
+    ...LISTING_BODY,
+    instant_booking: true,
+    cancellation_policy: policy,
+  });
+  assert.equal(listing.status, 201, listing.raw);
+  assert.equal(listing.body.cancellation_policy, policy);
+  const booked = await s.renter.post(`/v1/listings/${listing.body.id}/bookings`, {
+    start_date: start,
+    end_date: start,
+  });
+  assert.equal(booked.status, 201, booked.raw);
+  assert.equal(booked.body.cancellation_policy, policy, 'the booking keeps the policy of its time');
+  const payments = booked.body.payments as { id: string; kind: string }[];
+  return {
+    bookingId: booked.body.id as string,
+    rentId: payments.find((p) => p.kind === 'rent')?.id as string,
+    depositId: payments.find((p) => p.kind === 'deposit')?.id as string,
+  };
+}
+
+async function paymentsOfBooking(s: Setup, bookingId: string) {
+  return s.db.kysely
+    .selectFrom('payments')
+    .select(['kind', 'status', 'amount_cents', 'fee_cents', 'payer_account_id'])
+    .where('booking_id', '=', bookingId)
+    .orderBy('kind')
+    .execute();
+}
+
+test('cancellation policies: the renter cancels under strict, moderate and flexible; the owner always refunds in full', async (t) => {
+  const s = await setup(t, 'commercial');
+  // The test's clock: 2026-11-20 12:00 UTC. 2026-11-23 starts 59 hours later (midnight in Karlsruhe).
+  const strict = await bookedUnder(s, 'strict', '2026-11-23');
+  const cancelled = await s.renter.post(`/v1/bookings/${strict.bookingId}/cancel`);
+  assert.equal(cancelled.status, 200, cancelled.raw);
+  assert.deepEqual(cancelled.body.cancellation, {
+    policy: 'strict',
+    hours_before_start: 59,
+    refund_percent: 50,
+    refund_eur: 4,
+    fee_eur: 4,
+  });
+  assert.deepEqual(await paymentsOfBooking(s, strict.bookingId), [
+    { kind: 'deposit', status: 'cancelled', amount_cents: 2_000, fee_cents: 0, payer_account_id: s.renter.accountId },
+    {
+      kind: 'fee',
+      status: 'awaiting_payment',
+      amount_cents: 400,
+      fee_cents: 100,
+      payer_account_id: s.renter.accountId,
+    },
+    { kind: 'rent', status: 'cancelled', amount_cents: 800, fee_cents: 100, payer_account_id: s.renter.accountId },
+  ]);
+
+  // Moderate, 11 hours before the start: nothing comes back; the rent was paid, so nothing moves.
+  const moderate = await bookedUnder(s, 'moderate', '2026-11-21');
+  assert.equal((await s.renter.post(`/v1/payments/${moderate.rentId}/paid`)).status, 200);
+  assert.equal((await s.owner.post(`/v1/payments/${moderate.rentId}/received`)).status, 200);
+  const late = await s.renter.post(`/v1/bookings/${moderate.bookingId}/cancel`);
+  assert.deepEqual(
+    [late.body.cancellation.refund_percent, late.body.cancellation.refund_eur, late.body.cancellation.fee_eur],
+    [0, 0, 8],
+  );
+  assert.deepEqual(
+    (await paymentsOfBooking(s, moderate.bookingId)).map((p) => [p.kind, p.status]),
+    [
+      ['deposit', 'cancelled'],
+      ['rent', 'received'],
+    ],
+  );
+
+  // Flexible, paid and received: all of it comes back as a refund, and the owner's fee with it.
+  const flexible = await bookedUnder(s, 'flexible', '2026-11-24');
+  assert.equal((await s.renter.post(`/v1/payments/${flexible.rentId}/paid`)).status, 200);
+  assert.equal((await s.owner.post(`/v1/payments/${flexible.rentId}/received`)).status, 200);
+  const before = await balances(s);
+  const early = await s.renter.post(`/v1/bookings/${flexible.bookingId}/cancel`);
+  assert.deepEqual([early.body.cancellation.refund_percent, early.body.cancellation.refund_eur], [100, 8]);
+  const refund = (early.body.payments as { id: string; kind: string }[]).find((p) => p.kind === 'refund');
+  assert.ok(refund, 'the booking shows the refund');
+  const owed = (await s.owner.get(`/v1/payments/${refund.id}`)).body;
+  assert.deepEqual(
+    [owed.role, owed.amount_eur, owed.next_action?.type],
+    ['payer', 8, 'mark_paid'],
+    'the owner pays it back',
+  );
+  assert.equal((await s.renter.post(`/v1/payments/${refund.id}/received`)).status, 200);
+  assert.deepEqual(await balances(s), { owner: before.owner - 800, renter: before.renter + 800 });
+  const rent = (await s.owner.get(`/v1/payments/${flexible.rentId}`)).body;
+  assert.equal(rent.fee_eur, 0, 'no fee on what was given back');
+  assert.equal(await s.ledgerCheck(), BALANCES);
+
+  // The owner cancels under strict, 59 hours ahead: a full refund all the same.
+  const owners = await bookedUnder(s, 'strict', '2026-11-23');
+  const byOwner = await s.owner.post(`/v1/bookings/${owners.bookingId}/cancel`);
+  assert.deepEqual([byOwner.body.cancellation.refund_percent, byOwner.body.cancellation.fee_eur], [100, 0]);
+  assert.deepEqual(
+    (await paymentsOfBooking(s, owners.bookingId)).map((p) => [p.kind, p.status]),
+    [
+      ['deposit', 'cancelled'],
+      ['rent', 'cancelled'],
+    ],
+  );
+  const wrong = await s.owner.post('/v1/listings', { ...LISTING_BODY, cancellation_policy: 'lenient' });
+  assert.deepEqual([wrong.status, wrong.body.param], [400, 'cancellation_policy']);
+  assert.equal(await s.ledgerCheck(), BALANCES);
 });

@@ -12,7 +12,7 @@ import { checkLedgerCommand, ledgerReport, listFeesOwed } from '../../src/cli/ad
 import { scopeNeed } from '../../src/domain/oauth-scopes.js';
 import { feeCents, shareCents } from '../../src/domain/payments.js';
 import { adminContext } from '../helpers/admin-cli.js';
-import { buildTestApp, clientFor, createKey } from '../helpers/app.js';
+import { buildTestApp, clientFor, createKey, NOW } from '../helpers/app.js';
 import { helperBody, JOB_BODY, PROVIDER_BODY } from '../helpers/bodies.js';
 
 async function setup(t: TestContext) {
@@ -55,6 +55,11 @@ async function acceptedJob(s: Awaited<ReturnType<typeof setup>>, price: number) 
     assert.equal(applied.status, 201, applied.raw);
     const accepted = await s.owner.post(`/v1/jobs/${job.body.id}/applications/${applied.body.id}/accept`);
     assert.equal(accepted.status, 200, accepted.raw);
+    assert.deepEqual(
+      accepted.body.payments.map((p: { kind: string; status: string }) => [p.kind, p.status]),
+      [['job', 'awaiting_payment']],
+      'the accepted application summarises its payment',
+    );
     applications.push(applied.body.id);
   }
   const page = await s.owner.get(`/v1/payments?role=payer`);
@@ -121,6 +126,15 @@ test('a job paid: shares, fee of the commercial helper, paid and received, the l
   assert.deepEqual([firmView.amount_eur, firmView.fee_eur, firmView.payout_eur], [50, 5, 45]);
   const ownerView = (await s.owner.get(`/v1/payments/${toFirm?.id}`)).body;
   assert.equal(ownerView.role, 'payer');
+  const application = await s.helpers[0]?.client.get(`/v1/jobs/${jobId}/applications/${applications[0]}`);
+  assert.deepEqual(application?.body.payments, [
+    { id: toJana?.id, kind: 'job', status: 'awaiting_payment', amount_eur: 50.01 },
+  ]);
+  const listed = (await s.owner.get(`/v1/jobs/${jobId}/applications`)).body.data as { payments: unknown[] }[];
+  assert.deepEqual(
+    listed.map((a) => a.payments.length),
+    [1, 1],
+  );
   assert.deepEqual(ownerView.next_action, { type: 'mark_paid', url: `/v1/payments/${toFirm?.id}/paid` });
 
   // Only the parties see it; each acts only on their side.
@@ -367,4 +381,63 @@ test("apps acting for a person read payments with the scope payments; saying mon
   ] as const) {
     assert.equal(scopeNeed(method, route).kind, 'never', `${method} ${route}`);
   }
+});
+
+test("a job's cancellation follows its policy: moderate, 30 hours ahead, half of each share is owed as a fee", async (t) => {
+  const s = await setup(t);
+  const desired = new Date(NOW.getTime() + 30 * 3_600_000).toISOString();
+  const job = await s.owner.post('/v1/jobs', {
+    ...JOB_BODY,
+    price_eur: 60,
+    helpers_needed: 2,
+    desired_at: desired,
+    cancellation_policy: 'moderate',
+  });
+  assert.equal(job.status, 201, job.raw);
+  assert.equal(job.body.cancellation_policy, 'moderate');
+  const shares: string[] = [];
+  for (const helper of s.helpers) {
+    const applied = await helper.client.post(`/v1/jobs/${job.body.id}/applications`, { helper_id: helper.helperId });
+    const accepted = await s.owner.post(`/v1/jobs/${job.body.id}/applications/${applied.body.id}/accept`);
+    assert.equal(accepted.status, 200, accepted.raw);
+    shares.push(accepted.body.payments[0].id);
+  }
+  // Jana was paid in cash already: her refund is what the policy gives back.
+  assert.equal((await s.helpers[0]?.client.post(`/v1/payments/${shares[0]}/received`))?.status, 200);
+  const cancelled = await s.owner.post(`/v1/jobs/${job.body.id}/cancel`);
+  assert.equal(cancelled.status, 200, cancelled.raw);
+  const { hours_before_start, ...rest } = cancelled.body.cancellation;
+  assert.equal(hours_before_start, 30);
+  assert.deepEqual(rest, { policy: 'moderate', refund_percent: 50, refund_eur: 30, fee_eur: 30 });
+  const rows = await s.db.kysely
+    .selectFrom('payments')
+    .select(['kind', 'status', 'amount_cents', 'fee_cents', 'payee_account_id'])
+    .where('job_id', '=', job.body.id)
+    .orderBy('kind')
+    .orderBy('payee_account_id')
+    .execute();
+  const firm = s.helpers[1]?.client.accountId;
+  const jana = s.helpers[0]?.client.accountId;
+  assert.deepEqual(
+    rows.map((r) => [
+      r.kind,
+      r.status,
+      r.amount_cents,
+      r.fee_cents,
+      r.payee_account_id === s.owner.accountId
+        ? 'owner'
+        : r.payee_account_id === jana
+          ? 'jana'
+          : r.payee_account_id === firm
+            ? 'firm'
+            : '?',
+    ]),
+    [
+      ['fee', 'awaiting_payment', 1_500, 150, 'firm'],
+      ['job', 'received', 3_000, 0, 'jana'],
+      ['job', 'cancelled', 3_000, 300, 'firm'],
+      ['refund', 'awaiting_payment', 1_500, 0, 'owner'],
+    ].sort((a, b) => String(a[0]).localeCompare(String(b[0])) || String(a[4]).localeCompare(String(b[4]))),
+  );
+  assert.match(await s.ledgerCheck(), /^The ledger balances/);
 });

@@ -542,6 +542,7 @@ const pastRow: Omit<BookingRow, 'id' | 'listing_id' | 'start_date' | 'end_date'>
   decided_at: null,
   cancelled_by: null,
   returned_at: null,
+  cancellation_policy: 'flexible',
   days: 1,
   price_cents: 800,
   deposit_cents: 0,

@@ -10,6 +10,10 @@ import { isPostgres, textType } from './column-types.js';
  * - bookings gain `returned_at`: the claim window (CLAIM_WINDOW_HOURS) counts from it.
  * - claims: an owner's claim on a returned booking's held deposit, one per booking; the renter
  *   accepts or disputes it, an operator decides a disputed one.
+ * - cancellation policies: jobs and listings gain `cancellation_policy` (flexible, moderate,
+ *   strict; flexible for what exists), a booking keeps its listing's policy of the booking time.
+ * - an application's payments: its share, and a cancellation fee or refund beside it, so the
+ *   unique index on application_id becomes one on (application_id, kind).
  */
 // biome-ignore lint/suspicious/noExplicitAny: migrations must not depend on today's Database type.
 export async function up(db: Kysely<any>): Promise<void> {
@@ -23,6 +27,19 @@ export async function up(db: Kysely<any>): Promise<void> {
   // One rent and one deposit per booking: a second confirmation cannot create a second debt.
   await db.schema.createIndex('payments_booking').on('payments').columns(['booking_id', 'kind']).unique().execute();
   await db.schema.alterTable('bookings').addColumn('returned_at', text).execute();
+  for (const table of ['jobs', 'listings', 'bookings']) {
+    await db.schema
+      .alterTable(table)
+      .addColumn('cancellation_policy', text, (c) => c.notNull().defaultTo('flexible'))
+      .execute();
+  }
+  await db.schema.dropIndex('payments_application').execute();
+  await db.schema
+    .createIndex('payments_application')
+    .on('payments')
+    .columns(['application_id', 'kind'])
+    .unique()
+    .execute();
   await db.schema
     .createTable('claims')
     .addColumn('id', text, (c) => c.primaryKey())
@@ -51,6 +68,11 @@ export async function up(db: Kysely<any>): Promise<void> {
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropTable('claims').execute();
   await db.schema.dropIndex('payments_booking').execute();
+  await db.schema.dropIndex('payments_application').execute();
+  await db.schema.createIndex('payments_application').on('payments').column('application_id').unique().execute();
+  for (const table of ['jobs', 'listings', 'bookings']) {
+    await db.schema.alterTable(table).dropColumn('cancellation_policy').execute();
+  }
   await db.schema.alterTable('bookings').dropColumn('returned_at').execute();
   await db.schema.alterTable('payments').dropColumn('released_at').execute();
   await db.schema.alterTable('payments').dropColumn('kept_cents').execute();

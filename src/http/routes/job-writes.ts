@@ -90,6 +90,7 @@ export function jobWriteRoutes(app: Api, deps: RouteDeps): void {
           request.params.id,
           action,
           deps.completionObjectionHours,
+          deps.fees,
         ),
     );
   }
