@@ -195,7 +195,7 @@ export async function changeBookingStatus(
     // cancelled, its rent follows the cancellation policy (the owner's cancellation refunds in
     // full) and an unpaid deposit is cancelled (the owner releases one already held).
     if (changed?.status === 'confirmed') await createBookingPayments(trx, id, settings.fees, now);
-    if (changed?.status === 'cancelled' && booking.status === 'confirmed') {
+    if (changed?.status === 'cancelled') {
       const cancellation = await cancelWithPolicy(
         trx,
         { booking_id: id },
@@ -208,7 +208,8 @@ export async function changeBookingStatus(
         now,
       );
       await cancelUnpaid(trx, { booking_id: id }, now, ['deposit']);
-      return { ...(await withPaymentsOf(trx, 'booking_id', changed)), cancellation };
+      const answer = await withPaymentsOf(trx, 'booking_id', changed);
+      return cancellation ? { ...answer, cancellation } : answer;
     }
     if (changed) return withPaymentsOf(trx, 'booking_id', changed);
     // Thrown in the transaction: the refusal commits nothing (the key is free for a later try).

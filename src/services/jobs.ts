@@ -138,7 +138,7 @@ export async function moveJob(
 ): Promise<{ done: true; job: Job } | Exclude<TransitionOutcome, { done: true }>> {
   const moved = await moveOwnJob(trx, id, accountId, action, now);
   if (!moved?.done) return moved;
-  let cancellation: CancellationMoney | undefined;
+  let cancellation: CancellationMoney | null = null;
   if (moved.to === 'cancelled') {
     await rejectPending(trx, id, now);
     if (fees) {

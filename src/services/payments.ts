@@ -259,7 +259,8 @@ export interface CancellationMoney {
  * cancelled and, where the policy leaves the payee something, a cancellation fee (kind fee) is
  * owed instead; of a payment already made, the refunded part comes back as a refund (kind refund,
  * from the payee to the payer), and the payee's platform fee falls to the fee on what they keep
- * (booked back at once when it was booked). Events for each payment.
+ * (booked back at once when it was booked). Events for each payment. Null when there was no
+ * payment to apply it to (a request, a job nobody was accepted for).
  */
 export async function cancelWithPolicy(
   trx: WriteTransaction,
@@ -267,13 +268,15 @@ export async function cancelWithPolicy(
   cancellation: { policy: CancellationPolicy; startsAt: Date | null; byPayee: boolean },
   fees: FeeRule,
   now: Date,
-): Promise<CancellationMoney> {
+): Promise<CancellationMoney | null> {
   const hoursLeft =
     cancellation.startsAt === null ? null : (cancellation.startsAt.getTime() - now.getTime()) / 3_600_000;
   const percent = cancellation.byPayee || hoursLeft === null ? 100 : refundPercent(cancellation.policy, hoursLeft);
   let refunded = 0;
   let kept = 0;
-  for (const payment of await livePaymentsOf(trx, of, ['job', 'rent'])) {
+  const live = await livePaymentsOf(trx, of, ['job', 'rent']);
+  if (live.length === 0) return null;
+  for (const payment of live) {
     const { refundCents, keptCents } = splitRefund(payment.amount_cents, percent);
     refunded += refundCents;
     kept += keptCents;
