@@ -1,6 +1,6 @@
 import { type Static, type TSchema, Type } from 'typebox';
 import { PLACE_OFFSET_MAX_M, PLACE_OFFSET_MIN_M } from '../domain/approximate-place.js';
-import { CANCELLATION_POLICIES, POLICY_TEXT } from '../domain/cancellation.js';
+import { CANCELLATION_POLICIES } from '../domain/cancellation.js';
 import { CATEGORIES } from '../domain/categories.js';
 import { DEFAULT_CENTER, MAX_RADIUS_KM } from '../domain/geo.js';
 import { RELIABILITY_FORMULA } from '../domain/reliability.js';
@@ -14,7 +14,7 @@ export function StringEnum<const T extends readonly string[]>(values: T, options
 /** A job's or listing's cancellation policy (domain/cancellation.ts). */
 export const CancellationPolicySchema = (options: Record<string, unknown> = {}) =>
   StringEnum(CANCELLATION_POLICIES, {
-    description: `What a cancellation by the payer refunds: ${POLICY_TEXT}`,
+    description: 'What a cancellation by the payer refunds; the tiers are in the Payments rules.',
     ...options,
   });
 

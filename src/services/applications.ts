@@ -59,7 +59,8 @@ export async function applyAsHelper(
       if (!applied.ok) throw applyError(applied, jobId, helperId);
       return applied;
     });
-    return outcome.application;
+    // A new application owes nothing yet: its payment comes with the acceptance.
+    return { ...outcome.application, payments: [] };
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
     throw applyError({ ok: false, problem: 'already_applied' }, jobId, helperId);

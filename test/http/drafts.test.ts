@@ -90,6 +90,7 @@ describe('POST /v1/drafts', () => {
         express: false,
         remote_task: false,
         requires_license: false,
+        cancellation_policy: 'flexible',
         helpers_needed: 1,
         photos: [],
         duration_hours: 2,

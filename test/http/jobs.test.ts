@@ -36,6 +36,7 @@ describe('GET /v1/jobs/{id}', () => {
       express: false,
       remote_task: false,
       pricing_confidence: 'medium',
+      cancellation_policy: 'flexible',
       provider: null,
     });
   });

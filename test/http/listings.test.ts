@@ -32,6 +32,7 @@ describe('GET /v1/listings/{id}', () => {
         distance_km: 0.96,
       },
       instant_booking: true,
+      cancellation_policy: 'flexible',
       photos: [],
       owner_reliability: {
         reliability_score: 88,

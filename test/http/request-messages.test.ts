@@ -174,7 +174,7 @@ test(`an empty JSON body is no body: actions succeed, creations are told a body 
       'invalid_body',
       null,
       'The body must be a JSON object.',
-      'Send a JSON object with the fields title, description, category, price_eur, location, desired_at, deadline, time_preference, urgent, express, remote_task, requires_license, helpers_needed, photos, duration_hours.',
+      'Send a JSON object with the fields title, description, category, price_eur, location, desired_at, deadline, time_preference, urgent, express, remote_task, requires_license, cancellation_policy, helpers_needed, photos, duration_hours.',
     ),
   );
 });

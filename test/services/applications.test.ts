@@ -81,6 +81,7 @@ describe('POST /v1/jobs/{id}/applications', () => {
       created_at: NOW.toISOString(),
       decided_at: null,
       completion: null,
+      payments: [],
     });
     assert.equal((await anonymous.get(`/v1/jobs/${job.id}`)).body.applications_count, 1);
     assert.equal((await apply(helpers(1), job.id)).body.message, null);
@@ -270,7 +271,15 @@ describe('accept and reject', () => {
     const others = [(await apply(helpers(1), job.id)).body, (await apply(helpers(2), job.id)).body];
     const accepted = await owner.post(`/v1/jobs/${job.id}/applications/${chosen.id}/accept`);
     assert.equal(accepted.status, 200);
-    assert.deepEqual(accepted.body, { ...chosen, status: 'accepted', decided_at: NOW.toISOString() });
+    const { payments, ...decided } = accepted.body;
+    const { payments: none, ...pending } = chosen;
+    assert.deepEqual(none, []);
+    assert.deepEqual(decided, { ...pending, status: 'accepted', decided_at: NOW.toISOString() });
+    assert.deepEqual(
+      payments.map((p: { kind: string; status: string }) => [p.kind, p.status]),
+      [['job', 'awaiting_payment']],
+      'the acceptance owes the helper their share (issue 32)',
+    );
     assert.equal((await anonymous.get(`/v1/jobs/${job.id}`)).body.status, 'assigned');
     const list = (await owner.get(`/v1/jobs/${job.id}/applications`)).body.data;
     for (const other of others) {

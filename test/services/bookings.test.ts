@@ -105,8 +105,10 @@ describe('POST /v1/listings/{id}/bookings', () => {
       price_eur: 59,
       deposit_eur: 50,
       price_breakdown: { daily_eur: 8, weekly_eur: 35, weeks: 1, extra_days: 3 },
+      cancellation_policy: 'flexible',
       created_at: '2026-11-20T12:00:00.000Z',
       updated_at: '2026-11-20T12:00:00.000Z',
+      payments: [],
     });
   });
 
@@ -391,7 +393,15 @@ describe('booking transitions', () => {
     ]) {
       const response = await act(booked.id, action as string, owner.key);
       assert.equal(response.status, 200, action);
-      assert.deepEqual(response.body, { ...booked, status });
+      // From the confirmation on, the booking owes its rent and deposit (issue 32).
+      const { payments, ...rest } = response.body;
+      const { payments: none, ...requested } = booked;
+      assert.deepEqual(none, [], 'a request owes nothing yet');
+      assert.deepEqual(rest, { ...requested, status });
+      assert.deepEqual(payments.map((p: { kind: string; amount_eur: number }) => [p.kind, p.amount_eur]).sort(), [
+        ['deposit', 50],
+        ['rent', 16],
+      ]);
     }
   });
 

@@ -155,6 +155,7 @@ describe('POST /v1/jobs', () => {
       remote_task: false,
       // 51 EUR / 3 hours = 17 EUR per helper-hour: inside the 10th-90th percentile of 5 jobs.
       pricing_confidence: 'medium',
+      cancellation_policy: 'flexible',
       provider: null,
     });
     assert.deepEqual((await owner.get(`/v1/jobs/${body.id}`)).body, body);

@@ -82,6 +82,7 @@ describe('POST /v1/listings', () => {
       condition: 'good',
       location: shownLocation(DURLACH, body.location),
       instant_booking: true,
+      cancellation_policy: 'flexible',
       photos: ['https://example.org/garnitur/1.jpg'],
       owner_reliability: FRESH_OWNER,
       provider: null,
