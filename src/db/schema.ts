@@ -95,6 +95,8 @@ export interface ListingsTable extends PlaceColumns {
   instant_booking: Flag;
   /** What a renter's cancellation refunds (domain/cancellation.ts; migration 0029). */
   cancellation_policy: Generated<CancellationPolicy>;
+  /** What each day of a late return costs, in cents; null: nothing (migration 0029). */
+  late_fee_per_day_cents: Generated<number | null>;
   photos: string;
   created_at: string;
   updated_at: string | null;
@@ -224,6 +226,8 @@ export interface BookingsTable {
   returned_at: Generated<string | null>;
   /** The listing's cancellation policy when it was booked (migration 0029). */
   cancellation_policy: Generated<CancellationPolicy>;
+  /** The listing's late fee per day when it was booked, in cents (migration 0029). */
+  late_fee_per_day_cents: Generated<number | null>;
 }
 
 /** What a review is about, and the side that wrote it (the caller's role). */

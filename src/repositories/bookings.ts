@@ -18,6 +18,7 @@ export function bookingRowToBooking(row: BookingRow): Booking {
     days: row.days,
     price_eur: centsToEur(row.price_cents),
     deposit_eur: centsToEur(row.deposit_cents),
+    late_fee_per_day_eur: row.late_fee_per_day_cents === null ? null : centsToEur(row.late_fee_per_day_cents),
     price_breakdown: {
       daily_eur: centsToEur(row.daily_cents),
       weekly_eur: row.weekly_cents === null ? null : centsToEur(row.weekly_cents),
@@ -94,6 +95,7 @@ export function listingToBook(db: Queryable, listingId: string) {
       'listings.deposit_cents',
       'listings.instant_booking',
       'listings.cancellation_policy',
+      'listings.late_fee_per_day_cents',
       'listings.category',
       'listings.lat',
       'listings.lng',
@@ -158,6 +160,7 @@ export async function insertBooking(
     cancelled_by: null,
     returned_at: null,
     cancellation_policy: listing.cancellation_policy,
+    late_fee_per_day_cents: listing.late_fee_per_day_cents,
   };
   await trx.insertInto('bookings').values(row).execute();
   return row;

@@ -53,6 +53,7 @@ export function listingRowToListing(
     price_per_day_eur: centsToEur(row.price_per_day_cents),
     price_per_week_eur: row.price_per_week_cents === null ? null : centsToEur(row.price_per_week_cents),
     deposit_eur: centsToEur(row.deposit_cents),
+    late_fee_per_day_eur: row.late_fee_per_day_cents === null ? null : centsToEur(row.late_fee_per_day_cents),
     condition: row.condition,
     location: locationFromRow(row, distanceKm),
     instant_booking: flag(row.instant_booking),

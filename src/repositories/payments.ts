@@ -212,6 +212,8 @@ export function bookingMoneyOf(trx: WriteTransaction, bookingId: string) {
       'bookings.deposit_cents',
       'bookings.renter_account_id',
       'bookings.status',
+      'bookings.end_date',
+      'bookings.late_fee_per_day_cents',
       'owners.account_id as owner_account_id',
       'listings.category',
       'listings.lat',
@@ -219,6 +221,20 @@ export function bookingMoneyOf(trx: WriteTransaction, bookingId: string) {
     ])
     .where('bookings.id', '=', bookingId)
     .executeTakeFirstOrThrow();
+}
+
+/**
+ * Writes a booking's deposit row without changing it: as the first statement of a claim or a
+ * release it locks the deposit, so that a claim and a release of it run one after the other (the
+ * later one sees what the earlier did).
+ */
+export async function lockDeposit(trx: WriteTransaction, bookingId: string): Promise<void> {
+  await trx
+    .updateTable('payments')
+    .set({ updated_at: sql`updated_at` })
+    .where('booking_id', '=', bookingId)
+    .where('kind', '=', 'deposit')
+    .execute();
 }
 
 /** A booking's payment of one kind (its rent or its deposit), if it has one. */

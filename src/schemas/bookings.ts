@@ -31,6 +31,10 @@ export const BookingSchema = Type.Object(
     days: Type.Integer({ minimum: 1, maximum: MAX_BOOKING_DAYS, description: 'Days booked, both ends included.' }),
     price_eur: Type.Number({ minimum: 0, description: 'Rental price in EUR, deposit not included.' }),
     deposit_eur: Type.Number({ minimum: 0, description: 'Refundable deposit in EUR, due on top of the price.' }),
+    late_fee_per_day_eur: Nullable(Type.Number({ minimum: 0 }), {
+      description:
+        "The listing's late fee per day when it was booked: each day the item comes back after end_date costs it, owed to the owner at the return (a payment of kind fee); null: none.",
+    }),
     price_breakdown: Type.Object(
       {
         daily_eur: Type.Number({ minimum: 0, description: 'The listing’s daily price when it was booked.' }),

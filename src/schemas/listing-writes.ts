@@ -31,6 +31,12 @@ const ListingFields = {
       maximum: 100_000,
       description: 'Refundable deposit in EUR, 0 to 100,000, at most two decimals.',
     }),
+  late_fee_per_day_eur: (options: object = {}) =>
+    Nullable(Type.Number({ minimum: 0.5, maximum: 10_000 }), {
+      ...options,
+      description:
+        'What each day of a late return costs in EUR (0.50 to 10,000, at most two decimals), owed to you at the return; null: nothing.',
+    }),
   condition: StringEnum(CONDITIONS, { description: 'The state the item is in, in any case.' }),
   location: LocationInput,
   instant_booking: (options: object = {}) =>
@@ -62,6 +68,7 @@ export const ListingCreateBody = Type.Object(
     price_per_day_eur: ListingFields.price_per_day_eur,
     price_per_week_eur: Type.Optional(ListingFields.price_per_week_eur({ default: null })),
     deposit_eur: Type.Optional(ListingFields.deposit_eur({ default: 0 })),
+    late_fee_per_day_eur: Type.Optional(ListingFields.late_fee_per_day_eur({ default: null })),
     condition: ListingFields.condition,
     location: ListingFields.location,
     instant_booking: Type.Optional(ListingFields.instant_booking({ default: false })),
@@ -84,6 +91,7 @@ export const ListingPatchBody = Type.Object(
     price_per_day_eur: Type.Optional(ListingFields.price_per_day_eur),
     price_per_week_eur: Type.Optional(ListingFields.price_per_week_eur()),
     deposit_eur: Type.Optional(ListingFields.deposit_eur()),
+    late_fee_per_day_eur: Type.Optional(ListingFields.late_fee_per_day_eur()),
     condition: Type.Optional(ListingFields.condition),
     location: Type.Optional(ListingFields.location),
     instant_booking: Type.Optional(ListingFields.instant_booking()),

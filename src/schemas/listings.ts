@@ -29,6 +29,9 @@ export const ListingSchema = Type.Object(
     price_per_day_eur: Type.Number({ minimum: 0 }),
     price_per_week_eur: Nullable(Type.Number({ minimum: 0 }), { description: 'Null when no weekly price is offered.' }),
     deposit_eur: Type.Number({ minimum: 0 }),
+    late_fee_per_day_eur: Nullable(Type.Number({ minimum: 0 }), {
+      description: 'What each day of a late return costs, owed to the owner at the return; null: nothing.',
+    }),
     condition: ConditionSchema,
     location: RefTo(LocationSchema),
     instant_booking: Type.Boolean({ description: 'Bookings are confirmed at once, without the owner’s approval.' }),

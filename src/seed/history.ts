@@ -350,5 +350,6 @@ function pastBooking(
     cancelled_by: status === 'cancelled_owner' ? 'owner' : status === 'cancelled_renter' ? 'renter' : null,
     returned_at: status === 'returned' ? iso(endMs) : null,
     cancellation_policy: 'flexible',
+    late_fee_per_day_cents: null,
   };
 }

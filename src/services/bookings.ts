@@ -42,7 +42,7 @@ import {
   type ListingAvailability,
 } from '../schemas/bookings.js';
 import { ApiError, badRequest } from './errors.js';
-import { cancelUnpaid, cancelWithPolicy, createBookingPayments, withPaymentsOf } from './payments.js';
+import { cancelUnpaid, cancelWithPolicy, chargeLateReturn, createBookingPayments, withPaymentsOf } from './payments.js';
 import { illegalTransition } from './write-rules.js';
 
 /** What the booking rules depend on besides the request. */
@@ -195,6 +195,7 @@ export async function changeBookingStatus(
     // cancelled, its rent follows the cancellation policy (the owner's cancellation refunds in
     // full) and an unpaid deposit is cancelled (the owner releases one already held).
     if (changed?.status === 'confirmed') await createBookingPayments(trx, id, settings.fees, now);
+    if (changed?.status === 'returned') await chargeLateReturn(trx, id, settings.fees, now);
     if (changed?.status === 'cancelled') {
       const cancellation = await cancelWithPolicy(
         trx,

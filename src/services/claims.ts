@@ -17,7 +17,7 @@ import {
   moveClaim,
 } from '../repositories/claims.js';
 import { recordEvent } from '../repositories/outbox.js';
-import { bookingMoneyOf, paymentOfBooking } from '../repositories/payments.js';
+import { bookingMoneyOf, lockDeposit, paymentOfBooking } from '../repositories/payments.js';
 import { inWriteTransaction, type WriteContext, type WriteTransaction } from '../repositories/write-transaction.js';
 import type { Claim, ClaimBody, DisputeBody } from '../schemas/claims.js';
 import { ApiError, badRequest } from './errors.js';
@@ -129,6 +129,8 @@ export async function fileClaim(
         },
       );
     }
+    // The deposit locked first: a release of it at the same time waits, and then sees the claim.
+    await lockDeposit(trx, bookingId);
     const existing = await claimOfBooking(trx, bookingId);
     if (existing) throw alreadyClaimed(existing.id);
     const deposit = await paymentOfBooking(trx, bookingId, 'deposit');

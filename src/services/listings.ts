@@ -125,7 +125,14 @@ export async function moveListing(
 
 /** The columns a body sets: only those of the fields it has. */
 function columnsOf(body: ListingPatchBody, account: AccountRow): ListingChange {
-  const { price_per_day_eur: day, price_per_week_eur: week, deposit_eur: deposit, location, ...rest } = body;
+  const {
+    price_per_day_eur: day,
+    price_per_week_eur: week,
+    deposit_eur: deposit,
+    late_fee_per_day_eur: lateFee,
+    location,
+    ...rest
+  } = body;
   return {
     ...(rest.title !== undefined && { title: rest.title }),
     ...(rest.description !== undefined && { description: rest.description }),
@@ -134,6 +141,9 @@ function columnsOf(body: ListingPatchBody, account: AccountRow): ListingChange {
     ...(day !== undefined && { price_per_day_cents: centsOf(day, 'price_per_day_eur') }),
     ...(week !== undefined && { price_per_week_cents: week === null ? null : centsOf(week, 'price_per_week_eur') }),
     ...(deposit !== undefined && { deposit_cents: centsOf(deposit, 'deposit_eur') }),
+    ...(lateFee !== undefined && {
+      late_fee_per_day_cents: lateFee === null ? null : centsOf(lateFee, 'late_fee_per_day_eur'),
+    }),
     ...(location !== undefined && locationOf(location, account)),
     ...(rest.instant_booking !== undefined && { instant_booking: rest.instant_booking ? 1 : 0 }),
     ...(rest.cancellation_policy !== undefined && { cancellation_policy: rest.cancellation_policy }),

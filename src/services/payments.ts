@@ -10,6 +10,7 @@ import { electronicFormatIBAN, friendlyFormatIBAN, validateIBAN } from 'ibantool
 import type { Queryable } from '../db/queryable.js';
 import type { AccountRow, BankAccountRow, PaymentRow } from '../db/schema.js';
 import { berlinDate, berlinWallClock } from '../domain/berlin-time.js';
+import { daysInclusive } from '../domain/booking-price.js';
 import { type CancellationPolicy, refundPercent, splitRefund } from '../domain/cancellation.js';
 import {
   eurosOf,
@@ -42,6 +43,7 @@ import {
   insertPayment,
   jobPriceOf,
   livePaymentsOf,
+  lockDeposit,
   movePayment,
   type PaymentFilter,
   paymentsFor,
@@ -201,6 +203,40 @@ export async function createBookingPayments(
     const payment = await insertPayment(trx, { ...parties, kind, amount_cents: amount, fee_cents: fee }, now);
     await recordPaymentEvents(trx, 'payment.created', payment, now, booking);
   }
+}
+
+/**
+ * At the return: each day after the booking's last day (Europe/Berlin) costs the late fee the
+ * listing asked when it was booked, owed by the renter to the owner as a payment of kind fee (with
+ * the platform fee a commercial owner owes on it). Nothing when on time or without a late fee.
+ */
+export async function chargeLateReturn(
+  trx: WriteTransaction,
+  bookingId: string,
+  fees: FeeRule,
+  now: Date,
+): Promise<void> {
+  const booking = await bookingMoneyOf(trx, bookingId);
+  if (booking.owner_account_id === null || booking.late_fee_per_day_cents === null) return;
+  const lateDays = daysInclusive(booking.end_date, berlinDate(now)) - 1;
+  if (lateDays <= 0) return;
+  const amount = lateDays * booking.late_fee_per_day_cents;
+  const owner = await findAccount(trx, booking.owner_account_id);
+  const payment = await insertPayment(
+    trx,
+    {
+      kind: 'fee',
+      payer_account_id: booking.renter_account_id,
+      payee_account_id: booking.owner_account_id,
+      job_id: null,
+      application_id: null,
+      booking_id: bookingId,
+      amount_cents: amount,
+      fee_cents: feeCents(amount, fees, owner?.account_type === 'commercial'),
+    },
+    now,
+  );
+  await recordPaymentEvents(trx, 'payment.created', payment, now, booking);
 }
 
 /**
@@ -461,6 +497,8 @@ export async function releaseDepositPayment(context: WriteContext, account: Acco
         },
       );
     }
+    // The deposit locked before the claim is read: a claim filed at the same time is seen, or waits.
+    await lockDeposit(trx, booking.id);
     const claim = await claimOfBooking(trx, booking.id);
     if (claim && (claim.status === 'open' || claim.status === 'disputed')) {
       throw new ApiError(409, 'claim_pending', `The claim ${claim.id} on this deposit is ${claim.status}.`, {

@@ -497,3 +497,66 @@ test('cancellation policies: the renter cancels under strict, moderate and flexi
   assert.deepEqual([wrong.status, wrong.body.param], [400, 'cancellation_policy']);
   assert.equal(await s.ledgerCheck(), BALANCES);
 });
+
+test("a late return costs the listing's late fee per day, owed to the owner; on time costs nothing", async (t) => {
+  const s = await setup(t, 'commercial');
+  const listing = await s.owner.post('/v1/listings', {
+    ...LISTING_BODY,
+    instant_booking: true,
+    late_fee_per_day_eur: 5,
+  });
+  assert.equal(listing.status, 201, listing.raw);
+  assert.equal(listing.body.late_fee_per_day_eur, 5);
+  const tooPrecise = await s.owner.patch(`/v1/listings/${listing.body.id}`, { late_fee_per_day_eur: 1.234 });
+  assert.deepEqual([tooPrecise.status, tooPrecise.body.param], [400, 'late_fee_per_day_eur']);
+  const book = async (start: string, end: string) => {
+    const booked = await s.renter.post(`/v1/listings/${listing.body.id}/bookings`, {
+      start_date: start,
+      end_date: end,
+    });
+    assert.equal(booked.status, 201, booked.raw);
+    assert.equal(booked.body.late_fee_per_day_eur, 5);
+    return booked.body.id as string;
+  };
+  // Booked for today and tomorrow, brought back two days after the last day.
+  const late = await book('2026-11-20', '2026-11-21');
+  // The listing's fee changes later: the booking keeps the one it was made with.
+  assert.equal((await s.owner.patch(`/v1/listings/${listing.body.id}`, { late_fee_per_day_eur: null })).status, 200);
+  assert.equal((await s.owner.post(`/v1/bookings/${late}/pick-up`)).status, 200);
+  s.advance(72); // 2026-11-23 12:00 UTC
+  const returned = await s.owner.post(`/v1/bookings/${late}/return`);
+  assert.equal(returned.status, 200, returned.raw);
+  const fee = (returned.body.payments as { kind: string; amount_eur: number; id: string }[]).find(
+    (p) => p.kind === 'fee',
+  );
+  assert.deepEqual([fee?.amount_eur], [10], 'two days at 5 EUR');
+  const owed = (await s.renter.get(`/v1/payments/${fee?.id}`)).body;
+  assert.deepEqual([owed.role, owed.fee_eur, owed.next_action?.type], ['payer', 1, 'mark_paid']);
+  assert.equal((await s.owner.post(`/v1/payments/${fee?.id}/received`)).status, 200);
+  assert.equal(await s.ledgerCheck(), BALANCES);
+
+  // On time (returned on the last day): no fee, whatever the listing asks.
+  assert.equal((await s.owner.patch(`/v1/listings/${listing.body.id}`, { late_fee_per_day_eur: 5 })).status, 200);
+  const onTime = await book('2026-11-23', '2026-11-24');
+  assert.equal((await s.owner.post(`/v1/bookings/${onTime}/pick-up`)).status, 200);
+  s.advance(24);
+  const back = await s.owner.post(`/v1/bookings/${onTime}/return`);
+  assert.deepEqual((back.body.payments as { kind: string }[]).map((p) => p.kind).sort(), ['deposit', 'rent']);
+});
+
+test('a claim and a release of the same deposit at once: exactly one of them happens', async (t) => {
+  const s = await setup(t);
+  const { bookingId, depositId } = await returnedBooking(s);
+  const [claim, release] = await Promise.all([
+    s.owner.post(`/v1/bookings/${bookingId}/claims`, CLAIM),
+    s.owner.post(`/v1/payments/${depositId}/release`),
+  ]);
+  if (claim.status === 201) {
+    assert.deepEqual([release.status, release.body.error], [409, 'claim_pending'], release.raw);
+  } else {
+    assert.equal(release.status, 200, release.raw);
+    assert.equal(claim.status, 409, claim.raw);
+    assert.match(claim.body.message, /released, not held/);
+  }
+  assert.equal(await s.ledgerCheck(), BALANCES);
+});

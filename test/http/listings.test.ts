@@ -22,6 +22,7 @@ describe('GET /v1/listings/{id}', () => {
       price_per_day_eur: 8,
       price_per_week_eur: 35,
       deposit_eur: 50,
+      late_fee_per_day_eur: null,
       condition: 'good',
       location: {
         city: 'Karlsruhe',

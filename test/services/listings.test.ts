@@ -79,6 +79,7 @@ describe('POST /v1/listings', () => {
       price_per_day_eur: 12.5,
       price_per_week_eur: 50,
       deposit_eur: 40,
+      late_fee_per_day_eur: null,
       condition: 'good',
       location: shownLocation(DURLACH, body.location),
       instant_booking: true,

@@ -12,6 +12,8 @@ import { isPostgres, textType } from './column-types.js';
  *   accepts or disputes it, an operator decides a disputed one.
  * - cancellation policies: jobs and listings gain `cancellation_policy` (flexible, moderate,
  *   strict; flexible for what exists), a booking keeps its listing's policy of the booking time.
+ * - late returns: a listing may ask `late_fee_per_day_cents` (null: none), a booking keeps it of
+ *   the booking time.
  * - an application's payments: its share, and a cancellation fee or refund beside it, so the
  *   unique index on application_id becomes one on (application_id, kind).
  */
@@ -32,6 +34,9 @@ export async function up(db: Kysely<any>): Promise<void> {
       .alterTable(table)
       .addColumn('cancellation_policy', text, (c) => c.notNull().defaultTo('flexible'))
       .execute();
+  }
+  for (const table of ['listings', 'bookings']) {
+    await db.schema.alterTable(table).addColumn('late_fee_per_day_cents', 'integer').execute();
   }
   await db.schema.dropIndex('payments_application').execute();
   await db.schema
@@ -72,6 +77,9 @@ export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('payments_application').on('payments').column('application_id').unique().execute();
   for (const table of ['jobs', 'listings', 'bookings']) {
     await db.schema.alterTable(table).dropColumn('cancellation_policy').execute();
+  }
+  for (const table of ['listings', 'bookings']) {
+    await db.schema.alterTable(table).dropColumn('late_fee_per_day_cents').execute();
   }
   await db.schema.alterTable('bookings').dropColumn('returned_at').execute();
   await db.schema.alterTable('payments').dropColumn('released_at').execute();
