@@ -16,7 +16,8 @@
  * deposit; a cancellation fee (what a late cancellation leaves the payee of an unpaid payment); a
  * refund (what a cancellation gives back of a payment already made, from its payee to its payer).
  */
-export type PaymentKind = 'job' | 'rent' | 'deposit' | 'fee' | 'refund';
+export const PAYMENT_KINDS = ['job', 'rent', 'deposit', 'fee', 'refund'] as const;
+export type PaymentKind = (typeof PAYMENT_KINDS)[number];
 /**
  * The manual provider's life of a payment: the payer says it is paid, the payee that it arrived; a
  * deposit the owner holds (received) is released after the return, less what a claim kept.

@@ -1,8 +1,8 @@
 import { type Static, Type } from 'typebox';
 import { POLICY_TEXT } from '../domain/cancellation.js';
+import { PAYMENT_KINDS } from '../domain/payments.js';
 import { HasMore, IdParams, Nullable, PageFields, PagingQuery, RefTo, StringEnum } from './common.js';
 
-export const PAYMENT_KINDS = ['job', 'rent', 'deposit', 'fee', 'refund'] as const;
 export const PAYMENT_STATUSES = ['awaiting_payment', 'paid', 'received', 'released', 'cancelled'] as const;
 
 const Euros = (description: string) => Type.Number({ minimum: 0, description: `${description} Euros with cents.` });

@@ -153,8 +153,7 @@ export async function createJobPayment(
   if (job.owner_account_id === null) return undefined;
   const index = await paymentsOfJobCount(trx, input.jobId);
   const amount = shareCents(job.price_cents, job.helpers_needed, index);
-  const payee = await findAccount(trx, input.payeeAccountId);
-  const fee = feeCents(amount, fees, payee?.account_type === 'commercial');
+  const fee = await feeOwedBy(trx, input.payeeAccountId, amount, fees);
   const payment = await insertPayment(
     trx,
     {
@@ -184,25 +183,45 @@ export async function createBookingPayments(
   now: Date,
 ): Promise<void> {
   const booking = await bookingMoneyOf(trx, bookingId);
-  // Seeded listings belong to no account: nobody to pay.
-  if (booking.owner_account_id === null) return;
-  const owner = await findAccount(trx, booking.owner_account_id);
-  const parties = {
-    payer_account_id: booking.renter_account_id,
-    payee_account_id: booking.owner_account_id,
-    job_id: null,
-    application_id: null,
-    booking_id: bookingId,
-  };
-  const amounts: [PaymentRow['kind'], number, number][] = [
-    ['rent', booking.price_cents, feeCents(booking.price_cents, fees, owner?.account_type === 'commercial')],
-    ['deposit', booking.deposit_cents, 0],
-  ];
-  for (const [kind, amount, fee] of amounts) {
-    if (amount === 0) continue;
-    const payment = await insertPayment(trx, { ...parties, kind, amount_cents: amount, fee_cents: fee }, now);
-    await recordPaymentEvents(trx, 'payment.created', payment, now, booking);
-  }
+  await renterOwes(trx, booking, 'rent', booking.price_cents, fees, now);
+  // A deposit is the renter's money held, not a price: no fee on it.
+  await renterOwes(trx, booking, 'deposit', booking.deposit_cents, null, now);
+}
+
+/**
+ * A payment the renter of a booking owes its owner (rent, deposit, a late fee), with its events;
+ * `fees` null for none. Nothing for a zero amount, or a seeded listing (it belongs to no account).
+ */
+async function renterOwes(
+  trx: WriteTransaction,
+  booking: Awaited<ReturnType<typeof bookingMoneyOf>>,
+  kind: 'rent' | 'deposit' | 'fee',
+  amountCents: number,
+  fees: FeeRule | null,
+  now: Date,
+): Promise<void> {
+  if (booking.owner_account_id === null || amountCents === 0) return;
+  const payment = await insertPayment(
+    trx,
+    {
+      kind,
+      payer_account_id: booking.renter_account_id,
+      payee_account_id: booking.owner_account_id,
+      job_id: null,
+      application_id: null,
+      booking_id: booking.id,
+      amount_cents: amountCents,
+      fee_cents: fees ? await feeOwedBy(trx, booking.owner_account_id, amountCents, fees) : 0,
+    },
+    now,
+  );
+  await recordPaymentEvents(trx, 'payment.created', payment, now, booking);
+}
+
+/** The platform's fee a payee owes on an amount: only commercial providers owe one (domain/payments.ts). */
+async function feeOwedBy(trx: WriteTransaction, payeeAccountId: string, amountCents: number, fees: FeeRule) {
+  const payee = await findAccount(trx, payeeAccountId);
+  return feeCents(amountCents, fees, payee?.account_type === 'commercial');
 }
 
 /**
@@ -217,26 +236,10 @@ export async function chargeLateReturn(
   now: Date,
 ): Promise<void> {
   const booking = await bookingMoneyOf(trx, bookingId);
-  if (booking.owner_account_id === null || booking.late_fee_per_day_cents === null) return;
+  if (booking.late_fee_per_day_cents === null) return;
   const lateDays = daysInclusive(booking.end_date, berlinDate(now)) - 1;
   if (lateDays <= 0) return;
-  const amount = lateDays * booking.late_fee_per_day_cents;
-  const owner = await findAccount(trx, booking.owner_account_id);
-  const payment = await insertPayment(
-    trx,
-    {
-      kind: 'fee',
-      payer_account_id: booking.renter_account_id,
-      payee_account_id: booking.owner_account_id,
-      job_id: null,
-      application_id: null,
-      booking_id: bookingId,
-      amount_cents: amount,
-      fee_cents: feeCents(amount, fees, owner?.account_type === 'commercial'),
-    },
-    now,
-  );
-  await recordPaymentEvents(trx, 'payment.created', payment, now, booking);
+  await renterOwes(trx, booking, 'fee', lateDays * booking.late_fee_per_day_cents, fees, now);
 }
 
 /**
@@ -316,8 +319,7 @@ export async function cancelWithPolicy(
     const { refundCents, keptCents } = splitRefund(payment.amount_cents, percent);
     refunded += refundCents;
     kept += keptCents;
-    const payee = await findAccount(trx, payment.payee_account_id);
-    const feeOnKept = feeCents(keptCents, fees, payee?.account_type === 'commercial');
+    const feeOnKept = await feeOwedBy(trx, payment.payee_account_id, keptCents, fees);
     const links = {
       job_id: payment.job_id,
       application_id: payment.application_id,
