@@ -53,6 +53,8 @@ const ConfigSchema = Type.Object({
   PLATFORM_FEE_MIN_EUR: Type.Integer({ minimum: 0, maximum: 100, default: 1 }),
   // Hours after a booking's return in which its owner may claim on the deposit (issue 32).
   CLAIM_WINDOW_HOURS: Type.Integer({ minimum: 1, maximum: 720, default: 48 }),
+  // Hours after a job's time in which either side may report that the other did not come (issue 32).
+  NO_SHOW_WINDOW_HOURS: Type.Integer({ minimum: 1, maximum: 720, default: 48 }),
   // Saved searches an account may keep (issue 18).
   SAVED_SEARCHES_PER_ACCOUNT: Type.Integer({ minimum: 1, maximum: 1_000, default: 20 }),
   // Drafts a person confirms (issue 21): how long a confirmation link works, and how many may wait per account.

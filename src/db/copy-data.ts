@@ -55,6 +55,9 @@ const TABLES: { [T in Exclude<keyof Database, DerivedTable>]: readonly (keyof Da
   ledger_entries: ['id'],
   bank_accounts: ['account_id'],
   claims: ['id'],
+  payout_accounts: ['account_id'],
+  provider_events: ['id'],
+  provider_tasks: ['id'],
 };
 
 export type TableName = Exclude<keyof Database, DerivedTable>;

@@ -29,6 +29,7 @@ import * as oauth from './migrations/0026-oauth.js';
 import * as payments from './migrations/0027-payments.js';
 import * as bankAccounts from './migrations/0028-bank-accounts.js';
 import * as bookingMoney from './migrations/0029-booking-money.js';
+import * as noShowsAndStripe from './migrations/0030-no-shows-and-stripe.js';
 
 /** Migrations are listed in code, not read from a folder, so they work the same from src/ and dist/. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -61,6 +62,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0027-payments': payments,
   '0028-bank-accounts': bankAccounts,
   '0029-booking-money': bookingMoney,
+  '0030-no-shows-and-stripe': noShowsAndStripe,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

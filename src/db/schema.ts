@@ -196,6 +196,9 @@ export interface ApplicationsTable {
   completion_objected_at: Generated<string | null>;
   completion_objection: Generated<string | null>;
   completion_final_at: Generated<string | null>;
+  /** Who did not come, by the other side's report (issue 32, migration 0030): the helper or the poster. */
+  no_show: Generated<'helper' | 'poster' | null>;
+  no_show_at: Generated<string | null>;
 }
 
 export type BookingStatus = (typeof BOOKING_STATUSES)[number];
@@ -679,6 +682,9 @@ export interface Database {
   ledger_entries: LedgerEntriesTable;
   bank_accounts: BankAccountsTable;
   claims: ClaimsTable;
+  payout_accounts: PayoutAccountsTable;
+  provider_events: ProviderEventsTable;
+  provider_tasks: ProviderTasksTable;
 }
 
 export type JobRow = Selectable<JobsTable>;
@@ -714,7 +720,7 @@ export type SavedSearchRow = Selectable<SavedSearchesTable>;
 export interface PaymentsTable {
   id: string;
   kind: PaymentKind;
-  provider: 'manual';
+  provider: 'manual' | 'stripe';
   status: PaymentStatus;
   payer_account_id: string;
   payee_account_id: string;
@@ -734,6 +740,16 @@ export interface PaymentsTable {
   cancelled_at: string | null;
   /** When the owner said a deposit was given back (migration 0029). */
   released_at: Generated<string | null>;
+  /** Stripe (migration 0030): the PaymentIntent, and the Checkout Session the payer confirms it in. */
+  provider_ref: Generated<string | null>;
+  checkout_ref: Generated<string | null>;
+  /** The customer and card Stripe saved for an off-session charge (a deposit held later). */
+  customer_ref: Generated<string | null>;
+  payment_method_ref: Generated<string | null>;
+  /** Counts the Checkout Sessions made for it: the idempotency key of the next is `<id>:checkout:<attempt>`. */
+  provider_attempt: Generated<number>;
+  /** Why Stripe last refused it (e.g. card_declined), null when it did not. */
+  provider_error: Generated<string | null>;
   updated_at: string;
 }
 export type PaymentRow = Selectable<PaymentsTable>;
@@ -792,3 +808,51 @@ export interface ClaimsTable {
   updated_at: string;
 }
 export type ClaimRow = Selectable<ClaimsTable>;
+
+/** A payee's Stripe connected account (Express) and what Stripe last said of it (issue 32, migration 0030). */
+export interface PayoutAccountsTable {
+  account_id: string;
+  /** Stripe's acct_ id. */
+  provider_account_id: string;
+  /** 0 or 1, as Stripe's charges_enabled, payouts_enabled and details_submitted. */
+  charges_enabled: number;
+  payouts_enabled: number;
+  details_submitted: number;
+  /** JSON array of what Stripe still needs (requirements.currently_due). */
+  currently_due: string;
+  created_at: string;
+  updated_at: string;
+}
+export type PayoutAccountRow = Selectable<PayoutAccountsTable>;
+
+/** A Stripe event received, by its id: processed once however often it comes (migration 0030). */
+export interface ProviderEventsTable {
+  id: string;
+  type: string;
+  /** The id of the object it is about (pi_, cs_, acct_ ...). */
+  object_id: string;
+  received_at: string;
+  processed_at: string | null;
+}
+
+/** What a provider task asks of Stripe. */
+export type ProviderAction = 'capture' | 'cancel' | 'refund' | 'charge';
+
+/**
+ * A call to Stripe a write decided on, made after its commit by the provider sweep (migration 0030):
+ * pending until Stripe answered, done, or failed after its last attempt. The idempotency key is
+ * `<id>:<attempt>`, so a retry after a timeout can never do it twice.
+ */
+export interface ProviderTasksTable {
+  id: string;
+  payment_id: string;
+  action: ProviderAction;
+  amount_cents: number;
+  attempt: number;
+  status: 'pending' | 'done' | 'failed';
+  error: string | null;
+  due_at: string;
+  created_at: string;
+  updated_at: string;
+}
+export type ProviderTaskRow = Selectable<ProviderTasksTable>;

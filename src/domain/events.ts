@@ -1,6 +1,6 @@
 import { haversineKm, MAX_RADIUS_KM } from './geo.js';
 
-/** What the outbox records: a change of a job, listing, application or booking, a job's completion asked, confirmed or objected to (issue 30, 3), a new message, a review published, a verification decided, a saved search matched, a moderation decision (or its reversal) about the account, a draft confirmed or declined by its person, a payment created or changed, a damage claim filed or changed (issue 32). */
+/** What the outbox records: a change of a job, listing, application or booking, a no-show reported, a job's completion asked, confirmed or objected to (issue 30, 3), a new message, a review published, a verification decided, a saved search matched, a moderation decision (or its reversal) about the account, a draft confirmed or declined by its person, a payment created or changed, a damage claim filed or changed (issue 32). */
 export const EVENT_TYPES = [
   'job.created',
   'job.updated',
@@ -9,6 +9,7 @@ export const EVENT_TYPES = [
   'listing.updated',
   'listing.status_changed',
   'application.created',
+  'application.no_show',
   'completion.requested',
   'completion.confirmed',
   'completion.objected',

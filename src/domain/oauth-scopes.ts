@@ -117,6 +117,11 @@ const RULES: [RegExp, RegExp, ScopeNeed][] = [
   ],
   [
     /^POST$/,
+    /^\/v1\/jobs\/:id\/applications\/:application_id\/no-show$/,
+    { kind: 'never', why: 'A no-show moves money between the two sides; the person reports it.' },
+  ],
+  [
+    /^POST$/,
     /^\/v1\/jobs\/:id\/applications(\/:application_id\/(accept|reject|confirm-completion|object-to-completion))?$/,
     need('applications:write'),
   ],

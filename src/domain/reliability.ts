@@ -135,6 +135,11 @@ export interface HelperApplicationFact {
    * domain/completions.ts); null: not final. Not given: not tracked (counts as final).
    */
   completion_final_at?: string | null;
+  /**
+   * Who did not come, by the other side's report (issue 32): a helper's no-show counts as a
+   * cancellation of theirs, the poster's not (their acceptance ended through no fault of the helper).
+   */
+  no_show?: 'helper' | 'poster' | null;
 }
 
 /** Whether an account made at `createdAt` was NEW_ACCOUNT_HOURS old at `at`. Unknown: not seasoned. */
@@ -206,7 +211,7 @@ export function helperRecord(
     ).length,
     responseMinutes: [...applications.map((a) => minutesBetween(a.job_created_at, a.created_at)), ...firstReplies],
     commitments: accepted.length,
-    cancellations: accepted.filter((a) => a.withdrawn_at !== null).length,
+    cancellations: accepted.filter((a) => a.withdrawn_at !== null && a.no_show !== 'poster').length,
     ratings,
     verified,
   };

@@ -50,6 +50,8 @@ export interface RouteDeps {
   fees: FeeRule;
   /** Hours after a return in which the owner may claim on the deposit (CLAIM_WINDOW_HOURS). */
   claimWindowHours: number;
+  /** Hours after a job's time in which either side may report a no-show (NO_SHOW_WINDOW_HOURS). */
+  noShowWindowHours: number;
   /** Saved searches an account may keep (SAVED_SEARCHES_PER_ACCOUNT). */
   savedSearchesPerAccount: number;
   /** Counts a report (POST /v1/reports) against its sender's hourly budget; throws 429 past it. */
@@ -68,6 +70,7 @@ export type ConfiguredLimits = Pick<
   | 'completionObjectionHours'
   | 'fees'
   | 'claimWindowHours'
+  | 'noShowWindowHours'
   | 'savedSearchesPerAccount'
 >;
 
@@ -90,6 +93,7 @@ export function configuredLimits(config: Config): ConfiguredLimits {
     completionObjectionHours: config.COMPLETION_OBJECTION_HOURS,
     fees: { percent: config.PLATFORM_FEE_PERCENT, minCents: config.PLATFORM_FEE_MIN_EUR * 100 },
     claimWindowHours: config.CLAIM_WINDOW_HOURS,
+    noShowWindowHours: config.NO_SHOW_WINDOW_HOURS,
     savedSearchesPerAccount: config.SAVED_SEARCHES_PER_ACCOUNT,
   };
 }

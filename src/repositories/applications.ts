@@ -35,6 +35,7 @@ export function applicationRowToApplication(
     created_at: row.created_at,
     decided_at: row.decided_at,
     completion: completionOf(row, now),
+    ...(row.no_show !== null && { no_show: { party: row.no_show, reported_at: row.no_show_at as string } }),
   };
 }
 
@@ -58,7 +59,8 @@ export type ApplyOutcome =
   | { ok: false; problem: 'job_not_found' | 'own_job' | 'limit_reached' | 'already_applied' }
   | { ok: false; problem: 'not_open'; status: JobStatus };
 
-const acceptedCountSql = sql<number>`(select count(*) from applications as a where a.job_id = jobs.id and a.status = 'accepted')`;
+/** The helpers standing for a job: accepted, and not withdrawn since (an erasure, a reported no-show). */
+const acceptedCountSql = sql<number>`(select count(*) from applications as a where a.job_id = jobs.id and a.status = 'accepted' and a.withdrawn_at is null)`;
 
 /** Whether the helper has applied to the job before (checked before the write transaction starts). */
 export async function hasApplied(db: Queryable, jobId: string, helperId: string): Promise<boolean> {
@@ -113,6 +115,8 @@ export async function insertApplication(
     created_at: now.toISOString(),
     decided_at: null,
     withdrawn_at: null,
+    no_show: null,
+    no_show_at: null,
     ...NO_COMPLETION,
   };
   await trx.insertInto('applications').values(row).execute();
@@ -252,4 +256,51 @@ export async function whyUndecided(
   if (!application) return { ok: false, problem: 'application_not_found' };
   if (application.status !== 'pending') return { ok: false, problem: 'application_state', status: application.status };
   return { ok: false, problem: 'job_state', status: effectiveJobStatus(job.status, job.deadline, now) };
+}
+
+/**
+ * A reported no-show (issue 32): the accepted application, not withdrawn, not reported before and
+ * not yet part of a completion, ends; `who` did not come. The changed row, or undefined.
+ */
+export function markNoShow(
+  trx: WriteTransaction,
+  applicationId: string,
+  who: 'helper' | 'poster',
+  now: Date,
+): Promise<ApplicationRow | undefined> {
+  const at = now.toISOString();
+  return trx
+    .updateTable('applications')
+    .set({ no_show: who, no_show_at: at, withdrawn_at: at })
+    .where('id', '=', applicationId)
+    .where('status', '=', 'accepted')
+    .where('withdrawn_at', 'is', null)
+    .where('no_show', 'is', null)
+    .where('completion_requested_at', 'is', null)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** An assigned job short of helpers again (a helper did not come) opens for another acceptance; whether it did. */
+export async function reopenWhenShort(trx: WriteTransaction, jobId: string, now: Date): Promise<boolean> {
+  const reopened = await trx
+    .updateTable('jobs')
+    .set({ status: 'open', updated_at: now.toISOString() })
+    .where('id', '=', jobId)
+    .where('status', '=', 'assigned')
+    .where(sql<boolean>`${acceptedCountSql} < helpers_needed`)
+    .executeTakeFirst();
+  return Number(reopened.numUpdatedRows) > 0;
+}
+
+/** A job nobody stands for any more (its poster did not come to any helper) is cancelled; whether it was. */
+export async function cancelWhenNoneStands(trx: WriteTransaction, jobId: string, now: Date): Promise<boolean> {
+  const cancelled = await trx
+    .updateTable('jobs')
+    .set({ status: 'cancelled', updated_at: now.toISOString() })
+    .where('id', '=', jobId)
+    .where('status', 'in', ['open', 'assigned'])
+    .where(sql<boolean>`${acceptedCountSql} = 0`)
+    .executeTakeFirst();
+  return Number(cancelled.numUpdatedRows) > 0;
 }

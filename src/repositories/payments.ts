@@ -54,6 +54,7 @@ export function jobPriceOf(trx: WriteTransaction, jobId: string) {
       'lng',
       'desired_at',
       'cancellation_policy',
+      'status',
     ])
     .where('id', '=', jobId)
     .executeTakeFirstOrThrow();
@@ -141,15 +142,25 @@ export async function movePayment(
     .executeTakeFirst();
 }
 
+/** What payments belong to: a job (all its shares), one application (one helper's share) or a booking. */
+export type PaymentsOf = { job_id: string } | { application_id: string } | { booking_id: string };
+
+const columnOf = (of: PaymentsOf) =>
+  'job_id' in of
+    ? (['job_id', of.job_id] as const)
+    : 'application_id' in of
+      ? (['application_id', of.application_id] as const)
+      : (['booking_id', of.booking_id] as const);
+
 /** Cancels a job's or a booking's payments (of these kinds) that nothing was paid on yet; the cancelled ones. */
 export function cancelUnpaidPayments(
   trx: WriteTransaction,
-  of: { job_id: string } | { booking_id: string },
+  of: PaymentsOf,
   kinds: readonly PaymentKind[],
   now: Date,
 ): Promise<PaymentRow[]> {
   const at = now.toISOString();
-  const [column, id] = 'job_id' in of ? (['job_id', of.job_id] as const) : (['booking_id', of.booking_id] as const);
+  const [column, id] = columnOf(of);
   return trx
     .updateTable('payments')
     .set({ status: 'cancelled', cancelled_at: at, updated_at: at })
@@ -163,10 +174,10 @@ export function cancelUnpaidPayments(
 /** A job's or a booking's payments of these kinds that are not cancelled (what a cancellation policy applies to). */
 export function livePaymentsOf(
   trx: WriteTransaction,
-  of: { job_id: string } | { booking_id: string },
+  of: PaymentsOf,
   kinds: readonly PaymentKind[],
 ): Promise<PaymentRow[]> {
-  const [column, id] = 'job_id' in of ? (['job_id', of.job_id] as const) : (['booking_id', of.booking_id] as const);
+  const [column, id] = columnOf(of);
   return trx
     .selectFrom('payments')
     .selectAll()

@@ -102,6 +102,7 @@ export async function helperHistory(
       'applications.created_at',
       'applications.status',
       'applications.withdrawn_at',
+      'applications.no_show',
       'jobs.created_at as job_created_at',
       'jobs.status as job_status',
       'jobs.completed_at as job_completed_at',

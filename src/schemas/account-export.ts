@@ -58,6 +58,8 @@ const COMPLETION: ExportFields = {
   completion_confirmed_at: ['s?', 'Confirmed at.'],
   completion_objected_at: ['s?', 'Objected at.'],
   completion_final_at: ['s?', 'Final at.'],
+  no_show: ['s?', 'Who did not come: helper or poster.'],
+  no_show_at: ['s?', 'No-show reported at.'],
 };
 
 export const EXPORT_SECTIONS = [

@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { COMPLETION_STATES } from '../domain/completions.js';
 import { MASK } from '../domain/contact-shield.js';
-import { Nullable, PlainText, RefTo, StringEnum, Text } from './common.js';
+import { CancellationOutcome, Nullable, PlainText, RefTo, StringEnum, Text } from './common.js';
 import { JOB_LIFE_CYCLE } from './job-writes.js';
 import { PaymentsSummary } from './payments.js';
 
@@ -69,6 +69,20 @@ export const ApplicationSchema = Type.Object(
       description: "The job's completion for this helper (only the two parties see it); null before any.",
     }),
     payments: PaymentsSummary("the helper's share, from the acceptance"),
+    no_show: Type.Optional(
+      Type.Object(
+        {
+          party: StringEnum(['helper', 'poster'] as const, { description: 'Who did not come.' }),
+          reported_at: Type.String({ format: 'date-time' }),
+        },
+        {
+          additionalProperties: false,
+          description:
+            'Present once the other side reported a no-show (POST /v1/jobs/{id}/applications/{application_id}/no-show): the acceptance ended then.',
+        },
+      ),
+    ),
+    cancellation: CancellationOutcome,
   },
   { $id: 'Application', additionalProperties: false, description: 'A helper’s application for a job.' },
 );

@@ -34,6 +34,8 @@ export const ERROR_CODES = [
   'claim_window_closed',
   'already_claimed',
   'claim_pending',
+  'no_show_too_early',
+  'no_show_window_closed',
   'no_counterpart',
   'idempotency_key_reused',
   'idempotency_in_progress',

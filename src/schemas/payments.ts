@@ -16,8 +16,9 @@ export const PaymentSchema = Type.Object(
       description:
         "job: an accepted helper's share of the job's price; rent: a confirmed booking's price; deposit: a confirmed booking's deposit, held by the owner until after the return; fee: a cancellation fee (what a late cancellation leaves the payee of an unpaid payment) or a late-return fee (the booking's late_fee_per_day_eur for each day after its last); refund: what a cancellation gives back of a payment already made (from its payee to its payer).",
     }),
-    provider: StringEnum(['manual'] as const, {
-      description: 'manual: the parties settle in cash or by transfer and confirm it here.',
+    provider: StringEnum(['manual', 'stripe'] as const, {
+      description:
+        'manual: the parties settle in cash or by transfer and confirm it here; stripe: the payer pays by card at Stripe (next_action), and the payee is paid out to their connected account.',
     }),
     role: StringEnum(['payer', 'payee'] as const, { description: 'Your side of it.' }),
     status: StringEnum(PAYMENT_STATUSES),

@@ -180,6 +180,8 @@ export function helperHistory(
         created_at: iso(created),
         decided_at: iso(created + rng.int(10, 600) * 60_000),
         withdrawn_at: job.status === 'cancelled' ? iso(created + rng.int(1, 48) * 3_600_000) : null,
+        no_show: null,
+        no_show_at: null,
         // Jobs of no account: their completions count as the owner's word (domain/reliability.ts).
         ...NO_COMPLETION,
       };

@@ -1,8 +1,17 @@
 import type { AccountRow, ApplicationRow, EventType } from '../db/schema.js';
 import { COMPLETION_MACHINE, completionState } from '../domain/completions.js';
 import { contactKindsIn } from '../domain/contact-shield.js';
+import type { FeeRule } from '../domain/payments.js';
+import { earliestCompletion } from '../domain/statuses.js';
 import { allowedActions } from '../domain/transitions.js';
-import { applicationRowToApplication, jobPlaceAndOwner, lockJob } from '../repositories/applications.js';
+import {
+  applicationRowToApplication,
+  cancelWhenNoneStands,
+  jobPlaceAndOwner,
+  lockJob,
+  markNoShow,
+  reopenWhenShort,
+} from '../repositories/applications.js';
 import {
   type CompletionSubject,
   completionsDue,
@@ -13,12 +22,14 @@ import {
   reopenWhenNoneStands,
   requestCompletions,
 } from '../repositories/completions.js';
+import { completionTimingOf, rejectPending } from '../repositories/job-writes.js';
 import { recordEvent } from '../repositories/outbox.js';
+import { jobPriceOf } from '../repositories/payments.js';
 import { refreshHelperRecords } from '../repositories/reliability-records.js';
 import { inWriteTransaction, type WriteContext, type WriteTransaction } from '../repositories/write-transaction.js';
 import type { Application } from '../schemas/applications.js';
 import { ApiError, badRequest } from './errors.js';
-import { withPaymentsOf } from './payments.js';
+import { cancelWithPolicy, withPaymentsOf } from './payments.js';
 import { recordJobEvent } from './public-events.js';
 
 /**
@@ -226,3 +237,103 @@ function applicationNotFound(ids: Ids): ApiError {
       "An application is seen by its helper's account and the job's owner (GET /v1/jobs/{id}/applications lists a job's applications for its owner).",
   });
 }
+
+/**
+ * A no-show (issue 32): one side of an accepted application says the other did not come, from the
+ * job's time (earliestCompletion: desired_at, else the last acceptance plus duration_hours) until
+ * `windowHours` after it, while the job is neither completed nor cancelled. The acceptance ends
+ * (withdrawn_at) and its money follows who did not come:
+ *
+ * - the helper (the job's owner reports): the poster gets the share back in full (unpaid: cancelled;
+ *   paid: a refund), it counts as a cancellation in the helper's record, and an assigned job opens
+ *   again for another acceptance;
+ * - the poster (the helper reports): it is a cancellation at the job's time under the job's policy,
+ *   so the helper keeps the policy's share as a cancellation fee; a job nobody stands for any more
+ *   is cancelled.
+ *
+ * Both parties get an application.no_show event. The answer carries what it did to the money.
+ */
+export async function reportNoShow(
+  context: WriteContext,
+  account: AccountRow,
+  ids: Ids,
+  windowHours: number,
+  fees: FeeRule,
+): Promise<Application> {
+  const { now } = context;
+  const found = await findCompletionSubject(context.db, ids.jobId, ids.applicationId);
+  const who = found?.owner_account_id === account.id ? 'helper' : found?.account_id === account.id ? 'poster' : null;
+  if (!found || !who || found.owner_account_id === null) throw applicationNotFound(ids);
+  const ownerId = found.owner_account_id;
+  return inWriteTransaction(context, async (trx) => {
+    await lockJob(trx, ids.jobId);
+    const job = await jobPriceOf(trx, ids.jobId);
+    const timing = await completionTimingOf(trx, ids.jobId, ownerId);
+    const startsAt = timing ? earliestCompletion(timing) : null;
+    checkNoShowTime(startsAt, windowHours, now, ids.jobId);
+    if (job.status !== 'open' && job.status !== 'assigned') {
+      throw noShowConflict(
+        `The job is ${job.status}; a no-show is reported while it is open or assigned.`,
+        job.status === 'completed'
+          ? 'Once the job is completed, the helper objects to the completion instead (POST .../object-to-completion).'
+          : 'Nothing is left to report for this job.',
+      );
+    }
+    const row = await markNoShow(trx, ids.applicationId, who, now);
+    if (!row) {
+      throw noShowConflict(
+        found.no_show !== null
+          ? `A no-show of the ${found.no_show} was reported already at ${found.no_show_at}.`
+          : `The application is ${found.withdrawn_at !== null ? 'withdrawn' : found.status}; a no-show is reported for an accepted helper whose job is not completed.`,
+        'Nothing is left to report for this application.',
+      );
+    }
+    const terms =
+      who === 'helper'
+        ? { policy: job.cancellation_policy, startsAt: null, byPayee: true }
+        : { policy: job.cancellation_policy, startsAt: new Date(startsAt as string), byPayee: false };
+    const cancellation = await cancelWithPolicy(trx, { application_id: row.id }, terms, fees, now);
+    await refreshHelperRecords(trx, [row.helper_id]);
+    const place = { category: found.job_category, lat: found.job_lat, lng: found.job_lng };
+    const audience = [ownerId, row.account_id];
+    const data = applicationRowToApplication(row, 'owner', now);
+    await recordEvent(trx, { type: 'application.no_show', subjectId: row.id, place, audience, data }, now);
+    const jobMoved =
+      who === 'helper' ? await reopenWhenShort(trx, ids.jobId, now) : await cancelWhenNoneStands(trx, ids.jobId, now);
+    if (jobMoved) {
+      if (who === 'poster') await rejectPending(trx, ids.jobId, now);
+      await recordJobEvent(trx, 'job.status_changed', ids.jobId, now);
+    }
+    const application = applicationRowToApplication(row, who === 'helper' ? 'owner' : 'applicant', now);
+    return withPaymentsOf(trx, 'application_id', cancellation ? { ...application, cancellation } : application);
+  });
+}
+
+/** A no-show is reported from the job's time until `windowHours` after it (409 otherwise). */
+function checkNoShowTime(startsAt: string | null, windowHours: number, now: Date, jobId: string): void {
+  if (startsAt === null || startsAt > now.toISOString()) {
+    throw new ApiError(
+      409,
+      'no_show_too_early',
+      startsAt === null
+        ? 'The job has no time yet; a no-show is reported once it has come.'
+        : `The job's time is ${startsAt}; a no-show is reported from then on.`,
+      {
+        param: null,
+        suggestion: `Until then, cancel instead (POST /v1/jobs/${jobId}/cancel, under the job's cancellation policy).`,
+      },
+    );
+  }
+  const closes = new Date(Date.parse(startsAt) + windowHours * 3_600_000).toISOString();
+  if (closes < now.toISOString()) {
+    throw new ApiError(
+      409,
+      'no_show_window_closed',
+      `A no-show is reported within ${windowHours} h of the job's time (NO_SHOW_WINDOW_HOURS); the window closed at ${closes}.`,
+      { param: null, suggestion: 'Settle it with the other side, or report it to the operators (POST /v1/reports).' },
+    );
+  }
+}
+
+const noShowConflict = (message: string, suggestion: string) =>
+  new ApiError(409, 'invalid_state_transition', message, { param: null, suggestion });

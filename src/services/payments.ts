@@ -46,6 +46,7 @@ import {
   lockDeposit,
   movePayment,
   type PaymentFilter,
+  type PaymentsOf,
   paymentsFor,
   paymentsOfJobCount,
   paymentsOfParty,
@@ -271,7 +272,7 @@ async function recordPaymentEvents(
 /** In a job's or a booking's cancellation: its payments (of these kinds) nothing was paid on are cancelled, each with its events. */
 export async function cancelUnpaid(
   trx: WriteTransaction,
-  of: { job_id: string } | { booking_id: string },
+  of: PaymentsOf,
   now: Date,
   kinds: readonly PaymentRow['kind'][] = ['job', 'rent', 'deposit', 'fee'],
 ): Promise<void> {
@@ -303,7 +304,7 @@ export interface CancellationMoney {
  */
 export async function cancelWithPolicy(
   trx: WriteTransaction,
-  of: { job_id: string } | { booking_id: string },
+  of: PaymentsOf,
   cancellation: { policy: CancellationPolicy; startsAt: Date | null; byPayee: boolean },
   fees: FeeRule,
   now: Date,

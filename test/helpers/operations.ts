@@ -10,6 +10,7 @@ export const WRITE_OPERATIONS = [
   'POST /v1/jobs/{id}/applications/{application_id}/reject rejectApplication',
   'GET /v1/jobs/{id}/applications/{application_id} getApplication',
   'POST /v1/jobs/{id}/applications/{application_id}/confirm-completion confirmCompletion',
+  'POST /v1/jobs/{id}/applications/{application_id}/no-show reportNoShow',
   'POST /v1/jobs/{id}/applications/{application_id}/object-to-completion objectToCompletion',
   'POST /v1/helpers createHelper',
   'GET /v1/helpers/{id} getHelper',

@@ -335,6 +335,44 @@ async function writeThroughApi(db: Db): Promise<ApiRows> {
         updated_at: NOW.toISOString(),
       })
       .execute();
+    await db.kysely
+      .insertInto('payout_accounts')
+      .values({
+        account_id: passkeyOwner,
+        provider_account_id: 'acct_copy',
+        charges_enabled: 1,
+        payouts_enabled: 0,
+        details_submitted: 1,
+        currently_due: JSON.stringify(['external_account']),
+        created_at: NOW.toISOString(),
+        updated_at: NOW.toISOString(),
+      })
+      .execute();
+    await db.kysely
+      .insertInto('provider_events')
+      .values({
+        id: 'evt_copy',
+        type: 'payment_intent.succeeded',
+        object_id: 'pi_copy',
+        received_at: NOW.toISOString(),
+        processed_at: NOW.toISOString(),
+      })
+      .execute();
+    await db.kysely
+      .insertInto('provider_tasks')
+      .values({
+        id: 'ptk_copy',
+        payment_id: 'pay_copy',
+        action: 'capture',
+        amount_cents: 500,
+        attempt: 1,
+        status: 'failed',
+        error: 'card_declined',
+        due_at: NOW.toISOString(),
+        created_at: NOW.toISOString(),
+        updated_at: NOW.toISOString(),
+      })
+      .execute();
     const outbox = mkdtempSync(join(tmpdir(), 'copy-data-mail-'));
     const mailer = createMailer({ OUTBOX_DIR: outbox, MAIL_FROM: 'api@example.org', SMTP_URL: undefined });
     try {

@@ -97,6 +97,7 @@ test('two instances on one PostgreSQL schema and one Redis', { timeout: 300_000 
       '0027-payments',
       '0028-bank-accounts',
       '0029-booking-money',
+      '0030-no-shows-and-stripe',
     ]);
   });
 

@@ -100,7 +100,15 @@ test('every documented POST of the developer tier commits its idempotency key wi
     text: 'Bis morgen.',
   });
   await post('/v1/conversations/{id}/read', `/v1/conversations/${conversation.id}/read`, helper.key);
+  // A second job whose helper will not come.
+  const absent = await post('/v1/jobs', '/v1/jobs', owner.key, { ...JOB_BODY, helpers_needed: 1 });
+  const absentApplication = await post('/v1/jobs/{id}/applications', `/v1/jobs/${absent.id}/applications`, helper.key, {
+    helper_id: second.id,
+  });
+  const absentOf = `/v1/jobs/${absent.id}/applications/${absentApplication.id}`;
+  await post('/v1/jobs/{id}/applications/{application_id}/accept', `${absentOf}/accept`, owner.key);
   now += 86_400_000; // The work is done: a job is completed once its time has come.
+  await post('/v1/jobs/{id}/applications/{application_id}/no-show', `${absentOf}/no-show`, owner.key);
   await post('/v1/jobs/{id}/complete', `/v1/jobs/${job.id}/complete`, owner.key);
   // The helper objects (the job is assigned again), the owner completes it again, the helper confirms.
   const completion = `/v1/jobs/{id}/applications/{application_id}`;

@@ -11,7 +11,7 @@ import {
 import { NoQuery, RefTo } from '../../schemas/common.js';
 import { JobActionParams } from '../../schemas/job-writes.js';
 import { applicationsOfJob, applyAsHelper, decide } from '../../services/applications.js';
-import { confirmCompletion, getApplication, objectToCompletion } from '../../services/completions.js';
+import { confirmCompletion, getApplication, objectToCompletion, reportNoShow } from '../../services/completions.js';
 import { errorResponses } from '../error-catalogue.js';
 import { created, ok, sendCreated } from '../responses.js';
 import type { Api, RouteDeps } from '../route-deps.js';
@@ -153,6 +153,34 @@ export function applicationRoutes(app: Api, deps: RouteDeps): void {
       },
     },
     async (request) => confirmCompletion(writeContext(request, deps), requireAccount(request), ids(request.params)),
+  );
+
+  app.post(
+    '/v1/jobs/:id/applications/:application_id/no-show',
+    {
+      ...WRITE_HOOKS,
+      schema: {
+        operationId: 'reportNoShow',
+        summary: 'Report that the other side did not come',
+        description: `One side of an accepted application says the other did not come: the job's owner reports the helper, the helper reports the job's owner. From the job's time (desired_at, else the last acceptance plus duration_hours; before it 409 no_show_too_early: cancel instead) until ${deps.noShowWindowHours} h after it (NO_SHOW_WINDOW_HOURS; later 409 no_show_window_closed), while the job is open or assigned and the application accepted, once (else 409). The acceptance ends. A helper's no-show gives the poster the share back in full (unpaid: cancelled; paid: a refund payment), counts as a cancellation in the helper's reliability, and opens an assigned job again for another acceptance. A poster's no-show is a cancellation at the job's time under its cancellation_policy: the helper keeps the policy's share as a cancellation fee, and a job nobody stands for any more is cancelled. Both get an application.no_show event; the answer carries no_show and what it did to the money (cancellation). Anyone else gets 404.`,
+        tags: ['Applications'],
+        security: WRITE_SECURITY,
+        params: ApplicationParams,
+        querystring: NoQuery,
+        response: {
+          200: ok(RefTo(ApplicationSchema), 'The application, decided.'),
+          ...errorResponses(400, 404, 409, 413, 415, 422),
+        },
+      },
+    },
+    async (request) =>
+      reportNoShow(
+        writeContext(request, deps),
+        requireAccount(request),
+        ids(request.params),
+        deps.noShowWindowHours,
+        deps.fees,
+      ),
   );
 
   app.post(
