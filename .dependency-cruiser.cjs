@@ -5,7 +5,8 @@
  *
  *   domain  <-  schemas, db  <-  repositories  <-  search, events, seed  <-  services  <-  http  <-  mcp  <-  app.ts, server.ts, cli/
  *
- * (mail/ and rate-limit/ are leaves beside domain/; sweeps/ and sandbox/ sit below http/.)
+ * (mail/ and rate-limit/ are leaves beside domain/; sweeps/ and sandbox/ sit below http/; adapters/
+ * implement the services' ports and are chosen by app.ts.)
  */
 const LAYERS = {
   domain: [],
@@ -20,6 +21,8 @@ const LAYERS = {
   webhooks: ['domain', 'schemas', 'db', 'repositories', 'events'],
   services: ['domain', 'schemas', 'db', 'repositories', 'search', 'events', 'webhooks', 'mail'],
   sweeps: ['domain', 'schemas', 'db', 'repositories', 'events', 'services'],
+  // Implementations of the services' ports (the Stripe SDK behind the payment provider port).
+  adapters: ['domain', 'services'],
   sandbox: ['domain', 'schemas', 'db', 'repositories', 'seed', 'search'],
   // Routes and plugins reach the data only through services (reads too: services/search.ts,
   // figures.ts, places.ts ...); the types they name come from schemas/, domain/ or services/.

@@ -1,5 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController } from 'fastify';
+import { stripeProvider } from './adapters/stripe.js';
 import { startBackgroundWork } from './background.js';
 import { type Config, publicBaseUrl, trustProxyOption } from './config.js';
 import type { Db } from './db/create-db.js';
@@ -43,6 +44,7 @@ import { oauthRoutes } from './http/routes/oauth.js';
 import { oauthClientRoutes } from './http/routes/oauth-clients.js';
 import { sandboxRoutes } from './http/routes/sandbox.js';
 import { signInPageRoutes } from './http/routes/sign-in-pages.js';
+import { stripeWebhookRoutes } from './http/routes/stripe-webhook.js';
 import { webhookRoutes, webhookSettingsOf } from './http/routes/webhooks.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import { mcpRoutes } from './mcp/http-route.js';
@@ -53,6 +55,7 @@ import { COMPONENT_SCHEMAS } from './schemas/components.js';
 import type { Endpoint } from './schemas/stats.js';
 import { SearchIndexes } from './search/search-indexes.js';
 import { relyingPartyOf } from './services/passkeys.js';
+import type { PaymentProvider } from './services/payment-provider.js';
 
 export interface AppDeps {
   db: Db;
@@ -75,6 +78,21 @@ export interface AppDeps {
   buildSearchIndex?: boolean;
   /** What sends the sign-in codes; from SMTP_URL or OUTBOX_DIR (and closed with the app) when not given. */
   mailer?: Mailer;
+  /**
+   * The provider that moves money: with PAYMENTS_PROVIDER=stripe, Stripe through its SDK
+   * (adapters/stripe.ts) when not given; null with the manual provider.
+   */
+  payments?: PaymentProvider | null;
+}
+
+/** The payment provider PAYMENTS_PROVIDER names: Stripe with its key and webhook secret, or null (manual). */
+function paymentProviderOf(config: Config): PaymentProvider | null {
+  if (config.PAYMENTS_PROVIDER !== 'stripe' || !config.STRIPE_SECRET_KEY || !config.STRIPE_WEBHOOK_SECRET) return null;
+  return stripeProvider({
+    secretKey: config.STRIPE_SECRET_KEY,
+    webhookSecret: config.STRIPE_WEBHOOK_SECRET,
+    apiUrl: config.STRIPE_API_URL,
+  });
 }
 
 /** Builds the whole HTTP application; never listens (server.ts and tests decide how it is reached). */
@@ -211,12 +229,15 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<Api> {
       app.log.info({ jobs: jobs.size, listings: listings.size, ms: Date.now() - started }, 'search index built');
     }
   }
+  const payments = deps.payments !== undefined ? deps.payments : paymentProviderOf(config);
   const routeDeps: RouteDeps = {
     base: '/v1',
     db: deps.db.kysely,
     now,
     endpoints,
     ...configured,
+    payments,
+    baseUrl: publicBaseUrl(config),
     countReport: reportBudget(store, config.REPORTS_PER_HOUR),
     ...(indexes && { searchIndex: async (request) => indexes.at(await version(request)) }),
   };
@@ -239,7 +260,9 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<Api> {
   webhookRoutes(app, routeDeps, webhookSettingsOf(config));
   authorizationRoutes(app, routeDeps);
   oauthClientRoutes(app, routeDeps, oauthServer);
-  startBackgroundWork(app, deps.db.kysely, config, now);
+  startBackgroundWork(app, deps.db.kysely, config, now, payments);
+  // Stripe's events, in a plugin of its own: only there is a JSON body kept as the signed text.
+  await app.register(stripeWebhookRoutes, { deps: routeDeps });
   eventRoutes(app, routeDeps, config);
   mcpRoutes(app, { limits, operations }, config);
   // A plugin of its own: only /developers parses form bodies, the JSON endpoints answer them 415.

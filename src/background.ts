@@ -5,11 +5,13 @@ import type { Database } from './db/schema.js';
 import { API_VERSION } from './domain/tiers.js';
 import { createMailer } from './mail/mailer.js';
 import { pruneSearchChanges } from './repositories/search-changes.js';
+import type { PaymentProvider } from './services/payment-provider.js';
 import { sendSavedSearchDigests } from './services/saved-search-digests.js';
 import { forgetEndedSignIns } from './services/sign-in.js';
 import { bookingRequestSweep } from './sweeps/booking-requests.js';
 import { completionSweep } from './sweeps/completions.js';
 import { PeriodicSweep } from './sweeps/periodic.js';
+import { providerTaskSweep } from './sweeps/provider-tasks.js';
 import { reviewPublicationSweep } from './sweeps/reviews.js';
 import { WebhookWorker } from './webhooks/worker.js';
 
@@ -26,7 +28,19 @@ const SIGN_IN_SWEEP_MS = 600_000;
  * digests and forgetting old search changes, expired sign-in codes and ended sessions. All start
  * when the app is ready and stop (waiting for what is in flight) when it closes.
  */
-export function startBackgroundWork(app: FastifyInstance, db: Kysely<Database>, config: Config, now: () => Date): void {
+export function startBackgroundWork(
+  app: FastifyInstance,
+  db: Kysely<Database>,
+  config: Config,
+  now: () => Date,
+  payments: PaymentProvider | null = null,
+): void {
+  if (payments) {
+    // Makes the calls to Stripe that writes decided on (captures, cancellations, refunds).
+    const tasks = providerTaskSweep(db, payments, { now, everyMs: config.EVENTS_POLL_MS, log: app.log });
+    app.addHook('onReady', async () => tasks.start());
+    app.addHook('onClose', () => tasks.stop());
+  }
   if (config.WEBHOOK_DELIVERY) {
     // Sends the outbox's deliveries; stopped (waiting for those in flight) when the app closes.
     const worker = new WebhookWorker(db, {

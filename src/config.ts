@@ -53,6 +53,17 @@ const ConfigSchema = Type.Object({
   PLATFORM_FEE_MIN_EUR: Type.Integer({ minimum: 0, maximum: 100, default: 1 }),
   // Hours after a booking's return in which its owner may claim on the deposit (issue 32).
   CLAIM_WINDOW_HOURS: Type.Integer({ minimum: 1, maximum: 720, default: 48 }),
+  // Who moves the money (issue 32): manual (the parties settle outside, the default) or stripe
+  // (Stripe Connect; then STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET are needed).
+  PAYMENTS_PROVIDER: Type.String({ enum: ['manual', 'stripe'], default: 'manual' }),
+  STRIPE_SECRET_KEY: Type.Optional(
+    Type.String({ pattern: '^(sk|rk)_(test|live)_.+', description: 'a Stripe secret key (sk_test_..., sk_live_...)' }),
+  ),
+  STRIPE_WEBHOOK_SECRET: Type.Optional(
+    Type.String({ pattern: '^whsec_.+', description: "the webhook endpoint's signing secret (whsec_...)" }),
+  ),
+  // Another Stripe API host, e.g. the stand-in of the tests (http://127.0.0.1:12111); unset: api.stripe.com.
+  STRIPE_API_URL: Type.Optional(Type.String({ pattern: '^https?://[^/]+$', description: 'http(s)://host:port' })),
   // Hours after a job's time in which either side may report that the other did not come (issue 32).
   NO_SHOW_WINDOW_HOURS: Type.Integer({ minimum: 1, maximum: 720, default: 48 }),
   // Saved searches an account may keep (issue 18).
@@ -167,7 +178,8 @@ function expectation(schema: FieldSchema): string {
  */
 function shown(key: string, value: string | undefined): string | null {
   if (value === undefined) return null;
-  if (key.endsWith('_TOKEN')) return `(${value.length} characters, not shown)`;
+  if (key.endsWith('_TOKEN') || key.endsWith('_SECRET') || key.endsWith('_SECRET_KEY'))
+    return `(${value.length} characters, not shown)`;
   return key.endsWith('_URL') ? maskUrlPasswords(value) : value;
 }
 
@@ -212,6 +224,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = environment()): Config {
       return !Value.Check(properties[key], value);
     })
     .map((key) => `${key}=${JSON.stringify(shown(key, env[key]))}: ${expectation(properties[key])}`);
+  const payments = config as Record<string, unknown>;
+  if (payments.PAYMENTS_PROVIDER === 'stripe') {
+    for (const key of ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'] as const) {
+      if (payments[key] === undefined) problems.push(`${key} is needed with PAYMENTS_PROVIDER=stripe`);
+    }
+  }
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   return Object.freeze(config as Static<typeof ConfigSchema>);
 }

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
 import type { Database } from '../db/schema.js';
 import type { Mailer } from '../mail/mailer.js';
+import type { PaymentProvider } from '../services/payment-provider.js';
 
 /** The options the admin commands take (node:util parseArgs). */
 export const ADMIN_OPTIONS = {
@@ -30,6 +31,8 @@ export interface AdminContext {
   db: Kysely<Database>;
   config: Config;
   mailer: Mailer;
+  /** Stripe, with PAYMENTS_PROVIDER=stripe (ledger reconcile); absent or null with the manual provider. */
+  payments?: PaymentProvider | null;
   /** One "now" per command, so everything it writes carries the same time. */
   now: Date;
   /** A result line, on stdout. */

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { stripeProvider } from '../adapters/stripe.js';
 import { loadConfig } from '../config.js';
 import { openDatabase } from '../db/prepare.js';
 import { createMailer } from '../mail/mailer.js';
@@ -7,7 +8,7 @@ import { decideClaimCommand, listClaims } from './admin-claims.js';
 import { limitClient, listClientsTable } from './admin-clients.js';
 import { ADMIN_OPTIONS, type AdminContext, type AdminOptions, type OptionName } from './admin-context.js';
 import { createKey, listKeysTable, revoke, rotate } from './admin-keys.js';
-import { checkLedgerCommand, ledgerReport, listFeesOwed } from './admin-ledger.js';
+import { checkLedgerCommand, ledgerReport, listFeesOwed, reconcileLedgerCommand } from './admin-ledger.js';
 import { decideAppealCommand, decideReportCommand, listAppeals, listReports } from './admin-notices.js';
 import { approve, listRequests, reject } from './admin-requests.js';
 import { approveVerification, listVerifications, rejectVerification, unverify } from './admin-verifications.js';
@@ -59,6 +60,8 @@ the database the server uses.
   ledger fees                       fees commercial providers owe the platform (manual provider), per account
   ledger report --year 2026         per seller: payments received in that year (Europe/Berlin), the
                                     consideration per quarter and in all, and fees (DAC7, PStTG)
+  ledger reconcile [--year 2026]    the books against Stripe (PAYMENTS_PROVIDER=stripe): each payment's
+                                    capture, the year's fees in Stripe's balance, failed Stripe calls
 
 Email goes through SMTP_URL (smtp://user:pass@host:port); without it each message is written as an
 .eml file into OUTBOX_DIR (default ./data/outbox): a key's file holds the live key, delete it once sent.
@@ -101,6 +104,7 @@ const COMMANDS: Record<string, Command> = {
   'ledger check': { id: null, options: [], run: checkLedgerCommand },
   'ledger fees': { id: null, options: [], run: listFeesOwed },
   'ledger report': { id: null, options: ['year'], run: ledgerReport },
+  'ledger reconcile': { id: null, options: ['year'], run: reconcileLedgerCommand },
 };
 
 /** The command and its arguments, checked before anything is opened. */
@@ -140,6 +144,14 @@ async function main(): Promise<void> {
         db: db.kysely,
         config,
         mailer,
+        payments:
+          config.PAYMENTS_PROVIDER === 'stripe' && config.STRIPE_SECRET_KEY && config.STRIPE_WEBHOOK_SECRET
+            ? stripeProvider({
+                secretKey: config.STRIPE_SECRET_KEY,
+                webhookSecret: config.STRIPE_WEBHOOK_SECRET,
+                apiUrl: config.STRIPE_API_URL,
+              })
+            : null,
         now: new Date(),
         out: (line) => process.stdout.write(`${line}\n`),
         ...stdoutWriter,

@@ -99,7 +99,11 @@ const RULES: [RegExp, RegExp, ScopeNeed][] = [
   ],
   [/^(GET|HEAD)$/, /^\/v1\/claims\/:id$/, need('payments')],
   [/^POST$/, /^\/v1\/claims\/:id\/dispute$/, need('bookings:write')],
+  // Preparing a payment at Stripe is delegated; paying happens in the person's own browser (SCA).
+  [/^POST$/, /^\/v1\/payments\/:id\/checkout$/, need('payments')],
   [/^(GET|HEAD)$/, /^\/v1\/payments(\/|$)/, need('payments')],
+  [/^(GET|HEAD)$/, /^\/v1\/me\/payouts$/, need('payments')],
+  [/./, /^\/v1\/me\/payouts\/onboarding$/, { kind: 'never', why: 'Payouts are set up by the person, at Stripe.' }],
   [/^(GET|HEAD)$/, /^\/v1\/me\/bank-account$/, need('payments')],
   [/./, /^\/v1\/me\/bank-account$/, { kind: 'never', why: 'Bank details are given by the person.' }],
   [/^(GET|HEAD)$/, /^\/v1\/me\/export$/, need('export')],

@@ -29,6 +29,8 @@ export interface FeeRule {
   percent: number;
   /** The least fee, in cents. */
   minCents: number;
+  /** Who moves the money of new payments (PAYMENTS_PROVIDER); manual when not said. */
+  provider?: 'manual' | 'stripe';
 }
 
 /** The share of the helper accepted as number `index` (0 for the first) of `helpersNeeded`, in cents. */
@@ -58,6 +60,8 @@ export interface Posting {
 export const PARTY_PREFIX = 'party:';
 export const FEES_RECEIVABLE_PREFIX = 'fees_receivable:';
 export const FEE_REVENUE_ACCOUNT = 'platform:fee_revenue';
+/** The platform's own balance at Stripe: the fees Stripe kept for it. */
+export const STRIPE_BALANCE_ACCOUNT = 'platform:stripe_balance';
 export const partyAccount = (accountId: string) => `${PARTY_PREFIX}${accountId}`;
 export const feesReceivableAccount = (accountId: string) => `${FEES_RECEIVABLE_PREFIX}${accountId}`;
 
@@ -132,7 +136,18 @@ export function nextActionOf(
   status: PaymentStatus,
   role: 'payer' | 'payee',
   kind: PaymentKind = 'job',
-): { type: 'mark_paid' | 'confirm_received' | 'release_deposit'; endpoint: string } | null {
+  provider: 'manual' | 'stripe' = 'manual',
+): { type: 'mark_paid' | 'confirm_received' | 'release_deposit' | 'pay_at_stripe'; endpoint: string } | null {
+  if (provider === 'stripe') {
+    // Stripe confirms payments and receipts; a refund is the platform's to make. The payer pays
+    // in their own browser at Stripe (SCA); the owner releases a held (authorised) deposit.
+    if (role === 'payer' && status === 'awaiting_payment' && kind !== 'refund') {
+      return { type: 'pay_at_stripe', endpoint: 'checkout' };
+    }
+    if (role === 'payee' && kind === 'deposit' && status === 'paid')
+      return { type: 'release_deposit', endpoint: 'release' };
+    return null;
+  }
   if (role === 'payer' && status === 'awaiting_payment') return { type: 'mark_paid', endpoint: 'paid' };
   if (role === 'payee' && (status === 'awaiting_payment' || status === 'paid')) {
     return { type: 'confirm_received', endpoint: 'received' };
@@ -141,6 +156,20 @@ export function nextActionOf(
     return { type: 'release_deposit', endpoint: 'release' };
   }
   return null;
+}
+
+/**
+ * What a Stripe payment books once Stripe captured it, beside settlementPostings: the fee Stripe
+ * kept for the platform at once (application_fee_amount), so the payee owes nothing any more.
+ */
+export function feeCollectedPostings(payeeAccountId: string, feeCents: number): Posting[][] {
+  if (feeCents === 0) return [];
+  return [
+    [
+      { ledgerAccount: feesReceivableAccount(payeeAccountId), amountCents: -feeCents, kind: 'fee' },
+      { ledgerAccount: STRIPE_BALANCE_ACCOUNT, amountCents: feeCents, kind: 'fee' },
+    ],
+  ];
 }
 
 /** Euros with cents as a JSON number, from integer cents (12345 -> 123.45). */
@@ -157,3 +186,7 @@ export const PAYMENT_MACHINE = {
   released: {},
   cancelled: {},
 } as const;
+
+/** Whether a deposit is held: confirmed received by its owner (manual), or authorised at Stripe and not yet captured. */
+export const depositHeld = (payment: { provider: 'manual' | 'stripe'; status: PaymentStatus }): boolean =>
+  payment.status === (payment.provider === 'stripe' ? 'paid' : 'received');

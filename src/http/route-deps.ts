@@ -15,6 +15,7 @@ import type { FeeRule } from '../domain/payments.js';
 import type { TierLimits } from '../domain/tiers.js';
 import type { Endpoint } from '../schemas/stats.js';
 import type { Database } from '../services/database.js';
+import type { PaymentProvider } from '../services/payment-provider.js';
 import type { AccountQuotas } from '../services/quotas.js';
 import type { IndexSnapshot } from '../services/search.js';
 import type { Base } from './sandbox-naming.js';
@@ -54,6 +55,10 @@ export interface RouteDeps {
   noShowWindowHours: number;
   /** Saved searches an account may keep (SAVED_SEARCHES_PER_ACCOUNT). */
   savedSearchesPerAccount: number;
+  /** The payment provider that moves money (PAYMENTS_PROVIDER=stripe); null or absent: manual. */
+  payments?: PaymentProvider | null;
+  /** The address people reach the API at (PUBLIC_URL): links given to Stripe come back to it. */
+  baseUrl?: string;
   /** Counts a report (POST /v1/reports) against its sender's hourly budget; throws 429 past it. */
   countReport?: (request: FastifyRequest) => Promise<void>;
   /** The in-memory search index, when it is current for the request's data version (else SQL answers). */
@@ -91,7 +96,11 @@ export function configuredLimits(config: Config): ConfiguredLimits {
     bookingRequestTtlHours: config.BOOKING_REQUEST_TTL_HOURS,
     reviewWindowDays: config.REVIEW_WINDOW_DAYS,
     completionObjectionHours: config.COMPLETION_OBJECTION_HOURS,
-    fees: { percent: config.PLATFORM_FEE_PERCENT, minCents: config.PLATFORM_FEE_MIN_EUR * 100 },
+    fees: {
+      percent: config.PLATFORM_FEE_PERCENT,
+      minCents: config.PLATFORM_FEE_MIN_EUR * 100,
+      provider: config.PAYMENTS_PROVIDER === 'stripe' ? 'stripe' : 'manual',
+    },
     claimWindowHours: config.CLAIM_WINDOW_HOURS,
     noShowWindowHours: config.NO_SHOW_WINDOW_HOURS,
     savedSearchesPerAccount: config.SAVED_SEARCHES_PER_ACCOUNT,

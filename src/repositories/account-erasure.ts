@@ -304,6 +304,8 @@ export async function removeAccountRows(
   await trx.deleteFrom('providers').where('account_id', '=', id).execute();
   // A bank account for transfers (issue 32): payments stay (tax law), the IBAN goes.
   await trx.deleteFrom('bank_accounts').where('account_id', '=', id).execute();
+  // The link to a Stripe connected account goes; Stripe keeps the account under its own duties.
+  await trx.deleteFrom('payout_accounts').where('account_id', '=', id).execute();
   // Claims stay with the payments they settle; what the erased person wrote in them goes.
   await trx.updateTable('claims').set({ text: ERASED_TEXT, photos: '[]' }).where('owner_account_id', '=', id).execute();
   await trx

@@ -19,7 +19,7 @@ import type { WriteTransaction } from './write-transaction.js';
 export type NewPayment = Pick<
   PaymentRow,
   'kind' | 'payer_account_id' | 'payee_account_id' | 'job_id' | 'application_id' | 'amount_cents' | 'fee_cents'
-> & { booking_id?: string };
+> & { booking_id?: string; provider?: PaymentRow['provider']; provider_ref?: string | null };
 
 export async function insertPayment(trx: WriteTransaction, payment: NewPayment, now: Date): Promise<PaymentRow> {
   const at = now.toISOString();

@@ -441,6 +441,18 @@ export const EXPORT_SECTIONS = [
     },
   },
   {
+    key: 'payout_account',
+    description: 'Your Stripe connected account (POST /v1/me/payouts/onboarding); Stripe keeps the details.',
+    many: true,
+    fields: {
+      provider_account_id: ['s', "Stripe's account id."],
+      charges_enabled: ['i', '1: card payments to you work.'],
+      payouts_enabled: ['i', '1: Stripe pays out to you.'],
+      ...CREATED,
+      updated_at: ['s', 'Last news from Stripe.'],
+    },
+  },
+  {
     key: 'payments',
     description: 'Payments you owe or are owed (kept 10 years after erasure: tax law).',
     many: true,

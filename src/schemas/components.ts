@@ -16,7 +16,7 @@ import { JobSchema } from './jobs.js';
 import { ListingSchema } from './listings.js';
 import { AppealSchema, ModerationDecisionSchema, ReportSchema, TransparencySchema } from './notices.js';
 import { AuthorizationSchema, OauthClientSchema } from './oauth.js';
-import { BankAccountSchema, PaymentSchema } from './payments.js';
+import { BankAccountSchema, PaymentSchema, PayoutsSchema } from './payments.js';
 import { ExactLocationSchema } from './places.js';
 import { ProviderSchema, PublicProviderSchema } from './providers.js';
 import { PublicReviewSchema, ReviewSchema } from './reviews.js';
@@ -61,6 +61,7 @@ export const COMPONENT_SCHEMAS = [
   TransparencySchema,
   PaymentSchema,
   BankAccountSchema,
+  PayoutsSchema,
   ClaimSchema,
   AccountExportSchema,
   AccountErasureSchema,

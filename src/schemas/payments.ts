@@ -33,8 +33,11 @@ export const PaymentSchema = Type.Object(
     next_action: Nullable(
       Type.Object(
         {
-          type: StringEnum(['mark_paid', 'confirm_received', 'release_deposit'] as const),
-          url: Type.String({ description: 'POST it to act.' }),
+          type: StringEnum(['mark_paid', 'confirm_received', 'release_deposit', 'pay_at_stripe'] as const),
+          url: Type.String({
+            description:
+              'POST it to act (pay_at_stripe: it answers the Stripe Checkout page the payer opens in their own browser).',
+          }),
         },
         { additionalProperties: false },
       ),
@@ -52,6 +55,12 @@ export const PaymentSchema = Type.Object(
     received_at: At('When the payee confirmed receipt.'),
     cancelled_at: At('When it was cancelled (the job or booking was cancelled before payment).'),
     released_at: At('When the owner gave a deposit back.'),
+    last_error: Type.Optional(
+      Type.String({
+        description:
+          'Stripe: why the last attempt failed (card_declined, authentication_required, authorization_expired ...); present only then. Pay again with next_action.',
+      }),
+    ),
   },
   { $id: 'Payment', additionalProperties: false },
 );
@@ -122,3 +131,69 @@ export const BankAccountBody = Type.Object(
   { additionalProperties: false },
 );
 export type BankAccountBody = Static<typeof BankAccountBody>;
+
+/** With PAYMENTS_PROVIDER=stripe: how payments work then, said on the Stripe operations. */
+export const STRIPE_RULES = `**With Stripe (PAYMENTS_PROVIDER=stripe).** Payees onboard as Stripe connected accounts (POST /v1/me/payouts/onboarding, GET /v1/me/payouts). The payer pays in their own browser at Stripe (next_action pay_at_stripe: POST /v1/payments/{id}/checkout answers the page; an app or agent may fetch it, only the person can pay). A job's share and a deposit are authorised (status paid) and captured later: the share when the job is completed, the deposit at its release, for what a claim kept; rent and fees are charged at once (status received). Charges are destination charges: the payee's connected account gets the amount less the platform's fee. A cancellation captures what the policy leaves the payee of an authorised payment, or refunds a captured one. The state follows Stripe's events; paid and received are not marked by hand (409).`;
+
+/** GET /v1/me/payouts: the caller's Stripe connected account. */
+export const PayoutsSchema = Type.Object(
+  {
+    provider: StringEnum(['stripe'] as const),
+    status: StringEnum(['not_started', 'onboarding', 'pending', 'enabled'] as const, {
+      description:
+        'not_started: no connected account yet; onboarding: Stripe still needs details; pending: submitted, Stripe is checking; enabled: charges and payouts work.',
+    }),
+    charges_enabled: Type.Boolean({ description: 'Payers can pay you by card.' }),
+    payouts_enabled: Type.Boolean({ description: 'Stripe pays out to your bank account.' }),
+    currently_due: Type.Array(Type.String(), {
+      description: "What Stripe still needs of you (Stripe's requirement names, e.g. external_account).",
+    }),
+    next_action: Nullable(
+      Type.Object(
+        { type: StringEnum(['onboard'] as const), url: Type.String({ description: 'POST it for a Stripe link.' }) },
+        { additionalProperties: false },
+      ),
+    ),
+    updated_at: At('When Stripe last told us.'),
+  },
+  { $id: 'Payouts', additionalProperties: false },
+);
+export type Payouts = Static<typeof PayoutsSchema>;
+
+export const OnboardingBody = Type.Object(
+  {
+    return_url: Type.Optional(
+      Type.String({
+        format: 'uri',
+        pattern: '^https://',
+        maxLength: 500,
+        description: "Where Stripe sends the person back (your app's page, https); default GET /v1/me/payouts.",
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type OnboardingBody = Static<typeof OnboardingBody>;
+
+export const OnboardingSchema = Type.Object(
+  {
+    url: Type.String({ description: "Stripe's onboarding page; open it in the person's browser." }),
+    expires_at: Type.String({
+      format: 'date-time',
+      description: 'The link works until then; ask for a new one after.',
+    }),
+    payouts: RefTo(PayoutsSchema),
+  },
+  { additionalProperties: false },
+);
+
+/** POST /v1/payments/{id}/checkout: the Stripe page where the payer pays. */
+export const CheckoutSchema = Type.Object(
+  {
+    url: Type.String({ description: "Stripe's Checkout page; the payer opens it in their own browser." }),
+    expires_at: Type.String({ format: 'date-time' }),
+    payment: RefTo(PaymentSchema),
+  },
+  { additionalProperties: false },
+);
+export type Checkout = Static<typeof CheckoutSchema>;

@@ -6,7 +6,7 @@
  */
 import type { Queryable } from '../db/queryable.js';
 import type { AccountRow, ClaimRow, ClaimStatus } from '../db/schema.js';
-import { eurosOf } from '../domain/payments.js';
+import { depositHeld, eurosOf } from '../domain/payments.js';
 import { findBookingWithOwner } from '../repositories/bookings.js';
 import {
   claimOfBooking,
@@ -134,7 +134,7 @@ export async function fileClaim(
     const existing = await claimOfBooking(trx, bookingId);
     if (existing) throw alreadyClaimed(existing.id);
     const deposit = await paymentOfBooking(trx, bookingId, 'deposit');
-    if (deposit?.status !== 'received') {
+    if (!deposit || !depositHeld(deposit)) {
       throw new ApiError(
         409,
         'invalid_state_transition',

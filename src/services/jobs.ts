@@ -24,7 +24,7 @@ import type { JobCreateBody, JobUpdateBody } from '../schemas/job-writes.js';
 import type { Job } from '../schemas/jobs.js';
 import { requestCompletion } from './completions.js';
 import { ApiError, badRequest } from './errors.js';
-import { type CancellationMoney, cancelUnpaid, cancelWithPolicy } from './payments.js';
+import { type CancellationMoney, cancelUnpaid, cancelWithPolicy, captureOnCompletion } from './payments.js';
 import { requireProviderDetails } from './providers.js';
 import { recordJobEvent } from './public-events.js';
 import { matchSavedSearches } from './saved-search-matches.js';
@@ -153,6 +153,7 @@ export async function moveJob(
   if (moved.to === 'completed') {
     if (objectionHours === undefined) throw new Error('completing a job needs the hours to object');
     await requestCompletion(trx, id, now, objectionHours);
+    await captureOnCompletion(trx, id, now);
   }
   const job = await recordJobEvent(trx, 'job.status_changed', id, now);
   return { done: true, job: cancellation ? { ...job, cancellation } : job };

@@ -13,6 +13,7 @@ import { berlinDate, berlinWallClock } from '../domain/berlin-time.js';
 import { daysInclusive } from '../domain/booking-price.js';
 import { type CancellationPolicy, refundPercent, splitRefund } from '../domain/cancellation.js';
 import {
+  depositHeld,
   eurosOf,
   expectedSettled,
   FEES_RECEIVABLE_PREFIX,
@@ -58,6 +59,7 @@ import {
   setPaymentFee,
   unbalancedTransactions,
 } from '../repositories/payments.js';
+import { hasPendingTask, insertProviderTask } from '../repositories/provider.js';
 import { inWriteTransaction, type WriteContext, type WriteTransaction } from '../repositories/write-transaction.js';
 import type { BankAccount, BankAccountBody, Payment, PaymentPage } from '../schemas/payments.js';
 import { ApiError } from './errors.js';
@@ -73,7 +75,7 @@ const showsBankAccount = (row: PaymentRow, accountId: string) =>
  */
 export function paymentView(row: PaymentRow, accountId: string, bank: BankAccountRow | null = null): Payment {
   const role = row.payer_account_id === accountId ? 'payer' : 'payee';
-  const next = nextActionOf(row.status, role, row.kind);
+  const next = nextActionOf(row.status, role, row.kind, row.provider);
   const shown = bank && showsBankAccount(row, accountId) ? bank : null;
   return {
     id: row.id,
@@ -99,6 +101,7 @@ export function paymentView(row: PaymentRow, accountId: string, bank: BankAccoun
     received_at: row.received_at,
     cancelled_at: row.cancelled_at,
     released_at: row.released_at,
+    ...(row.provider_error !== null && { last_error: row.provider_error }),
   };
 }
 
@@ -159,6 +162,7 @@ export async function createJobPayment(
     trx,
     {
       kind: 'job',
+      provider: fees.provider ?? 'manual',
       payer_account_id: job.owner_account_id,
       payee_account_id: input.payeeAccountId,
       job_id: input.jobId,
@@ -186,19 +190,18 @@ export async function createBookingPayments(
   const booking = await bookingMoneyOf(trx, bookingId);
   await renterOwes(trx, booking, 'rent', booking.price_cents, fees, now);
   // A deposit is the renter's money held, not a price: no fee on it.
-  await renterOwes(trx, booking, 'deposit', booking.deposit_cents, null, now);
+  await renterOwes(trx, booking, 'deposit', booking.deposit_cents, { ...fees, percent: 0, minCents: 0 }, now);
 }
 
 /**
- * A payment the renter of a booking owes its owner (rent, deposit, a late fee), with its events;
- * `fees` null for none. Nothing for a zero amount, or a seeded listing (it belongs to no account).
+ * A payment the renter of a booking owes its owner (rent, deposit, a late fee), with its events. Nothing for a zero amount, or a seeded listing (it belongs to no account).
  */
 async function renterOwes(
   trx: WriteTransaction,
   booking: Awaited<ReturnType<typeof bookingMoneyOf>>,
   kind: 'rent' | 'deposit' | 'fee',
   amountCents: number,
-  fees: FeeRule | null,
+  fees: FeeRule,
   now: Date,
 ): Promise<void> {
   if (booking.owner_account_id === null || amountCents === 0) return;
@@ -206,13 +209,14 @@ async function renterOwes(
     trx,
     {
       kind,
+      provider: fees.provider ?? 'manual',
       payer_account_id: booking.renter_account_id,
       payee_account_id: booking.owner_account_id,
       job_id: null,
       application_id: null,
       booking_id: booking.id,
       amount_cents: amountCents,
-      fee_cents: fees ? await feeOwedBy(trx, booking.owner_account_id, amountCents, fees) : 0,
+      fee_cents: await feeOwedBy(trx, booking.owner_account_id, amountCents, fees),
     },
     now,
   );
@@ -220,7 +224,7 @@ async function renterOwes(
 }
 
 /** The platform's fee a payee owes on an amount: only commercial providers owe one (domain/payments.ts). */
-async function feeOwedBy(trx: WriteTransaction, payeeAccountId: string, amountCents: number, fees: FeeRule) {
+export async function feeOwedBy(trx: WriteTransaction, payeeAccountId: string, amountCents: number, fees: FeeRule) {
   const payee = await findAccount(trx, payeeAccountId);
   return feeCents(amountCents, fees, payee?.account_type === 'commercial');
 }
@@ -248,7 +252,7 @@ export async function chargeLateReturn(
  * and next action): payment.created, or payment.status_changed (paid, received, cancelled). On
  * their webhooks and private streams only; the job's place lets a webhook's filters match it.
  */
-async function recordPaymentEvents(
+export async function recordPaymentEvents(
   trx: WriteTransaction,
   type: 'payment.created' | 'payment.status_changed',
   payment: PaymentRow,
@@ -266,6 +270,21 @@ async function recordPaymentEvents(
   for (const accountId of [payment.payer_account_id, payment.payee_account_id]) {
     const data = paymentView(payment, accountId);
     await recordEvent(trx, { type, subjectId: payment.id, place, audience: [accountId], data }, now);
+  }
+}
+
+/**
+ * In the transaction that completes a job: each helper's share authorised at Stripe is captured
+ * (a provider task, made after the commit). Manual payments wait for their payee's receipt.
+ */
+export async function captureOnCompletion(trx: WriteTransaction, jobId: string, now: Date): Promise<void> {
+  for (const payment of await livePaymentsOf(trx, { job_id: jobId }, ['job'])) {
+    if (payment.provider !== 'stripe' || payment.status !== 'paid') continue;
+    await insertProviderTask(
+      trx,
+      { payment_id: payment.id, action: 'capture', amount_cents: payment.amount_cents },
+      now,
+    );
   }
 }
 
@@ -322,10 +341,21 @@ export async function cancelWithPolicy(
     kept += keptCents;
     const feeOnKept = await feeOwedBy(trx, payment.payee_account_id, keptCents, fees);
     const links = {
+      provider: payment.provider,
       job_id: payment.job_id,
       application_id: payment.application_id,
       ...(payment.booking_id !== null && { booking_id: payment.booking_id }),
     };
+    if (payment.provider === 'stripe' && payment.status === 'paid') {
+      // Authorised at Stripe, not captured: capture what the payee keeps, the rest is released.
+      if (keptCents === 0) {
+        await insertProviderTask(trx, { payment_id: payment.id, action: 'cancel', amount_cents: 0 }, now);
+      } else {
+        await setPaymentFee(trx, payment.id, feeOnKept, now);
+        await insertProviderTask(trx, { payment_id: payment.id, action: 'capture', amount_cents: keptCents }, now);
+      }
+      continue;
+    }
     if (payment.status === 'awaiting_payment') {
       const cancelled = await cancelPayment(trx, payment.id, now);
       if (cancelled) await recordPaymentEvents(trx, 'payment.status_changed', cancelled, now);
@@ -363,9 +393,14 @@ export async function cancelWithPolicy(
         payee_account_id: payment.payer_account_id,
         amount_cents: refundCents,
         fee_cents: 0,
+        // Stripe: the platform refunds the captured PaymentIntent (and the transfer and fee with it).
+        provider_ref: payment.provider_ref,
       },
       now,
     );
+    if (refund.provider === 'stripe') {
+      await insertProviderTask(trx, { payment_id: refund.id, action: 'refund', amount_cents: refundCents }, now);
+    }
     await recordPaymentEvents(trx, 'payment.created', refund, now);
   }
   return {
@@ -426,6 +461,18 @@ export async function settle(
   return inWriteTransaction(context, async (trx) => {
     const row = await findPaymentOfParty(trx, id, account.id);
     if (!row) throw notYours(id);
+    if (row.provider === 'stripe') {
+      throw new ApiError(
+        409,
+        'invalid_state_transition',
+        `Stripe confirms this payment; it is not marked ${action} by hand.`,
+        {
+          param: 'id',
+          suggestion:
+            'The payer pays at Stripe (POST /v1/payments/{id}/checkout answers the page); the payment follows when Stripe confirms it (payment.status_changed).',
+        },
+      );
+    }
     const side = action === 'paid' ? 'payer' : 'payee';
     const role = row.payer_account_id === account.id ? 'payer' : 'payee';
     if (role !== side) {
@@ -487,7 +534,7 @@ export async function releaseDepositPayment(context: WriteContext, account: Acco
         suggestion: 'The owner releases the deposit after the return; until then it is theirs to hold.',
       });
     }
-    if (row.status !== 'received') throw illegalTransition('payment', row.status, 'release', machineOf(row.kind));
+    if (!depositHeld(row)) throw illegalTransition('payment', row.status, 'release', machineOf(row.kind));
     const booking = await bookingMoneyOf(trx, row.booking_id);
     if (booking.status === 'confirmed' || booking.status === 'active' || booking.status === 'requested') {
       throw new ApiError(
@@ -513,6 +560,18 @@ export async function releaseDepositPayment(context: WriteContext, account: Acco
       });
     }
     const kept = claim?.status === 'accepted' ? claim.amount_cents : (claim?.decided_cents ?? 0);
+    if (row.provider === 'stripe') {
+      // Stripe captures what the claim kept (or cancels the hold); the release follows its answer.
+      if (await hasPendingTask(trx, row.id)) {
+        throw new ApiError(409, 'invalid_state_transition', 'The release of this deposit is under way at Stripe.', {
+          param: 'id',
+          suggestion: 'Wait for the payment.status_changed event (status released); GET /v1/payments/{id} shows it.',
+        });
+      }
+      const action = kept > 0 ? 'capture' : 'cancel';
+      await insertProviderTask(trx, { payment_id: row.id, action, amount_cents: kept }, context.now);
+      return paymentView(row, account.id);
+    }
     const moved = await releaseDeposit(trx, { id, payeeAccountId: account.id, keptCents: kept }, context.now);
     if (!moved) throw illegalTransition('payment', row.status, 'release', machineOf(row.kind));
     for (const postings of releasePostings(moved)) await book(trx, moved.id, postings, context.now);
@@ -526,7 +585,7 @@ const machineOf = (kind: PaymentRow['kind']) =>
   kind === 'deposit' ? PAYMENT_MACHINE : { ...PAYMENT_MACHINE, received: {} };
 
 /** Writes one balanced ledger transaction; an unbalanced one is a bug and never written. */
-async function book(trx: WriteTransaction, paymentId: string, postings: Posting[], now: Date): Promise<void> {
+export async function book(trx: WriteTransaction, paymentId: string, postings: Posting[], now: Date): Promise<void> {
   const sum = postings.reduce((total, posting) => total + posting.amountCents, 0);
   if (sum !== 0 || postings.some((posting) => !Number.isInteger(posting.amountCents))) {
     throw new Error(`ledger transaction of ${paymentId} does not balance: ${sum} cents`);

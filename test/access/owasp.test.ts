@@ -472,6 +472,9 @@ describe('API7: server-side request forgery', () => {
       assert.deepEqual(
         urlInputs,
         [
+          // Reviewed (issue 32): handed to Stripe as the page its onboarding sends the person back to
+          // (https only); the server never fetches it.
+          'POST /v1/me/payouts/onboarding.return_url',
           'POST /v1/webhooks.url',
           // Reviewed (issue 31): an OAuth client's logo and home page are stored and never fetched;
           // the consent page does not show the logo, so no browser loads it from there either.

@@ -75,6 +75,9 @@ export const WRITE_OPERATIONS = [
   'PUT /v1/me/bank-account putMyBankAccount',
   'GET /v1/me/bank-account getMyBankAccount',
   'DELETE /v1/me/bank-account deleteMyBankAccount',
+  'GET /v1/me/payouts getMyPayouts',
+  'POST /v1/me/payouts/onboarding startPayoutOnboarding',
+  'POST /v1/payments/{id}/checkout checkoutPayment',
   // Damage claims on a booking's deposit (issue 32), after the payments.
   'POST /v1/bookings/{id}/claims fileClaim',
   'GET /v1/claims/{id} getClaim',

@@ -75,9 +75,11 @@ import { resolveShared } from '../helpers/openapi.js';
  * bookings and their bodies, the cancel answers' cancellation, the payments summary of
  * applications and bookings, the tiers once in the Payments rules): 256,700; a listing's and a
  * booking's late fee per day: 257,600; no-shows (report one; the application's no_show and
- * cancellation, two error codes, an event type): 259,300 (122).
+ * cancellation, two error codes, an event type): 259,300 (122); Stripe (payouts, onboarding,
+ * checkout; the Payouts schema, the Stripe rules once, the payment's last_error, three error
+ * codes): 265,100 (125).
  */
-const MAX_DOCUMENT_BYTES = 260_000;
+const MAX_DOCUMENT_BYTES = 266_000;
 /**
  * What an operation may weigh on average, in bytes: the 150 KB of issue 15 held 58 operations
  * (about 2,550 each). New operations (issue 17: conversations, the private stream, reviews,
@@ -318,6 +320,7 @@ describe('the OpenAPI document is compact', () => {
       'Listings: Listing life cycle',
       'Payments: Damage claims',
       'Payments: Payments',
+      'Payments: With Stripe',
       'Reviews: Reviews are double-blind',
     ]);
     const everywhere = paragraphs(doc);

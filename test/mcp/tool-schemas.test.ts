@@ -131,8 +131,9 @@ describe('the tool schemas', () => {
     // 260,400 with cancellation policies (the field and the cancellation answer in every tool
     // answering a job, listing or booking, the payments summary in applications and bookings);
     // 262,300 with the late fee per day of listings and bookings; 270,600 with no-shows (the
-    // report_no_show tool, the no_show and cancellation in every application the tools answer).
-    assert.ok(JSON.stringify(tools).length < 272_000, `tools/list with a key: ${JSON.stringify(tools).length} B`);
+    // report_no_show tool, the no_show and cancellation in every application the tools answer);
+    // 278,700 with Stripe's three (get_my_payouts, start_payout_onboarding, checkout_payment).
+    assert.ok(JSON.stringify(tools).length < 280_000, `tools/list with a key: ${JSON.stringify(tools).length} B`);
   });
 
   test("export_my_data's output keeps the sections and leaves their records open (the document lists the fields)", () => {
@@ -146,7 +147,7 @@ describe('the tool schemas', () => {
     // 4,000 until issue 31's sections (passkeys, connected_apps, oauth_clients): each section is
     // one name and an open record here, about 60 bytes; 4,247 with issue 32's payments and
     // bank_account; 4,352 with its claims.
-    assert.ok(JSON.stringify(output).length < 4_450, `${JSON.stringify(output).length} B`);
+    assert.ok(JSON.stringify(output).length < 4_500, `${JSON.stringify(output).length} B`);
   });
 
   test('an output schema writes out its own component, and a component inside it as an open object', () => {

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { notifyChanges } from './0019-change-notify.js';
 import { isPostgres, textType } from './column-types.js';
 
@@ -15,6 +15,8 @@ import { isPostgres, textType } from './column-types.js';
  * - provider_events: the Stripe events received, by event id, so each is processed once.
  * - provider_tasks: calls to Stripe a write decided on (capture, cancel, refund, charge), made
  *   after its commit by a sweep, each with an idempotency key from its id and attempt.
+ * - the unique (booking_id, kind) of payments holds for rent and deposit only: a booking may owe
+ *   several fees (a late return, a claim asked of the renter after a lapsed hold).
  */
 // biome-ignore lint/suspicious/noExplicitAny: migrations must not depend on today's Database type.
 export async function up(db: Kysely<any>): Promise<void> {
@@ -29,6 +31,16 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('provider_attempt', 'integer', (c) => c.notNull().defaultTo(0))
     .execute();
   await db.schema.createIndex('payments_provider_ref').on('payments').column('provider_ref').execute();
+  // One rent and one deposit per booking still; fees (late returns, a claim asked of the payer
+  // after a lapsed hold) may be several.
+  await db.schema.dropIndex('payments_booking').execute();
+  await db.schema
+    .createIndex('payments_booking')
+    .on('payments')
+    .columns(['booking_id', 'kind'])
+    .unique()
+    .where(sql.ref('kind'), 'in', ['rent', 'deposit'])
+    .execute();
   await db.schema
     .createTable('payout_accounts')
     .addColumn('account_id', text, (c) => c.primaryKey())
@@ -74,6 +86,8 @@ export async function down(db: Kysely<any>): Promise<void> {
     await db.schema.dropTable(table).execute();
   }
   await db.schema.dropIndex('payments_provider_ref').execute();
+  await db.schema.dropIndex('payments_booking').execute();
+  await db.schema.createIndex('payments_booking').on('payments').columns(['booking_id', 'kind']).unique().execute();
   for (const column of [
     'provider_attempt',
     'provider_error',

@@ -16,6 +16,7 @@ import { listingWriteRoutes } from './listing-writes.js';
 import { listingRoutes } from './listings.js';
 import { noticeRoutes } from './notices.js';
 import { paymentRoutes } from './payments.js';
+import { payoutRoutes } from './payouts.js';
 import { placeNameRoutes } from './place-names.js';
 import { placeRoutes } from './places.js';
 import { providerRoutes } from './providers.js';
@@ -56,6 +57,7 @@ export const WRITE_ROUTES: readonly RouteModule[] = [
   providerRoutes,
   noticeRoutes,
   paymentRoutes,
+  payoutRoutes,
   claimRoutes,
 ];
 
