@@ -39,6 +39,7 @@ export const ERROR_CODES = [
   'payouts_unavailable',
   'payee_not_ready',
   'invalid_signature',
+  'provider_refused',
   'no_counterpart',
   'idempotency_key_reused',
   'idempotency_in_progress',

@@ -101,7 +101,8 @@ export function paymentView(row: PaymentRow, accountId: string, bank: BankAccoun
     received_at: row.received_at,
     cancelled_at: row.cancelled_at,
     released_at: row.released_at,
-    ...(row.provider_error !== null && { last_error: row.provider_error }),
+    // Why the payer's card or bank refused is the payer's business only.
+    ...(row.provider_error !== null && role === 'payer' && { last_error: row.provider_error }),
   };
 }
 

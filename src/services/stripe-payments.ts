@@ -75,6 +75,30 @@ export function requireProvider(provider: PaymentProvider | null): PaymentProvid
   return provider;
 }
 
+/**
+ * A call to Stripe on behalf of a request: a refusal is a 409 that says Stripe's reason (e.g. the
+ * payee's account cannot take transfers), Stripe out of reach a 503 to try again; never a 500.
+ */
+async function askStripe<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof ProviderRefusal) {
+      throw new ApiError(409, 'provider_refused', `Stripe refused: ${error.message} (${error.code}).`, {
+        param: null,
+        suggestion:
+          error.code === 'insufficient_capabilities_for_transfer'
+            ? "The payee's Stripe account cannot receive money yet: they finish their onboarding (POST /v1/me/payouts/onboarding); then try again."
+            : 'Check what Stripe says; try again once it is mended.',
+      });
+    }
+    throw new ApiError(503, 'service_unavailable', 'Stripe did not answer; nothing was changed here.', {
+      param: null,
+      suggestion: 'Try again in a minute with the same Idempotency-Key.',
+    });
+  }
+}
+
 function payoutsView(row: Awaited<ReturnType<typeof findPayoutAccount>>): Payouts {
   if (!row) {
     return {
@@ -116,7 +140,7 @@ export async function payoutStatus(
   const stripe = requireProvider(provider);
   const row = await findPayoutAccount(context.db, account.id);
   if (!row) return payoutsView(undefined);
-  const state = await stripe.connectedAccount(row.provider_account_id);
+  const state = await askStripe(() => stripe.connectedAccount(row.provider_account_id));
   return payoutsView(
     await inWriteTransaction(context, (trx) => putPayoutAccount(trx, account.id, stateOf(state), context.now)),
   );
@@ -134,14 +158,18 @@ export async function startOnboarding(
 ): Promise<{ url: string; expires_at: string; payouts: Payouts }> {
   const stripe = requireProvider(provider);
   const known = await findPayoutAccount(context.db, account.id);
-  const state = known
-    ? await stripe.connectedAccount(known.provider_account_id)
-    : await stripe.createConnectedAccount({
-        accountId: account.id,
-        email: account.email,
-        idempotencyKey: `${account.id}:connect`,
-      });
-  const link = await stripe.onboardingLink({ connectedAccountId: state.id, returnUrl, refreshUrl: returnUrl });
+  const state = await askStripe(() =>
+    known
+      ? stripe.connectedAccount(known.provider_account_id)
+      : stripe.createConnectedAccount({
+          accountId: account.id,
+          email: account.email,
+          idempotencyKey: `${account.id}:connect`,
+        }),
+  );
+  const link = await askStripe(() =>
+    stripe.onboardingLink({ connectedAccountId: state.id, returnUrl, refreshUrl: returnUrl }),
+  );
   const row = await inWriteTransaction(context, (trx) =>
     putPayoutAccount(trx, account.id, stateOf(state), context.now),
   );
@@ -203,18 +231,20 @@ export async function startCheckout(
   const later =
     row.kind === 'deposit' ||
     (row.kind === 'job' && row.job_id !== null && (await jobStatusOf(context.db, row.job_id)) !== 'completed');
-  const session = await stripe.createCheckout({
-    paymentId: row.id,
-    idempotencyKey: `${row.id}:checkout:${attempt}`,
-    amountCents: row.amount_cents,
-    feeCents: row.fee_cents,
-    destination: payee.provider_account_id,
-    description: `${row.kind} ${row.id}`,
-    capture: later ? 'manual' : 'automatic',
-    saveCard: later,
-    successUrl: `${baseUrl}/v1/payments/${row.id}`,
-    cancelUrl: `${baseUrl}/v1/payments/${row.id}`,
-  });
+  const session = await askStripe(() =>
+    stripe.createCheckout({
+      paymentId: row.id,
+      idempotencyKey: `${row.id}:checkout:${attempt}`,
+      amountCents: row.amount_cents,
+      feeCents: row.fee_cents,
+      destination: payee.provider_account_id,
+      description: `${row.kind} ${row.id}`,
+      capture: later ? 'manual' : 'automatic',
+      saveCard: later,
+      successUrl: `${baseUrl}/v1/payments/${row.id}`,
+      cancelUrl: `${baseUrl}/v1/payments/${row.id}`,
+    }),
+  );
   const updated = await inWriteTransaction(context, (trx) =>
     setProviderRefs(trx, row.id, { checkout_ref: session.id, provider_attempt: attempt }, context.now),
   );
@@ -245,14 +275,20 @@ export async function receiveProviderEvent(
   const object = event.object;
   let intent: ProviderPayment | null = null;
   let account: ConnectedAccount | null = null;
-  if (event.type.startsWith('payment_intent.')) {
-    intent = await stripe.payment(event.objectId);
-  } else if (event.type.startsWith('checkout.session.') || event.type.startsWith('charge.')) {
-    const ref = object.payment_intent;
-    const intentId = typeof ref === 'string' ? ref : ((ref as { id?: string } | null)?.id ?? null);
-    if (intentId) intent = await stripe.payment(intentId);
-  } else if (event.type === 'account.updated') {
-    account = await stripe.connectedAccount(event.objectId);
+  try {
+    if (event.type.startsWith('payment_intent.')) {
+      intent = await stripe.payment(event.objectId);
+    } else if (event.type.startsWith('checkout.session.') || event.type.startsWith('charge.')) {
+      const ref = object.payment_intent;
+      const intentId = typeof ref === 'string' ? ref : ((ref as { id?: string } | null)?.id ?? null);
+      if (intentId) intent = await stripe.payment(intentId);
+    } else if (event.type === 'account.updated') {
+      account = await stripe.connectedAccount(event.objectId);
+    }
+  } catch (error) {
+    // Not ours to read (another platform's object): recorded and let be. Stripe out of reach: 503,
+    // and Stripe delivers the event again later.
+    if (!(error instanceof ProviderRefusal)) await askStripe(() => Promise.reject(error));
   }
   return inWriteTransaction(context, async (trx) => {
     if (!(await recordProviderEvent(trx, event, context.now))) return { received: true, duplicate: true };
@@ -440,6 +476,12 @@ async function makeTask(context: WriteContext, stripe: PaymentProvider, task: Pr
     intent = await stripe.capture(intent.id, { amountCents: task.amount_cents, feeCents: fee, idempotencyKey: key });
   } else if (intent.status === 'canceled' && intent.cancellationReason === 'automatic') {
     intent = await chargeLapsed(context, stripe, task, row, key);
+  }
+  if (task.action === 'capture' && intent.status !== 'succeeded') {
+    throw new ProviderRefusal(
+      'unexpected_state',
+      `The PaymentIntent ${intent.id} is ${intent.status}; nothing to capture.`,
+    );
   }
   if (task.action === 'cancel' && intent.status === 'canceled' && intent.cancellationReason === 'automatic') {
     // A lapsed hold let go: nothing was captured, the payment ends as a cancel would end it.

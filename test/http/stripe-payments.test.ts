@@ -184,6 +184,11 @@ test('a job paid at Stripe and paid out: onboarding, a declined card, authorised
   assert.equal(declined.paid.ok, false);
   const after = (await poster.get(`/v1/payments/${job.paymentId}`)).body;
   assert.deepEqual([after.status, after.last_error], ['awaiting_payment', 'card_declined']);
+  assert.equal(
+    (await firm.get(`/v1/payments/${job.paymentId}`)).body.last_error,
+    undefined,
+    "not the payee's business",
+  );
 
   // The same session with a good card, its events held back and delivered in reverse order.
   s.stripe.holdWebhooks();
@@ -419,7 +424,7 @@ test("cancellations at Stripe follow the policy (a capture of what is kept, a re
   assert.match(await s.ledgerCheck(), BALANCES);
 });
 
-test('Stripe down: 5xx answers keep the task and its key until Stripe answers; a bad signature is refused; manual-only answers', async (t) => {
+test('Stripe down or refusing: 5xx answers keep the task and its key; a refused transfer and an unreachable Stripe are clear errors; a bad signature is refused', async (t) => {
   const s = await setup(t);
   const poster = await s.client('poster@example.org');
   const helper = await s.payee('helper@example.org');
@@ -439,6 +444,27 @@ test('Stripe down: 5xx answers keep the task and its key until Stripe answers; a
   const keys = s.stripe.requests.filter((r) => r.path.endsWith('/capture')).map((r) => r.idempotencyKey);
   assert.equal(new Set(keys).size, 1, 'every try with the same key');
   assert.equal((await intentOf(s, job.paymentId)).amount_received, 2_000);
+
+  // Stripe refuses the transfer to a payee whose account cannot take it (our record was stale): a 409 that says so.
+  const newcomer = await s.client('newcomer@example.org');
+  assert.equal((await newcomer.post('/v1/me/payouts/onboarding', {})).status, 200);
+  await s.db.kysely
+    .updateTable('payout_accounts')
+    .set({ charges_enabled: 1 })
+    .where('account_id', '=', newcomer.accountId)
+    .execute();
+  const stale = await acceptedJob(poster, newcomer, 15, { hoursAhead: 10 });
+  const refused = await poster.post(`/v1/payments/${stale.paymentId}/checkout`);
+  assert.deepEqual([refused.status, refused.body.error], [409, 'provider_refused'], refused.raw);
+  assert.match(refused.body.message, /insufficient_capabilities_for_transfer/);
+  assert.match(refused.body.suggestion, /onboarding/);
+  // Stripe out of reach (more 5xx than the SDK retries): 503, nothing changed; the next try works.
+  const ready = await acceptedJob(poster, helper, 12, { hoursAhead: 10 });
+  s.stripe.failNext({ method: 'POST', path: '/v1/checkout/sessions' }, 'server_error', 3);
+  const down = await poster.post(`/v1/payments/${ready.paymentId}/checkout`);
+  assert.deepEqual([down.status, down.body.error], [503, 'service_unavailable'], down.raw);
+  assert.equal((await poster.get(`/v1/payments/${ready.paymentId}`)).body.status, 'awaiting_payment');
+  assert.equal((await poster.post(`/v1/payments/${ready.paymentId}/checkout`)).status, 200);
 
   const forged = await s.app.inject({
     method: 'POST',
