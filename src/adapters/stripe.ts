@@ -176,7 +176,12 @@ export function stripeProvider(settings: StripeSettings): PaymentProvider {
       );
     },
     async cancel(id, idempotencyKey) {
-      return paymentOf(await refusing(() => stripe.paymentIntents.cancel(id, {}, { idempotencyKey })));
+      // The platform's own cancels say requested_by_customer: any other reason is Stripe's (fraud, expiry).
+      return paymentOf(
+        await refusing(() =>
+          stripe.paymentIntents.cancel(id, { cancellation_reason: 'requested_by_customer' }, { idempotencyKey }),
+        ),
+      );
     },
     async refund(id, { amountCents, idempotencyKey }) {
       const refund = await refusing(() =>

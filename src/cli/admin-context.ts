@@ -19,6 +19,9 @@ export const ADMIN_OPTIONS = {
   'per-minute': { type: 'string' },
   year: { type: 'string' },
   'amount-eur': { type: 'string' },
+  role: { type: 'string' },
+  from: { type: 'string' },
+  to: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 export type OptionName = Exclude<keyof typeof ADMIN_OPTIONS, 'help'>;

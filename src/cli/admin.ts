@@ -10,6 +10,12 @@ import { ADMIN_OPTIONS, type AdminContext, type AdminOptions, type OptionName } 
 import { createKey, listKeysTable, revoke, rotate } from './admin-keys.js';
 import { checkLedgerCommand, ledgerReport, listFeesOwed, reconcileLedgerCommand } from './admin-ledger.js';
 import { decideAppealCommand, decideReportCommand, listAppeals, listReports } from './admin-notices.js';
+import {
+  addOperatorCommand,
+  exportAuditCommand,
+  listOperatorsCommand,
+  removeOperatorCommand,
+} from './admin-operators.js';
 import { approve, listRequests, reject } from './admin-requests.js';
 import { approveVerification, listVerifications, rejectVerification, unverify } from './admin-verifications.js';
 
@@ -60,6 +66,13 @@ the database the server uses.
   ledger fees                       fees commercial providers owe the platform (manual provider), per account
   ledger report --year 2026         per seller: payments received in that year (Europe/Berlin), the
                                     consideration per quarter and in all, and fees (DAC7, PStTG)
+  operators add <email> --role support|moderator|admin [--reason TEXT]
+                                    give a signed-up account an operator's role (or change it); audited
+  operators remove <email> [--reason TEXT]
+                                    take the role away (never the last admin); audited
+  operators list                    who runs the platform, admins first
+  audit export [--from 2026-11-01] [--to 2026-12-01]
+                                    the audit log (every operator action) as CSV; it cannot be changed
   ledger reconcile [--year 2026]    the books against Stripe (PAYMENTS_PROVIDER=stripe): each payment's
                                     capture, the year's fees in Stripe's balance, failed Stripe calls
 
@@ -105,6 +118,10 @@ const COMMANDS: Record<string, Command> = {
   'ledger fees': { id: null, options: [], run: listFeesOwed },
   'ledger report': { id: null, options: ['year'], run: ledgerReport },
   'ledger reconcile': { id: null, options: ['year'], run: reconcileLedgerCommand },
+  'operators add': { id: 'any', options: ['role', 'reason'], run: addOperatorCommand },
+  'operators remove': { id: 'any', options: ['reason'], run: removeOperatorCommand },
+  'operators list': { id: null, options: [], run: listOperatorsCommand },
+  'audit export': { id: null, options: ['from', 'to'], run: exportAuditCommand },
 };
 
 /** The command and its arguments, checked before anything is opened. */

@@ -15,7 +15,8 @@ Copies every row of one database into another, e.g. an SQLite deployment into Po
 
   --from URL   the database to read (sqlite:<path> or postgres://...); it is only read
   --to URL     the database to fill; migrated to the latest schema first; must hold no rows
-  --replace    delete the rows the target holds first (in the same transaction)
+  --replace    delete the rows the target holds first (in the same transaction); the audit
+               log is append-only: its entries stay, the source's are added
   --strip-nul  remove NUL characters (U+0000), which PostgreSQL cannot store, from texts;
                without it such a text stops the copy, naming its table, column and row
   --help       this text

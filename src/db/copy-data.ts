@@ -58,6 +58,8 @@ const TABLES: { [T in Exclude<keyof Database, DerivedTable>]: readonly (keyof Da
   payout_accounts: ['account_id'],
   provider_events: ['id'],
   provider_tasks: ['id'],
+  operators: ['account_id'],
+  audit_log: ['id'],
 };
 
 export type TableName = Exclude<keyof Database, DerivedTable>;
@@ -164,7 +166,11 @@ async function countRows(db: Queryable, table: TableName): Promise<number> {
 /** Refuses a target that holds rows, or with `replace` deletes them, children first. */
 async function prepareTarget(trx: Transaction<Database>, replace: boolean): Promise<void> {
   if (replace) {
-    for (const table of [...COPIED_TABLES].reverse()) await trx.deleteFrom(table).execute();
+    // The audit log is append-only (a trigger refuses deletes): its entries stay, and the copy adds
+    // the source's entries the target does not hold yet.
+    for (const table of [...COPIED_TABLES].reverse()) {
+      if (table !== 'audit_log') await trx.deleteFrom(table).execute();
+    }
     return;
   }
   const filled: string[] = [];
@@ -191,6 +197,15 @@ async function batchAfter(src: Queryable, table: TableName, after: unknown[] | n
   return rows;
 }
 
+/** Of a batch of audit entries, those the target does not hold (a --replace keeps the target's log). */
+async function notYetAudited(trx: Transaction<Database>, rows: Row[]): Promise<Row[]> {
+  const ids = rows.map((row) => String(row.id));
+  const held = new Set(
+    (await trx.selectFrom('audit_log').select('id').where('id', 'in', ids).execute()).map((row) => row.id),
+  );
+  return rows.filter((row) => !held.has(String(row.id)));
+}
+
 /** Copies one table batch by batch; returns the rows copied. A failure names the table. */
 async function copyTable(
   src: Queryable,
@@ -210,7 +225,8 @@ async function copyTable(
       const last = rows.at(-1);
       if (!last) break;
       // Read untyped, but rows of the same table at the same migration level: they fit its insert type.
-      await insertInChunks(trx, table, (nulFree ? nulFree(rows) : rows) as never[]);
+      const fresh = table === 'audit_log' ? await notYetAudited(trx, rows) : rows;
+      await insertInChunks(trx, table, (nulFree ? nulFree(fresh) : fresh) as never[]);
       done += rows.length;
       progress(table, done, total);
       after = TABLES[table].map((column) => last[column]);

@@ -30,6 +30,7 @@ import * as payments from './migrations/0027-payments.js';
 import * as bankAccounts from './migrations/0028-bank-accounts.js';
 import * as bookingMoney from './migrations/0029-booking-money.js';
 import * as noShowsAndStripe from './migrations/0030-no-shows-and-stripe.js';
+import * as operatorsAndAudit from './migrations/0031-operators-and-audit.js';
 
 /** Migrations are listed in code, not read from a folder, so they work the same from src/ and dist/. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -63,6 +64,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0028-bank-accounts': bankAccounts,
   '0029-booking-money': bookingMoney,
   '0030-no-shows-and-stripe': noShowsAndStripe,
+  '0031-operators-and-audit': operatorsAndAudit,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -685,6 +685,8 @@ export interface Database {
   payout_accounts: PayoutAccountsTable;
   provider_events: ProviderEventsTable;
   provider_tasks: ProviderTasksTable;
+  operators: OperatorsTable;
+  audit_log: AuditLogTable;
 }
 
 export type JobRow = Selectable<JobsTable>;
@@ -835,8 +837,8 @@ export interface ProviderEventsTable {
   processed_at: string | null;
 }
 
-/** What a provider task asks of Stripe. */
-export type ProviderAction = 'capture' | 'cancel' | 'refund' | 'charge';
+/** What a provider task asks of Stripe: capture, cancel a hold, refund (a refund payment), return (a stray charge, in full). */
+export type ProviderAction = 'capture' | 'cancel' | 'refund' | 'return';
 
 /**
  * A call to Stripe a write decided on, made after its commit by the provider sweep (migration 0030):
@@ -848,6 +850,11 @@ export interface ProviderTasksTable {
   payment_id: string;
   action: ProviderAction;
   amount_cents: number;
+  /**
+   * The PaymentIntent it is about when not the payment's own: a hold or charge made on a page the
+   * payer paid after the payment was cancelled or paid otherwise, let go (cancel) or given back (return).
+   */
+  intent_ref: Generated<string | null>;
   attempt: number;
   status: 'pending' | 'done' | 'failed';
   error: string | null;
@@ -856,3 +863,37 @@ export interface ProviderTasksTable {
   updated_at: string;
 }
 export type ProviderTaskRow = Selectable<ProviderTasksTable>;
+
+/** What an operator may do (issue 33): support < moderator < admin. */
+export type OperatorRole = 'support' | 'moderator' | 'admin';
+
+/** An account that runs the platform, with its role (issue 33, migration 0031). */
+export interface OperatorsTable {
+  account_id: string;
+  role: OperatorRole;
+  /** Who gave the role: `cli` (the admin command) or an admin's account id. */
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+}
+export type OperatorRow = Selectable<OperatorsTable>;
+
+/**
+ * One operator action or read of private data (issue 33, migration 0031), written in the action's
+ * transaction. Append-only: a trigger refuses updates and deletes on both engines.
+ */
+export interface AuditLogTable {
+  id: string;
+  at: string;
+  /** The operator's account id, or `cli` for the admin command. */
+  actor: string;
+  actor_role: OperatorRole | 'cli';
+  /** What was done, e.g. `operator.added`, `claim.decided`, `conversation.read`. */
+  action: string;
+  target_type: string;
+  target_id: string;
+  reason: string | null;
+  /** JSON of what else the action needs to be understood later (amounts, the role given). */
+  details: string | null;
+}
+export type AuditLogRow = Selectable<AuditLogTable>;

@@ -187,6 +187,24 @@ export const PAYMENT_MACHINE = {
   cancelled: {},
 } as const;
 
+/**
+ * What a Stripe refund writes of the fee: Stripe gives back the application fee in proportion to
+ * the refund (refund_application_fee), from the platform's Stripe balance.
+ */
+export function stripeFeeReversalPostings(cents: number): Posting[][] {
+  if (cents === 0) return [];
+  return [
+    [
+      { ledgerAccount: FEE_REVENUE_ACCOUNT, amountCents: cents, kind: 'fee' },
+      { ledgerAccount: STRIPE_BALANCE_ACCOUNT, amountCents: -cents, kind: 'fee' },
+    ],
+  ];
+}
+
+/** The part of a fee Stripe refunds with a refund of `refundCents` of `amountCents`: in proportion, half up. */
+export const proportionalFeeCents = (feeCents: number, refundCents: number, amountCents: number): number =>
+  amountCents === 0 ? 0 : Math.floor((2 * feeCents * refundCents + amountCents) / (2 * amountCents));
+
 /** Whether a deposit is held: confirmed received by its owner (manual), or authorised at Stripe and not yet captured. */
 export const depositHeld = (payment: { provider: 'manual' | 'stripe'; status: PaymentStatus }): boolean =>
   payment.status === (payment.provider === 'stripe' ? 'paid' : 'received');

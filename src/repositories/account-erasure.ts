@@ -306,6 +306,8 @@ export async function removeAccountRows(
   await trx.deleteFrom('bank_accounts').where('account_id', '=', id).execute();
   // The link to a Stripe connected account goes; Stripe keeps the account under its own duties.
   await trx.deleteFrom('payout_accounts').where('account_id', '=', id).execute();
+  // An operator's role ends; the audit log keeps what they did (append-only: accountability).
+  await trx.deleteFrom('operators').where('account_id', '=', id).execute();
   // Claims stay with the payments they settle; what the erased person wrote in them goes.
   await trx.updateTable('claims').set({ text: ERASED_TEXT, photos: '[]' }).where('owner_account_id', '=', id).execute();
   await trx

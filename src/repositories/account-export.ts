@@ -68,6 +68,7 @@ const SOURCES: Record<ExportSectionKey, Source> = {
     mine: (a) => sql`model = 'Client' and account_id = ${a.id}`,
   },
   bank_account: { table: 'bank_accounts', key: ['account_id'], mine: (a) => sql`account_id = ${a.id}` },
+  operator: { table: 'operators', key: ['account_id'], mine: (a) => sql`account_id = ${a.id}` },
   payout_account: { table: 'payout_accounts', key: ['account_id'], mine: (a) => sql`account_id = ${a.id}` },
   payments: {
     table: 'payments',

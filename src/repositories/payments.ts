@@ -178,15 +178,26 @@ export function livePaymentsOf(
   kinds: readonly PaymentKind[],
 ): Promise<PaymentRow[]> {
   const [column, id] = columnOf(of);
-  return trx
+  let query = trx
     .selectFrom('payments')
     .selectAll()
     .where(column, '=', id)
     .where('kind', 'in', kinds)
-    .where('status', 'in', ['awaiting_payment', 'paid', 'received'])
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
+    .where('status', 'in', ['awaiting_payment', 'paid', 'received']);
+  if ('job_id' in of) {
+    // A job's shares: not those of an acceptance that ended (a no-show settled its own).
+    query = query.where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('applications')
+            .select('applications.id')
+            .whereRef('applications.id', '=', 'payments.application_id')
+            .where('applications.withdrawn_at', 'is not', null),
+        ),
+      ),
+    );
+  }
+  return query.orderBy('created_at').orderBy('id').execute();
 }
 
 /** Cancels one payment nothing was paid on; the changed row, or undefined when it was paid meanwhile. */
@@ -269,7 +280,15 @@ export async function paymentsFor(
   ids: readonly string[],
 ): Promise<PaymentRow[]> {
   if (ids.length === 0) return [];
-  return db.selectFrom('payments').selectAll().where(column, 'in', ids).orderBy('created_at').execute();
+  // Made together (a booking's rent and deposit): in the order of the deal, the same on both engines.
+  return db
+    .selectFrom('payments')
+    .selectAll()
+    .where(column, 'in', ids)
+    .orderBy('created_at')
+    .orderBy(sql`case kind when 'job' then 0 when 'rent' then 1 when 'deposit' then 2 when 'fee' then 3 else 4 end`)
+    .orderBy('id')
+    .execute();
 }
 
 /** Releases a held deposit, keeping `keptCents` with the owner; the changed row, or undefined when it was not held by this payee. */

@@ -76,7 +76,7 @@ export async function recordProviderEvent(
 /** A call to Stripe to make after the commit of the write that decided it. */
 export async function insertProviderTask(
   trx: WriteTransaction,
-  task: { payment_id: string; action: ProviderAction; amount_cents: number },
+  task: { payment_id: string; action: ProviderAction; amount_cents: number; intent_ref?: string | null },
   now: Date,
 ): Promise<ProviderTaskRow> {
   const at = now.toISOString();
@@ -84,6 +84,7 @@ export async function insertProviderTask(
     .insertInto('provider_tasks')
     .values({
       id: newId('ptk'),
+      intent_ref: null,
       ...task,
       attempt: 1,
       status: 'pending',
@@ -141,6 +142,8 @@ export async function endProviderTask(
       ...(outcome.dueAt && { due_at: outcome.dueAt.toISOString() }),
     })
     .where('id', '=', id)
+    // Only a task still pending: a runner whose lease ran out cannot undo another's ending.
+    .where('status', '=', 'pending')
     .execute();
 }
 
@@ -274,4 +277,16 @@ export async function stripeFeeRevenueBetween(db: Queryable, from: string, to: s
     .where('ledger_entries.created_at', '<', to)
     .executeTakeFirst();
   return Number(row?.total ?? 0);
+}
+
+/** Whether a task of `action` about this PaymentIntent was made already (pending or done). */
+export async function hasTaskFor(db: Queryable, intentRef: string, action: ProviderAction): Promise<boolean> {
+  const row = await db
+    .selectFrom('provider_tasks')
+    .select('id')
+    .where('intent_ref', '=', intentRef)
+    .where('action', '=', action)
+    .where('status', '!=', 'failed')
+    .executeTakeFirst();
+  return row !== undefined;
 }

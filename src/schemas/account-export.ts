@@ -441,6 +441,12 @@ export const EXPORT_SECTIONS = [
     },
   },
   {
+    key: 'operator',
+    description: 'Your role in running the platform, if any (npm run admin -- operators add).',
+    many: true,
+    fields: { role: ['s', 'support, moderator or admin.'], ...CREATED, updated_at: ['s', 'Last change.'] },
+  },
+  {
     key: 'payout_account',
     description: 'Your Stripe connected account (POST /v1/me/payouts/onboarding); Stripe keeps the details.',
     many: true,

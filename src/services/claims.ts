@@ -18,9 +18,11 @@ import {
 } from '../repositories/claims.js';
 import { recordEvent } from '../repositories/outbox.js';
 import { bookingMoneyOf, lockDeposit, paymentOfBooking } from '../repositories/payments.js';
+import { hasPendingTask } from '../repositories/provider.js';
 import { inWriteTransaction, type WriteContext, type WriteTransaction } from '../repositories/write-transaction.js';
 import type { Claim, ClaimBody, DisputeBody } from '../schemas/claims.js';
 import { ApiError, badRequest } from './errors.js';
+import { type Actor, audit } from './operators.js';
 import { centsOf } from './write-rules.js';
 
 /** The claim as one of its parties reads it: their side, what they do next. */
@@ -134,6 +136,13 @@ export async function fileClaim(
     const existing = await claimOfBooking(trx, bookingId);
     if (existing) throw alreadyClaimed(existing.id);
     const deposit = await paymentOfBooking(trx, bookingId, 'deposit');
+    if (deposit && deposit.provider === 'stripe' && (await hasPendingTask(trx, deposit.id))) {
+      throw new ApiError(409, 'invalid_state_transition', 'The deposit is being released at Stripe right now.', {
+        param: 'id',
+        suggestion:
+          'A released deposit cannot be claimed on; settle the damage with the renter, or report abuse (POST /v1/reports).',
+      });
+    }
     if (!deposit || !depositHeld(deposit)) {
       throw new ApiError(
         409,
@@ -247,6 +256,7 @@ export async function decideClaim(
   context: WriteContext,
   id: string,
   decision: { amountCents: number; explanation: string },
+  actor: Actor = 'cli',
 ): Promise<ClaimRow> {
   return inWriteTransaction(context, async (trx) => {
     const row = await findClaim(trx, id);
@@ -266,6 +276,18 @@ export async function decideClaim(
     );
     if (!moved) throw new Error(`Claim ${id} changed meanwhile; list the claims again.`);
     await recordClaimEvents(trx, 'claim.status_changed', moved, context.now);
+    await audit(
+      trx,
+      actor,
+      {
+        action: 'claim.decided',
+        targetType: 'claim',
+        targetId: id,
+        reason: decision.explanation,
+        details: { claimed_cents: row.amount_cents, decided_cents: decision.amountCents },
+      },
+      context.now,
+    );
     return moved;
   });
 }

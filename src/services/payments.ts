@@ -23,9 +23,11 @@ import {
   nextActionOf,
   PAYMENT_MACHINE,
   type Posting,
+  proportionalFeeCents,
   releasePostings,
   settlementPostings,
   shareCents,
+  stripeFeeReversalPostings,
 } from '../domain/payments.js';
 import { findAccount } from '../repositories/account-erasure.js';
 import { jobPlaceAndOwner } from '../repositories/applications.js';
@@ -281,6 +283,8 @@ export async function recordPaymentEvents(
 export async function captureOnCompletion(trx: WriteTransaction, jobId: string, now: Date): Promise<void> {
   for (const payment of await livePaymentsOf(trx, { job_id: jobId }, ['job'])) {
     if (payment.provider !== 'stripe' || payment.status !== 'paid') continue;
+    // One call at a time per payment: a cancellation's capture or release under way stands.
+    if (await hasPendingTask(trx, payment.id)) continue;
     await insertProviderTask(
       trx,
       { payment_id: payment.id, action: 'capture', amount_cents: payment.amount_cents },
@@ -347,6 +351,14 @@ export async function cancelWithPolicy(
       application_id: payment.application_id,
       ...(payment.booking_id !== null && { booking_id: payment.booking_id }),
     };
+    if (payment.provider === 'stripe' && (await hasPendingTask(trx, payment.id))) {
+      throw new ApiError(
+        409,
+        'invalid_state_transition',
+        `The payment ${payment.id} is being settled at Stripe right now; nothing was changed.`,
+        { param: null, suggestion: 'Try again in a minute, once Stripe has answered (payment.status_changed).' },
+      );
+    }
     if (payment.provider === 'stripe' && payment.status === 'paid') {
       // Authorised at Stripe, not captured: capture what the payee keeps, the rest is released.
       if (keptCents === 0) {
@@ -377,7 +389,14 @@ export async function cancelWithPolicy(
       continue;
     }
     if (refundCents === 0) continue;
-    if (feeOnKept < payment.fee_cents) {
+    if (payment.provider === 'stripe') {
+      // Stripe gives the fee back in proportion to the refund, from the platform's Stripe balance.
+      const back = proportionalFeeCents(payment.fee_cents, refundCents, payment.amount_cents);
+      if (back > 0) {
+        await setPaymentFee(trx, payment.id, payment.fee_cents - back, now);
+        for (const postings of stripeFeeReversalPostings(back)) await book(trx, payment.id, postings, now);
+      }
+    } else if (feeOnKept < payment.fee_cents) {
       await setPaymentFee(trx, payment.id, feeOnKept, now);
       if (payment.status === 'received') {
         for (const postings of feeReversalPostings(payment.payee_account_id, payment.fee_cents - feeOnKept)) {

@@ -7,7 +7,7 @@
  * - the payer pays at Stripe, in their own browser (SCA): POST /v1/payments/{id}/checkout answers
  *   a Checkout Session's page. A job's share and a deposit are authorised there (manual capture)
  *   with the card saved for a charge without the payer; rent and fees are charged at once;
- * - Stripe's events (POST /v1/stripe/webhook), verified by the SDK and recorded by their id, move
+ * - Stripe's events (POST /webhooks/stripe), verified by the SDK and recorded by their id, move
  *   the payment: authorised -> paid, captured -> received (the ledger books it then), cancelled.
  *   Each event is answered by reading the PaymentIntent as it is now, so events that come twice,
  *   late or out of order change nothing twice and nothing backwards;
@@ -25,6 +25,7 @@ import {
   endProviderTask,
   failedProviderTasks,
   findPayoutAccount,
+  hasTaskFor,
   insertProviderTask,
   jobStatusOf,
   leaseProviderTask,
@@ -55,7 +56,8 @@ class TaskSettled extends Error {}
 
 /** Tries a task makes before it is failed for good; a refusal moves to the next attempt (a new key). */
 export const PROVIDER_TASK_ATTEMPTS = 5;
-const TASK_LEASE_MS = 60_000;
+/** Longer than the slowest task (three calls, each up to three tries of 20 s). */
+const TASK_LEASE_MS = 600_000;
 const taskBackoffMs = (attempt: number) => Math.min(3_600_000, 30_000 * 2 ** (attempt - 1));
 
 const payoutsUnavailable = () =>
@@ -84,13 +86,21 @@ async function askStripe<T>(call: () => Promise<T>): Promise<T> {
     return await call();
   } catch (error) {
     if (error instanceof ProviderRefusal) {
-      throw new ApiError(409, 'provider_refused', `Stripe refused: ${error.message} (${error.code}).`, {
-        param: null,
-        suggestion:
-          error.code === 'insufficient_capabilities_for_transfer'
+      // Our words, by Stripe's code: Stripe's own message may name the other party's accounts.
+      const transfer = error.code === 'insufficient_capabilities_for_transfer' || error.code === 'resource_missing';
+      throw new ApiError(
+        409,
+        'provider_refused',
+        transfer
+          ? `Stripe refused (${error.code}): the payee's Stripe account cannot receive this payment.`
+          : `Stripe refused (${error.code}).`,
+        {
+          param: null,
+          suggestion: transfer
             ? "The payee's Stripe account cannot receive money yet: they finish their onboarding (POST /v1/me/payouts/onboarding); then try again."
-            : 'Check what Stripe says; try again once it is mended.',
-      });
+            : 'Try again later; if it persists, tell the operators (the code above says what Stripe refused).',
+        },
+      );
     }
     throw new ApiError(503, 'service_unavailable', 'Stripe did not answer; nothing was changed here.', {
       param: null,
@@ -228,9 +238,8 @@ export async function startCheckout(
   }
   const attempt = row.provider_attempt + 1;
   // Authorised now and captured later: a deposit, and the share of a job not completed yet.
-  const later =
-    row.kind === 'deposit' ||
-    (row.kind === 'job' && row.job_id !== null && (await jobStatusOf(context.db, row.job_id)) !== 'completed');
+  const jobStatus = row.kind === 'job' && row.job_id !== null ? await jobStatusOf(context.db, row.job_id) : null;
+  const later = row.kind === 'deposit' || jobStatus === 'open' || jobStatus === 'assigned';
   const session = await askStripe(() =>
     stripe.createCheckout({
       paymentId: row.id,
@@ -252,7 +261,7 @@ export async function startCheckout(
 }
 
 /**
- * POST /v1/stripe/webhook: verifies the event with the SDK, reads what it is about as Stripe has it
+ * POST /webhooks/stripe: verifies the event with the SDK, reads what it is about as Stripe has it
  * now, and applies that in one transaction with the event's record; an event seen before changes
  * nothing. Signature failures are 400 (Stripe retries, an attacker learns nothing).
  */
@@ -311,9 +320,13 @@ export async function receiveProviderEvent(
 export async function applyIntent(trx: WriteTransaction, intent: ProviderPayment, now: Date): Promise<void> {
   const row = await paymentByProviderRef(trx, { paymentId: intent.paymentId, intentId: intent.id });
   if (!row) return;
-  // Once paid, a payment follows its own PaymentIntent only: a late event of one it left behind (a
-  // lapsed hold replaced by an off-session charge, a refused attempt) changes nothing.
-  if (row.status !== 'awaiting_payment' && row.provider_ref !== null && row.provider_ref !== intent.id) return;
+  const own = row.provider_ref === null || row.provider_ref === intent.id;
+  if (row.status === 'cancelled' || (row.status !== 'awaiting_payment' && !own)) {
+    // Paid on a page after the payment was cancelled or settled otherwise: the hold is let go, the
+    // charge given back in full; the books never held it.
+    await returnStray(trx, row.id, intent, now);
+    return;
+  }
   const refs = {
     provider_ref: intent.id,
     ...(intent.customerId && { customer_ref: intent.customerId }),
@@ -321,13 +334,13 @@ export async function applyIntent(trx: WriteTransaction, intent: ProviderPayment
   };
   switch (intent.status) {
     case 'requires_capture': {
-      if (row.status === 'cancelled') {
-        // Paid after it was cancelled: the hold is let go.
-        await insertProviderTask(trx, { payment_id: row.id, action: 'cancel', amount_cents: 0 }, now);
-        return;
-      }
       await setProviderRefs(trx, row.id, { ...refs, provider_error: null }, now);
-      await moved(trx, await moveProviderPayment(trx, row.id, ['awaiting_payment'], { status: 'paid' }, now), now);
+      const paid = await moveProviderPayment(trx, row.id, ['awaiting_payment'], { status: 'paid' }, now);
+      await moved(trx, paid, now);
+      // Authorised after the job was completed (a page opened before): captured at once.
+      if (paid?.kind === 'job' && paid.job_id !== null && (await jobStatusOf(trx, paid.job_id)) === 'completed') {
+        await insertProviderTask(trx, { payment_id: paid.id, action: 'capture', amount_cents: paid.amount_cents }, now);
+      }
       return;
     }
     case 'succeeded': {
@@ -369,6 +382,12 @@ export async function applyIntent(trx: WriteTransaction, intent: ProviderPayment
         await setProviderRefs(trx, row.id, { ...refs, provider_error: 'authorization_expired' }, now);
         return;
       }
+      if (intent.cancellationReason !== 'requested_by_customer') {
+        // Cancelled by Stripe (fraud, an abandoned or expired page): still owed; the payer pays again.
+        await setProviderRefs(trx, row.id, { provider_error: intent.cancellationReason ?? 'canceled' }, now);
+        await moved(trx, await moveProviderPayment(trx, row.id, ['paid'], { status: 'awaiting_payment' }, now), now);
+        return;
+      }
       if (row.kind === 'deposit') {
         const released = await moveProviderPayment(trx, row.id, ['paid'], { status: 'released', kept_cents: 0 }, now);
         await moved(trx, released, now);
@@ -385,6 +404,22 @@ export async function applyIntent(trx: WriteTransaction, intent: ProviderPayment
       if (intent.lastErrorCode)
         await setProviderRefs(trx, row.id, { ...refs, provider_error: intent.lastErrorCode }, now);
   }
+}
+
+/** A hold or charge of a payment that no longer wants it: let go or given back (once per PaymentIntent). */
+async function returnStray(trx: WriteTransaction, paymentId: string, intent: ProviderPayment, now: Date) {
+  const action =
+    intent.status === 'requires_capture'
+      ? 'cancel'
+      : intent.status === 'succeeded' && intent.amountReceivedCents > 0
+        ? 'return'
+        : null;
+  if (!action || (await hasTaskFor(trx, intent.id, action))) return;
+  await insertProviderTask(
+    trx,
+    { payment_id: paymentId, action, amount_cents: intent.amountReceivedCents, intent_ref: intent.id },
+    now,
+  );
 }
 
 async function moved(trx: WriteTransaction, row: PaymentRow | undefined, now: Date): Promise<void> {
@@ -445,6 +480,19 @@ export async function runProviderTasks(context: WriteContext, provider: PaymentP
 async function makeTask(context: WriteContext, stripe: PaymentProvider, task: ProviderTaskRow): Promise<void> {
   const row = await paymentById(context.db, task.payment_id);
   const key = `${task.id}:${task.attempt}`;
+  if (task.intent_ref !== null) {
+    // A stray hold or charge: let go or given back; our payment does not change.
+    if (task.action === 'return') {
+      await stripe.refund(task.intent_ref, { amountCents: task.amount_cents, idempotencyKey: key });
+    } else {
+      const stray = await stripe.payment(task.intent_ref);
+      if (stray.status === 'requires_capture') await stripe.cancel(stray.id, key);
+    }
+    await inWriteTransaction(context, (trx) =>
+      endProviderTask(trx, task.id, { status: 'done', error: null }, context.now),
+    );
+    return;
+  }
   if (!row?.provider_ref) {
     await inWriteTransaction(context, (trx) =>
       endProviderTask(trx, task.id, { status: 'failed', error: 'no_payment_intent' }, context.now),
@@ -535,6 +583,8 @@ async function chargeLapsed(
           context.now,
         );
         await moved(trx, released, context.now);
+        // Another runner whose lease ran out got here first: ask once.
+        if (!released) return;
         const asked = await insertPayment(
           trx,
           {
@@ -555,7 +605,13 @@ async function chargeLapsed(
       } else {
         // The payer pays again at Stripe (the job is done: charged at once).
         await setProviderRefs(trx, row.id, { provider_error: error.code }, context.now);
-        const again = await moveProviderPayment(trx, row.id, ['paid'], { status: 'awaiting_payment' }, context.now);
+        const again = await moveProviderPayment(
+          trx,
+          row.id,
+          ['paid'],
+          { status: 'awaiting_payment', amount_cents: task.amount_cents },
+          context.now,
+        );
         await moved(trx, again, context.now);
       }
       await endProviderTask(trx, task.id, { status: 'done', error: error.code }, context.now);

@@ -319,6 +319,12 @@ test('a claim disputed and decided by `claims decide`: both sides told by e-mail
     explanation: 'Fotos der Abholung zeigen einen kleineren Riss.',
   });
   assert.equal(s.lines[0], `Decided ${claimId}: the owner keeps 6.25 EUR of the 12.50 EUR claimed.`);
+  // The decision is in the audit log, with who (the admin command), why and the amounts.
+  const audited = await s.db.kysely.selectFrom('audit_log').selectAll().where('target_id', '=', claimId).execute();
+  assert.deepEqual(
+    audited.map((a) => [a.actor, a.action, a.reason, JSON.parse(a.details ?? '{}').decided_cents]),
+    [['cli', 'claim.decided', 'Fotos der Abholung zeigen einen kleineren Riss.', 625]],
+  );
   const mails = readdirSync(s.outbox).map((f) => parseMail(readFileSync(join(s.outbox, f), 'utf8')));
   assert.equal(mails.length, 2);
   for (const to of ['owner@example.org', 'renter@example.org']) {

@@ -139,6 +139,17 @@ test("a helper's no-show: the poster gets the share back in full, it counts in t
     events.map((e) => (JSON.parse(e.audience ?? '[]') as string[]).sort()),
     [[s.owner.accountId, s.jana.client.accountId].sort()],
   );
+  // Cancelling the reopened job applies no policy to the absent helper's share again.
+  const paymentsBefore = await s.db.kysely
+    .selectFrom('payments')
+    .select('id')
+    .where('job_id', '=', job.jobId)
+    .execute();
+  const cancelled = await s.owner.post(`/v1/jobs/${job.jobId}/cancel`);
+  assert.equal(cancelled.status, 200, cancelled.raw);
+  assert.equal(cancelled.body.cancellation, undefined, 'no payment left to apply the policy to');
+  const paymentsAfter = await s.db.kysely.selectFrom('payments').select('id').where('job_id', '=', job.jobId).execute();
+  assert.equal(paymentsAfter.length, paymentsBefore.length);
   // The helper pays the refund back, the owner confirms: the books balance.
   const refundId = reported.body.payments[1].id;
   assert.equal((await s.owner.post(`/v1/payments/${refundId}/received`)).status, 200);

@@ -412,6 +412,19 @@ test("cancellations at Stripe follow the policy (a capture of what is kept, a re
   const charge = s.stripe.charges.get(refunded.latest_charge as string) as Stripe.Charge;
   assert.equal(charge.amount_refunded, 800);
 
+  // A page paid after its payment was cancelled: the hold is let go, the books never hold it.
+  const stale = await acceptedJob(poster, helper, 25, { hoursAhead: 40 });
+  const page = await poster.post(`/v1/payments/${stale.paymentId}/checkout`);
+  assert.equal(page.status, 200, page.raw);
+  assert.equal((await poster.post(`/v1/jobs/${stale.jobId}/cancel`)).status, 200);
+  assert.equal((await poster.get(`/v1/payments/${stale.paymentId}`)).body.status, 'cancelled');
+  const late = await s.stripe.pay(new URL(page.body.url).pathname.split('/').pop() as string);
+  assert.equal(late.paymentIntent?.status, 'requires_capture');
+  await s.stripe.settle();
+  assert.equal(await s.tasks(), 1);
+  assert.equal(s.stripe.paymentIntents.get(late.paymentIntent?.id as string)?.status, 'canceled');
+  assert.equal((await poster.get(`/v1/payments/${stale.paymentId}`)).body.status, 'cancelled');
+
   // A helper's no-show: the whole hold is let go.
   const absent = await acceptedJob(poster, helper, 30, { hoursAhead: 1 });
   await s.pay(poster, absent.paymentId);

@@ -147,7 +147,7 @@ describe('the tool schemas', () => {
     // 4,000 until issue 31's sections (passkeys, connected_apps, oauth_clients): each section is
     // one name and an open record here, about 60 bytes; 4,247 with issue 32's payments and
     // bank_account; 4,352 with its claims.
-    assert.ok(JSON.stringify(output).length < 4_500, `${JSON.stringify(output).length} B`);
+    assert.ok(JSON.stringify(output).length < 4_650, `${JSON.stringify(output).length} B`);
   });
 
   test('an output schema writes out its own component, and a component inside it as an open object', () => {

@@ -373,6 +373,30 @@ async function writeThroughApi(db: Db): Promise<ApiRows> {
         updated_at: NOW.toISOString(),
       })
       .execute();
+    await db.kysely
+      .insertInto('operators')
+      .values({
+        account_id: passkeyOwner,
+        role: 'moderator',
+        created_by: 'cli',
+        created_at: NOW.toISOString(),
+        updated_at: NOW.toISOString(),
+      })
+      .execute();
+    await db.kysely
+      .insertInto('audit_log')
+      .values({
+        id: 'aud_copy',
+        at: NOW.toISOString(),
+        actor: 'cli',
+        actor_role: 'cli',
+        action: 'operator.added',
+        target_type: 'account',
+        target_id: passkeyOwner,
+        reason: 'Kopie',
+        details: JSON.stringify({ role: 'moderator' }),
+      })
+      .execute();
     const outbox = mkdtempSync(join(tmpdir(), 'copy-data-mail-'));
     const mailer = createMailer({ OUTBOX_DIR: outbox, MAIL_FROM: 'api@example.org', SMTP_URL: undefined });
     try {

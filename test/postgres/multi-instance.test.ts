@@ -98,6 +98,7 @@ test('two instances on one PostgreSQL schema and one Redis', { timeout: 300_000 
       '0028-bank-accounts',
       '0029-booking-money',
       '0030-no-shows-and-stripe',
+      '0031-operators-and-audit',
     ]);
   });
 

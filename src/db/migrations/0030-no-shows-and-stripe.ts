@@ -66,6 +66,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('payment_id', text, (c) => c.notNull())
     .addColumn('action', text, (c) => c.notNull())
     .addColumn('amount_cents', 'integer', (c) => c.notNull())
+    .addColumn('intent_ref', text)
     .addColumn('attempt', 'integer', (c) => c.notNull())
     .addColumn('status', text, (c) => c.notNull())
     .addColumn('error', text)

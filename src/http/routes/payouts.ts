@@ -17,7 +17,7 @@ import { requireAccount, writeContext } from '../write-kit.js';
 /**
  * Payments with Stripe (issue 32): the payee's connected account and the payer's Checkout page.
  * With PAYMENTS_PROVIDER=manual they answer 409 payouts_unavailable. Stripe's own events come in
- * at POST /v1/stripe/webhook (http/routes/stripe-webhook.ts).
+ * at POST /webhooks/stripe (http/routes/stripe-webhook.ts).
  */
 export function payoutRoutes(app: Api, deps: RouteDeps): void {
   const provider = deps.payments ?? null;
