@@ -7,6 +7,7 @@
 import type { AuditLogRow, OperatorRole, OperatorRow } from '../db/schema.js';
 import {
   type AuditEntry,
+  type AuditFilter,
   adminCount,
   auditEntries,
   deleteOperator,
@@ -99,6 +100,7 @@ export async function removeOperator(context: WriteContext, actor: Actor, email:
   });
 }
 
+export type { AuditFilter };
 export { listOperators };
 
 /** The audit log in [from, to), oldest first. */

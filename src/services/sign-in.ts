@@ -228,6 +228,29 @@ export async function sessionOfToken(
   return found;
 }
 
+/**
+ * A session for the operators' console (issue 33): as sessionOfToken, but it ends after `idleMs`
+ * without a request (the session is deleted: the person signs in again), and every request counts.
+ * 'ended' when it ended now; undefined without a live session.
+ */
+export async function consoleSessionOfToken(
+  db: Kysely<Database>,
+  token: string | undefined,
+  now: Date,
+  idleMs: number,
+): Promise<SignedIn | 'ended' | undefined> {
+  const hash = browserTokenHash(token);
+  const found = hash ? await findSession(db, hash) : undefined;
+  if (!found || !signsIn(found.account) || !live(found.session, now.getTime())) return undefined;
+  const { session } = found;
+  if (now.getTime() - Date.parse(session.last_seen_at) >= idleMs) {
+    await inWriteTransaction({ db, now, claim: null }, (trx) => deleteSession(trx, session.account_id, session.id));
+    return 'ended';
+  }
+  await touchSession(db, session.id, now);
+  return { ...found, session: { ...session, last_seen_at: now.toISOString() } };
+}
+
 const live = (session: SessionRow, at: number) =>
   Date.parse(session.expires_at) > at && Date.parse(session.last_seen_at) + SESSION_IDLE_DAYS * DAY_MS > at;
 

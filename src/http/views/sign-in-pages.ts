@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { AccountType } from '../../domain/key-request.js';
 import type { PageLanguage } from '../../mail/sign-in-email.js';
 import { html, SafeHtml } from './html.js';
@@ -39,6 +40,9 @@ table{width:100%;border-collapse:collapse;margin:1rem 0}
 th,td{text-align:left;padding:.4rem .3rem;border-bottom:1px solid var(--line);vertical-align:top}
 .inline{display:inline}
 `);
+
+/** The page style's hash, for a Content-Security-Policy that allows this style and no other inline one. */
+export const STYLE_HASH = `'sha256-${createHash('sha256').update(STYLE.value).digest('base64')}'`;
 
 export type Words = { de: string; en: string };
 
