@@ -36,6 +36,7 @@ import {
   type Transparency,
 } from '../schemas/notices.js';
 import { ApiError } from './errors.js';
+import { type Actor, audit } from './operators.js';
 
 /** Appeals are open this long after a decision (DSA Art. 20(1): at least six months). */
 export const APPEAL_MONTHS = 6;
@@ -173,6 +174,7 @@ export async function decideReport(
   context: WriteContext,
   reportId: string,
   input: DecideInput,
+  actor: Actor = 'cli',
 ): Promise<{ report: ReportRow; decision: DecisionRow }> {
   if (!MODERATION_ACTIONS.includes(input.action))
     throw new Error(`--action must be one of ${MODERATION_ACTIONS.join(', ')}.`);
@@ -217,6 +219,18 @@ export async function decideReport(
         context.now,
       );
     }
+    await audit(
+      trx,
+      actor,
+      {
+        action: 'report.decided',
+        targetType: 'report',
+        targetId: report.id,
+        reason: input.explanation,
+        details: { decision: decision.id, action: input.action, ground: input.ground, about: about },
+      },
+      context.now,
+    );
     return { report: { ...report, status: 'decided', decided_at: at, decision_id: decision.id }, decision };
   });
 }
@@ -307,6 +321,7 @@ export async function decideAppeal(
   appealId: string,
   outcome: 'upheld' | 'reversed',
   explanation: string,
+  actor: Actor = 'cli',
 ): Promise<{ appeal: AppealRow; decision: DecisionRow }> {
   return inWriteTransaction(context, async (trx) => {
     const appeal = await findAppeal(trx, appealId);
@@ -327,6 +342,18 @@ export async function decideAppeal(
         place: null,
         audience: [appeal.account_id],
         data: statementOf(current, decided),
+      },
+      context.now,
+    );
+    await audit(
+      trx,
+      actor,
+      {
+        action: 'appeal.decided',
+        targetType: 'appeal',
+        targetId: appeal.id,
+        reason: explanation,
+        details: { outcome, decision: decision.id },
       },
       context.now,
     );

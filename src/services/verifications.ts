@@ -11,6 +11,7 @@ import {
 import { inWriteTransaction, type WriteContext, type WriteTransaction } from '../repositories/write-transaction.js';
 import type { Verification } from '../schemas/verifications.js';
 import { ApiError } from './errors.js';
+import { type Actor, audit } from './operators.js';
 
 /** The helper's account asks to be verified; the pending request (a new one, or the one already waiting). */
 export async function requestVerification(
@@ -40,6 +41,7 @@ export async function decideVerification(
   id: string,
   decision: 'approved' | 'rejected',
   reason: string | null,
+  actor: Actor = 'cli',
 ): Promise<VerificationRow> {
   const found = await findVerification(context.db, id);
   if (!found)
@@ -51,9 +53,18 @@ export async function decideVerification(
       `Verification request ${id} is not pending: it was ${found.status} at ${found.decided_at}.`,
     );
   }
-  const [row] = await inWriteTransaction(context, (trx) =>
-    decide(trx, { id, from: 'pending' }, decision, reason, context.now),
-  );
+  const [row] = await inWriteTransaction(context, async (trx) => {
+    const rows = await decide(trx, { id, from: 'pending' }, decision, reason, context.now);
+    if (rows.length > 0) {
+      await audit(
+        trx,
+        actor,
+        { action: `verification.${decision}`, targetType: 'verification', targetId: id, reason },
+        context.now,
+      );
+    }
+    return rows;
+  });
   if (!row) throw new VerificationProblem(`Verification request ${id} was decided by someone else a moment ago.`);
   return row;
 }
@@ -63,10 +74,20 @@ export async function unverifyHelper(
   context: WriteContext,
   helperId: string,
   reason: string,
+  actor: Actor = 'cli',
 ): Promise<VerificationRow[]> {
-  const rows = await inWriteTransaction(context, (trx) =>
-    decide(trx, { helperId, from: 'approved' }, 'revoked', reason, context.now),
-  );
+  const rows = await inWriteTransaction(context, async (trx) => {
+    const revoked = await decide(trx, { helperId, from: 'approved' }, 'revoked', reason, context.now);
+    if (revoked.length > 0) {
+      await audit(
+        trx,
+        actor,
+        { action: 'verification.revoked', targetType: 'helper', targetId: helperId, reason },
+        context.now,
+      );
+    }
+    return revoked;
+  });
   if (rows.length === 0) throw new VerificationProblem(`Helper ${helperId} has no approved verification to revoke.`);
   return rows;
 }

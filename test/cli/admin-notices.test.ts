@@ -92,4 +92,13 @@ test('npm run admin -- reports list / decide, appeals list / decide: the whole r
   assert.equal(reversed.code, 0, reversed.stderr);
   assert.match(reversed.stdout, /reversed; job job_\w+ is back/);
   assert.equal(await status(), 'open');
+  // Both decisions are in the audit log, each with the command as actor and its statement of reasons.
+  const audited = await db.kysely.selectFrom('audit_log').selectAll().orderBy('at').orderBy('id').execute();
+  assert.deepEqual(
+    audited.map((a) => [a.actor, a.action, a.target_id, a.reason]),
+    [
+      ['cli', 'report.decided', report.id, '§ 43 AMG.'],
+      ['cli', 'appeal.decided', appeal.id, 'Belege geprüft.'],
+    ],
+  );
 });

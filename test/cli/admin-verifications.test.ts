@@ -86,6 +86,20 @@ describe('npm run admin -- verifications / helpers unverify', () => {
     assert.ok(
       fresh.mails().some((m) => m.text.includes('ist nicht mehr verifiziert') && m.text.includes('Nummer falsch')),
     );
+    // Both are in the audit log, with the command as actor.
+    const audited = await fresh.db
+      .selectFrom('audit_log')
+      .select(['actor', 'action', 'reason'])
+      .orderBy('at')
+      .orderBy('id')
+      .execute();
+    assert.deepEqual(
+      audited.map((a) => [a.actor, a.action, a.reason]),
+      [
+        ['cli', 'verification.approved', null],
+        ['cli', 'verification.revoked', 'Nummer falsch'],
+      ],
+    );
   });
 
   test('reject needs a reason, stores it and tells the account', async (t) => {
