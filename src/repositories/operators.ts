@@ -92,13 +92,15 @@ export interface AuditFilter {
   targetId?: string | undefined;
 }
 
-/** Entries in [from, to), oldest first, filtered. */
-export function auditEntries(db: Queryable, filter: AuditFilter): Promise<AuditLogRow[]> {
+/** Entries in [from, to), oldest first, filtered; with `newest`, only the newest that many (still oldest first). */
+export async function auditEntries(db: Queryable, filter: AuditFilter, newest?: number): Promise<AuditLogRow[]> {
   let query = db.selectFrom('audit_log').selectAll();
   if (filter.from) query = query.where('at', '>=', filter.from);
   if (filter.to) query = query.where('at', '<', filter.to);
   if (filter.actor) query = query.where('actor', '=', filter.actor);
   if (filter.action) query = query.where('action', '=', filter.action);
   if (filter.targetId) query = query.where('target_id', '=', filter.targetId);
-  return query.orderBy('at').orderBy('id').execute();
+  if (newest === undefined) return query.orderBy('at').orderBy('id').execute();
+  const rows = await query.orderBy('at', 'desc').orderBy('id', 'desc').limit(newest).execute();
+  return rows.reverse();
 }

@@ -52,6 +52,11 @@ export function payoutAccountByProviderId(db: Queryable, providerAccountId: stri
     .executeTakeFirst();
 }
 
+/** Whether an event was recorded before (a repeated delivery). */
+export async function providerEventSeen(db: Queryable, id: string): Promise<boolean> {
+  return (await db.selectFrom('provider_events').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+}
+
 /** Records an event by its id; false when it was recorded before (a second delivery). */
 export async function recordProviderEvent(
   trx: WriteTransaction,

@@ -56,9 +56,8 @@ export async function queueFigures(
 }
 
 /** The audit log for the console (admins), newest last, at most `limit` entries. */
-export async function auditPage(db: WriteContext['db'], filter: AuditFilter, limit = 200) {
-  const rows = await auditLog(db, filter);
-  return rows.slice(-limit);
+export function auditPage(db: WriteContext['db'], filter: AuditFilter, limit = 200) {
+  return auditLog(db, filter, limit);
 }
 
 /** The types the console's pages name. */

@@ -104,8 +104,12 @@ export type { AuditFilter };
 export { listOperators };
 
 /** The audit log in [from, to), oldest first. */
-export function auditLog(db: WriteContext['db'], filter: Parameters<typeof auditEntries>[1]): Promise<AuditLogRow[]> {
-  return auditEntries(db, filter);
+export function auditLog(
+  db: WriteContext['db'],
+  filter: Parameters<typeof auditEntries>[1],
+  newest?: number,
+): Promise<AuditLogRow[]> {
+  return auditEntries(db, filter, newest);
 }
 
 const CSV_COLUMNS = [

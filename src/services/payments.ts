@@ -394,14 +394,12 @@ export async function cancelWithPolicy(
       const back = proportionalFeeCents(payment.fee_cents, refundCents, payment.amount_cents);
       if (back > 0) {
         await setPaymentFee(trx, payment.id, payment.fee_cents - back, now);
-        for (const postings of stripeFeeReversalPostings(back)) await book(trx, payment.id, postings, now);
+        await book(trx, payment.id, stripeFeeReversalPostings(back), now);
       }
     } else if (feeOnKept < payment.fee_cents) {
       await setPaymentFee(trx, payment.id, feeOnKept, now);
       if (payment.status === 'received') {
-        for (const postings of feeReversalPostings(payment.payee_account_id, payment.fee_cents - feeOnKept)) {
-          await book(trx, payment.id, postings, now);
-        }
+        await book(trx, payment.id, feeReversalPostings(payment.payee_account_id, payment.fee_cents - feeOnKept), now);
       }
     }
     const refund = await insertPayment(
@@ -521,7 +519,7 @@ export async function settle(
     );
     if (!moved) throw illegalTransition('payment', row.status, action, machineOf(row.kind));
     if (action === 'received') {
-      for (const postings of settlementPostings(moved)) await book(trx, moved.id, postings, context.now);
+      await book(trx, moved.id, settlementPostings(moved), context.now);
     }
     await recordPaymentEvents(trx, 'payment.status_changed', moved, context.now);
     return (await withBankAccounts(trx, [moved], account.id))[0] as Payment;
@@ -594,7 +592,7 @@ export async function releaseDepositPayment(context: WriteContext, account: Acco
     }
     const moved = await releaseDeposit(trx, { id, payeeAccountId: account.id, keptCents: kept }, context.now);
     if (!moved) throw illegalTransition('payment', row.status, 'release', machineOf(row.kind));
-    for (const postings of releasePostings(moved)) await book(trx, moved.id, postings, context.now);
+    await book(trx, moved.id, releasePostings(moved), context.now);
     await recordPaymentEvents(trx, 'payment.status_changed', moved, context.now, booking);
     return paymentView(moved, account.id);
   });
@@ -604,13 +602,23 @@ export async function releaseDepositPayment(context: WriteContext, account: Acco
 const machineOf = (kind: PaymentRow['kind']) =>
   kind === 'deposit' ? PAYMENT_MACHINE : { ...PAYMENT_MACHINE, received: {} };
 
-/** Writes one balanced ledger transaction; an unbalanced one is a bug and never written. */
-export async function book(trx: WriteTransaction, paymentId: string, postings: Posting[], now: Date): Promise<void> {
-  const sum = postings.reduce((total, posting) => total + posting.amountCents, 0);
-  if (sum !== 0 || postings.some((posting) => !Number.isInteger(posting.amountCents))) {
-    throw new Error(`ledger transaction of ${paymentId} does not balance: ${sum} cents`);
+/**
+ * Writes what one movement of money books: its ledger transactions (settlement, fee ...), each
+ * balanced. An unbalanced one is a bug and nothing of the movement is written.
+ */
+export async function book(
+  trx: WriteTransaction,
+  paymentId: string,
+  transactions: Posting[][],
+  now: Date,
+): Promise<void> {
+  for (const postings of transactions) {
+    const sum = postings.reduce((total, posting) => total + posting.amountCents, 0);
+    if (sum !== 0 || postings.some((posting) => !Number.isInteger(posting.amountCents))) {
+      throw new Error(`ledger transaction of ${paymentId} does not balance: ${sum} cents`);
+    }
   }
-  await insertLedgerTransaction(trx, paymentId, postings, now);
+  for (const postings of transactions) await insertLedgerTransaction(trx, paymentId, postings, now);
 }
 
 /** What `npm run admin -- ledger check` finds wrong: unbalanced transactions, payments the ledger disagrees with. */

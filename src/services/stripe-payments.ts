@@ -33,6 +33,7 @@ import {
   paymentById,
   paymentByProviderRef,
   payoutAccountByProviderId,
+  providerEventSeen,
   providerPayments,
   putPayoutAccount,
   recordProviderEvent,
@@ -77,6 +78,12 @@ export function requireProvider(provider: PaymentProvider | null): PaymentProvid
   return provider;
 }
 
+const stripeUnreachable = () =>
+  new ApiError(503, 'service_unavailable', 'Stripe did not answer; nothing was changed here.', {
+    param: null,
+    suggestion: 'Try again in a minute with the same Idempotency-Key.',
+  });
+
 /**
  * A call to Stripe on behalf of a request: a refusal is a 409 that says Stripe's reason (e.g. the
  * payee's account cannot take transfers), Stripe out of reach a 503 to try again; never a 500.
@@ -102,10 +109,7 @@ async function askStripe<T>(call: () => Promise<T>): Promise<T> {
         },
       );
     }
-    throw new ApiError(503, 'service_unavailable', 'Stripe did not answer; nothing was changed here.', {
-      param: null,
-      suggestion: 'Try again in a minute with the same Idempotency-Key.',
-    });
+    throw stripeUnreachable();
   }
 }
 
@@ -281,6 +285,8 @@ export async function receiveProviderEvent(
       suggestion: "Send Stripe's events unchanged, signed with this endpoint's signing secret (STRIPE_WEBHOOK_SECRET).",
     });
   }
+  // A delivery seen before changes nothing: no need to ask Stripe about it again.
+  if (await providerEventSeen(context.db, event.id)) return { received: true, duplicate: true };
   const object = event.object;
   let intent: ProviderPayment | null = null;
   let account: ConnectedAccount | null = null;
@@ -297,7 +303,7 @@ export async function receiveProviderEvent(
   } catch (error) {
     // Not ours to read (another platform's object): recorded and let be. Stripe out of reach: 503,
     // and Stripe delivers the event again later.
-    if (!(error instanceof ProviderRefusal)) await askStripe(() => Promise.reject(error));
+    if (!(error instanceof ProviderRefusal)) throw stripeUnreachable();
   }
   return inWriteTransaction(context, async (trx) => {
     if (!(await recordProviderEvent(trx, event, context.now))) return { received: true, duplicate: true };
@@ -355,7 +361,7 @@ export async function applyIntent(trx: WriteTransaction, intent: ProviderPayment
         );
         if (released) {
           const kept = { ...released, amount_cents: released.kept_cents, fee_cents: 0 };
-          for (const postings of settlementPostings(kept)) await book(trx, released.id, postings, now);
+          await book(trx, released.id, settlementPostings(kept), now);
         }
         await moved(trx, released, now);
         return;
@@ -368,10 +374,8 @@ export async function applyIntent(trx: WriteTransaction, intent: ProviderPayment
         now,
       );
       if (received) {
-        for (const postings of settlementPostings(received)) await book(trx, received.id, postings, now);
-        for (const postings of feeCollectedPostings(received.payee_account_id, received.fee_cents)) {
-          await book(trx, received.id, postings, now);
-        }
+        await book(trx, received.id, settlementPostings(received), now);
+        await book(trx, received.id, feeCollectedPostings(received.payee_account_id, received.fee_cents), now);
       }
       await moved(trx, received, now);
       return;
@@ -509,8 +513,7 @@ async function makeTask(context: WriteContext, stripe: PaymentProvider, task: Pr
         { status: 'received' },
         context.now,
       );
-      if (received)
-        for (const postings of settlementPostings(received)) await book(trx, received.id, postings, context.now);
+      if (received) await book(trx, received.id, settlementPostings(received), context.now);
       await moved(trx, received, context.now);
       await endProviderTask(trx, task.id, { status: 'done', error: null }, context.now);
     });
