@@ -45,6 +45,7 @@ const BOTH_ENGINES = [
   'test/browser/mcp-oauth.test.ts',
   // The operators' console: roles, sessions and the audit log are stored on both (issue 33).
   'test/browser/console.test.ts',
+  'test/browser/console-queues.test.ts',
 ];
 /**
  * Files in those folders that no database engine can change the outcome of: they test the OpenAPI

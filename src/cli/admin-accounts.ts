@@ -41,6 +41,7 @@ export async function eraseAccountCommand(ctx: AdminContext, id: string): Promis
     account,
     account.email,
     ctx.config.BOOKING_REQUEST_TTL_HOURS,
+    { actor: 'cli', reason: 'Erased by the admin command (accounts erase).' },
   );
   ctx.out(`Erased account ${id} at ${result.erased_at}.`);
   for (const [what, count] of Object.entries(result.done)) ctx.out(`  ${what.replaceAll('_', ' ')}: ${count}`);

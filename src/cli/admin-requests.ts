@@ -2,20 +2,16 @@ import { publicBaseUrl } from '../config.js';
 import type { KeyRequestRow } from '../db/schema.js';
 import { maskedKey } from '../domain/api-keys.js';
 import { KEY_REVIEW_HOURS } from '../domain/tiers.js';
-import { keyEmail, rejectionEmail } from '../mail/key-email.js';
-import { type Delivery, describeDelivery, outboxKeyWarning } from '../mail/mailer.js';
+import { describeDelivery, outboxKeyWarning } from '../mail/mailer.js';
+import { findRequest, listPendingRequests } from '../repositories/key-requests.js';
 import {
-  approveRequest,
-  findRequest,
-  listPendingRequests,
-  rejectRequest,
-  type UndoneApproval,
-  undoApproval,
-} from '../repositories/key-requests.js';
+  approveKeyRequest,
+  MAX_DECISION_REASON_LENGTH as MAX_REASON_LENGTH,
+  rejectKeyRequest,
+} from '../services/key-requests.js';
 import type { AdminContext } from './admin-context.js';
 
 const HOUR_MS = 3_600_000;
-const MAX_REASON_LENGTH = 1000;
 
 /**
  * Text from the public form, made safe for the operator's terminal: control characters (escape
@@ -29,17 +25,6 @@ function waited(ms: number): string {
   const minutes = Math.floor(ms / 60_000);
   return minutes < 60 ? `${minutes} min` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
 }
-
-/** A request that exists and is still pending, or an error that says why not. */
-async function pendingRequest(ctx: AdminContext, id: string): Promise<KeyRequestRow> {
-  const request = await findRequest(ctx.db, id);
-  if (!request) throw new Error(`There is no key request ${id}; \`requests list\` shows the pending ones.`);
-  if (request.status !== 'pending')
-    throw new Error(`Key request ${id} is not pending: it was ${request.status} at ${request.decided_at}.`);
-  return request;
-}
-
-const changedMeanwhile = (id: string) => new Error(`Key request ${id} was decided by someone else a moment ago.`);
 
 export async function listRequests(ctx: AdminContext): Promise<void> {
   const pending = await listPendingRequests(ctx.db);
@@ -62,56 +47,28 @@ export async function listRequests(ctx: AdminContext): Promise<void> {
   }
 }
 
-const problemOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
-
-/** What is left after an approval was taken back, for the operator. */
-function afterUndo(undone: UndoneApproval, id: string, keyId: string): string {
-  if (undone === 'pending') return `Nothing was granted: key ${keyId} is revoked and ${id} is pending again.`;
-  if (undone === 'superseded')
-    return `Nothing was granted: key ${keyId} is revoked. A newer request from the same address was filed meanwhile, so ${id} was closed as rejected; \`requests list\` shows the newer one.`;
-  return `Nothing was granted: key ${keyId} is revoked; ${id} was changed by someone else meanwhile (\`requests list\` shows the pending ones).`;
-}
+const decision = (ctx: AdminContext) => ({
+  db: ctx.db,
+  now: ctx.now,
+  mailer: ctx.mailer,
+  baseUrl: publicBaseUrl(ctx.config),
+  perMinute: ctx.config.RATE_LIMIT_DEVELOPER_PER_MIN,
+  anonymousPerMinute: ctx.config.RATE_LIMIT_ANONYMOUS_PER_MIN,
+});
 
 /**
- * Approves in one short transaction (account, key, status), commits, and only then sends the key:
- * the database must not stay locked for the seconds an SMTP server may take, since every other
- * writer, the server's key-request form included, would wait for it and fail. When the key cannot
- * be sent, the approval is taken back in a second short transaction: the key is revoked (nobody
- * could ever see it: only its hash is stored) and the request is pending again, so the command can
- * simply be run again. The key itself is never printed.
+ * Approves (services/key-requests.ts: one short transaction with its audit entry, then the key is
+ * e-mailed; an unsent key is taken back). The key itself is never printed.
  */
 export async function approve(ctx: AdminContext, id: string): Promise<void> {
-  const request = await pendingRequest(ctx, id);
-  ctx.note(`Approving ${id} and sending the key to ${request.email} ...`);
-  const approved = await approveRequest(ctx.db, id, ctx.now);
-  if (!approved) throw changedMeanwhile(id);
-  const { issued, account } = approved;
-  if (!approved.accountCreated && account.account_type !== request.account_type) {
+  const request = await findRequest(ctx.db, id);
+  if (request?.status === 'pending') ctx.note(`Approving ${id} and sending the key to ${request.email} ...`);
+  const { approval, delivery } = await approveKeyRequest(decision(ctx), id, 'cli');
+  const { issued, account } = approval;
+  if (request && !approval.accountCreated && account.account_type !== request.account_type) {
     ctx.note(
       `Warning: ${request.email} already has account ${account.id} of type ${account.account_type}; the existing account type was kept (the request asked for ${request.account_type}).`,
     );
-  }
-  const message = keyEmail({
-    to: request.email,
-    requestId: id,
-    key: issued.key,
-    perMinute: ctx.config.RATE_LIMIT_DEVELOPER_PER_MIN,
-    baseUrl: publicBaseUrl(ctx.config),
-  });
-  let delivery: Delivery;
-  try {
-    delivery = await ctx.mailer.send(message);
-  } catch (error) {
-    const failure = `Not approved: the key could not be sent to ${request.email} (${problemOf(error)}).`;
-    let undone: UndoneApproval;
-    try {
-      undone = await undoApproval(ctx.db, id, issued.row.id, ctx.now);
-    } catch (undoError) {
-      throw new Error(
-        `${failure} Taking the approval back failed too (${problemOf(undoError)}): run \`keys revoke ${issued.row.id}\`, or the unsent key stays valid; ${id} stays approved.`,
-      );
-    }
-    throw new Error(`${failure} ${afterUndo(undone, id, issued.row.id)}`);
   }
   ctx.out(`Approved ${id}: key ${issued.row.id} (${maskedKey(issued.row.last4)}) for account ${account.id}.`);
   ctx.out(`The key was ${describeDelivery(delivery)}. It is not shown here.`);
@@ -127,22 +84,13 @@ export async function reject(ctx: AdminContext, id: string, reason: string | und
   const text = reason?.trim() ?? '';
   if (!text) throw new Error('requests reject needs --reason "..." (it is stored and sent to the requester).');
   if (text.length > MAX_REASON_LENGTH) throw new Error(`--reason must be at most ${MAX_REASON_LENGTH} characters.`);
-  await pendingRequest(ctx, id);
-  const rejected = await rejectRequest(ctx.db, id, text, ctx.now);
-  if (!rejected) throw changedMeanwhile(id);
-  ctx.out(`Rejected ${id} (${rejected.email}): ${printable(text)}`);
-  const notice = rejectionEmail({
-    to: rejected.email,
-    requestId: id,
-    reason: text,
-    anonymousPerMinute: ctx.config.RATE_LIMIT_ANONYMOUS_PER_MIN,
-    baseUrl: publicBaseUrl(ctx.config),
-  });
-  try {
-    ctx.out(`The reason was ${describeDelivery(await ctx.mailer.send(notice))}.`);
-  } catch (error) {
+  const { request, delivery } = await rejectKeyRequest(decision(ctx), id, text, 'cli');
+  ctx.out(`Rejected ${id} (${request.email}): ${printable(text)}`);
+  if ('failed' in delivery) {
     ctx.note(
-      `Warning: the rejection stands, but the notice to ${rejected.email} could not be sent (${problemOf(error)}).`,
+      `Warning: the rejection stands, but the notice to ${request.email} could not be sent (${delivery.failed}).`,
     );
+  } else {
+    ctx.out(`The reason was ${describeDelivery(delivery)}.`);
   }
 }

@@ -31,6 +31,8 @@ import * as bankAccounts from './migrations/0028-bank-accounts.js';
 import * as bookingMoney from './migrations/0029-booking-money.js';
 import * as noShowsAndStripe from './migrations/0030-no-shows-and-stripe.js';
 import * as operatorsAndAudit from './migrations/0031-operators-and-audit.js';
+import * as reportSnapshots from './migrations/0032-report-snapshots.js';
+import * as consoleDecisions from './migrations/0033-console-decisions.js';
 
 /** Migrations are listed in code, not read from a folder, so they work the same from src/ and dist/. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -65,6 +67,8 @@ const MIGRATIONS: Record<string, Migration> = {
   '0029-booking-money': bookingMoney,
   '0030-no-shows-and-stripe': noShowsAndStripe,
   '0031-operators-and-audit': operatorsAndAudit,
+  '0032-report-snapshots': reportSnapshots,
+  '0033-console-decisions': consoleDecisions,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -6,6 +6,7 @@ import type { DraftOperation } from '../domain/drafts.js';
 import type { EventType } from '../domain/events.js';
 import type { AccountType } from '../domain/key-request.js';
 import type { PaymentKind, PaymentStatus } from '../domain/payments.js';
+import type { ReportSnapshot } from '../domain/report-snapshot.js';
 import type { Condition, JobStatus, ListingStatus, TimePreference } from '../domain/statuses.js';
 
 /**
@@ -122,7 +123,7 @@ export interface HelperCategoriesTable {
   category: Category;
 }
 
-export type { AccountType };
+export type { AccountType, ReportSnapshot };
 
 export interface AccountsTable {
   id: string;
@@ -451,6 +452,8 @@ export interface ProvidersTable {
 }
 
 export type ReportAbout = 'job' | 'listing' | 'helper' | 'review' | 'message';
+/** What a moderation decision may be about: what may be reported, or an account (migration 0033). */
+export type DecisionAbout = ReportAbout | 'account';
 export type ModerationAction = 'remove' | 'restrict_visibility' | 'suspend_account' | 'no_action';
 
 /** A notice of illegal or prohibited content (DSA Art. 16; migration 0018). */
@@ -469,13 +472,21 @@ export interface ReportsTable {
   decision_id: string | null;
   created_at: string;
   decided_at: string | null;
+  /**
+   * What the item said when it was reported: a ReportSnapshot (domain/report-snapshot.ts) as JSON,
+   * never shown by the API (migration 0032). null: filed before 0032, or its account was erased.
+   */
+  snapshot: string | null;
+  /** The account the reported item belongs to (null: seeded content); erasing it drops `snapshot`. */
+  about_account_id: string | null;
 }
 
 /** A decision of the platform about content or an account, with its statement of reasons (DSA Art. 17). */
 export interface ModerationDecisionsTable {
   id: string;
   report_id: string | null;
-  about_type: ReportAbout;
+  /** What the decision is about: a reported item, or the account itself (a suspension from the console). */
+  about_type: DecisionAbout;
   about_id: string;
   /** The account affected (null: seeded content without an account). */
   account_id: string | null;
@@ -487,6 +498,8 @@ export interface ModerationDecisionsTable {
   status_before: string | null;
   created_at: string;
   reversed_at: string | null;
+  /** Who took it: an operator's account id, `cli` (the admin command), or null (before migration 0033). */
+  decided_by: string | null;
 }
 
 /** An appeal of the affected account against a decision (DSA Art. 20). */

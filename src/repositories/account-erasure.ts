@@ -30,7 +30,7 @@ export interface AnonymisedCounts {
  * marks the account erased, then
  * 1. deletes the outbox's events about its objects, and those only it could see (their payloads
  *    are copies of names and texts), so that nothing written afterwards carries a name or text;
- * 2. overwrites names, e-mail, texts and exact places.
+ * 2. overwrites names, e-mail, texts and exact places, and drops what reports kept of its items.
  * Null when the account was erased already (nothing is done twice).
  */
 export async function anonymiseAccountRows(
@@ -133,6 +133,14 @@ export async function anonymiseAccountRows(
       .executeTakeFirst(),
   );
   await trx.updateTable('reviews').set({ reply: null }).where('reviewed_account_id', '=', id).execute();
+  // What reports about its items kept of them (the evidence, migration 0032) goes with the items'
+  // words; the reports stay, as the platform's record of the notices.
+  await trx
+    .updateTable('reports')
+    .set({ snapshot: null })
+    .where('about_account_id', '=', id)
+    .where('snapshot', 'is not', null)
+    .execute();
 
   return { events_deleted: eventsDeleted, messages_erased: messagesErased, reviews_anonymised: reviewsAnonymised };
 }

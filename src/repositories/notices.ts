@@ -1,11 +1,16 @@
 import type { Queryable } from '../db/queryable.js';
 import type {
   AppealsTable,
+  DecisionAbout,
   ModerationAction,
   ModerationDecisionsTable,
   ReportAbout,
+  ReportSnapshot,
   ReportsTable,
 } from '../db/schema.js';
+import { parseReportSnapshot, reportSnapshot as snapshotOf } from '../domain/report-snapshot.js';
+import { categoriesOfHelpers } from './helper-availability.js';
+import { parsePhotos } from './mappers.js';
 import type { WriteTransaction } from './write-transaction.js';
 
 export type ReportRow = ReportsTable;
@@ -14,6 +19,12 @@ export type AppealRow = AppealsTable;
 
 export interface About {
   type: ReportAbout;
+  id: string;
+}
+
+/** What a decision is about: a reported item, or an account (a suspension from the console). */
+export interface DecisionSubject {
+  type: DecisionAbout;
   id: string;
 }
 
@@ -75,8 +86,101 @@ export async function visibleItemOwner(
   }
 }
 
+/**
+ * The reported item as its public view shows it now, whatever its state, and its account (null:
+ * seeded content): what a report keeps as its snapshot (domain/report-snapshot.ts). Never the exact
+ * place, the owner's name or any other private field. undefined: no such item.
+ */
+export async function reportedItem(
+  db: Queryable,
+  about: About,
+): Promise<{ accountId: string | null; snapshot: ReportSnapshot } | undefined> {
+  const place = ['city', 'plz', 'district'] as const;
+  switch (about.type) {
+    case 'job': {
+      const row = await db
+        .selectFrom('jobs')
+        .select(['owner_account_id', 'title', 'description', 'category', 'price_cents', 'photos', ...place])
+        .where('id', '=', about.id)
+        .executeTakeFirst();
+      if (!row) return undefined;
+      const { owner_account_id: accountId, photos, ...job } = row;
+      return { accountId, snapshot: snapshotOf({ type: 'job', ...job, photos: parsePhotos(photos) }) };
+    }
+    case 'listing': {
+      const row = await db
+        .selectFrom('listings')
+        .innerJoin('owners', 'owners.id', 'listings.owner_id')
+        .select([
+          'owners.account_id',
+          'listings.title',
+          'listings.description',
+          'listings.category',
+          'listings.condition',
+          'listings.price_per_day_cents',
+          'listings.photos',
+          'listings.city',
+          'listings.plz',
+          'listings.district',
+        ])
+        .where('listings.id', '=', about.id)
+        .executeTakeFirst();
+      if (!row) return undefined;
+      const { account_id: accountId, photos, ...listing } = row;
+      return { accountId, snapshot: snapshotOf({ type: 'listing', ...listing, photos: parsePhotos(photos) }) };
+    }
+    case 'helper': {
+      const row = await db
+        .selectFrom('helpers')
+        .select(['account_id', 'display_name', 'bio', 'hourly_rate_cents', ...place])
+        .where('id', '=', about.id)
+        .executeTakeFirst();
+      if (!row) return undefined;
+      const categories = (await categoriesOfHelpers(db, [about.id])).get(about.id) ?? [];
+      const { account_id: accountId, ...helper } = row;
+      return { accountId, snapshot: snapshotOf({ type: 'helper', ...helper, categories }) };
+    }
+    case 'review': {
+      const row = await db
+        .selectFrom('reviews')
+        .select(['author_account_id', 'rating', 'text'])
+        .where('id', '=', about.id)
+        .executeTakeFirst();
+      if (!row) return undefined;
+      return {
+        accountId: row.author_account_id,
+        snapshot: snapshotOf({ type: 'review', rating: row.rating, text: row.text }),
+      };
+    }
+    case 'message': {
+      const row = await db
+        .selectFrom('messages')
+        .select(['sender_account_id', 'text', 'created_at'])
+        .where('id', '=', about.id)
+        .executeTakeFirst();
+      if (!row) return undefined;
+      const snapshot = snapshotOf({
+        type: 'message',
+        sender_account_id: row.sender_account_id,
+        text: row.text,
+        sent_at: row.created_at,
+      });
+      return { accountId: row.sender_account_id, snapshot };
+    }
+  }
+}
+
 export async function insertReport(trx: WriteTransaction, row: ReportRow): Promise<void> {
   await trx.insertInto('reports').values(row).execute();
+}
+
+/**
+ * The snapshot a report kept of its item (what it said when reported), parsed; null when the
+ * report is unknown, was filed before migration 0032, or the item's account was erased.
+ */
+export async function reportSnapshot(db: Queryable, reportId: string): Promise<ReportSnapshot | null> {
+  const row = await db.selectFrom('reports').select('snapshot').where('id', '=', reportId).executeTakeFirst();
+  return parseReportSnapshot(row?.snapshot ?? null);
 }
 
 export function findReport(db: Queryable, id: string): Promise<ReportRow | undefined> {
@@ -170,7 +274,7 @@ async function forgetPublicEvents(trx: WriteTransaction, subjectId: string): Pro
  */
 export async function applyModeration(
   trx: WriteTransaction,
-  about: About,
+  about: DecisionSubject,
   accountId: string | null,
   action: ModerationAction,
   now: Date,
@@ -213,6 +317,9 @@ export async function applyModeration(
       return null;
     case 'message':
       await trx.updateTable('messages').set({ removed_at: at }).where('id', '=', about.id).execute();
+      return null;
+    case 'account':
+      // An account is only ever suspended (above); there is no item to take out of reads.
       return null;
   }
 }
@@ -260,6 +367,8 @@ export async function undoModeration(trx: WriteTransaction, decision: DecisionRo
       return;
     case 'message':
       await trx.updateTable('messages').set({ removed_at: null }).where('id', '=', about.id).execute();
+      return;
+    case 'account':
       return;
   }
 }

@@ -3,6 +3,8 @@ import { Nullable, PageFields, PagingQuery, PlainText, StringEnum } from './comm
 
 /** What may be reported: what a caller can see. */
 export const REPORT_ABOUT = ['job', 'listing', 'helper', 'review', 'message'] as const;
+/** What a decision may be about: what may be reported, or the account itself (a suspension by an operator). */
+export const DECISION_ABOUT = [...REPORT_ABOUT, 'account'] as const;
 /** The reasons a report gives (DSA Art. 16(2)); `other` with an explanation. */
 export const REPORT_REASONS = [
   'illegal_content',
@@ -25,6 +27,14 @@ const About = Type.Object(
       maxLength: 20,
       description: 'Its id, e.g. job_4f9c2a7b1d3e5f60.',
     }),
+  },
+  { additionalProperties: false },
+);
+
+const DecisionAbout = Type.Object(
+  {
+    type: StringEnum(DECISION_ABOUT, { description: 'What it is about; account: the account itself.' }),
+    id: Type.String({ description: 'Its id.' }),
   },
   { additionalProperties: false },
 );
@@ -98,7 +108,7 @@ export type Appeal = Static<typeof AppealSchema>;
 export const ModerationDecisionSchema = Type.Object(
   {
     id: Type.String({ description: 'Decision id, prefixed `mod_`.' }),
-    about: About,
+    about: DecisionAbout,
     action: StringEnum(MODERATION_ACTIONS, {
       description:
         'remove, restrict_visibility: out of every public read (you still see it); suspend_account: keys refused but here.',

@@ -21,6 +21,7 @@ import { moveBookingRecorded } from './bookings.js';
 import { ApiError, badRequest } from './errors.js';
 import { moveJob } from './jobs.js';
 import { moveListing } from './listings.js';
+import { type Actor, audit } from './operators.js';
 
 /**
  * The account's export as JSON text, piece by piece: each section is read a page at a time and
@@ -79,7 +80,8 @@ export function exclusiveExport(db: Queryable, account: AccountRow, now: Date): 
  * that nothing written afterwards carries a name or text:
  * 1. the outbox's events about its objects, and those only it could see, are deleted (their
  *    payloads are copies of names and texts);
- * 2. names, e-mail, texts and exact places are overwritten (1 and 2: anonymiseAccountRows);
+ * 2. names, e-mail, texts and exact places are overwritten, and the snapshots DSA reports kept of
+ *    its items dropped (1 and 2: anonymiseAccountRows);
  * 2b. the copies other accounts were given are deleted: every event of any audience (with its
  *    webhook deliveries) and every stored idempotent answer of another account that names one of
  *    the account's objects by id (forgetCopies over idsOfAccount), so no stream replays,
@@ -97,6 +99,8 @@ export async function eraseAccount(
   account: AccountRow,
   confirm: string,
   requestTtlHours: number,
+  /** An operator's erasure (the console, the admin command): audited in the erasure's transaction. */
+  byOperator?: { actor: Actor; reason: string | null },
 ): Promise<AccountErasure> {
   if (confirm.trim().toLowerCase() !== account.email.toLowerCase()) {
     throw badRequest(
@@ -115,6 +119,14 @@ export async function eraseAccount(
         param: null,
         suggestion: 'Nothing is left to erase.',
       });
+    }
+    if (byOperator) {
+      await audit(
+        trx,
+        byOperator.actor,
+        { action: 'account.erased', targetType: 'account', targetId: account.id, reason: byOperator.reason },
+        now,
+      );
     }
     const forgotten = await forgetCopies(trx, account.id);
     const ended = await endCommitments(trx, account.id, now, requestTtlHours);

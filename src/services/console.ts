@@ -2,21 +2,52 @@
  * The operators' console (issue 33): who may enter (a signed-in account with an operator's role),
  * what each role sees, and the queues' figures. The pages are in http/views/console-pages.ts.
  */
-import type { AuditLogRow, OperatorRole, OperatorRow } from '../db/schema.js';
+import type { AccountRow, AuditLogRow, ClaimRow, OperatorRole, OperatorRow } from '../db/schema.js';
+import type { ReportSnapshot } from '../domain/report-snapshot.js';
+import { findAccount } from '../repositories/account-erasure.js';
+import { claimsIn, findClaim } from '../repositories/claims.js';
 import {
+  accountObjects,
   appealQueue,
+  bookingOfClaim,
   claimQueue,
+  conversationOfMessage,
   keyRequestQueue,
+  keysOfAccount,
+  paymentsOfBooking,
+  pendingAppealRows,
+  pendingVerificationRows,
   type QueueFigure,
+  receivedReportRows,
   reportQueue,
+  searchAccounts,
   verificationQueue,
+  verificationsOfHelper,
 } from '../repositories/console.js';
+import { findRequest, listPendingRequests } from '../repositories/key-requests.js';
+import {
+  type AppealRow,
+  accountDecisions,
+  type DecisionRow,
+  findAppeal,
+  findDecision,
+  findReport,
+  itemOwner,
+  type ReportRow,
+} from '../repositories/notices.js';
 import { findOperator } from '../repositories/operators.js';
-import type { WriteContext } from '../repositories/write-transaction.js';
-import { type AuditFilter, auditLog, roleAllows } from './operators.js';
+import { findVerification } from '../repositories/verifications.js';
+import { inWriteTransaction, type WriteContext } from '../repositories/write-transaction.js';
+import { getHelper } from './helper-profiles.js';
+import { reportEvidence } from './notices.js';
+import { authorizationsOf } from './oauth-grants.js';
+import { type Actor, type AuditFilter, audit, auditLog, roleAllows } from './operators.js';
 
 /** A console session ends after this long without a request (then the operator signs in again). */
 export const CONSOLE_IDLE_MINUTES = 30;
+
+/** Destructive actions (suspend, restore, erase, remove an operator) need a sign-in at most this old. */
+export const REAUTH_MINUTES = 10;
 
 export type QueueName = 'key_requests' | 'verifications' | 'reports' | 'appeals' | 'claims';
 
@@ -60,5 +91,166 @@ export function auditPage(db: WriteContext['db'], filter: AuditFilter, limit = 2
   return auditLog(db, filter, limit);
 }
 
+type Db = WriteContext['db'];
+
+/** The pending key requests, oldest first. */
+export const keyRequests = (db: Db) => listPendingRequests(db);
+export const keyRequest = (db: Db, id: string) => findRequest(db, id);
+
+/** The pending verification requests, oldest first. */
+export const verifications = (db: Db) => pendingVerificationRows(db);
+
+/** A verification request with the helper's public profile and every earlier request of the helper. */
+export async function verificationFile(db: Db, id: string) {
+  const verification = await findVerification(db, id);
+  if (!verification) return undefined;
+  const helperId = verification.helper_id;
+  const [helper, history] = helperId
+    ? await Promise.all([getHelper(db, helperId).catch(() => undefined), verificationsOfHelper(db, helperId)])
+    : [undefined, []];
+  return { verification, helper, history: history.filter((row) => row.id !== id) };
+}
+
+/** The received reports, oldest first. */
+export const reports = (db: Db) => receivedReportRows(db);
+
+export interface ReportFile {
+  report: ReportRow;
+  /** What the item said when it was reported (null: filed before snapshots were kept, or erased since). */
+  evidence: ReportSnapshot | null;
+  /** The account the item belongs to, when it has one. */
+  owner: string | null;
+  /** Earlier decisions about the same account, newest first. */
+  earlier: DecisionRow[];
+}
+
+export async function reportFile(db: Db, id: string): Promise<ReportFile | undefined> {
+  const report = await findReport(db, id);
+  if (!report) return undefined;
+  const [evidence, current] = await Promise.all([
+    reportEvidence(db, id),
+    itemOwner(db, { type: report.about_type, id: report.about_id }),
+  ]);
+  const owner = report.about_account_id ?? current;
+  const earlier = owner ? (await accountDecisions(db, owner, 20, 0)).rows : [];
+  return { report, evidence, owner, earlier };
+}
+
+/**
+ * The conversation a reported message belongs to: private, so read only on the operator's asking,
+ * and the read written to the audit log before anything is shown (in one transaction).
+ */
+export async function readReportedConversation(context: WriteContext, reportId: string, actor: Actor) {
+  return inWriteTransaction(context, async (trx) => {
+    const report = await findReport(trx, reportId);
+    if (report?.about_type !== 'message') return undefined;
+    const messages = await conversationOfMessage(trx, report.about_id);
+    await audit(
+      trx,
+      actor,
+      {
+        action: 'private.read',
+        targetType: 'report',
+        targetId: report.id,
+        reason: 'The report points at a private message; its conversation was read to decide it.',
+        details: { message: report.about_id, messages: messages.length },
+      },
+      context.now,
+    );
+    return messages;
+  });
+}
+
+/** The pending appeals, oldest first. */
+export const appeals = (db: Db) => pendingAppealRows(db);
+
+export interface AppealFile {
+  appeal: AppealRow;
+  decision: DecisionRow;
+  report: ReportRow | undefined;
+  evidence: ReportSnapshot | null;
+}
+
+export async function appealFile(db: Db, id: string): Promise<AppealFile | undefined> {
+  const appeal = await findAppeal(db, id);
+  const decision = appeal && (await findDecision(db, appeal.decision_id));
+  if (!appeal || !decision) return undefined;
+  const report = decision.report_id ? await findReport(db, decision.report_id) : undefined;
+  const evidence = report ? await reportEvidence(db, report.id) : null;
+  return { appeal, decision, report, evidence };
+}
+
+/**
+ * Four eyes (issue 33): an appeal is decided by another operator than the one who took the
+ * decision appealed. The admin command (`cli`) has no person behind it and is not checked.
+ */
+export const mayDecideAppeal = (decision: DecisionRow, actor: Actor): boolean =>
+  actor === 'cli' || decision.decided_by !== actor.accountId;
+
+/** The disputed claims, oldest first. */
+export const disputedClaims = (db: Db) => claimsIn(db, ['disputed']);
+
+export interface ClaimFile {
+  claim: ClaimRow;
+  photos: string[];
+  booking: Awaited<ReturnType<typeof bookingOfClaim>>;
+  payments: Awaited<ReturnType<typeof paymentsOfBooking>>;
+}
+
+export async function claimFile(db: Db, id: string): Promise<ClaimFile | undefined> {
+  const claim = await findClaim(db, id);
+  if (!claim) return undefined;
+  const [booking, payments] = await Promise.all([
+    bookingOfClaim(db, claim.booking_id),
+    paymentsOfBooking(db, claim.booking_id),
+  ]);
+  let photos: string[] = [];
+  try {
+    const parsed: unknown = JSON.parse(claim.photos);
+    if (Array.isArray(parsed)) photos = parsed.filter((url): url is string => typeof url === 'string');
+  } catch {
+    photos = [];
+  }
+  return { claim, photos, booking, payments };
+}
+
+/** Accounts matching what the operator typed (an id, or part of an e-mail or name); at most 25. */
+export function findAccounts(db: Db, text: string) {
+  return searchAccounts(db, text, 25);
+}
+
+export interface AccountFile {
+  account: AccountRow;
+  objects: Awaited<ReturnType<typeof accountObjects>>;
+  keys: Awaited<ReturnType<typeof keysOfAccount>>;
+  grants: Awaited<ReturnType<typeof authorizationsOf>>;
+  decisions: DecisionRow[];
+  operator: OperatorRow | undefined;
+}
+
+/** An account with its objects, keys, app grants, the decisions about it and its operator role. */
+export async function accountFile(db: Db, id: string, now: Date): Promise<AccountFile | undefined> {
+  const account = await findAccount(db, id);
+  if (!account) return undefined;
+  const [objects, keys, grants, decisions, operator] = await Promise.all([
+    accountObjects(db, id),
+    keysOfAccount(db, id),
+    authorizationsOf(db, id, now),
+    accountDecisions(db, id, 50, 0),
+    findOperator(db, id),
+  ]);
+  return { account, objects, keys, grants, decisions: decisions.rows, operator };
+}
+
 /** The types the console's pages name. */
-export type { AuditLogRow, OperatorRole, QueueFigure };
+export type {
+  AccountRow,
+  AppealRow,
+  AuditLogRow,
+  ClaimRow,
+  DecisionRow,
+  OperatorRole,
+  QueueFigure,
+  ReportRow,
+  ReportSnapshot,
+};

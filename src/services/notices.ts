@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Queryable } from '../db/queryable.js';
-import type { AccountRow, ModerationAction } from '../db/schema.js';
+import type { AccountRow, ModerationAction, ReportSnapshot } from '../db/schema.js';
 import { newId } from '../domain/ids.js';
 import { randomBase62, sha256Hex } from '../domain/secrets.js';
 import {
@@ -18,6 +18,8 @@ import {
   itemOwner,
   type ReportRow,
   recordDecision,
+  reportedItem,
+  reportSnapshot,
   setAppealOutcome,
   transparencyRows,
   undoModeration,
@@ -36,7 +38,7 @@ import {
   type Transparency,
 } from '../schemas/notices.js';
 import { ApiError } from './errors.js';
-import { type Actor, audit } from './operators.js';
+import { type Actor, audit, OperatorError } from './operators.js';
 
 /** Appeals are open this long after a decision (DSA Art. 20(1): at least six months). */
 export const APPEAL_MONTHS = 6;
@@ -78,12 +80,14 @@ function reportOf(row: ReportRow, decision: DecisionRow | undefined): Report {
 /**
  * Files a notice (DSA Art. 16) about something the caller can see; anyone may, anonymous callers
  * too (their budget is counted by the route). The answer holds the report token, shown this once.
+ * In the same transaction the report keeps what the item says now (its snapshot, never answered by
+ * the API) and whose it is, the evidence a decision rests on after the item changed or went.
  */
 export async function fileReport(context: WriteContext, caller: AccountRow | null, body: ReportBody): Promise<Report> {
   const about = { type: body.about.type, id: body.about.id };
   if (!(await visibleItemOwner(context.db, about, caller?.id ?? null))) throw notVisible(about);
   const token = `${REPORT_TOKEN_PREFIX}${randomBase62(32)}`;
-  const row: ReportRow = {
+  const fields: Omit<ReportRow, 'snapshot' | 'about_account_id'> = {
     id: newId('rpt'),
     about_type: about.type,
     about_id: about.id,
@@ -97,8 +101,24 @@ export async function fileReport(context: WriteContext, caller: AccountRow | nul
     created_at: context.now.toISOString(),
     decided_at: null,
   };
-  await inWriteTransaction(context, (trx) => insertReport(trx, row));
+  const row = await inWriteTransaction(context, async (trx) => {
+    const item = await reportedItem(trx, about);
+    if (!item) throw notVisible(about);
+    const stored: ReportRow = { ...fields, snapshot: JSON.stringify(item.snapshot), about_account_id: item.accountId };
+    await insertReport(trx, stored);
+    return stored;
+  });
   return { ...reportOf(row, undefined), report_token: token };
+}
+
+/**
+ * What the reported item said when the report was filed (domain/report-snapshot.ts), for the
+ * operators deciding it; null when the report is unknown, was filed before migration 0032, or the
+ * item's account was erased. Never part of an API answer. A message's snapshot is private to its
+ * conversation: the caller records each read of one in the audit log (services/operators.ts).
+ */
+export function reportEvidence(db: Queryable, reportId: string): Promise<ReportSnapshot | null> {
+  return reportSnapshot(db, reportId);
 }
 
 const sameHash = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
@@ -203,6 +223,7 @@ export async function decideReport(
       status_before: null,
       created_at: at,
       reversed_at: null,
+      decided_by: actor === 'cli' ? 'cli' : actor.accountId,
     };
     decision.status_before = await applyModeration(trx, about, owner, input.action, context.now);
     await recordDecision(trx, decision);
@@ -329,6 +350,10 @@ export async function decideAppeal(
     if (appeal.status !== 'pending') throw new Error(`Appeal ${appealId} was decided already (${appeal.status}).`);
     const decision = await findDecision(trx, appeal.decision_id);
     if (!decision) throw new Error(`The decision ${appeal.decision_id} is gone.`);
+    // Four eyes: an operator never decides the appeal of their own decision (the command has no person to check).
+    if (actor !== 'cli' && decision.decided_by === actor.accountId) {
+      throw new OperatorError('You took the decision appealed; another operator decides the appeal (four eyes).');
+    }
     const at = context.now.toISOString();
     await setAppealOutcome(trx, appeal.id, outcome, at, explanation);
     if (outcome === 'reversed') await undoModeration(trx, decision, context.now);

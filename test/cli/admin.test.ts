@@ -313,7 +313,10 @@ describe('admin: requests', () => {
       runAdmin(['requests', 'approve', 'key_0000000000000000'], fresh.env),
       runAdmin(['requests', 'approve'], fresh.env),
     ]);
-    assertFailed(unknown, 'There is no key request kr_0000000000000000; `requests list` shows the pending ones.');
+    assertFailed(
+      unknown,
+      'There is no key request kr_0000000000000000; the pending ones are listed by `requests list` and in the console.',
+    );
     const notPending = `Key request ${request.id} is not pending: it was approved at ${decidedAt}.`;
     assertFailed(approvedAgain, notPending);
     assertFailed(rejectApproved, notPending);

@@ -2,7 +2,8 @@
  * Issue 30, 1: erasure leaves nothing behind. One person (Alice) writes a marker word into every
  * write path the API has that takes her words (her name, e-mail, jobs, listings, helper profile,
  * applications and an objection to a job's completion, bookings, conversations, reviews and replies, saved searches, webhooks, drafts,
- * reports, key requests); another (Bruno) is her counterpart everywhere and keeps copies the
+ * reports, key requests); another (Bruno) is her counterpart everywhere, reports each of her things
+ * (the reports keep snapshots of them) and keeps copies the
  * platform made of her words for him: saved_search.matched events in his private stream and on his
  * webhook, stored idempotent answers (an accepted application names her message and e-mail, a
  * conversation her name). After `DELETE /v1/me`, the marker is in no table, no replayable event,
@@ -34,7 +35,10 @@ const has = (text: string) => text.toLowerCase().includes(MARKER.toLowerCase());
 
 test('erasure: a marker written through every write path is found nowhere afterwards, also not in what others keep', async (t) => {
   let now = NOW.getTime();
-  const { app, db } = await buildTestApp(t, () => new Date(now), { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' });
+  const { app, db } = await buildTestApp(t, () => new Date(now), {
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+    REPORTS_PER_HOUR: '100',
+  });
   const advance = (ms: number) => {
     now += ms;
   };
@@ -106,7 +110,9 @@ test('erasure: a marker written through every write path is found nowhere afterw
     bruno.post('/v1/conversations', conversationBody, { 'idempotency-key': 'conversation-alice' }),
   );
   assert.ok(has(JSON.stringify(conversation)), `the conversation names her: ${JSON.stringify(conversation)}`);
-  await ok(alice.post(`/v1/conversations/${conversation.id}/messages`, { text: `Ja, frei. ${MARKER}` }));
+  const aliceMessage = await ok(
+    alice.post(`/v1/conversations/${conversation.id}/messages`, { text: `Ja, frei. ${MARKER}` }),
+  );
   const reply = `/v1/conversations/${conversation.id}/messages`;
   await ok(bruno.post(reply, { text: 'Danke!' }, { 'idempotency-key': 'reply-alice' }));
 
@@ -120,7 +126,7 @@ test('erasure: a marker written through every write path is found nowhere afterw
   await ok(alice.post(objection, { reason: `Nicht gemacht, sagt ${MARKER}.` }), 200);
   const reviews = `/v1/jobs/${brunoJob.id}/applications/${application.id}/reviews`;
   const brunoReview = await ok(bruno.post(reviews, { rating: 5, text: 'Sehr gut.' }));
-  await ok(alice.post(reviews, { rating: 4, text: `Gern wieder, ${MARKER}.` }));
+  const aliceReview = await ok(alice.post(reviews, { rating: 4, text: `Gern wieder, ${MARKER}.` }));
   await ok(alice.post(`/v1/reviews/${brunoReview.id}/reply`, { text: `Danke von ${MARKER}.` }));
 
   // Her own things: a saved search, a webhook, a calendar feed, a draft, a report and a key request.
@@ -136,6 +142,18 @@ test('erasure: a marker written through every write path is found nowhere afterw
       good_faith: true,
     }),
   );
+  // Bruno reports each of her things: the reports keep what they said (their snapshots) until she is erased.
+  for (const about of [
+    { type: 'job', id: aliceJob.id },
+    { type: 'listing', id: aliceListing.id },
+    { type: 'helper', id: aliceHelper.id },
+    { type: 'review', id: aliceReview.id },
+    { type: 'message', id: aliceMessage.id },
+  ]) {
+    await ok(bruno.post('/v1/reports', { about, reason: 'other', explanation: 'Bitte prüfen.', good_faith: true }));
+  }
+  const snapshots = await db.kysely.selectFrom('reports').select('snapshot').execute();
+  assert.equal(snapshots.filter((row) => has(String(row.snapshot))).length, 5, 'the reports keep her words');
   const requested = await anonymous.post('/v1/developer/key-requests', {
     name: ALICE.name,
     email: ALICE.email,

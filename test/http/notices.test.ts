@@ -1,16 +1,20 @@
 /**
  * Issue 19, DSA notice and action through HTTP on the run's engine: an anonymous report, the
  * platform's decision (the admin command's service), the statement of reasons, an appeal and its
- * reversal, suspension, removed messages and profiles, and transparency figures that equal a count
- * over the stored records.
+ * reversal, suspension, removed messages and profiles, transparency figures that equal a count
+ * over the stored records, and the snapshot each report keeps of its item (migration 0032).
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { createDb } from '../../src/db/create-db.js';
+import { migrateTo, migrateToLatest } from '../../src/db/migrate.js';
 import { MODERATED_TEXT } from '../../src/domain/erasure.js';
 import { digestOf } from '../../src/repositories/saved-searches.js';
-import { decideAppeal, decideReport } from '../../src/services/notices.js';
+import { decideAppeal, decideReport, reportEvidence } from '../../src/services/notices.js';
 import { buildTestApp, clientFor, createKey, NOW } from '../helpers/app.js';
 import { helperBody, JOB_BODY, LISTING_BODY } from '../helpers/bodies.js';
+import { freshDatabaseUrl } from '../helpers/database.js';
+import { jobFixture, listingFixture, ownerFixture } from '../helpers/fixtures.js';
 
 const REPORT = {
   reason: 'scam_or_fraud',
@@ -375,4 +379,230 @@ test('reports have their own hourly budget per address (429 with Retry-After)', 
   assert.equal(third.body.error, 'rate_limit_exceeded');
   assert.ok(Number(third.headers['retry-after']) > 0);
   assert.equal((await owner.post('/v1/reports', body)).status, 201, 'a key has a budget of its own');
+});
+
+test('a report keeps what the item said when reported: after an edit, never answered, dropped by its account’s erasure', async (t) => {
+  const { db, owner, ownerKey, other, anonymous, admin } = await setUp(t);
+  const accountOf = async (email: string) =>
+    (await db.kysely.selectFrom('accounts').select('id').where('email', '=', email).executeTakeFirstOrThrow()).id;
+  const otherId = await accountOf('other@example.org');
+  const job = (await owner.post('/v1/jobs', { ...JOB_BODY, title: 'Gutscheinhecke schneiden' })).body;
+  const listing = (await other.post('/v1/listings', LISTING_BODY)).body;
+  const helper = (await other.post('/v1/helpers', { ...helperBody('Otto O.'), bio: 'Hecken und Rasen.' })).body;
+  const conversation = await owner.post('/v1/conversations', {
+    about: { type: 'listing', id: listing.id },
+    text: 'Ist das Zelt noch frei?',
+  });
+  assert.equal(conversation.status, 201, conversation.raw);
+  const message = await other.post(`/v1/conversations/${conversation.body.id}/messages`, {
+    text: 'Nur gegen Vorkasse.',
+  });
+  assert.equal(message.status, 201, message.raw);
+  await db.kysely
+    .insertInto('reviews')
+    .values({
+      id: 'rev_00000000000000a1',
+      about_type: 'application',
+      about_id: 'app_00000000000000a1',
+      author_side: 'client',
+      author_account_id: otherId,
+      author_name: 'Otto O.',
+      helper_id: helper.id,
+      owner_id: null,
+      listing_id: null,
+      reviewed_account_id: null,
+      rating: 1,
+      text: `Betrug! ${'x'.repeat(4100)}`,
+      created_at: NOW.toISOString(),
+      window_closes_at: NOW.toISOString(),
+      published_at: NOW.toISOString(),
+      reply: null,
+      replied_at: null,
+    })
+    .execute();
+
+  const file = async (client: typeof owner, about: { type: string; id: string }) => {
+    const filed = await client.post('/v1/reports', { ...REPORT, about });
+    assert.equal(filed.status, 201, filed.raw);
+    return filed;
+  };
+  const onJob = await file(other, { type: 'job', id: job.id });
+  // The API answers as before: no snapshot, no account of the item, when filed and when read.
+  const answered = ['about', 'created_at', 'id', 'outcome', 'reason', 'report_token', 'status'];
+  assert.deepEqual(Object.keys(onJob.body).sort(), answered);
+  const read = await other.get(`/v1/reports/${onJob.body.id}`);
+  assert.deepEqual(
+    Object.keys(read.body).sort(),
+    answered.filter((key) => key !== 'report_token'),
+  );
+  assert.ok(!/Gutscheinhecke|snapshot|about_account/.test(read.raw + onJob.raw), read.raw);
+
+  // The owner edits the job: the report keeps what it said then, its place as the public view names it.
+  const edited = await owner.patch(`/v1/jobs/${job.id}`, { title: 'Hecke schneiden', description: 'Ganz normal.' });
+  assert.equal(edited.status, 200, edited.raw);
+  assert.equal(edited.body.title, 'Hecke schneiden');
+  const { city, plz, district } = job.location;
+  assert.deepEqual(await reportEvidence(db.kysely, onJob.body.id), {
+    type: 'job',
+    version: 1,
+    title: 'Gutscheinhecke schneiden',
+    description: JOB_BODY.description,
+    category: 'GARDENING',
+    price_cents: 6000,
+    photos: [],
+    city,
+    plz,
+    district,
+    truncated: false,
+  });
+
+  // Nor the reporter's export: the snapshot is the other account's words, not the reporter's data.
+  const exported = await other.get('/v1/me/export');
+  assert.equal(exported.status, 200);
+  assert.equal(exported.body.reports_filed.length, 1);
+  assert.ok(!/Gutscheinhecke|snapshot|about_account/.test(exported.raw), 'the export shows no snapshot');
+
+  // Each kind of item: what its public view shows (a message: its text as written and its sender).
+  const onListing = await file(anonymous, { type: 'listing', id: listing.id });
+  const onHelper = await file(anonymous, { type: 'helper', id: helper.id });
+  const onReview = await file(anonymous, { type: 'review', id: 'rev_00000000000000a1' });
+  const onMessage = await file(owner, { type: 'message', id: message.body.id });
+  const evidence = async (report: { body: { id: string } }) => {
+    const snapshot = (await reportEvidence(db.kysely, report.body.id)) as Record<string, unknown> | null;
+    assert.ok(snapshot, report.body.id);
+    const { city: _c, plz: _p, district: _d, ...rest } = snapshot;
+    return rest;
+  };
+  assert.deepEqual(await evidence(onListing), {
+    type: 'listing',
+    version: 1,
+    title: LISTING_BODY.title,
+    description: LISTING_BODY.description,
+    category: 'EVENTS',
+    condition: 'good',
+    price_per_day_cents: 800,
+    photos: [],
+    truncated: false,
+  });
+  assert.deepEqual(await evidence(onHelper), {
+    type: 'helper',
+    version: 1,
+    display_name: 'Otto O.',
+    bio: 'Hecken und Rasen.',
+    hourly_rate_cents: 1800,
+    categories: ['GARDENING'],
+    truncated: false,
+  });
+  const review = await evidence(onReview);
+  assert.deepEqual(
+    { ...review, text: (review.text as string).length },
+    {
+      type: 'review',
+      version: 1,
+      rating: 1,
+      text: 4000,
+      truncated: true,
+    },
+  );
+  assert.deepEqual(await evidence(onMessage), {
+    type: 'message',
+    version: 1,
+    sender_account_id: otherId,
+    text: 'Nur gegen Vorkasse.',
+    sent_at: message.body.created_at,
+    truncated: false,
+  });
+  const stored = await db.kysely
+    .selectFrom('reports')
+    .select(['id', 'about_account_id', 'snapshot'])
+    .orderBy('id')
+    .execute();
+  const aboutAccount = new Map(stored.map((row) => [row.id, row.about_account_id]));
+  assert.equal(aboutAccount.get(onJob.body.id), ownerKey.accountId);
+  for (const report of [onListing, onHelper, onReview, onMessage]) {
+    assert.equal(aboutAccount.get(report.body.id), otherId);
+  }
+  // No exact place, no coordinates: only the place names of the public view.
+  assert.ok(stored.every((row) => row.snapshot !== null && !/lat|lng|exact|email/.test(row.snapshot)));
+
+  // Decided and removed, the item changes; the evidence does not.
+  await decideReport(admin(), onMessage.body.id, { action: 'remove', ground: 'terms', explanation: 'Vorkasse.' });
+  assert.equal((await evidence(onMessage)).text, 'Nur gegen Vorkasse.');
+  assert.equal(await reportEvidence(db.kysely, 'rpt_ffffffffffffffff'), null, 'an unknown report');
+
+  // The job's owner erases the account: the snapshot of its job goes, the report stays; the report
+  // it filed about the message keeps the other account's message, no longer tied to the reporter.
+  const erased = await owner.delete('/v1/me', { confirm: 'owner@example.org' });
+  assert.equal(erased.status, 202, erased.raw);
+  assert.equal(await reportEvidence(db.kysely, onJob.body.id), null);
+  const afterJob = await db.kysely
+    .selectFrom('reports')
+    .select(['status', 'about_account_id', 'snapshot'])
+    .where('id', '=', onJob.body.id)
+    .executeTakeFirstOrThrow();
+  assert.deepEqual(afterJob, { status: 'received', about_account_id: ownerKey.accountId, snapshot: null });
+  const filedByErased = await db.kysely
+    .selectFrom('reports')
+    .select(['reporter_account_id', 'snapshot'])
+    .where('id', '=', onMessage.body.id)
+    .executeTakeFirstOrThrow();
+  assert.equal(filedByErased.reporter_account_id, null);
+  assert.equal((await evidence(onMessage)).text, 'Nur gegen Vorkasse.');
+
+  // The other account's erasure drops the snapshots of its listing, profile, review and message.
+  assert.equal((await other.delete('/v1/me', { confirm: 'other@example.org' })).status, 202);
+  for (const report of [onListing, onHelper, onReview, onMessage]) {
+    assert.equal(await reportEvidence(db.kysely, report.body.id), null, report.body.id);
+  }
+});
+
+test('migration 0032: reports filed before it get the account of their item and no snapshot', async (t) => {
+  const db = createDb(await freshDatabaseUrl(t, { file: false }));
+  t.after(() => db.close());
+  await migrateTo(db, '0031-operators-and-audit');
+  const k = db.kysely as any;
+  const accountId = 'acc_00000000000000a1';
+  const job = jobFixture({ owner_account_id: accountId });
+  const seededJob = jobFixture();
+  const owner = ownerFixture({ account_id: accountId });
+  const listing = listingFixture(owner.id);
+  await k.insertInto('jobs').values([job, seededJob]).execute();
+  await k.insertInto('owners').values(owner).execute();
+  await k.insertInto('listings').values(listing).execute();
+  const report = (id: string, type: string, aboutId: string) => ({
+    id,
+    about_type: type,
+    about_id: aboutId,
+    reason: 'other',
+    explanation: 'Vor 0032 gemeldet.',
+    reporter_email: null,
+    reporter_account_id: null,
+    token_hash: id.slice(-1).repeat(64),
+    status: 'received',
+    decision_id: null,
+    created_at: NOW.toISOString(),
+    decided_at: null,
+  });
+  await k
+    .insertInto('reports')
+    .values([
+      report('rpt_00000000000000a1', 'job', job.id),
+      report('rpt_00000000000000a2', 'job', seededJob.id),
+      report('rpt_00000000000000a3', 'listing', listing.id),
+      report('rpt_00000000000000a4', 'message', 'msg_00000000000000ff'),
+    ])
+    .execute();
+  await migrateToLatest(db);
+  const rows = await db.kysely
+    .selectFrom('reports')
+    .select(['id', 'about_account_id', 'snapshot'])
+    .orderBy('id')
+    .execute();
+  assert.deepEqual(rows, [
+    { id: 'rpt_00000000000000a1', about_account_id: accountId, snapshot: null },
+    { id: 'rpt_00000000000000a2', about_account_id: null, snapshot: null },
+    { id: 'rpt_00000000000000a3', about_account_id: accountId, snapshot: null },
+    { id: 'rpt_00000000000000a4', about_account_id: null, snapshot: null },
+  ]);
+  assert.equal(await reportEvidence(db.kysely, 'rpt_00000000000000a1'), null);
 });

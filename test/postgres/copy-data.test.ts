@@ -151,7 +151,7 @@ async function writeThroughApi(db: Db): Promise<ApiRows> {
       account_type: 'commercial',
       intended_use: 'A bot that posts moving jobs for our customers.',
     });
-    // A report about the listing, decided by the platform, and the owner's appeal of the decision.
+    // A report about the listing (with its snapshot), decided by the platform, and the owner's appeal of the decision.
     const report = await post('/v1/reports', renter, {
       about: { type: 'listing', id: listing.id },
       reason: 'other',
@@ -495,6 +495,11 @@ describe('npm run copy-data (SQLite file to PostgreSQL)', () => {
       [...COPIED_TABLES].sort(),
     );
     const [copied, original] = [await allRows(target), await allRows(source)];
+    // The report keeps its listing's snapshot and account (migration 0032): compared like every column.
+    assert.ok(
+      original.reports?.every((row) => typeof row.snapshot === 'string' && typeof row.about_account_id === 'string'),
+      'the report has a snapshot to copy',
+    );
     for (const table of COPIED_TABLES) {
       assert.ok((original[table]?.length ?? 0) > 0, `the source has no ${table} rows to compare`);
       assert.deepEqual(copied[table], original[table], table);

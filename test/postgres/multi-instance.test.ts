@@ -99,6 +99,8 @@ test('two instances on one PostgreSQL schema and one Redis', { timeout: 300_000 
       '0029-booking-money',
       '0030-no-shows-and-stripe',
       '0031-operators-and-audit',
+      '0032-report-snapshots',
+      '0033-console-decisions',
     ]);
   });
 

@@ -9,19 +9,10 @@ import { CODE_TTL_MINUTES, SESSION_DAYS, typedCode } from '../../domain/sign-in.
 import type { Mailer } from '../../mail/mailer.js';
 import type { PageLanguage } from '../../mail/sign-in-email.js';
 import type { RateLimitStore } from '../../rate-limit/store.js';
-import {
-  auditPage,
-  CONSOLE_IDLE_MINUTES,
-  type OperatorRole,
-  operatorOf,
-  queueFigures,
-} from '../../services/console.js';
 import { authorizationsOf, revokeAuthorization } from '../../services/oauth-grants.js';
-import { roleAllows } from '../../services/operators.js';
 import { passkeysOf, type RelyingParty } from '../../services/passkeys.js';
 import {
   type CodeRequest,
-  consoleSessionOfToken,
   endSession,
   enterSignInCode,
   pendingCode,
@@ -35,7 +26,6 @@ import { sendHtmlPage } from '../html-page.js';
 import type { OauthServer } from '../oauth-server.js';
 import type { Api, RouteDeps } from '../route-deps.js';
 import { COOKIES } from '../site-cookies.js';
-import { auditLogPage, overviewPage } from '../views/console-pages.js';
 import { checkSignIn, checkSignUp } from '../views/sign-in-form.js';
 import {
   accountPage,
@@ -44,10 +34,10 @@ import {
   messagePage,
   type PageContext,
   type PageNotice,
-  STYLE_HASH,
   signInPage,
   signUpPage,
 } from '../views/sign-in-pages.js';
+import { CONSOLE_PATH, consoleRoutes } from './console-pages.js';
 import { isCrossSite } from './developers.js';
 import { oauthConsentRoutes } from './oauth-consent.js';
 import { passkeyRoutes } from './passkey-routes.js';
@@ -60,7 +50,7 @@ export { COOKIES } from '../site-cookies.js';
  */
 export function returnPathOf(value: unknown): string | undefined {
   return typeof value === 'string' &&
-    (/^\/(confirm|oauth\/interaction)\/[A-Za-z0-9_-]{1,200}$/.test(value) || /^\/console(\/[a-z]{1,40})?$/.test(value))
+    (/^\/(confirm|oauth\/interaction)\/[A-Za-z0-9_-]{1,200}$/.test(value) || CONSOLE_PATH.test(value))
     ? value
     : undefined;
 }
@@ -418,92 +408,5 @@ export async function signInPageRoutes(app: Api, options: SignInPageOptions): Pr
     return toSignIn(reply);
   });
 
-  consoleRoutes();
-
-  /**
-   * The operators' console (issue 33): a signed-in account with an operator's role; a console
-   * session ends after CONSOLE_IDLE_MINUTES without a request. Signed out (or ended): to sign-in,
-   * and back here after it. Not an operator, or a page above the role: 403. No script at all; the
-   * page's one style allowed by its hash.
-   */
-  function consoleRoutes() {
-    const CONSOLE_CSP = `default-src 'none'; style-src ${STYLE_HASH}; img-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'`;
-    const sendConsole = (reply: FastifyReply, status: number, page: string) =>
-      sendHtmlPage(reply, status, page, CONSOLE_CSP, {
-        'x-robots-tag': 'noindex',
-        vary: 'Accept-Language, Cookie',
-        'cache-control': 'no-store',
-      });
-    /** The operator behind the request, or the answer already sent (to sign-in, or 403). */
-    const operatorIn = async (request: FastifyRequest, reply: FastifyReply, needed: OperatorRole) => {
-      const path = request.url.split('?')[0] ?? '/console';
-      const current = await consoleSessionOfToken(
-        deps.db,
-        request.cookies[COOKIES.session],
-        deps.now(),
-        CONSOLE_IDLE_MINUTES * 60_000,
-      );
-      if (!current || current === 'ended') {
-        if (current === 'ended') reply.clearCookie(COOKIES.session, cookieOptions(request));
-        reply.setCookie(COOKIES.next, path, cookieOptions(request, CODE_TTL_MINUTES * 60));
-        await toSignIn(reply);
-        return undefined;
-      }
-      const operator = await operatorOf(deps.db, current.account.id);
-      if (!operator || !roleAllows(operator.role, needed)) {
-        const page = messagePage(
-          context(request, reply, path),
-          { de: 'Kein Zugang', en: 'No access' },
-          {
-            kind: 'error',
-            de: operator
-              ? 'Diese Seite ist einer höheren Rolle vorbehalten.'
-              : 'Die Konsole ist den Betreibern vorbehalten.',
-            en: operator ? 'This page needs a higher role.' : 'The console is for the people who run the platform.',
-          },
-          operator
-            ? { href: '/console', words: { de: 'Zur Übersicht', en: 'To the overview' } }
-            : { href: '/account', words: { de: 'Zu meinem Konto', en: 'To my account' } },
-        );
-        await sendConsole(reply, 403, page);
-        return undefined;
-      }
-      return operator;
-    };
-
-    app.get('/console', { schema: { hide: true } }, async (request, reply) => {
-      const operator = await operatorIn(request, reply, 'support');
-      if (!operator) return reply;
-      const queues = await queueFigures(deps.db, operator.role);
-      return sendConsole(
-        reply,
-        200,
-        overviewPage(context(request, reply, '/console'), operator.role, queues, deps.now()),
-      );
-    });
-
-    app.get('/console/audit', { schema: { hide: true } }, async (request, reply) => {
-      const operator = await operatorIn(request, reply, 'admin');
-      if (!operator) return reply;
-      const query = request.query as Record<string, unknown>;
-      const text = (name: string) =>
-        typeof query[name] === 'string' ? (query[name] as string).trim().slice(0, 100) : '';
-      const filter = { actor: text('actor'), action: text('action'), from: text('from'), to: text('to') };
-      const badDay = [filter.from, filter.to].some((day) => day !== '' && !/^\d{4}-\d{2}-\d{2}$/.test(day));
-      const rows = badDay
-        ? []
-        : await auditPage(deps.db, {
-            actor: filter.actor || undefined,
-            action: filter.action || undefined,
-            from: filter.from ? `${filter.from}T00:00:00.000Z` : undefined,
-            to: filter.to ? `${filter.to}T00:00:00.000Z` : undefined,
-          });
-      const error = badDay ? { de: 'Tage bitte als JJJJ-MM-TT.', en: 'Days as YYYY-MM-DD, please.' } : undefined;
-      return sendConsole(
-        reply,
-        badDay ? 400 : 200,
-        auditLogPage(context(request, reply, '/console/audit'), filter, rows, error),
-      );
-    });
-  }
+  consoleRoutes(app, { deps, mailer, baseUrl: options.baseUrl, post, context, cookieOptions });
 }

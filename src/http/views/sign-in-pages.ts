@@ -39,6 +39,16 @@ dt{font-weight:600}dd{margin:0}
 table{width:100%;border-collapse:collapse;margin:1rem 0}
 th,td{text-align:left;padding:.4rem .3rem;border-bottom:1px solid var(--line);vertical-align:top}
 .inline{display:inline}
+textarea,select,input[type=number],input[type=search],input[type=date]{width:100%;padding:.55rem .65rem;font:inherit;color:inherit;background:var(--card);border:2px solid var(--line);border-radius:6px}
+textarea:focus,select:focus,input:focus{outline:3px solid var(--accent);outline-offset:2px}
+main.wide,header.wide{max-width:68rem}
+nav ul{list-style:none;margin:0 0 1rem;padding:0;display:flex;flex-wrap:wrap;gap:.4rem 1.2rem}
+article{border-top:1px solid var(--line);padding:.8rem 0}
+.quote{white-space:pre-wrap;border-left:4px solid var(--line);padding:.3rem .8rem;margin:.5rem 0}
+.actions{display:flex;flex-wrap:wrap;gap:1.5rem;align-items:flex-start}
+.actions form{flex:1 1 18rem}
+figure{margin:1rem 0}
+svg text{fill:var(--fg)}
 `);
 
 /** The page style's hash, for a Content-Security-Policy that allows this style and no other inline one. */
@@ -62,6 +72,8 @@ export interface PageContext {
   /** The path the language links point to (the page's own, without a query). */
   path: string;
   csrf: string;
+  /** A page of tables (the console): a wider column. */
+  wide?: boolean;
 }
 
 const OTHER: Record<PageLanguage, { code: PageLanguage; name: string }> = {
@@ -88,8 +100,8 @@ export function layout(page: PageContext, title: Words, body: SafeHtml, failed =
 ${scripts && PASSKEY_SCRIPTS}
 </head>
 <body>
-<header><span>Karlsruhe Marketplace</span><nav aria-label="${lang === 'de' ? 'Sprache' : 'Language'}"><a href="${page.path}?lang=${other.code}" hreflang="${other.code}" lang="${other.code}">${other.name}</a></nav></header>
-<main>
+<header${page.wide && html` class="wide"`}><span>Karlsruhe Marketplace</span><nav aria-label="${lang === 'de' ? 'Sprache' : 'Language'}"><a href="${page.path}?lang=${other.code}" hreflang="${other.code}" lang="${other.code}">${other.name}</a></nav></header>
+<main${page.wide && html` class="wide"`}>
 <h1>${title[lang]}</h1>
 ${body}
 </main>
@@ -107,7 +119,7 @@ export function notice(page: PageContext, shown: PageNotice | undefined): SafeHt
   );
 }
 
-const csrfField = (page: PageContext) => html`<input type="hidden" name="_csrf" value="${page.csrf}">`;
+export const csrfField = (page: PageContext) => html`<input type="hidden" name="_csrf" value="${page.csrf}">`;
 
 export type SignUpField = 'name' | 'email' | 'account_type';
 export type FieldErrors = Partial<Record<SignUpField, Words>>;
@@ -224,7 +236,7 @@ export interface AccountView {
   sessions: { id: string; user_agent: string | null; created_at: string; last_seen_at: string; current: boolean }[];
 }
 
-const when = (page: PageContext, iso: string) =>
+export const when = (page: PageContext, iso: string) =>
   new Date(iso).toLocaleString(page.language === 'de' ? 'de-DE' : 'en-GB', {
     timeZone: 'Europe/Berlin',
     dateStyle: 'medium',

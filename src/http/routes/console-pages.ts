@@ -1,0 +1,692 @@
+/**
+ * The operators' console (issue 33): a signed-in account with an operator's role. Registered
+ * inside signInPageRoutes, so the pages share its cookies, CSRF tokens (every form), cross-site
+ * refusal and error pages. A console session ends after CONSOLE_IDLE_MINUTES without a request;
+ * destructive actions (suspend, restore, erase, remove an operator) need a sign-in of the last
+ * REAUTH_MINUTES. Signed out (or ended): to sign-in, and back here after it. Not an operator, or a
+ * page above the role: 403, also by URL. No script at all; the page's one style allowed by its hash.
+ * Every decision goes through the same services as the admin command, audited in its transaction.
+ */
+import type { CookieSerializeOptions } from '@fastify/cookie';
+import type { FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
+import { CODE_TTL_MINUTES } from '../../domain/sign-in.js';
+import type { Mailer } from '../../mail/mailer.js';
+import { eraseAccount } from '../../services/account-data.js';
+import { restoreAccount, suspendAccount } from '../../services/account-moderation.js';
+import { decideClaim } from '../../services/claims.js';
+import {
+  accountFile,
+  appealFile,
+  appeals,
+  auditPage,
+  CONSOLE_IDLE_MINUTES,
+  claimFile,
+  disputedClaims,
+  findAccounts,
+  keyRequests,
+  mayDecideAppeal,
+  type OperatorRole,
+  operatorOf,
+  queueFigures,
+  REAUTH_MINUTES,
+  readReportedConversation,
+  reportFile,
+  reports,
+  verificationFile,
+  verifications,
+} from '../../services/console.js';
+import { figuresOf30Days } from '../../services/console-figures.js';
+import { ApiError } from '../../services/errors.js';
+import { approveKeyRequest, KeyRequestProblem, rejectKeyRequest } from '../../services/key-requests.js';
+import { decideAppeal, decideReport } from '../../services/notices.js';
+import {
+  type Actor,
+  addOperator,
+  listOperators,
+  OperatorError,
+  removeOperator,
+  roleAllows,
+} from '../../services/operators.js';
+import { consoleSessionOfToken, endSession, type SignedIn } from '../../services/sign-in.js';
+import { decideVerification, VerificationProblem } from '../../services/verifications.js';
+import { sendHtmlPage } from '../html-page.js';
+import type { Api, RouteDeps } from '../route-deps.js';
+import { COOKIES } from '../site-cookies.js';
+import { chartsSection } from '../views/console-charts.js';
+import {
+  accountPage,
+  accountsPage,
+  appealPage,
+  appealsPage,
+  auditLogPage,
+  claimPage,
+  claimsPage,
+  keyRequestsPage,
+  operatorsPage,
+  overviewPage,
+  type Reauth,
+  reportPage,
+  reportsPage,
+  verificationPage,
+  verificationsPage,
+} from '../views/console-pages.js';
+import { messagePage, type PageContext, type PageNotice, STYLE_HASH, type Words } from '../views/sign-in-pages.js';
+
+export interface ConsoleRouteOptions {
+  deps: RouteDeps;
+  mailer: Mailer;
+  baseUrl: string;
+  /** The sign-in plugin's options for a form post: cross-site refusal and the CSRF check. */
+  post: RouteShorthandOptions;
+  context: (request: FastifyRequest, reply: FastifyReply, path: string) => PageContext;
+  cookieOptions: (request: FastifyRequest, maxAgeSeconds?: number) => CookieSerializeOptions;
+}
+
+const CONSOLE_CSP = `default-src 'none'; style-src ${STYLE_HASH}; img-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'`;
+
+/** What a console page may say after a decision (Post/Redirect/Get: `?done=<what>&id=<id>`). */
+const DONE: Record<string, Words> = {
+  approved: { de: 'Freigegeben; der Schlüssel ist unterwegs:', en: 'Approved; the key is on its way:' },
+  rejected: { de: 'Abgelehnt, die Begründung ist unterwegs:', en: 'Rejected, the reason is on its way:' },
+  verified: { de: 'Verifizierung bestätigt:', en: 'Verification approved:' },
+  refused: { de: 'Verifizierung abgelehnt:', en: 'Verification rejected:' },
+  decided: { de: 'Entschieden:', en: 'Decided:' },
+  suspended: { de: 'Konto gesperrt:', en: 'Account suspended:' },
+  restored: { de: 'Sperre aufgehoben:', en: 'Suspension lifted:' },
+  erased: { de: 'Konto gelöscht:', en: 'Account erased:' },
+  added: { de: 'Rolle vergeben:', en: 'Role given:' },
+  removed: { de: 'Rolle entzogen:', en: 'Role removed:' },
+};
+
+const SHOWN_ID = /^[a-z]{2,4}_[A-Za-z0-9]{1,40}$|^[^\s@<>]{1,100}@[^\s@<>]{1,100}$/;
+
+/** The notice of a `?done=` redirect, when it is one the console sends. */
+function doneNotice(request: FastifyRequest): PageNotice | undefined {
+  const query = request.query as { done?: unknown; id?: unknown };
+  const words = typeof query.done === 'string' ? DONE[query.done] : undefined;
+  const id = typeof query.id === 'string' && SHOWN_ID.test(query.id) ? query.id : '';
+  return words && { kind: 'ok', de: `${words.de} ${id}`, en: `${words.en} ${id}` };
+}
+
+/**
+ * A refusal of the services (not pending any more, decided meanwhile, four eyes, a reason missing)
+ * as the page's notice; anything else (the database, the mail server) is thrown on to the
+ * plugin's error page. The services word their refusals in English; the page says so in German.
+ */
+function refusalOf(error: unknown): PageNotice | undefined {
+  const known =
+    error instanceof OperatorError ||
+    error instanceof KeyRequestProblem ||
+    error instanceof VerificationProblem ||
+    error instanceof ApiError ||
+    (error instanceof Error && error.constructor === Error);
+  if (!known) return undefined;
+  const text = (error as Error).message;
+  return { kind: 'error', de: `Nicht ausgeführt (Meldung auf Englisch): ${text}`, en: `Not done: ${text}` };
+}
+
+const MISSING_REASON: PageNotice = {
+  kind: 'error',
+  de: 'Bitte eine Begründung angeben (höchstens 1000 Zeichen); es ist nichts geschehen.',
+  en: 'Give a reason (at most 1,000 characters); nothing was done.',
+};
+
+/** A reason from the form: trimmed, 1 to 1000 characters, or undefined. */
+function reasonOf(body: unknown, name = 'reason'): string | undefined {
+  const value = (body as Record<string, unknown> | undefined)?.[name];
+  if (typeof value !== 'string') return undefined;
+  const text = value.replace(/\r\n/g, '\n').trim();
+  return text.length >= 1 && text.length <= 1000 ? text : undefined;
+}
+
+const field = (body: unknown, name: string): string | undefined => {
+  const value = (body as Record<string, unknown> | undefined)?.[name];
+  return typeof value === 'string' ? value : undefined;
+};
+
+/** A console path a re-authentication may lead back to. */
+export const CONSOLE_PATH = /^\/console(\/[a-z-]{1,40}(\/[A-Za-z0-9_-]{1,60})?)?$/;
+
+export function consoleRoutes(app: Api, options: ConsoleRouteOptions): void {
+  const { deps, post, context, cookieOptions } = options;
+
+  const send = (reply: FastifyReply, status: number, page: string) =>
+    sendHtmlPage(reply, status, page, CONSOLE_CSP, {
+      'x-robots-tag': 'noindex',
+      vary: 'Accept-Language, Cookie',
+      'cache-control': 'no-store',
+    });
+  const see = (reply: FastifyReply, location: string) =>
+    reply.code(303).header('location', location).header('cache-control', 'no-store').send();
+  const pathOf = (request: FastifyRequest) => request.url.split('?')[0] ?? '/console';
+  const page = (request: FastifyRequest, reply: FastifyReply) => context(request, reply, pathOf(request));
+
+  interface Operator {
+    role: OperatorRole;
+    actor: Actor;
+    signedIn: SignedIn;
+  }
+
+  /** The operator behind the request, or the answer already sent (to sign-in, or 403). */
+  const operatorIn = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    needed: OperatorRole,
+  ): Promise<Operator | undefined> => {
+    const path = request.method === 'GET' ? pathOf(request) : '/console';
+    const current = await consoleSessionOfToken(
+      deps.db,
+      request.cookies[COOKIES.session],
+      deps.now(),
+      CONSOLE_IDLE_MINUTES * 60_000,
+    );
+    if (!current || current === 'ended') {
+      if (current === 'ended') reply.clearCookie(COOKIES.session, cookieOptions(request));
+      reply.setCookie(COOKIES.next, path, cookieOptions(request, CODE_TTL_MINUTES * 60));
+      await see(reply, '/signin');
+      return undefined;
+    }
+    const operator = await operatorOf(deps.db, current.account.id);
+    if (!operator || !roleAllows(operator.role, needed)) {
+      const shown = messagePage(
+        page(request, reply),
+        { de: 'Kein Zugang', en: 'No access' },
+        {
+          kind: 'error',
+          de: operator
+            ? 'Diese Seite ist einer höheren Rolle vorbehalten.'
+            : 'Die Konsole ist den Betreibern vorbehalten.',
+          en: operator ? 'This page needs a higher role.' : 'The console is for the people who run the platform.',
+        },
+        operator
+          ? { href: '/console', words: { de: 'Zur Übersicht', en: 'To the overview' } }
+          : { href: '/account', words: { de: 'Zu meinem Konto', en: 'To my account' } },
+      );
+      await send(reply, 403, shown);
+      return undefined;
+    }
+    return { role: operator.role, actor: { accountId: current.account.id, role: operator.role }, signedIn: current };
+  };
+
+  /** Whether the operator signed in recently enough for a destructive action. */
+  const reauthOf = (operator: Operator, next: string): Reauth => ({
+    recent: deps.now().getTime() - Date.parse(operator.signedIn.session.created_at) < REAUTH_MINUTES * 60_000,
+    minutes: REAUTH_MINUTES,
+    next,
+  });
+
+  const write = () => ({ db: deps.db, now: deps.now(), claim: null });
+
+  /** A GET page of the console for `role`. */
+  const view = (
+    path: string,
+    role: OperatorRole,
+    render: (request: FastifyRequest, reply: FastifyReply, operator: Operator) => Promise<unknown>,
+  ) =>
+    app.get(path, { schema: { hide: true } }, async (request, reply) => {
+      const operator = await operatorIn(request, reply, role);
+      if (!operator) return reply;
+      return render(request, reply, operator);
+    });
+
+  /**
+   * A POST action of the console for `role`: `act` returns where to go (Post/Redirect/Get), or
+   * the page to show again with its status; a refusal of the services is shown on `again`.
+   */
+  const action = (
+    path: string,
+    role: OperatorRole,
+    act: (
+      request: FastifyRequest,
+      reply: FastifyReply,
+      operator: Operator,
+    ) => Promise<string | { status: number; page: string }>,
+    again: (request: FastifyRequest, reply: FastifyReply, operator: Operator, shown: PageNotice) => Promise<string>,
+  ) =>
+    app.post(path, post, async (request, reply) => {
+      const operator = await operatorIn(request, reply, role);
+      if (!operator) return reply;
+      try {
+        const outcome = await act(request, reply, operator);
+        if (typeof outcome === 'string') return see(reply, outcome);
+        return send(reply, outcome.status, outcome.page);
+      } catch (error) {
+        const shown = refusalOf(error);
+        if (!shown) throw error;
+        request.log.info({ console: 'refused', path: pathOf(request) }, 'console action refused');
+        return send(reply, 409, await again(request, reply, operator, shown));
+      }
+    });
+
+  const idOf = (request: FastifyRequest) => (request.params as { id: string }).id;
+  const notFound = (request: FastifyRequest, reply: FastifyReply, back: string) =>
+    send(
+      reply,
+      404,
+      messagePage(
+        page(request, reply),
+        { de: 'Nicht gefunden', en: 'Not found' },
+        { kind: 'error', de: 'Das gibt es nicht (mehr).', en: 'This does not exist (any more).' },
+        { href: back, words: { de: 'Zurück zur Liste', en: 'Back to the list' } },
+      ),
+    );
+
+  // ------------------------------------------------------------ overview
+
+  view('/console', 'support', async (request, reply, operator) => {
+    const [queues, figures] = await Promise.all([
+      queueFigures(deps.db, operator.role),
+      figuresOf30Days(deps.db, deps.now()),
+    ]);
+    const shownPage = page(request, reply);
+    return send(
+      reply,
+      200,
+      overviewPage(shownPage, operator.role, queues, deps.now(), chartsSection(shownPage.language, figures)),
+    );
+  });
+
+  // ------------------------------------------------------------ key requests
+
+  const keyRequestList = async (request: FastifyRequest, reply: FastifyReply, operator: Operator, shown?: PageNotice) =>
+    keyRequestsPage(page(request, reply), operator.role, await keyRequests(deps.db), deps.now(), shown);
+  view('/console/key-requests', 'support', async (request, reply, operator) =>
+    send(reply, 200, await keyRequestList(request, reply, operator, doneNotice(request))),
+  );
+  const keyMail = () => ({
+    db: deps.db,
+    now: deps.now(),
+    mailer: options.mailer,
+    baseUrl: options.baseUrl,
+    perMinute: deps.limits.developer,
+    anonymousPerMinute: deps.limits.anonymous,
+  });
+  action(
+    '/console/key-requests/:id/approve',
+    'support',
+    async (request, _reply, operator) => {
+      await approveKeyRequest(keyMail(), idOf(request), operator.actor);
+      return `/console/key-requests?done=approved&id=${idOf(request)}`;
+    },
+    keyRequestList,
+  );
+  action(
+    '/console/key-requests/:id/reject',
+    'support',
+    async (request, reply, operator) => {
+      const reason = reasonOf(request.body);
+      if (!reason) return { status: 400, page: await keyRequestList(request, reply, operator, MISSING_REASON) };
+      await rejectKeyRequest(keyMail(), idOf(request), reason, operator.actor);
+      return `/console/key-requests?done=rejected&id=${idOf(request)}`;
+    },
+    keyRequestList,
+  );
+
+  // ------------------------------------------------------------ verifications
+
+  view('/console/verifications', 'support', async (request, reply, operator) =>
+    send(
+      reply,
+      200,
+      verificationsPage(
+        page(request, reply),
+        operator.role,
+        await verifications(deps.db),
+        deps.now(),
+        doneNotice(request),
+      ),
+    ),
+  );
+  const verificationScreen = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    operator: Operator,
+    shown?: PageNotice,
+  ): Promise<string | undefined> => {
+    const file = await verificationFile(deps.db, idOf(request));
+    if (!file) return undefined;
+    const { helper } = file;
+    return verificationPage(
+      page(request, reply),
+      operator.role,
+      {
+        verification: file.verification,
+        helper: helper && {
+          display_name: helper.display_name,
+          bio: helper.bio,
+          categories: helper.categories,
+          reliability_score: helper.reliability.reliability_score,
+          completed_jobs: helper.reliability.completed_jobs,
+          cancellation_rate: helper.reliability.cancellation_rate,
+          available: helper.available,
+        },
+        history: file.history,
+      },
+      shown,
+    );
+  };
+  view('/console/verifications/:id', 'support', async (request, reply, operator) => {
+    const shown = await verificationScreen(request, reply, operator);
+    return shown ? send(reply, 200, shown) : notFound(request, reply, '/console/verifications');
+  });
+  const verificationAgain = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    operator: Operator,
+    shown: PageNotice,
+  ) =>
+    (await verificationScreen(request, reply, operator, shown)) ??
+    verificationsPage(page(request, reply), operator.role, await verifications(deps.db), deps.now(), shown);
+  action(
+    '/console/verifications/:id/approve',
+    'support',
+    async (request, _reply, operator) => {
+      await decideVerification(write(), idOf(request), 'approved', null, operator.actor);
+      return `/console/verifications?done=verified&id=${idOf(request)}`;
+    },
+    verificationAgain,
+  );
+  action(
+    '/console/verifications/:id/reject',
+    'support',
+    async (request, reply, operator) => {
+      const reason = reasonOf(request.body);
+      if (!reason) return { status: 400, page: await verificationAgain(request, reply, operator, MISSING_REASON) };
+      await decideVerification(write(), idOf(request), 'rejected', reason, operator.actor);
+      return `/console/verifications?done=refused&id=${idOf(request)}`;
+    },
+    verificationAgain,
+  );
+
+  // ------------------------------------------------------------ DSA reports
+
+  view('/console/reports', 'moderator', async (request, reply, operator) =>
+    send(
+      reply,
+      200,
+      reportsPage(page(request, reply), operator.role, await reports(deps.db), deps.now(), doneNotice(request)),
+    ),
+  );
+  const reportScreen = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    operator: Operator,
+    shown?: PageNotice,
+    extra: Parameters<typeof reportPage>[3] = {},
+  ): Promise<string | undefined> => {
+    const file = await reportFile(deps.db, idOf(request));
+    return file && reportPage(page(request, reply), operator.role, file, extra, shown);
+  };
+  view('/console/reports/:id', 'moderator', async (request, reply, operator) => {
+    const shown = await reportScreen(request, reply, operator);
+    return shown ? send(reply, 200, shown) : notFound(request, reply, '/console/reports');
+  });
+  const reportAgain = async (request: FastifyRequest, reply: FastifyReply, operator: Operator, shown: PageNotice) =>
+    (await reportScreen(request, reply, operator, shown, { values: decisionValues(request.body) })) ??
+    reportsPage(page(request, reply), operator.role, await reports(deps.db), deps.now(), shown);
+  const decisionValues = (body: unknown) => ({
+    action: field(body, 'action'),
+    ground: field(body, 'ground'),
+    explanation: field(body, 'explanation'),
+  });
+  // Reading the conversation of a reported message: a POST, since the read is written to the audit log.
+  action(
+    '/console/reports/:id/read',
+    'moderator',
+    async (request, reply, operator) => {
+      const conversation = await readReportedConversation(write(), idOf(request), operator.actor);
+      const shown = conversation && (await reportScreen(request, reply, operator, undefined, { conversation }));
+      if (!shown) return '/console/reports';
+      return { status: 200, page: shown };
+    },
+    reportAgain,
+  );
+  action(
+    '/console/reports/:id/decide',
+    'moderator',
+    async (request, reply, operator) => {
+      const values = decisionValues(request.body);
+      const explanation = reasonOf(request.body, 'explanation');
+      if (!explanation) return { status: 400, page: await reportAgain(request, reply, operator, MISSING_REASON) };
+      await decideReport(
+        write(),
+        idOf(request),
+        { action: values.action as never, ground: values.ground as never, explanation },
+        operator.actor,
+      );
+      return `/console/reports?done=decided&id=${idOf(request)}`;
+    },
+    reportAgain,
+  );
+
+  // ------------------------------------------------------------ appeals
+
+  view('/console/appeals', 'moderator', async (request, reply, operator) =>
+    send(
+      reply,
+      200,
+      appealsPage(page(request, reply), operator.role, await appeals(deps.db), deps.now(), doneNotice(request)),
+    ),
+  );
+  const appealScreen = async (request: FastifyRequest, reply: FastifyReply, operator: Operator, shown?: PageNotice) => {
+    const file = await appealFile(deps.db, idOf(request));
+    return (
+      file &&
+      appealPage(page(request, reply), operator.role, file, mayDecideAppeal(file.decision, operator.actor), shown)
+    );
+  };
+  view('/console/appeals/:id', 'moderator', async (request, reply, operator) => {
+    const shown = await appealScreen(request, reply, operator);
+    return shown ? send(reply, 200, shown) : notFound(request, reply, '/console/appeals');
+  });
+  const appealAgain = async (request: FastifyRequest, reply: FastifyReply, operator: Operator, shown: PageNotice) =>
+    (await appealScreen(request, reply, operator, shown)) ??
+    appealsPage(page(request, reply), operator.role, await appeals(deps.db), deps.now(), shown);
+  action(
+    '/console/appeals/:id/decide',
+    'moderator',
+    async (request, reply, operator) => {
+      const outcome = field(request.body, 'outcome');
+      const explanation = reasonOf(request.body, 'explanation');
+      if (!explanation || (outcome !== 'upheld' && outcome !== 'reversed')) {
+        return { status: 400, page: await appealAgain(request, reply, operator, MISSING_REASON) };
+      }
+      await decideAppeal(write(), idOf(request), outcome, explanation, operator.actor);
+      return `/console/appeals?done=decided&id=${idOf(request)}`;
+    },
+    appealAgain,
+  );
+
+  // ------------------------------------------------------------ claims
+
+  view('/console/claims', 'moderator', async (request, reply, operator) =>
+    send(
+      reply,
+      200,
+      claimsPage(page(request, reply), operator.role, await disputedClaims(deps.db), deps.now(), doneNotice(request)),
+    ),
+  );
+  const claimScreen = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    operator: Operator,
+    shown?: PageNotice,
+    values: { amount_eur?: string; explanation?: string } = {},
+  ) => {
+    const file = await claimFile(deps.db, idOf(request));
+    return file && claimPage(page(request, reply), operator.role, file, values, shown);
+  };
+  view('/console/claims/:id', 'moderator', async (request, reply, operator) => {
+    const shown = await claimScreen(request, reply, operator);
+    return shown ? send(reply, 200, shown) : notFound(request, reply, '/console/claims');
+  });
+  const claimAgain = async (request: FastifyRequest, reply: FastifyReply, operator: Operator, shown: PageNotice) =>
+    (await claimScreen(request, reply, operator, shown, {
+      amount_eur: field(request.body, 'amount_eur'),
+      explanation: field(request.body, 'explanation'),
+    })) ?? claimsPage(page(request, reply), operator.role, await disputedClaims(deps.db), deps.now(), shown);
+  action(
+    '/console/claims/:id/decide',
+    'moderator',
+    async (request, reply, operator) => {
+      const amount = (field(request.body, 'amount_eur') ?? '').trim().replace(',', '.');
+      const explanation = reasonOf(request.body, 'explanation');
+      if (!/^\d{1,7}(\.\d{1,2})?$/.test(amount)) {
+        const shown: PageNotice = {
+          kind: 'error',
+          de: 'Den Betrag bitte in Euro mit höchstens zwei Nachkommastellen angeben, z. B. 35,50; es ist nichts geschehen.',
+          en: 'Give the amount in euros with at most two decimals, e.g. 35.50; nothing was done.',
+        };
+        return { status: 400, page: await claimAgain(request, reply, operator, shown) };
+      }
+      if (!explanation) return { status: 400, page: await claimAgain(request, reply, operator, MISSING_REASON) };
+      const [euros = '0', cents = ''] = amount.split('.');
+      const amountCents = Number(euros) * 100 + Number(cents.padEnd(2, '0'));
+      await decideClaim(write(), idOf(request), { amountCents, explanation }, operator.actor);
+      return `/console/claims?done=decided&id=${idOf(request)}`;
+    },
+    claimAgain,
+  );
+
+  // ------------------------------------------------------------ accounts
+
+  view('/console/accounts', 'support', async (request, reply, operator) => {
+    const asked = (request.query as { q?: unknown }).q;
+    const text = typeof asked === 'string' ? asked.trim().slice(0, 200) : '';
+    const rows = text ? await findAccounts(deps.db, text) : undefined;
+    return send(reply, 200, accountsPage(page(request, reply), operator.role, text, rows, doneNotice(request)));
+  });
+  const accountScreen = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    operator: Operator,
+    shown?: PageNotice,
+  ) => {
+    const file = await accountFile(deps.db, idOf(request), deps.now());
+    const path = `/console/accounts/${idOf(request)}`;
+    return file && accountPage(page(request, reply), operator.role, file, reauthOf(operator, path), shown);
+  };
+  view('/console/accounts/:id', 'support', async (request, reply, operator) => {
+    const shown = await accountScreen(request, reply, operator, doneNotice(request));
+    return shown ? send(reply, 200, shown) : notFound(request, reply, '/console/accounts');
+  });
+  const accountAgain = async (request: FastifyRequest, reply: FastifyReply, operator: Operator, shown: PageNotice) =>
+    (await accountScreen(request, reply, operator, shown)) ??
+    accountsPage(page(request, reply), operator.role, '', undefined, shown);
+  const STALE_SIGN_IN: PageNotice = {
+    kind: 'error',
+    de: `Dafür bitte zuerst erneut anmelden (innerhalb von ${REAUTH_MINUTES} Minuten); es ist nichts geschehen.`,
+    en: `Sign in again first (within ${REAUTH_MINUTES} minutes); nothing was done.`,
+  };
+  /** A destructive action on an account: a recent sign-in and a reason, or the page again. */
+  const accountAction = (
+    path: string,
+    role: OperatorRole,
+    reasonField: string,
+    act: (
+      operator: Operator,
+      file: NonNullable<Awaited<ReturnType<typeof accountFile>>>,
+      reason: string,
+      body: unknown,
+    ) => Promise<string>,
+  ) =>
+    action(
+      path,
+      role,
+      async (request, reply, operator) => {
+        const file = await accountFile(deps.db, idOf(request), deps.now());
+        if (!file) return '/console/accounts';
+        if (!reauthOf(operator, '').recent) {
+          return { status: 403, page: await accountAgain(request, reply, operator, STALE_SIGN_IN) };
+        }
+        const reason = reasonOf(request.body, reasonField);
+        if (!reason) return { status: 400, page: await accountAgain(request, reply, operator, MISSING_REASON) };
+        return act(operator, file, reason, request.body);
+      },
+      accountAgain,
+    );
+  accountAction('/console/accounts/:id/suspend', 'support', 'reason', async (operator, file, reason, body) => {
+    const ground = field(body, 'ground') === 'legal' ? 'legal' : 'terms';
+    await suspendAccount(write(), file.account, { ground, explanation: reason }, operator.actor);
+    return `/console/accounts/${file.account.id}?done=suspended&id=${file.account.id}`;
+  });
+  accountAction('/console/accounts/:id/restore', 'support', 'reason', async (operator, file, reason) => {
+    await restoreAccount(write(), file.account, reason, operator.actor);
+    return `/console/accounts/${file.account.id}?done=restored&id=${file.account.id}`;
+  });
+  accountAction('/console/accounts/:id/erase', 'admin', 'reason', async (operator, file, reason, body) => {
+    await eraseAccount(write(), file.account, field(body, 'confirm') ?? '', deps.bookingRequestTtlHours, {
+      actor: operator.actor,
+      reason,
+    });
+    return `/console/accounts/${file.account.id}?done=erased&id=${file.account.id}`;
+  });
+
+  // ------------------------------------------------------------ operators (admin)
+
+  const operatorList = async (request: FastifyRequest, reply: FastifyReply, operator: Operator, shown?: PageNotice) =>
+    operatorsPage(page(request, reply), await listOperators(deps.db), reauthOf(operator, '/console/operators'), shown);
+  view('/console/operators', 'admin', async (request, reply, operator) =>
+    send(reply, 200, await operatorList(request, reply, operator, doneNotice(request))),
+  );
+  action(
+    '/console/operators/add',
+    'admin',
+    async (request, reply, operator) => {
+      const email = (field(request.body, 'email') ?? '').trim();
+      const role = field(request.body, 'role') as OperatorRole;
+      const reason = reasonOf(request.body);
+      if (!reason) return { status: 400, page: await operatorList(request, reply, operator, MISSING_REASON) };
+      await addOperator(write(), operator.actor, email, role, reason);
+      return `/console/operators?done=added&id=${encodeURIComponent(email)}`;
+    },
+    operatorList,
+  );
+  action(
+    '/console/operators/remove',
+    'admin',
+    async (request, reply, operator) => {
+      if (!reauthOf(operator, '').recent) {
+        return { status: 403, page: await operatorList(request, reply, operator, STALE_SIGN_IN) };
+      }
+      const email = (field(request.body, 'email') ?? '').trim();
+      await removeOperator(write(), operator.actor, email, 'Removed in the console.');
+      return `/console/operators?done=removed&id=${encodeURIComponent(email)}`;
+    },
+    operatorList,
+  );
+
+  // ------------------------------------------------------------ re-authentication
+
+  // Ends this session and signs in again, coming back to the page: the new session is the recent sign-in.
+  app.post('/console/reauthenticate', post, async (request, reply) => {
+    const operator = await operatorIn(request, reply, 'support');
+    if (!operator) return reply;
+    const asked = field(request.body, 'next') ?? '/console';
+    const next = CONSOLE_PATH.test(asked) ? asked : '/console';
+    await endSession(deps.db, operator.signedIn.account.id, operator.signedIn.session.id, deps.now());
+    reply.clearCookie(COOKIES.session, cookieOptions(request));
+    reply.setCookie(COOKIES.next, next, cookieOptions(request, CODE_TTL_MINUTES * 60));
+    return see(reply, `/signin?next=${encodeURIComponent(next)}`);
+  });
+
+  // ------------------------------------------------------------ audit log (admin)
+
+  view('/console/audit', 'admin', async (request, reply) => {
+    const query = request.query as Record<string, unknown>;
+    const text = (name: string) =>
+      typeof query[name] === 'string' ? (query[name] as string).trim().slice(0, 100) : '';
+    const filter = { actor: text('actor'), action: text('action'), from: text('from'), to: text('to') };
+    const badDay = [filter.from, filter.to].some((day) => day !== '' && !/^\d{4}-\d{2}-\d{2}$/.test(day));
+    const rows = badDay
+      ? []
+      : await auditPage(deps.db, {
+          actor: filter.actor || undefined,
+          action: filter.action || undefined,
+          from: filter.from ? `${filter.from}T00:00:00.000Z` : undefined,
+          to: filter.to ? `${filter.to}T00:00:00.000Z` : undefined,
+        });
+    const error = badDay ? { de: 'Tage bitte als JJJJ-MM-TT.', en: 'Days as YYYY-MM-DD, please.' } : undefined;
+    return send(reply, badDay ? 400 : 200, auditLogPage(page(request, reply), filter, rows, error));
+  });
+}
