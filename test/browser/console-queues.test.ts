@@ -68,6 +68,15 @@ async function serve(t: TestContext) {
   return { app, db, origin, outbox, ada, mo, sam, olga, rita, nora, as, axe, advance: (ms: number) => (at += ms) };
 }
 
+/**
+ * With CONSOLE_SCREENSHOTS=<dir>, the main screens are saved there as PNG (docs/images/console-*.png
+ * are made so); without it nothing is written.
+ */
+const shot = async (page: Page, name: string) => {
+  const dir = process.env.CONSOLE_SCREENSHOTS;
+  if (dir) await page.screenshot({ path: join(dir, `console-${name}.png`), fullPage: true });
+};
+
 const heading = async (page: Page) => (await page.getByRole('heading', { level: 1 }).textContent())?.trim();
 const status = async (page: Page) => ((await page.getByRole('status').first().textContent()) ?? '').trim();
 const alert = async (page: Page) => ((await page.getByRole('alert').first().textContent()) ?? '').trim();
@@ -135,6 +144,7 @@ test('every queue decided in the console, each action in the audit log, axe-clea
   assert.equal(await heading(sam), 'Key requests');
   assert.match((await sam.locator('article').first().textContent()) ?? '', /Nachbarschaftshilfe in Durlach/);
   await clean('/console/key-requests');
+  await shot(sam, 'key-requests');
   // With the keyboard alone: Tab to the approve button and press Enter.
   let focused = '';
   for (let i = 0; i < 30 && focused !== 'Approve and send the key'; i++) {
@@ -155,6 +165,7 @@ test('every queue decided in the console, each action in the audit log, axe-clea
   await clean('/console/verifications');
   await sam.getByRole('link', { name: 'Rita R.' }).click();
   assert.equal(await heading(sam), 'Verification');
+  await shot(sam, 'verification');
   await clean(`/console/verifications/${verification.body.id}`);
   await sam.getByRole('button', { name: 'Reject' }).click();
   assert.equal(await heading(sam), 'Verification', 'a reason is required: the browser keeps the form (required)');
@@ -178,6 +189,7 @@ test('every queue decided in the console, each action in the audit log, axe-clea
   await clean(`/console/reports/${report.body.id}`);
   const template = await mo.getByLabel(/Statement of reasons/).inputValue();
   assert.match(template, /§ 263 StGB/, 'the scam template');
+  await shot(mo, 'report');
   await mo
     .getByLabel(/Statement of reasons/)
     .fill('Vorkasse per Gutschein ist Betrug (§ 263 StGB). Der Auftrag ist entfernt.');
@@ -194,6 +206,7 @@ test('every queue decided in the console, each action in the audit log, axe-clea
   const read = (await mo.locator('main').textContent()) ?? '';
   assert.match(read, /Frag nicht so dumm/);
   assert.match(read, /Ist das Zelt noch frei/);
+  await shot(mo, 'private-read');
 
   // The poster appeals; the moderator who decided may not decide it (four eyes), the admin reverses it.
   const decisions = (await s.olga.get('/v1/me/moderation-decisions')).body.data as { id: string }[];
@@ -223,6 +236,7 @@ test('every queue decided in the console, each action in the audit log, axe-clea
   assert.match(claimPage, /Riss im Sitzbrett/);
   assert.match(claimPage, /war schon vorher da/);
   await clean(`/console/claims/${claimId}`);
+  await shot(mo, 'claim');
   await mo.getByLabel(/Amount the owner keeps/).fill('99');
   await mo.getByLabel('Reason (stored and sent)').fill('Beide Seiten glaubhaft; die Hälfte.');
   await mo.getByRole('button', { name: 'Decide the amount' }).click();
@@ -239,6 +253,7 @@ test('every queue decided in the console, each action in the audit log, axe-clea
   await clean('/console/accounts?q=olga');
   await sam.locator('tr', { hasText: 'olga@example.org' }).getByRole('link').click();
   assert.equal(await heading(sam), 'Account');
+  await shot(sam, 'account');
   await clean(`/console/accounts/${s.olga.accountId}`);
   await sam.getByLabel(/Statement of reasons/).fill('Wiederholte Betrugsversuche (Nutzungsbedingungen Nr. 4).');
   await Promise.all([
@@ -288,6 +303,7 @@ test('every queue decided in the console, each action in the audit log, axe-clea
   // ---- the audit log: every action above, with who and why.
   await admin.goto(`${s.origin}/console/audit`);
   await clean('/console/audit');
+  await shot(admin, 'audit');
   await clean('/console');
   const rows = (await admin.locator('tbody tr').allInnerTexts()).map((row) => row.split('\t'));
   const entry = (action: string) => rows.find((row) => row[3] === action);
@@ -309,6 +325,8 @@ test('every queue decided in the console, each action in the audit log, axe-clea
     if (reason instanceof RegExp) assert.match(row[5] ?? '', reason, action);
   }
   assert.equal(checked.length, 15, 'every kind of console page was checked by axe-core');
+  await admin.goto(`${s.origin}/console`);
+  await shot(admin, 'overview');
 });
 
 /** A returned booking of the listing whose owner claims part of the deposit and whose renter disputes it. */
