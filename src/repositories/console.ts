@@ -63,8 +63,9 @@ export async function accountObjects(db: Queryable, accountId: string) {
     count(
       db
         .selectFrom('listings')
+        .innerJoin('owners', 'owners.id', 'listings.owner_id')
         .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('owner_id', '=', accountId)
+        .where('owners.account_id', '=', accountId)
         .executeTakeFirst(),
     ),
     db.selectFrom('helpers').select(['id', 'display_name', 'removed_at']).where('account_id', '=', accountId).execute(),
@@ -178,16 +179,18 @@ export function bookingOfClaim(db: Queryable, bookingId: string) {
 export async function conversationOfMessage(db: Queryable, messageId: string) {
   const message = await db
     .selectFrom('messages')
-    .select('conversation_id')
+    .select(['conversation_id', 'seq'])
     .where('id', '=', messageId)
     .executeTakeFirst();
   if (!message) return [];
+  // The reported message with up to 100 before and after it.
   return db
     .selectFrom('messages')
     .select(['id', 'sender_account_id', 'text', 'created_at', 'removed_at'])
     .where('conversation_id', '=', message.conversation_id)
+    .where('seq', '>=', Number(message.seq) - 100)
+    .where('seq', '<=', Number(message.seq) + 100)
     .orderBy('seq')
-    .limit(200)
     .execute();
 }
 
@@ -203,7 +206,78 @@ export function activeSuspensions(db: Queryable, accountId: string) {
     .execute();
 }
 
-/** Marks an account not suspended (an operator restored it). */
-export async function liftSuspension(trx: Queryable, accountId: string): Promise<void> {
-  await trx.updateTable('accounts').set({ suspended_at: null }).where('id', '=', accountId).execute();
+/** Marks an account not suspended (an operator restored it); false when it was not suspended. */
+export async function liftSuspension(trx: Queryable, accountId: string): Promise<boolean> {
+  const lifted = await trx
+    .updateTable('accounts')
+    .set({ suspended_at: null })
+    .where('id', '=', accountId)
+    .where('suspended_at', 'is not', null)
+    .executeTakeFirst();
+  return Number(lifted.numUpdatedRows) > 0;
+}
+
+/** Marks an account suspended unless it is erased or suspended already (then false). */
+export async function markSuspended(trx: Queryable, accountId: string, now: Date): Promise<boolean> {
+  const marked = await trx
+    .updateTable('accounts')
+    .set({ suspended_at: now.toISOString() })
+    .where('id', '=', accountId)
+    .where('suspended_at', 'is', null)
+    .where('erased_at', 'is', null)
+    .executeTakeFirst();
+  return Number(marked.numUpdatedRows) > 0;
+}
+
+/** Whether one of the decisions has a pending appeal. */
+export async function pendingAppealOn(db: Queryable, decisionIds: readonly string[]): Promise<boolean> {
+  if (decisionIds.length === 0) return false;
+  const row = await db
+    .selectFrom('appeals')
+    .select('id')
+    .where('decision_id', 'in', decisionIds)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * The messages between a booking's two parties about its listing or the booking itself, oldest
+ * first (a private read: the caller records it).
+ */
+export async function conversationOfParties(
+  db: Queryable,
+  subjects: { type: 'listing' | 'booking'; id: string }[],
+  a: string,
+  b: string,
+) {
+  const [low, high] = a < b ? [a, b] : [b, a];
+  return db
+    .selectFrom('messages')
+    .innerJoin('conversations as c', 'c.id', 'messages.conversation_id')
+    .select([
+      'messages.id',
+      'messages.sender_account_id',
+      'messages.text',
+      'messages.created_at',
+      'messages.removed_at',
+    ])
+    .where('c.account_low', '=', low)
+    .where('c.account_high', '=', high)
+    .where((eb) => eb.or(subjects.map((s) => eb.and([eb('c.about_type', '=', s.type), eb('c.about_id', '=', s.id)]))))
+    .orderBy('messages.created_at')
+    .orderBy('messages.seq')
+    .limit(200)
+    .execute();
+}
+
+/** The reports about an account's items, newest first. */
+export function reportsAboutAccount(db: Queryable, accountId: string, limit: number) {
+  return db
+    .selectFrom('reports')
+    .select(['id', 'about_type', 'about_id', 'reason', 'status', 'created_at'])
+    .where('about_account_id', '=', accountId)
+    .orderBy('created_at', 'desc')
+    .limit(limit)
+    .execute();
 }

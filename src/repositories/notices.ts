@@ -456,14 +456,17 @@ export async function itemOwner(db: Queryable, about: About): Promise<string | n
 }
 
 /** Stores a decision and marks its report decided (when a report prompted it). */
-export async function recordDecision(trx: WriteTransaction, decision: DecisionRow): Promise<void> {
+export async function recordDecision(trx: WriteTransaction, decision: DecisionRow): Promise<boolean> {
   await trx.insertInto('moderation_decisions').values(decision).execute();
-  if (decision.report_id === null) return;
-  await trx
+  if (decision.report_id === null) return true;
+  // Conditional: of two moderators deciding at once, one marks the report; the other's transaction is undone.
+  const marked = await trx
     .updateTable('reports')
     .set({ status: 'decided', decided_at: decision.created_at, decision_id: decision.id })
     .where('id', '=', decision.report_id)
-    .execute();
+    .where('status', '=', 'received')
+    .executeTakeFirst();
+  return Number(marked.numUpdatedRows) > 0;
 }
 
 export async function setAppealOutcome(
@@ -472,6 +475,12 @@ export async function setAppealOutcome(
   outcome: 'upheld' | 'reversed',
   at: string,
   explanation: string,
-): Promise<void> {
-  await trx.updateTable('appeals').set({ status: outcome, decided_at: at, explanation }).where('id', '=', id).execute();
+): Promise<boolean> {
+  const moved = await trx
+    .updateTable('appeals')
+    .set({ status: outcome, decided_at: at, explanation })
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return Number(moved.numUpdatedRows) > 0;
 }

@@ -3,12 +3,15 @@
  * moderation decision like one taken on a report (DSA Art. 17): the account is told with a
  * statement of reasons (the private moderation.decided event, GET /v1/me/moderation-decisions)
  * and may appeal it; its keys, tokens and sessions stop working at once. Restoring reverses the
- * account's standing suspensions. Both are audited in their own transaction.
+ * account's standing suspensions (not while one is appealed: the appeal decides). Both are audited
+ * in their own transaction, and both are refused on one's own account and, unless an admin acts,
+ * on an operator's (a suspended account cannot sign in).
  */
 import type { AccountRow } from '../db/schema.js';
 import { newId } from '../domain/ids.js';
-import { activeSuspensions, liftSuspension } from '../repositories/console.js';
-import { applyModeration, type DecisionRow, recordDecision, undoModeration } from '../repositories/notices.js';
+import { activeSuspensions, liftSuspension, markSuspended, pendingAppealOn } from '../repositories/console.js';
+import { type DecisionRow, recordDecision, undoModeration } from '../repositories/notices.js';
+import { findOperator } from '../repositories/operators.js';
 import { recordEvent } from '../repositories/outbox.js';
 import { inWriteTransaction, type WriteContext, type WriteTransaction } from '../repositories/write-transaction.js';
 import { statementOf } from './notices.js';
@@ -27,6 +30,16 @@ const told = (trx: WriteTransaction, decision: DecisionRow, accountId: string, n
     now,
   );
 
+/** Who may suspend or restore whom: never oneself; an operator's account only an admin. */
+async function mayActOn(db: WriteContext['db'], account: AccountRow, actor: Actor): Promise<void> {
+  if (actor === 'cli') return;
+  if (account.id === actor.accountId) throw new OperatorError('Not your own account; another operator acts on it.');
+  const operator = await findOperator(db, account.id);
+  if (operator && actor.role !== 'admin') {
+    throw new OperatorError(`This account is an operator (${operator.role}); only an admin suspends or restores it.`);
+  }
+}
+
 /** Suspends the account with a statement of reasons; refused when it is erased or suspended already. */
 export async function suspendAccount(
   context: WriteContext,
@@ -34,10 +47,12 @@ export async function suspendAccount(
   input: { ground: 'legal' | 'terms'; explanation: string },
   actor: Actor,
 ): Promise<DecisionRow> {
-  if (account.erased_at !== null) throw new OperatorError('This account is erased; there is nothing to suspend.');
-  if (account.suspended_at !== null)
-    throw new OperatorError(`This account is suspended since ${account.suspended_at}.`);
+  await mayActOn(context.db, account, actor);
   return inWriteTransaction(context, async (trx) => {
+    // Conditional: of two operators suspending at once, one does; an erased account is never suspended.
+    if (!(await markSuspended(trx, account.id, context.now))) {
+      throw new OperatorError('This account is erased or suspended already.');
+    }
     const decision: DecisionRow = {
       id: newId('mod'),
       report_id: null,
@@ -53,7 +68,6 @@ export async function suspendAccount(
       reversed_at: null,
       decided_by: actor === 'cli' ? 'cli' : actor.accountId,
     };
-    await applyModeration(trx, { type: 'account', id: account.id }, account.id, 'suspend_account', context.now);
     await recordDecision(trx, decision);
     await told(trx, decision, account.id, context.now);
     await audit(
@@ -79,14 +93,22 @@ export async function restoreAccount(
   explanation: string,
   actor: Actor,
 ): Promise<void> {
-  if (account.suspended_at === null) throw new OperatorError('This account is not suspended.');
+  await mayActOn(context.db, account, actor);
   await inWriteTransaction(context, async (trx) => {
     const standing = await activeSuspensions(trx, account.id);
+    if (
+      await pendingAppealOn(
+        trx,
+        standing.map((decision) => decision.id),
+      )
+    ) {
+      throw new OperatorError('The suspension is appealed: the appeal decides it (four eyes).');
+    }
+    if (!(await liftSuspension(trx, account.id))) throw new OperatorError('This account is not suspended.');
     for (const decision of standing) {
       await undoModeration(trx, decision, context.now);
       await told(trx, { ...decision, reversed_at: context.now.toISOString() }, account.id, context.now);
     }
-    await liftSuspension(trx, account.id);
     await audit(
       trx,
       actor,

@@ -22,7 +22,7 @@ import { hasPendingTask } from '../repositories/provider.js';
 import { inWriteTransaction, type WriteContext, type WriteTransaction } from '../repositories/write-transaction.js';
 import type { Claim, ClaimBody, DisputeBody } from '../schemas/claims.js';
 import { ApiError, badRequest } from './errors.js';
-import { type Actor, audit } from './operators.js';
+import { type Actor, audit, OperatorError } from './operators.js';
 import { centsOf } from './write-rules.js';
 
 /** The claim as one of its parties reads it: their side, what they do next. */
@@ -260,10 +260,14 @@ export async function decideClaim(
 ): Promise<ClaimRow> {
   return inWriteTransaction(context, async (trx) => {
     const row = await findClaim(trx, id);
-    if (!row) throw new Error(`No claim ${id}.`);
-    if (row.status !== 'disputed') throw new Error(`Claim ${id} is ${row.status}; only a disputed claim is decided.`);
+    if (!row) throw new OperatorError(`No claim ${id}.`);
+    if (row.status !== 'disputed')
+      throw new OperatorError(`Claim ${id} is ${row.status}; only a disputed claim is decided.`);
+    if (actor !== 'cli' && (row.owner_account_id === actor.accountId || row.renter_account_id === actor.accountId)) {
+      throw new OperatorError('You are a party to this claim; another operator decides it.');
+    }
     if (decision.amountCents > row.amount_cents) {
-      throw new Error(`--amount-eur is more than the ${eurosOf(row.amount_cents)} EUR claimed.`);
+      throw new OperatorError(`--amount-eur is more than the ${eurosOf(row.amount_cents)} EUR claimed.`);
     }
     const at = context.now.toISOString();
     const moved = await moveClaim(
@@ -274,7 +278,7 @@ export async function decideClaim(
       { decided_cents: decision.amountCents, explanation: decision.explanation, decided_at: at },
       context.now,
     );
-    if (!moved) throw new Error(`Claim ${id} changed meanwhile; list the claims again.`);
+    if (!moved) throw new OperatorError(`Claim ${id} changed meanwhile; list the claims again.`);
     await recordClaimEvents(trx, 'claim.status_changed', moved, context.now);
     await audit(
       trx,

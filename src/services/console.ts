@@ -12,6 +12,7 @@ import {
   bookingOfClaim,
   claimQueue,
   conversationOfMessage,
+  conversationOfParties,
   keyRequestQueue,
   keysOfAccount,
   paymentsOfBooking,
@@ -20,11 +21,12 @@ import {
   type QueueFigure,
   receivedReportRows,
   reportQueue,
+  reportsAboutAccount,
   searchAccounts,
   verificationQueue,
   verificationsOfHelper,
 } from '../repositories/console.js';
-import { findRequest, listPendingRequests } from '../repositories/key-requests.js';
+import { listPendingRequests } from '../repositories/key-requests.js';
 import {
   type AppealRow,
   accountDecisions,
@@ -38,6 +40,7 @@ import {
 import { findOperator } from '../repositories/operators.js';
 import { findVerification } from '../repositories/verifications.js';
 import { inWriteTransaction, type WriteContext } from '../repositories/write-transaction.js';
+import { ApiError } from './errors.js';
 import { getHelper } from './helper-profiles.js';
 import { reportEvidence } from './notices.js';
 import { authorizationsOf } from './oauth-grants.js';
@@ -73,10 +76,6 @@ export function operatorOf(db: WriteContext['db'], accountId: string): Promise<O
   return findOperator(db, accountId);
 }
 
-/** Whether a session seen last at `lastSeenAt` is still a console session at `now`. */
-export const consoleSessionLive = (lastSeenAt: string, now: Date): boolean =>
-  now.getTime() - Date.parse(lastSeenAt) < CONSOLE_IDLE_MINUTES * 60_000;
-
 /** The queues the role sees, with how many wait and since when. */
 export async function queueFigures(
   db: WriteContext['db'],
@@ -95,7 +94,6 @@ type Db = WriteContext['db'];
 
 /** The pending key requests, oldest first. */
 export const keyRequests = (db: Db) => listPendingRequests(db);
-export const keyRequest = (db: Db, id: string) => findRequest(db, id);
 
 /** The pending verification requests, oldest first. */
 export const verifications = (db: Db) => pendingVerificationRows(db);
@@ -106,7 +104,14 @@ export async function verificationFile(db: Db, id: string) {
   if (!verification) return undefined;
   const helperId = verification.helper_id;
   const [helper, history] = helperId
-    ? await Promise.all([getHelper(db, helperId).catch(() => undefined), verificationsOfHelper(db, helperId)])
+    ? await Promise.all([
+        getHelper(db, helperId).catch((error: unknown) => {
+          // A profile removed by moderation is not public any more (404): the page says so.
+          if (error instanceof ApiError && error.status === 404) return undefined;
+          throw error;
+        }),
+        verificationsOfHelper(db, helperId),
+      ])
     : [undefined, []];
   return { verification, helper, history: history.filter((row) => row.id !== id) };
 }
@@ -184,8 +189,42 @@ export async function appealFile(db: Db, id: string): Promise<AppealFile | undef
  * Four eyes (issue 33): an appeal is decided by another operator than the one who took the
  * decision appealed. The admin command (`cli`) has no person behind it and is not checked.
  */
-export const mayDecideAppeal = (decision: DecisionRow, actor: Actor): boolean =>
-  actor === 'cli' || decision.decided_by !== actor.accountId;
+export const mayDecideAppeal = (file: AppealFile, actor: Actor): boolean =>
+  actor === 'cli' || (file.decision.decided_by !== actor.accountId && file.appeal.account_id !== actor.accountId);
+
+/**
+ * The conversation of a claim's two parties about the booking's listing or the booking: private,
+ * read only on the operator's asking, the read written to the audit log first (one transaction).
+ */
+export async function readClaimConversation(context: WriteContext, claimId: string, actor: Actor) {
+  return inWriteTransaction(context, async (trx) => {
+    const claim = await findClaim(trx, claimId);
+    const booking = claim && (await bookingOfClaim(trx, claim.booking_id));
+    if (!claim || !booking) return undefined;
+    const messages = await conversationOfParties(
+      trx,
+      [
+        { type: 'listing', id: booking.listing_id },
+        { type: 'booking', id: booking.id },
+      ],
+      claim.owner_account_id,
+      claim.renter_account_id,
+    );
+    await audit(
+      trx,
+      actor,
+      {
+        action: 'private.read',
+        targetType: 'claim',
+        targetId: claim.id,
+        reason: 'The claim points at the conversation of its two parties; it was read to decide it.',
+        details: { booking: booking.id, messages: messages.length },
+      },
+      context.now,
+    );
+    return messages;
+  });
+}
 
 /** The disputed claims, oldest first. */
 export const disputedClaims = (db: Db) => claimsIn(db, ['disputed']);
@@ -225,6 +264,8 @@ export interface AccountFile {
   keys: Awaited<ReturnType<typeof keysOfAccount>>;
   grants: Awaited<ReturnType<typeof authorizationsOf>>;
   decisions: DecisionRow[];
+  /** Reports about the account's items, newest first (at most 20). */
+  reports: Awaited<ReturnType<typeof reportsAboutAccount>>;
   operator: OperatorRow | undefined;
 }
 
@@ -232,14 +273,15 @@ export interface AccountFile {
 export async function accountFile(db: Db, id: string, now: Date): Promise<AccountFile | undefined> {
   const account = await findAccount(db, id);
   if (!account) return undefined;
-  const [objects, keys, grants, decisions, operator] = await Promise.all([
+  const [objects, keys, grants, decisions, reports, operator] = await Promise.all([
     accountObjects(db, id),
     keysOfAccount(db, id),
     authorizationsOf(db, id, now),
     accountDecisions(db, id, 50, 0),
+    reportsAboutAccount(db, id, 20),
     findOperator(db, id),
   ]);
-  return { account, objects, keys, grants, decisions: decisions.rows, operator };
+  return { account, objects, keys, grants, decisions: decisions.rows, reports, operator };
 }
 
 /** The types the console's pages name. */

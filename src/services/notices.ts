@@ -197,17 +197,21 @@ export async function decideReport(
   actor: Actor = 'cli',
 ): Promise<{ report: ReportRow; decision: DecisionRow }> {
   if (!MODERATION_ACTIONS.includes(input.action))
-    throw new Error(`--action must be one of ${MODERATION_ACTIONS.join(', ')}.`);
+    throw new OperatorError(`--action must be one of ${MODERATION_ACTIONS.join(', ')}.`);
   if (!MODERATION_GROUNDS.includes(input.ground))
-    throw new Error(`--ground must be one of ${MODERATION_GROUNDS.join(', ')}.`);
+    throw new OperatorError(`--ground must be one of ${MODERATION_GROUNDS.join(', ')}.`);
   return inWriteTransaction(context, async (trx) => {
     const report = await findReport(trx, reportId);
-    if (!report) throw new Error(`No report ${reportId}.`);
-    if (report.status !== 'received') throw new Error(`Report ${reportId} was decided already (${report.decided_at}).`);
+    if (!report) throw new OperatorError(`No report ${reportId}.`);
+    if (report.status !== 'received')
+      throw new OperatorError(`Report ${reportId} was decided already (${report.decided_at}).`);
     const about = { type: report.about_type, id: report.about_id };
     const owner = await itemOwner(trx, about);
+    if (actor !== 'cli' && owner === actor.accountId) {
+      throw new OperatorError('This report is about your own content; another operator decides it.');
+    }
     if (input.action === 'suspend_account' && !owner) {
-      throw new Error(`${about.type} ${about.id} belongs to no account to suspend.`);
+      throw new OperatorError(`${about.type} ${about.id} belongs to no account to suspend.`);
     }
     const at = context.now.toISOString();
     const decision: DecisionRow = {
@@ -226,7 +230,9 @@ export async function decideReport(
       decided_by: actor === 'cli' ? 'cli' : actor.accountId,
     };
     decision.status_before = await applyModeration(trx, about, owner, input.action, context.now);
-    await recordDecision(trx, decision);
+    if (!(await recordDecision(trx, decision))) {
+      throw new OperatorError(`Report ${reportId} was decided by someone else a moment ago.`);
+    }
     if (owner && input.action !== 'no_action') {
       await recordEvent(
         trx,
@@ -346,16 +352,22 @@ export async function decideAppeal(
 ): Promise<{ appeal: AppealRow; decision: DecisionRow }> {
   return inWriteTransaction(context, async (trx) => {
     const appeal = await findAppeal(trx, appealId);
-    if (!appeal) throw new Error(`No appeal ${appealId}.`);
-    if (appeal.status !== 'pending') throw new Error(`Appeal ${appealId} was decided already (${appeal.status}).`);
+    if (!appeal) throw new OperatorError(`No appeal ${appealId}.`);
+    if (appeal.status !== 'pending')
+      throw new OperatorError(`Appeal ${appealId} was decided already (${appeal.status}).`);
     const decision = await findDecision(trx, appeal.decision_id);
-    if (!decision) throw new Error(`The decision ${appeal.decision_id} is gone.`);
+    if (!decision) throw new OperatorError(`The decision ${appeal.decision_id} is gone.`);
     // Four eyes: an operator never decides the appeal of their own decision (the command has no person to check).
     if (actor !== 'cli' && decision.decided_by === actor.accountId) {
       throw new OperatorError('You took the decision appealed; another operator decides the appeal (four eyes).');
     }
+    if (actor !== 'cli' && appeal.account_id === actor.accountId) {
+      throw new OperatorError('This is your own appeal; another operator decides it.');
+    }
     const at = context.now.toISOString();
-    await setAppealOutcome(trx, appeal.id, outcome, at, explanation);
+    if (!(await setAppealOutcome(trx, appeal.id, outcome, at, explanation))) {
+      throw new OperatorError(`Appeal ${appealId} was decided by someone else a moment ago.`);
+    }
     if (outcome === 'reversed') await undoModeration(trx, decision, context.now);
     const decided = { ...appeal, status: outcome, decided_at: at, explanation };
     const current = { ...decision, reversed_at: outcome === 'reversed' ? at : decision.reversed_at };

@@ -53,6 +53,9 @@ export async function decideVerification(
       `Verification request ${id} is not pending: it was ${found.status} at ${found.decided_at}.`,
     );
   }
+  if (actor !== 'cli' && found.account_id === actor.accountId) {
+    throw new VerificationProblem('This is your own verification request; another operator decides it.');
+  }
   const [row] = await inWriteTransaction(context, async (trx) => {
     const rows = await decide(trx, { id, from: 'pending' }, decision, reason, context.now);
     if (rows.length > 0) {

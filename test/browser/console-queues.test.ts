@@ -237,10 +237,13 @@ test('every queue decided in the console, each action in the audit log, axe-clea
   assert.match(claimPage, /war schon vorher da/);
   await clean(`/console/claims/${claimId}`);
   await shot(mo, 'claim');
+  assert.doesNotMatch(claimPage, /Ist das Zelt noch frei/, 'their conversation only on asking');
+  await mo.getByRole('button', { name: /Read their conversation/ }).click();
+  assert.match((await mo.locator('main').textContent()) ?? '', /Ist das Zelt noch frei/);
   await mo.getByLabel(/Amount the owner keeps/).fill('99');
   await mo.getByLabel('Reason (stored and sent)').fill('Beide Seiten glaubhaft; die Hälfte.');
   await mo.getByRole('button', { name: 'Decide the amount' }).click();
-  assert.equal(new URL(mo.url()).pathname, `/console/claims/${claimId}`, 'more than claimed: the form’s max stops it');
+  assert.doesNotMatch(mo.url(), /done=/, 'more than claimed: the form’s max stops it');
   await mo.getByLabel(/Amount the owner keeps/).fill('6.25');
   await Promise.all([mo.waitForURL(/done=decided/), mo.getByRole('button', { name: 'Decide the amount' }).click()]);
   const claim = await s.db.kysely.selectFrom('claims').selectAll().where('id', '=', claimId).executeTakeFirstOrThrow();
@@ -254,12 +257,20 @@ test('every queue decided in the console, each action in the audit log, axe-clea
   await sam.locator('tr', { hasText: 'olga@example.org' }).getByRole('link').click();
   assert.equal(await heading(sam), 'Account');
   await shot(sam, 'account');
+  assert.match(
+    (await sam.locator('main').textContent()) ?? '',
+    new RegExp(report.body.id),
+    'the reports about its content',
+  );
   await clean(`/console/accounts/${s.olga.accountId}`);
-  await sam.getByLabel(/Statement of reasons/).fill('Wiederholte Betrugsversuche (Nutzungsbedingungen Nr. 4).');
-  await Promise.all([
-    sam.waitForURL(/done=suspended/),
-    sam.getByRole('button', { name: 'Suspend the account' }).click(),
-  ]);
+  assert.equal(
+    await sam.getByRole('button', { name: 'Suspend the account' }).count(),
+    0,
+    'support looks, moderators act',
+  );
+  await mo.goto(`${s.origin}/console/accounts/${s.olga.accountId}`);
+  await mo.getByLabel(/Statement of reasons/).fill('Wiederholte Betrugsversuche (Nutzungsbedingungen Nr. 4).');
+  await Promise.all([mo.waitForURL(/done=suspended/), mo.getByRole('button', { name: 'Suspend the account' }).click()]);
   assert.equal((await s.olga.get('/v1/jobs')).status, 403, 'a suspended account’s key is refused');
   const told = (await s.olga.get('/v1/me/moderation-decisions')).body.data as {
     action: string;
@@ -268,11 +279,11 @@ test('every queue decided in the console, each action in the audit log, axe-clea
   assert.ok(told.some((decision) => decision.action === 'suspend_account' && decision.about.type === 'account'));
   // Eleven minutes later the sign-in is too old for a destructive action: sign in again first.
   s.advance(11 * 60_000);
-  await sam.reload();
-  assert.equal(await sam.getByRole('button', { name: 'Lift the suspension' }).count(), 0);
-  await sam.getByRole('button', { name: 'Sign in again' }).click();
-  assert.equal(new URL(sam.url()).pathname, '/signin');
-  const fresh = await s.as(browser, s.sam.accountId);
+  await mo.reload();
+  assert.equal(await mo.getByRole('button', { name: 'Lift the suspension' }).count(), 0);
+  await mo.getByRole('button', { name: 'Sign in again' }).click();
+  assert.equal(new URL(mo.url()).pathname, '/signin');
+  const fresh = await s.as(browser, s.mo.accountId);
   await fresh.goto(`${s.origin}/console/accounts/${s.olga.accountId}`);
   await fresh.getByLabel('Reason (stored and sent)').fill('Nach Rücksprache: Missverständnis geklärt.');
   await Promise.all([
@@ -281,6 +292,11 @@ test('every queue decided in the console, each action in the audit log, axe-clea
   ]);
   assert.equal((await s.olga.get('/v1/jobs')).status, 200, 'restored');
   assert.equal(await fresh.getByRole('button', { name: 'Erase the account' }).count(), 0, 'erasure is the admin’s');
+  // Nobody acts on their own case: here the moderator's own account.
+  await fresh.goto(`${s.origin}/console/accounts/${s.mo.accountId}`);
+  await fresh.getByLabel(/Statement of reasons/).fill('Ein Versuch, sich selbst zu sperren.');
+  await fresh.getByRole('button', { name: 'Suspend the account' }).click();
+  assert.match(await alert(fresh), /Not your own account/);
 
   const admin = await s.as(browser, s.ada.accountId);
   await admin.goto(`${s.origin}/console/accounts/${s.nora.accountId}`);
@@ -311,13 +327,21 @@ test('every queue decided in the console, each action in the audit log, axe-clea
     ['key_request.approved', s.sam.accountId, ''],
     ['verification.rejected', s.sam.accountId, /Telefonnummer/],
     ['report.decided', s.mo.accountId, /Betrug/],
-    ['private.read', s.mo.accountId, /private message/],
+    ['private.read', s.mo.accountId, /private message|two parties/],
     ['appeal.decided', s.ada.accountId, /Barzahlung/],
     ['claim.decided', s.mo.accountId, /die Hälfte/],
-    ['account.suspended', s.sam.accountId, /Betrugsversuche/],
-    ['account.restored', s.sam.accountId, /Missverständnis/],
+    ['account.suspended', s.mo.accountId, /Betrugsversuche/],
+    ['account.restored', s.mo.accountId, /Missverständnis/],
     ['account.erased', s.ada.accountId, /Brief vom/],
   ];
+  assert.deepEqual(
+    rows
+      .filter((row) => row[3] === 'private.read')
+      .map((row) => row[4]?.split(' ')[0])
+      .sort(),
+    ['claim', 'report'],
+    'both private reads are recorded, each with what pointed at it',
+  );
   for (const [action, actor, reason] of expected) {
     const row = entry(action);
     assert.ok(row, `${action} is in the audit log`);

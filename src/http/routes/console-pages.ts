@@ -11,6 +11,7 @@ import type { CookieSerializeOptions } from '@fastify/cookie';
 import type { FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import { CODE_TTL_MINUTES } from '../../domain/sign-in.js';
 import type { Mailer } from '../../mail/mailer.js';
+import { MODERATION_ACTIONS, MODERATION_GROUNDS } from '../../schemas/notices.js';
 import { eraseAccount } from '../../services/account-data.js';
 import { restoreAccount, suspendAccount } from '../../services/account-moderation.js';
 import { decideClaim } from '../../services/claims.js';
@@ -29,6 +30,7 @@ import {
   operatorOf,
   queueFigures,
   REAUTH_MINUTES,
+  readClaimConversation,
   readReportedConversation,
   reportFile,
   reports,
@@ -113,16 +115,18 @@ function doneNotice(request: FastifyRequest): PageNotice | undefined {
  * as the page's notice; anything else (the database, the mail server) is thrown on to the
  * plugin's error page. The services word their refusals in English; the page says so in German.
  */
-function refusalOf(error: unknown): PageNotice | undefined {
+function refusalOf(error: unknown): { status: number; shown: PageNotice } | undefined {
   const known =
     error instanceof OperatorError ||
     error instanceof KeyRequestProblem ||
     error instanceof VerificationProblem ||
-    error instanceof ApiError ||
-    (error instanceof Error && error.constructor === Error);
+    error instanceof ApiError;
   if (!known) return undefined;
-  const text = (error as Error).message;
-  return { kind: 'error', de: `Nicht ausgeführt (Meldung auf Englisch): ${text}`, en: `Not done: ${text}` };
+  const text = error.message;
+  return {
+    status: error instanceof ApiError ? error.status : 409,
+    shown: { kind: 'error', de: `Nicht ausgeführt (Meldung auf Englisch): ${text}`, en: `Not done: ${text}` },
+  };
 }
 
 const MISSING_REASON: PageNotice = {
@@ -158,7 +162,13 @@ export function consoleRoutes(app: Api, options: ConsoleRouteOptions): void {
     });
   const see = (reply: FastifyReply, location: string) =>
     reply.code(303).header('location', location).header('cache-control', 'no-store').send();
-  const pathOf = (request: FastifyRequest) => request.url.split('?')[0] ?? '/console';
+  /** The page's own path: after an action (POST .../decide), the item's page, so the language link leads somewhere. */
+  const pathOf = (request: FastifyRequest) => {
+    const path = request.url.split('?')[0] ?? '/console';
+    return request.method === 'POST'
+      ? path.replace(/\/(approve|reject|decide|read|suspend|restore|erase|add|remove)$/, '')
+      : path;
+  };
   const page = (request: FastifyRequest, reply: FastifyReply) => context(request, reply, pathOf(request));
 
   interface Operator {
@@ -251,14 +261,23 @@ export function consoleRoutes(app: Api, options: ConsoleRouteOptions): void {
         if (typeof outcome === 'string') return see(reply, outcome);
         return send(reply, outcome.status, outcome.page);
       } catch (error) {
-        const shown = refusalOf(error);
-        if (!shown) throw error;
+        const refused = refusalOf(error);
+        if (!refused) throw error;
         request.log.info({ console: 'refused', path: pathOf(request) }, 'console action refused');
-        return send(reply, 409, await again(request, reply, operator, shown));
+        return send(reply, refused.status, await again(request, reply, operator, refused.shown));
       }
     });
 
   const idOf = (request: FastifyRequest) => (request.params as { id: string }).id;
+  /** Where to go after an action: the list, with what was done. */
+  const done = (list: string, what: keyof typeof DONE, id: string) =>
+    `${list}?done=${what}&id=${encodeURIComponent(id)}`;
+  /** A destructive action needs a sign-in of the last REAUTH_MINUTES. */
+  const STALE_SIGN_IN: PageNotice = {
+    kind: 'error',
+    de: `Dafür bitte zuerst erneut anmelden (innerhalb von ${REAUTH_MINUTES} Minuten); es ist nichts geschehen.`,
+    en: `Sign in again first (within ${REAUTH_MINUTES} minutes); nothing was done.`,
+  };
   const notFound = (request: FastifyRequest, reply: FastifyReply, back: string) =>
     send(
       reply,
@@ -306,7 +325,7 @@ export function consoleRoutes(app: Api, options: ConsoleRouteOptions): void {
     'support',
     async (request, _reply, operator) => {
       await approveKeyRequest(keyMail(), idOf(request), operator.actor);
-      return `/console/key-requests?done=approved&id=${idOf(request)}`;
+      return done('/console/key-requests', 'approved', idOf(request));
     },
     keyRequestList,
   );
@@ -316,8 +335,16 @@ export function consoleRoutes(app: Api, options: ConsoleRouteOptions): void {
     async (request, reply, operator) => {
       const reason = reasonOf(request.body);
       if (!reason) return { status: 400, page: await keyRequestList(request, reply, operator, MISSING_REASON) };
-      await rejectKeyRequest(keyMail(), idOf(request), reason, operator.actor);
-      return `/console/key-requests?done=rejected&id=${idOf(request)}`;
+      const { delivery } = await rejectKeyRequest(keyMail(), idOf(request), reason, operator.actor);
+      if ('failed' in delivery) {
+        const shown: PageNotice = {
+          kind: 'error',
+          de: `Abgelehnt, aber die Begründung konnte nicht gesendet werden (${delivery.failed}).`,
+          en: `Rejected, but the reason could not be sent (${delivery.failed}).`,
+        };
+        return { status: 200, page: await keyRequestList(request, reply, operator, shown) };
+      }
+      return done('/console/key-requests', 'rejected', idOf(request));
     },
     keyRequestList,
   );
@@ -382,7 +409,7 @@ export function consoleRoutes(app: Api, options: ConsoleRouteOptions): void {
     'support',
     async (request, _reply, operator) => {
       await decideVerification(write(), idOf(request), 'approved', null, operator.actor);
-      return `/console/verifications?done=verified&id=${idOf(request)}`;
+      return done('/console/verifications', 'verified', idOf(request));
     },
     verificationAgain,
   );
@@ -393,7 +420,7 @@ export function consoleRoutes(app: Api, options: ConsoleRouteOptions): void {
       const reason = reasonOf(request.body);
       if (!reason) return { status: 400, page: await verificationAgain(request, reply, operator, MISSING_REASON) };
       await decideVerification(write(), idOf(request), 'rejected', reason, operator.actor);
-      return `/console/verifications?done=refused&id=${idOf(request)}`;
+      return done('/console/verifications', 'refused', idOf(request));
     },
     verificationAgain,
   );
@@ -447,14 +474,22 @@ export function consoleRoutes(app: Api, options: ConsoleRouteOptions): void {
     async (request, reply, operator) => {
       const values = decisionValues(request.body);
       const explanation = reasonOf(request.body, 'explanation');
+      const action = MODERATION_ACTIONS.find((known) => known === values.action);
+      const ground = MODERATION_GROUNDS.find((known) => known === values.ground);
+      if (!action || !ground) {
+        const shown: PageNotice = {
+          kind: 'error',
+          de: 'Bitte eine Maßnahme und eine Grundlage aus der Liste wählen; es ist nichts geschehen.',
+          en: 'Choose an action and a ground from the lists; nothing was done.',
+        };
+        return { status: 400, page: await reportAgain(request, reply, operator, shown) };
+      }
+      if (action === 'suspend_account' && !reauthOf(operator, '').recent) {
+        return { status: 403, page: await reportAgain(request, reply, operator, STALE_SIGN_IN) };
+      }
       if (!explanation) return { status: 400, page: await reportAgain(request, reply, operator, MISSING_REASON) };
-      await decideReport(
-        write(),
-        idOf(request),
-        { action: values.action as never, ground: values.ground as never, explanation },
-        operator.actor,
-      );
-      return `/console/reports?done=decided&id=${idOf(request)}`;
+      await decideReport(write(), idOf(request), { action, ground, explanation }, operator.actor);
+      return done('/console/reports', 'decided', idOf(request));
     },
     reportAgain,
   );
@@ -470,10 +505,7 @@ export function consoleRoutes(app: Api, options: ConsoleRouteOptions): void {
   );
   const appealScreen = async (request: FastifyRequest, reply: FastifyReply, operator: Operator, shown?: PageNotice) => {
     const file = await appealFile(deps.db, idOf(request));
-    return (
-      file &&
-      appealPage(page(request, reply), operator.role, file, mayDecideAppeal(file.decision, operator.actor), shown)
-    );
+    return file && appealPage(page(request, reply), operator.role, file, mayDecideAppeal(file, operator.actor), shown);
   };
   view('/console/appeals/:id', 'moderator', async (request, reply, operator) => {
     const shown = await appealScreen(request, reply, operator);
@@ -488,11 +520,17 @@ export function consoleRoutes(app: Api, options: ConsoleRouteOptions): void {
     async (request, reply, operator) => {
       const outcome = field(request.body, 'outcome');
       const explanation = reasonOf(request.body, 'explanation');
-      if (!explanation || (outcome !== 'upheld' && outcome !== 'reversed')) {
-        return { status: 400, page: await appealAgain(request, reply, operator, MISSING_REASON) };
+      if (outcome !== 'upheld' && outcome !== 'reversed') {
+        const shown: PageNotice = {
+          kind: 'error',
+          de: 'Bitte ein Ergebnis wählen; es ist nichts geschehen.',
+          en: 'Choose an outcome; nothing was done.',
+        };
+        return { status: 400, page: await appealAgain(request, reply, operator, shown) };
       }
+      if (!explanation) return { status: 400, page: await appealAgain(request, reply, operator, MISSING_REASON) };
       await decideAppeal(write(), idOf(request), outcome, explanation, operator.actor);
-      return `/console/appeals?done=decided&id=${idOf(request)}`;
+      return done('/console/appeals', 'decided', idOf(request));
     },
     appealAgain,
   );
@@ -512,9 +550,10 @@ export function consoleRoutes(app: Api, options: ConsoleRouteOptions): void {
     operator: Operator,
     shown?: PageNotice,
     values: { amount_eur?: string; explanation?: string } = {},
+    conversation?: Parameters<typeof claimPage>[5],
   ) => {
     const file = await claimFile(deps.db, idOf(request));
-    return file && claimPage(page(request, reply), operator.role, file, values, shown);
+    return file && claimPage(page(request, reply), operator.role, file, values, shown, conversation);
   };
   view('/console/claims/:id', 'moderator', async (request, reply, operator) => {
     const shown = await claimScreen(request, reply, operator);
@@ -525,6 +564,18 @@ export function consoleRoutes(app: Api, options: ConsoleRouteOptions): void {
       amount_eur: field(request.body, 'amount_eur'),
       explanation: field(request.body, 'explanation'),
     })) ?? claimsPage(page(request, reply), operator.role, await disputedClaims(deps.db), deps.now(), shown);
+  // Reading the parties' conversation: a POST, since the read is written to the audit log.
+  action(
+    '/console/claims/:id/read',
+    'moderator',
+    async (request, reply, operator) => {
+      const conversation = await readClaimConversation(write(), idOf(request), operator.actor);
+      const shown = conversation && (await claimScreen(request, reply, operator, undefined, {}, conversation));
+      if (!shown) return '/console/claims';
+      return { status: 200, page: shown };
+    },
+    claimAgain,
+  );
   action(
     '/console/claims/:id/decide',
     'moderator',
@@ -543,7 +594,7 @@ export function consoleRoutes(app: Api, options: ConsoleRouteOptions): void {
       const [euros = '0', cents = ''] = amount.split('.');
       const amountCents = Number(euros) * 100 + Number(cents.padEnd(2, '0'));
       await decideClaim(write(), idOf(request), { amountCents, explanation }, operator.actor);
-      return `/console/claims?done=decided&id=${idOf(request)}`;
+      return done('/console/claims', 'decided', idOf(request));
     },
     claimAgain,
   );
@@ -573,11 +624,6 @@ export function consoleRoutes(app: Api, options: ConsoleRouteOptions): void {
   const accountAgain = async (request: FastifyRequest, reply: FastifyReply, operator: Operator, shown: PageNotice) =>
     (await accountScreen(request, reply, operator, shown)) ??
     accountsPage(page(request, reply), operator.role, '', undefined, shown);
-  const STALE_SIGN_IN: PageNotice = {
-    kind: 'error',
-    de: `Dafür bitte zuerst erneut anmelden (innerhalb von ${REAUTH_MINUTES} Minuten); es ist nichts geschehen.`,
-    en: `Sign in again first (within ${REAUTH_MINUTES} minutes); nothing was done.`,
-  };
   /** A destructive action on an account: a recent sign-in and a reason, or the page again. */
   const accountAction = (
     path: string,
@@ -605,21 +651,24 @@ export function consoleRoutes(app: Api, options: ConsoleRouteOptions): void {
       },
       accountAgain,
     );
-  accountAction('/console/accounts/:id/suspend', 'support', 'reason', async (operator, file, reason, body) => {
+  accountAction('/console/accounts/:id/suspend', 'moderator', 'reason', async (operator, file, reason, body) => {
     const ground = field(body, 'ground') === 'legal' ? 'legal' : 'terms';
     await suspendAccount(write(), file.account, { ground, explanation: reason }, operator.actor);
-    return `/console/accounts/${file.account.id}?done=suspended&id=${file.account.id}`;
+    return done(`/console/accounts/${file.account.id}`, 'suspended', file.account.id);
   });
-  accountAction('/console/accounts/:id/restore', 'support', 'reason', async (operator, file, reason) => {
+  accountAction('/console/accounts/:id/restore', 'moderator', 'reason', async (operator, file, reason) => {
     await restoreAccount(write(), file.account, reason, operator.actor);
-    return `/console/accounts/${file.account.id}?done=restored&id=${file.account.id}`;
+    return done(`/console/accounts/${file.account.id}`, 'restored', file.account.id);
   });
   accountAction('/console/accounts/:id/erase', 'admin', 'reason', async (operator, file, reason, body) => {
+    if (file.operator) {
+      throw new OperatorError(`This account is an operator (${file.operator.role}): take the role away first.`);
+    }
     await eraseAccount(write(), file.account, field(body, 'confirm') ?? '', deps.bookingRequestTtlHours, {
       actor: operator.actor,
       reason,
     });
-    return `/console/accounts/${file.account.id}?done=erased&id=${file.account.id}`;
+    return done(`/console/accounts/${file.account.id}`, 'erased', file.account.id);
   });
 
   // ------------------------------------------------------------ operators (admin)
@@ -633,12 +682,15 @@ export function consoleRoutes(app: Api, options: ConsoleRouteOptions): void {
     '/console/operators/add',
     'admin',
     async (request, reply, operator) => {
+      if (!reauthOf(operator, '').recent) {
+        return { status: 403, page: await operatorList(request, reply, operator, STALE_SIGN_IN) };
+      }
       const email = (field(request.body, 'email') ?? '').trim();
       const role = field(request.body, 'role') as OperatorRole;
       const reason = reasonOf(request.body);
       if (!reason) return { status: 400, page: await operatorList(request, reply, operator, MISSING_REASON) };
       await addOperator(write(), operator.actor, email, role, reason);
-      return `/console/operators?done=added&id=${encodeURIComponent(email)}`;
+      return done('/console/operators', 'added', email);
     },
     operatorList,
   );
@@ -650,8 +702,10 @@ export function consoleRoutes(app: Api, options: ConsoleRouteOptions): void {
         return { status: 403, page: await operatorList(request, reply, operator, STALE_SIGN_IN) };
       }
       const email = (field(request.body, 'email') ?? '').trim();
-      await removeOperator(write(), operator.actor, email, 'Removed in the console.');
-      return `/console/operators?done=removed&id=${encodeURIComponent(email)}`;
+      const reason = reasonOf(request.body);
+      if (!reason) return { status: 400, page: await operatorList(request, reply, operator, MISSING_REASON) };
+      await removeOperator(write(), operator.actor, email, reason);
+      return done('/console/operators', 'removed', email);
     },
     operatorList,
   );

@@ -59,6 +59,7 @@ const PLACES: { place: ConsolePlace; href: string; words: Words; role: OperatorR
 ];
 
 const RANK: Record<OperatorRole, number> = { support: 0, moderator: 1, admin: 2 };
+const roleAllowsReports = (role: OperatorRole) => RANK[role] >= RANK.moderator;
 
 /** How long ago, in whole hours or days. */
 function age(page: PageContext, since: string, now: Date): string {
@@ -175,13 +176,13 @@ ${dl(page, [
 ${form(
   page,
   `/console/key-requests/${row.id}/approve`,
-  html`<button type="submit">${say(page, { de: 'Freigeben und Schlüssel senden', en: 'Approve and send the key' })}</button>`,
+  html`<button type="submit" aria-describedby="h-${row.id}">${say(page, { de: 'Freigeben und Schlüssel senden', en: 'Approve and send the key' })}</button>`,
   { de: `Freigeben: ${row.name}`, en: `Approve: ${row.name}` },
 )}
 ${form(
   page,
   `/console/key-requests/${row.id}/reject`,
-  html`${reasonField(page, `reason-${row.id}`, REASON)}<button type="submit" class="secondary">${say(page, { de: 'Ablehnen', en: 'Reject' })}</button>`,
+  html`${reasonField(page, `reason-${row.id}`, REASON)}<button type="submit" class="secondary" aria-describedby="h-${row.id}">${say(page, { de: 'Ablehnen', en: 'Reject' })}</button>`,
   { de: `Ablehnen: ${row.name}`, en: `Reject: ${row.name}` },
 )}
 </div>
@@ -468,6 +469,15 @@ function decisionsTable(page: PageContext, rows: DecisionRow[]): SafeHtml {
   )}</tbody></table>`;
 }
 
+/** A conversation read by an operator (the read is already recorded), the reported message marked. */
+function conversationList(page: PageContext, lines: ConversationLine[], reported: string | undefined): SafeHtml {
+  if (lines.length === 0) return html`<p>${say(page, { de: 'Keine Nachrichten.', en: 'No messages.' })}</p>`;
+  return html`<ol>${lines.map(
+    (line) =>
+      html`<li><strong>${line.sender_account_id}</strong>, ${when(page, line.created_at)}${line.id === reported ? html` <strong>(${say(page, { de: 'gemeldet', en: 'reported' })})</strong>` : ''}: <span class="quote">${line.removed_at ? say(page, { de: '[entfernt]', en: '[removed]' }) : line.text}</span></li>`,
+  )}</ol>`;
+}
+
 export interface ConversationLine {
   id: string;
   sender_account_id: string;
@@ -508,10 +518,7 @@ ${
   isMessage &&
   (options.conversation
     ? html`<h3>${say(page, { de: 'Das Gespräch (das Lesen ist protokolliert)', en: 'The conversation (this read is recorded)' })}</h3>
-<ol>${options.conversation.map(
-        (line) =>
-          html`<li><strong>${line.sender_account_id}</strong>, ${when(page, line.created_at)}${line.id === report.about_id ? html` <strong>(${say(page, { de: 'gemeldet', en: 'reported' })})</strong>` : ''}: <span class="quote">${line.removed_at ? say(page, { de: '[entfernt]', en: '[removed]' }) : line.text}</span></li>`,
-      )}</ol>`
+${conversationList(page, options.conversation, report.about_id)}`
     : form(
         page,
         `/console/reports/${report.id}/read`,
@@ -664,6 +671,7 @@ export function claimPage(
   file: ClaimFile,
   values: { amount_eur?: string; explanation?: string },
   shown?: PageNotice,
+  conversation?: ConversationLine[],
 ): string {
   const { claim, photos, booking, payments } = file;
   const body = html`${dl(page, [
@@ -684,6 +692,16 @@ export function claimPage(
 ${photos.length > 0 && photoLinks(photos)}
 <h2>${say(page, { de: 'Was die Mieterin oder der Mieter sagt', en: 'What the renter says' })}</h2>
 <p class="quote">${claim.response_text ?? say(page, { de: '(keine Antwort)', en: '(no answer)' })}</p>
+<h2>${say(page, { de: 'Das Gespräch der beiden', en: 'Their conversation' })}</h2>
+${
+  conversation
+    ? conversationList(page, conversation, undefined)
+    : form(
+        page,
+        `/console/claims/${claim.id}/read`,
+        html`<button type="submit" class="secondary">${say(page, { de: 'Gespräch der beiden lesen (wird protokolliert)', en: 'Read their conversation (recorded)' })}</button>`,
+      )
+}
 <h2>${say(page, { de: 'Die Buchung', en: 'The booking' })}</h2>
 ${
   booking
@@ -826,10 +844,20 @@ ${
     ? html`<p>${say(page, { de: 'Keine.', en: 'None.' })}</p>`
     : html`<ul>${grants.map((grant) => html`<li>${grant.client_name ?? grant.client_id}: ${grant.scopes.join(', ')}</li>`)}</ul>`
 }
+<h2>${say(page, { de: 'Meldungen zu seinen Inhalten', en: 'Reports about its content' })}</h2>
+${
+  file.reports.length === 0
+    ? html`<p>${say(page, { de: 'Keine.', en: 'None.' })}</p>`
+    : html`<table><thead><tr><th scope="col">${say(page, { de: 'Meldung', en: 'Report' })}</th><th scope="col">${say(page, { de: 'Betrifft', en: 'About' })}</th><th scope="col">${say(page, { de: 'Grund', en: 'Ground' })}</th><th scope="col">${say(page, { de: 'Stand', en: 'Status' })}</th><th scope="col">${say(page, { de: 'Eingegangen', en: 'Filed' })}</th></tr></thead><tbody>${file.reports.map(
+        (row) =>
+          html`<tr><td>${roleAllowsReports(role) ? html`<a href="/console/reports/${row.id}">${row.id}</a>` : row.id}</td><td>${row.about_type} ${row.about_id}</td><td>${say(page, reasonWords(row.reason))}</td><td>${row.status}</td><td>${when(page, row.created_at)}</td></tr>`,
+      )}</tbody></table>`
+}
 <h2>${say(page, { de: 'Entscheidungen zu diesem Konto', en: 'Decisions about this account' })}</h2>
 ${decisionsTable(page, decisions)}
 ${
   !erased &&
+  RANK[role] >= RANK.moderator &&
   html`<h2>${say(page, { de: 'Sperren oder entsperren', en: 'Suspend or restore' })}</h2>
 ${destructive(
   page,
@@ -891,18 +919,22 @@ export function operatorsPage(
         form(
           page,
           '/console/operators/remove',
-          html`<input type="hidden" name="email" value="${row.email}"><button type="submit" class="secondary" aria-label="${say(page, { de: 'Rolle entziehen', en: 'Remove the role of' })} ${row.name}">${say(page, { de: 'Entziehen', en: 'Remove' })}</button>`,
+          html`<input type="hidden" name="email" value="${row.email}">${reasonField(page, `remove-${row.account_id}`, { de: `Warum ${row.name} die Rolle verliert`, en: `Why ${row.name} loses the role` })}<button type="submit" class="secondary">${say(page, { de: 'Rolle entziehen', en: 'Remove the role' })}</button>`,
         ),
       )}</td></tr>`,
   )}</tbody></table>
 <h2>${say(page, { de: 'Rolle vergeben', en: 'Give a role' })}</h2>
-${form(
+${destructive(
   page,
-  '/console/operators/add',
-  html`<div class="field"><label for="email">${say(page, { de: 'E-Mail-Adresse des Kontos', en: 'The account’s e-mail address' })}</label><input type="email" id="email" name="email" required autocomplete="off"></div>
+  reauth,
+  form(
+    page,
+    '/console/operators/add',
+    html`<div class="field"><label for="email">${say(page, { de: 'E-Mail-Adresse des Kontos', en: 'The account’s e-mail address' })}</label><input type="email" id="email" name="email" required autocomplete="off"></div>
 <div class="field"><label for="role">${say(page, { de: 'Rolle', en: 'Role' })}</label><select id="role" name="role">${roleOptions}</select></div>
 ${reasonField(page, 'add-reason', REASON)}
 <button type="submit">${say(page, { de: 'Rolle vergeben', en: 'Give the role' })}</button>`,
+  ),
 )}`;
   return consolePage(page, 'admin', 'operators', { de: 'Betreiber', en: 'Operators' }, body, shown);
 }
