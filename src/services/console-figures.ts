@@ -3,7 +3,9 @@
  * ending with today's, zero days included, so the charts in http/views/console-charts.ts draw
  * what they get. The counting is in repositories/console-figures.ts.
  */
+
 import type { Queryable } from '../db/queryable.js';
+import { median } from '../domain/median.js';
 import {
   createdPerDay,
   type DayCount,
@@ -51,14 +53,7 @@ export function figureDays(now: Date, days = FIGURE_DAYS): string[] {
   );
 }
 
-/** The median of the values (the mean of the middle two for an even count); null for none. */
-export function median(values: readonly number[]): number | null {
-  if (values.length === 0) return null;
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  const upper = sorted[middle] as number;
-  return sorted.length % 2 === 1 ? upper : ((sorted[middle - 1] as number) + upper) / 2;
-}
+export { median };
 
 function everyDay(days: readonly string[], counted: readonly DayCount[]): DayCount[] {
   const byDay = new Map(counted.map((row) => [row.day, row.count]));

@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { Queryable } from '../db/queryable.js';
 import type { AccountRow, ModerationAction, ReportSnapshot } from '../db/schema.js';
 import { newId } from '../domain/ids.js';
+import { median } from '../domain/median.js';
 import { randomBase62, sha256Hex } from '../domain/secrets.js';
 import {
   type About,
@@ -398,15 +399,10 @@ export async function decideAppeal(
   });
 }
 
-function median(values: number[]): number | null {
-  if (values.length === 0) return null;
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  const value =
-    sorted.length % 2 === 1
-      ? (sorted[middle] as number)
-      : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
-  return Math.round(value * 100) / 100;
+/** The median, rounded to two decimals (hours). */
+function medianHours(values: number[]): number | null {
+  const value = median(values);
+  return value === null ? null : Math.round(value * 100) / 100;
 }
 
 /** The last 12 months (UTC) of notices, decisions and appeals, counted from the stored rows at each call. */
@@ -441,7 +437,7 @@ export async function transparency(db: Queryable, now: Date): Promise<Transparen
         notices: notices as Transparency['months'][number]['notices'],
         decisions: decisions as Transparency['months'][number]['decisions'],
         decisions_by_ground: grounds as Transparency['months'][number]['decisions_by_ground'],
-        median_hours_to_decision: median(hours),
+        median_hours_to_decision: medianHours(hours),
         appeals: rows.appeals.filter((a) => of(a.created_at)).length,
         reversals: rows.decisions.filter((d) => of(d.reversed_at)).length,
       };

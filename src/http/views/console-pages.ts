@@ -10,6 +10,7 @@ import type {
   ReportFile,
   ReportSnapshot,
 } from '../../services/console.js';
+import { reasonLabel } from './console-charts.js';
 import { html, type SafeHtml } from './html.js';
 import { csrfField, layout, notice, type PageContext, type PageNotice, type Words, when } from './sign-in-pages.js';
 
@@ -313,19 +314,6 @@ ${form(
 
 // ---------------------------------------------------------------- reports
 
-const REPORT_REASON: Record<string, Words> = {
-  illegal_content: { de: 'Rechtswidriger Inhalt', en: 'Illegal content' },
-  scam_or_fraud: { de: 'Betrug', en: 'Scam or fraud' },
-  unsafe_product: { de: 'Unsicheres Produkt', en: 'Unsafe product' },
-  discrimination_or_hate: { de: 'Diskriminierung oder Hass', en: 'Discrimination or hate' },
-  privacy_violation: { de: 'Verletzung der Privatsphäre', en: 'Privacy violation' },
-  intellectual_property: { de: 'Geistiges Eigentum', en: 'Intellectual property' },
-  prohibited_item: { de: 'Verbotener Gegenstand', en: 'Prohibited item' },
-  other: { de: 'Anderes', en: 'Other' },
-};
-
-const reasonWords = (reason: string): Words => REPORT_REASON[reason] ?? { de: 'Anderes', en: 'Other' };
-
 /**
  * The statement of reasons each report ground starts from (DSA Art. 17(3)): the facts, the
  * provision or term, the action. The moderator edits it before deciding.
@@ -398,7 +386,7 @@ export function reportsPage(
 ): string {
   const lines = rows.map(
     (row) =>
-      html`<tr><th scope="row"><a href="/console/reports/${row.id}">${row.id}</a></th><td>${row.about_type} ${row.about_id}</td><td>${say(page, reasonWords(row.reason))}</td><td>${age(page, row.created_at, now)}</td></tr>`,
+      html`<tr><th scope="row"><a href="/console/reports/${row.id}">${row.id}</a></th><td>${row.about_type} ${row.about_id}</td><td>${reasonLabel(page.language, row.reason)}</td><td>${age(page, row.created_at, now)}</td></tr>`,
   );
   const body = queueTable(
     page,
@@ -506,7 +494,7 @@ export function reportPage(
     [{ de: 'Meldung', en: 'Report' }, report.id],
     [{ de: 'Betrifft', en: 'About' }, `${report.about_type} ${report.about_id}`],
     [{ de: 'Konto', en: 'Account' }, owner && html`<a href="/console/accounts/${owner}">${owner}</a>`],
-    [{ de: 'Grund', en: 'Ground' }, say(page, reasonWords(report.reason))],
+    [{ de: 'Grund', en: 'Ground' }, reasonLabel(page.language, report.reason)],
     [{ de: 'Eingegangen', en: 'Filed' }, when(page, report.created_at)],
     [{ de: 'Stand', en: 'Status' }, report.status],
   ])}
@@ -850,7 +838,7 @@ ${
     ? html`<p>${say(page, { de: 'Keine.', en: 'None.' })}</p>`
     : html`<table><thead><tr><th scope="col">${say(page, { de: 'Meldung', en: 'Report' })}</th><th scope="col">${say(page, { de: 'Betrifft', en: 'About' })}</th><th scope="col">${say(page, { de: 'Grund', en: 'Ground' })}</th><th scope="col">${say(page, { de: 'Stand', en: 'Status' })}</th><th scope="col">${say(page, { de: 'Eingegangen', en: 'Filed' })}</th></tr></thead><tbody>${file.reports.map(
         (row) =>
-          html`<tr><td>${roleAllowsReports(role) ? html`<a href="/console/reports/${row.id}">${row.id}</a>` : row.id}</td><td>${row.about_type} ${row.about_id}</td><td>${say(page, reasonWords(row.reason))}</td><td>${row.status}</td><td>${when(page, row.created_at)}</td></tr>`,
+          html`<tr><td>${roleAllowsReports(role) ? html`<a href="/console/reports/${row.id}">${row.id}</a>` : row.id}</td><td>${row.about_type} ${row.about_id}</td><td>${reasonLabel(page.language, row.reason)}</td><td>${row.status}</td><td>${when(page, row.created_at)}</td></tr>`,
       )}</tbody></table>`
 }
 <h2>${say(page, { de: 'Entscheidungen zu diesem Konto', en: 'Decisions about this account' })}</h2>
