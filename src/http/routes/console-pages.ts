@@ -125,7 +125,7 @@ function refusalOf(error: unknown): { status: number; shown: PageNotice } | unde
   const text = error.message;
   return {
     status: error instanceof ApiError ? error.status : 409,
-    shown: { kind: 'error', de: `Nicht ausgeführt (Meldung auf Englisch): ${text}`, en: `Not done: ${text}` },
+    shown: { kind: 'error', de: 'Nicht ausgeführt (Meldung auf Englisch):', en: 'Not done:', english: text },
   };
 }
 

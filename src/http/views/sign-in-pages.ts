@@ -65,6 +65,8 @@ export const CANNOT_SIGN_IN: Words = {
 /** What a page says above its form when something happened. */
 export interface PageNotice extends Words {
   kind: 'ok' | 'error' | 'info';
+  /** Words in English whatever the page's language (a service's refusal), marked lang="en". */
+  english?: string;
 }
 
 export interface PageContext {
@@ -115,7 +117,7 @@ const say = (page: PageContext, words: Words) => words[page.language];
 export function notice(page: PageContext, shown: PageNotice | undefined): SafeHtml | false {
   return (
     shown !== undefined &&
-    html`<div class="notice ${shown.kind}" role="${shown.kind === 'error' ? 'alert' : 'status'}"><p>${say(page, shown)}</p></div>`
+    html`<div class="notice ${shown.kind}" role="${shown.kind === 'error' ? 'alert' : 'status'}"><p>${say(page, shown)}${shown.english && html` <span lang="en">${shown.english}</span>`}</p></div>`
   );
 }
 
