@@ -20,7 +20,7 @@
 //
 // PostgreSQL is found at TEST_POSTGRES_ADMIN_URL (default postgres://postgres@127.0.0.1:5432/postgres).
 // When it does not answer, the run goes on with SQLite alone and says so, unless CI=true: then a
-// missing PostgreSQL fails the run, and so does a run longer than TEST_BUDGET_MINUTES (25), so a
+// missing PostgreSQL fails the run, and so does a run longer than TEST_BUDGET_MINUTES (30), so a
 // suite that grows towards CI's hard limit is seen long before it reaches it.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -68,7 +68,7 @@ const CI = /^(1|true)$/i.test(process.env.CI ?? '');
 // Test files wait much of their time (servers starting, SMTP, timers, the database): with one file
 // per core the fresh-clone run kept the two cores 63 % busy (issue 29), so half a file more per core.
 const CONCURRENCY = Math.max(1, Number(process.env.TEST_CONCURRENCY) || Math.ceil(availableParallelism() * 1.5));
-const BUDGET_MINUTES = Number(process.env.TEST_BUDGET_MINUTES) || 25;
+const BUDGET_MINUTES = Number(process.env.TEST_BUDGET_MINUTES) || 30;
 const DURATIONS = 'test/durations.json';
 const REQUEST_CHECK = process.env.REQUEST_CHECK !== 'off';
 const REQUEST_LOG = resolve('test/helpers/request-log.mjs');
