@@ -90,24 +90,6 @@ export function keysOfAccount(db: Queryable, accountId: string) {
     .execute();
 }
 
-/** The pending verification requests with their helpers, oldest first. */
-export function pendingVerificationRows(db: Queryable) {
-  return db
-    .selectFrom('verifications')
-    .leftJoin('helpers', 'helpers.id', 'verifications.helper_id')
-    .select([
-      'verifications.id',
-      'verifications.helper_id',
-      'verifications.account_id',
-      'verifications.method',
-      'verifications.created_at',
-      'helpers.display_name',
-    ])
-    .where('verifications.status', '=', 'pending')
-    .orderBy('verifications.created_at')
-    .execute();
-}
-
 /** Every verification request of a helper, newest first. */
 export function verificationsOfHelper(db: Queryable, helperId: string) {
   return db
@@ -116,11 +98,6 @@ export function verificationsOfHelper(db: Queryable, helperId: string) {
     .where('helper_id', '=', helperId)
     .orderBy('created_at', 'desc')
     .execute();
-}
-
-/** The received reports, oldest first. */
-export function receivedReportRows(db: Queryable) {
-  return db.selectFrom('reports').selectAll().where('status', '=', 'received').orderBy('created_at').execute();
 }
 
 /** The pending appeals with the decision they contest, oldest first. */

@@ -8,8 +8,8 @@ import type {
   ReportSnapshot,
   ReportsTable,
 } from '../db/schema.js';
+import type { Category } from '../domain/categories.js';
 import { parseReportSnapshot, reportSnapshot as snapshotOf } from '../domain/report-snapshot.js';
-import { categoriesOfHelpers } from './helper-availability.js';
 import { parsePhotos } from './mappers.js';
 import type { WriteTransaction } from './write-transaction.js';
 
@@ -94,6 +94,8 @@ export async function visibleItemOwner(
 export async function reportedItem(
   db: Queryable,
   about: About,
+  /** A helper profile's categories (its skills), which the service reads beside it. */
+  helperCategories: readonly Category[] = [],
 ): Promise<{ accountId: string | null; snapshot: ReportSnapshot } | undefined> {
   const place = ['city', 'plz', 'district'] as const;
   switch (about.type) {
@@ -136,9 +138,8 @@ export async function reportedItem(
         .where('id', '=', about.id)
         .executeTakeFirst();
       if (!row) return undefined;
-      const categories = (await categoriesOfHelpers(db, [about.id])).get(about.id) ?? [];
       const { account_id: accountId, ...helper } = row;
-      return { accountId, snapshot: snapshotOf({ type: 'helper', ...helper, categories }) };
+      return { accountId, snapshot: snapshotOf({ type: 'helper', ...helper, categories: [...helperCategories] }) };
     }
     case 'review': {
       const row = await db

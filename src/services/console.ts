@@ -3,7 +3,7 @@
  * what each role sees, and the queues' figures. The pages are in http/views/console-pages.ts.
  */
 import type { AccountRow, AuditLogRow, ClaimRow, OperatorRole, OperatorRow } from '../db/schema.js';
-import type { ReportSnapshot } from '../domain/report-snapshot.js';
+import { parseReportSnapshot, type ReportSnapshot } from '../domain/report-snapshot.js';
 import { findAccount } from '../repositories/account-erasure.js';
 import { claimsIn, findClaim } from '../repositories/claims.js';
 import {
@@ -17,9 +17,7 @@ import {
   keysOfAccount,
   paymentsOfBooking,
   pendingAppealRows,
-  pendingVerificationRows,
   type QueueFigure,
-  receivedReportRows,
   reportQueue,
   reportsAboutAccount,
   searchAccounts,
@@ -36,15 +34,17 @@ import {
   findReport,
   itemOwner,
   type ReportRow,
+  receivedReports,
 } from '../repositories/notices.js';
 import { findOperator } from '../repositories/operators.js';
-import { findVerification } from '../repositories/verifications.js';
-import { inWriteTransaction, type WriteContext } from '../repositories/write-transaction.js';
+import { findVerification, listPendingVerifications } from '../repositories/verifications.js';
+import { inWriteTransaction, type WriteContext, type WriteTransaction } from '../repositories/write-transaction.js';
 import { ApiError } from './errors.js';
 import { getHelper } from './helper-profiles.js';
-import { reportEvidence } from './notices.js';
 import { authorizationsOf } from './oauth-grants.js';
 import { type Actor, type AuditFilter, audit, auditLog, roleAllows } from './operators.js';
+
+export { roleAllows };
 
 /** A console session ends after this long without a request (then the operator signs in again). */
 export const CONSOLE_IDLE_MINUTES = 30;
@@ -96,7 +96,7 @@ type Db = WriteContext['db'];
 export const keyRequests = (db: Db) => listPendingRequests(db);
 
 /** The pending verification requests, oldest first. */
-export const verifications = (db: Db) => pendingVerificationRows(db);
+export const verifications = (db: Db) => listPendingVerifications(db);
 
 /** A verification request with the helper's public profile and every earlier request of the helper. */
 export async function verificationFile(db: Db, id: string) {
@@ -117,7 +117,7 @@ export async function verificationFile(db: Db, id: string) {
 }
 
 /** The received reports, oldest first. */
-export const reports = (db: Db) => receivedReportRows(db);
+export const reports = (db: Db) => receivedReports(db);
 
 export interface ReportFile {
   report: ReportRow;
@@ -132,13 +132,33 @@ export interface ReportFile {
 export async function reportFile(db: Db, id: string): Promise<ReportFile | undefined> {
   const report = await findReport(db, id);
   if (!report) return undefined;
-  const [evidence, current] = await Promise.all([
-    reportEvidence(db, id),
-    itemOwner(db, { type: report.about_type, id: report.about_id }),
-  ]);
-  const owner = report.about_account_id ?? current;
+  const evidence = parseReportSnapshot(report.snapshot);
+  // Reports filed before migration 0032 name no account: their item's owner, as it is now.
+  const owner = report.about_account_id ?? (await itemOwner(db, { type: report.about_type, id: report.about_id }));
   const earlier = owner ? (await accountDecisions(db, owner, 20, 0)).rows : [];
   return { report, evidence, owner, earlier };
+}
+
+/** Writes an operator's read of a private conversation to the audit log: what pointed at it, and why. */
+function recordPrivateRead(
+  trx: WriteTransaction,
+  actor: Actor,
+  pointer: { type: 'report' | 'claim'; id: string; why: string },
+  details: Record<string, unknown>,
+  now: Date,
+) {
+  return audit(
+    trx,
+    actor,
+    {
+      action: 'private.read',
+      targetType: pointer.type,
+      targetId: pointer.id,
+      reason: `${pointer.why}; it was read to decide it.`,
+      details,
+    },
+    now,
+  );
 }
 
 /**
@@ -150,16 +170,11 @@ export async function readReportedConversation(context: WriteContext, reportId: 
     const report = await findReport(trx, reportId);
     if (report?.about_type !== 'message') return undefined;
     const messages = await conversationOfMessage(trx, report.about_id);
-    await audit(
+    await recordPrivateRead(
       trx,
       actor,
-      {
-        action: 'private.read',
-        targetType: 'report',
-        targetId: report.id,
-        reason: 'The report points at a private message; its conversation was read to decide it.',
-        details: { message: report.about_id, messages: messages.length },
-      },
+      { type: 'report', id: report.id, why: 'The report points at a private message' },
+      { message: report.about_id, messages: messages.length },
       context.now,
     );
     return messages;
@@ -181,7 +196,7 @@ export async function appealFile(db: Db, id: string): Promise<AppealFile | undef
   const decision = appeal && (await findDecision(db, appeal.decision_id));
   if (!appeal || !decision) return undefined;
   const report = decision.report_id ? await findReport(db, decision.report_id) : undefined;
-  const evidence = report ? await reportEvidence(db, report.id) : null;
+  const evidence = report ? parseReportSnapshot(report.snapshot) : null;
   return { appeal, decision, report, evidence };
 }
 
@@ -210,16 +225,11 @@ export async function readClaimConversation(context: WriteContext, claimId: stri
       claim.owner_account_id,
       claim.renter_account_id,
     );
-    await audit(
+    await recordPrivateRead(
       trx,
       actor,
-      {
-        action: 'private.read',
-        targetType: 'claim',
-        targetId: claim.id,
-        reason: 'The claim points at the conversation of its two parties; it was read to decide it.',
-        details: { booking: booking.id, messages: messages.length },
-      },
+      { type: 'claim', id: claim.id, why: 'The claim points at the conversation of its two parties' },
+      { booking: booking.id, messages: messages.length },
       context.now,
     );
     return messages;

@@ -4,6 +4,7 @@ import type { AccountRow, ModerationAction, ReportSnapshot } from '../db/schema.
 import { newId } from '../domain/ids.js';
 import { median } from '../domain/median.js';
 import { randomBase62, sha256Hex } from '../domain/secrets.js';
+import { categoriesOfHelpers } from '../repositories/helper-availability.js';
 import {
   type About,
   type AppealRow,
@@ -103,7 +104,8 @@ export async function fileReport(context: WriteContext, caller: AccountRow | nul
     decided_at: null,
   };
   const row = await inWriteTransaction(context, async (trx) => {
-    const item = await reportedItem(trx, about);
+    const categories = about.type === 'helper' ? (await categoriesOfHelpers(trx, [about.id])).get(about.id) : [];
+    const item = await reportedItem(trx, about, categories);
     if (!item) throw notVisible(about);
     const stored: ReportRow = { ...fields, snapshot: JSON.stringify(item.snapshot), about_account_id: item.accountId };
     await insertReport(trx, stored);

@@ -19,9 +19,9 @@ import { addOperatorCommand } from '../../src/cli/admin-operators.js';
 import { createMailer } from '../../src/mail/mailer.js';
 import { adminContext } from '../helpers/admin-cli.js';
 import { buildTestApp, clientFor, createKey, NOW } from '../helpers/app.js';
-import { helperBody, JOB_BODY, LISTING_BODY } from '../helpers/bodies.js';
+import { helperBody, JOB_BODY, KEY_REQUEST_BODY, LISTING_BODY } from '../helpers/bodies.js';
 import { launchChromium, seriousViolations } from '../helpers/browser.js';
-import { signedInAs } from '../helpers/sessions.js';
+import { signedInPage } from '../helpers/sessions.js';
 
 const HOUR = 3_600_000;
 
@@ -52,14 +52,8 @@ async function serve(t: TestContext) {
   await addOperatorCommand(cli, sam.email, { role: 'support' });
 
   /** A browser page signed in as the account, JavaScript off unless asked. */
-  const as = async (browser: Browser, accountId: string, javaScriptEnabled = false) => {
-    const context = await browser.newContext({ javaScriptEnabled, locale: 'en-GB' });
-    const session = await signedInAs(db.kysely, accountId, new Date(at));
-    await context.addCookies([
-      { name: session.name, value: session.token, url: origin, httpOnly: true, sameSite: 'Lax' },
-    ]);
-    return context.newPage();
-  };
+  const as = (browser: Browser, accountId: string, javaScriptEnabled = false) =>
+    signedInPage(browser, db.kysely, origin, accountId, { now: new Date(at), javaScriptEnabled });
   /** axe-core's serious violations of the page at `url` as the account sees it (axe needs JavaScript; the page has none of its own). */
   const axe = async (page: Page, url: string) => {
     await page.goto(url);
@@ -97,12 +91,7 @@ test('every queue decided in the console, each action in the audit log, axe-clea
   const requested = await s.app.inject({
     method: 'POST',
     url: '/v1/developer/key-requests',
-    payload: {
-      name: 'Paula Entwicklerin',
-      email: 'paula@example.org',
-      account_type: 'private',
-      intended_use: 'Eine App für die Nachbarschaftshilfe in Durlach.',
-    },
+    payload: KEY_REQUEST_BODY,
   });
   assert.ok(requested.statusCode < 300, requested.body);
   const helper = (await s.rita.post('/v1/helpers', helperBody('Rita R.'))).body;

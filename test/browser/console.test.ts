@@ -13,8 +13,9 @@ import type { Browser, Page } from 'playwright-core';
 import { addOperatorCommand } from '../../src/cli/admin-operators.js';
 import { adminContext } from '../helpers/admin-cli.js';
 import { buildTestApp, createKey, NOW } from '../helpers/app.js';
+import { KEY_REQUEST_BODY } from '../helpers/bodies.js';
 import { launchChromium, seriousViolations } from '../helpers/browser.js';
-import { signedInAs } from '../helpers/sessions.js';
+import { signedInPage } from '../helpers/sessions.js';
 
 async function serve(t: TestContext) {
   let at = NOW.getTime();
@@ -30,25 +31,12 @@ async function serve(t: TestContext) {
   const requested = await app.inject({
     method: 'POST',
     url: '/v1/developer/key-requests',
-    payload: {
-      name: 'Paula Entwicklerin',
-      email: 'paula@example.org',
-      account_type: 'private',
-      intended_use: 'Eine App für die Nachbarschaftshilfe in Durlach.',
-    },
+    payload: KEY_REQUEST_BODY,
   });
   assert.ok(requested.statusCode < 300, requested.body);
   /** A browser page signed in as the account (the session cookie of this server). */
-  const as = async (browser: Browser, accountId: string | null, locale = 'en-GB', javaScriptEnabled = false) => {
-    const context = await browser.newContext({ javaScriptEnabled, locale });
-    if (accountId) {
-      const session = await signedInAs(db.kysely, accountId, new Date(at));
-      await context.addCookies([
-        { name: session.name, value: session.token, url: origin, httpOnly: true, sameSite: 'Lax' },
-      ]);
-    }
-    return context.newPage();
-  };
+  const as = (browser: Browser, accountId: string | null, locale = 'en-GB', javaScriptEnabled = false) =>
+    signedInPage(browser, db.kysely, origin, accountId, { now: new Date(at), locale, javaScriptEnabled });
   /**
    * axe-core's verdict on a page as the account sees it: axe runs as a script, so in a context with
    * JavaScript on (the console has none of its own: the page is the same).

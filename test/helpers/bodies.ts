@@ -41,3 +41,11 @@ export const PROVIDER_BODY = {
   vat_id: 'DE123456789',
   self_certification: true,
 };
+
+/** A developer key request as the public form files it (POST /v1/developer/key-requests). */
+export const KEY_REQUEST_BODY = {
+  name: 'Paula Entwicklerin',
+  email: 'paula@example.org',
+  account_type: 'private',
+  intended_use: 'Eine App für die Nachbarschaftshilfe in Durlach.',
+};

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { Browser, Page } from 'playwright-core';
 import type { Database } from '../../src/db/schema.js';
 import { browserTokenHash, newBrowserToken } from '../../src/domain/sign-in.js';
 import { COOKIES } from '../../src/http/routes/sign-in-pages.js';
@@ -29,4 +30,29 @@ export async function signedInAs(
     })
     .execute();
   return { cookie: `${COOKIES.session}=${token}`, token, name: COOKIES.session };
+}
+
+/**
+ * A browser page of a new context signed in as the account on the server at `origin` (its session
+ * cookie, made at `now`), or signed out with null; JavaScript off unless asked (the console's and
+ * the confirm page's tests prove the pages work without it).
+ */
+export async function signedInPage(
+  browser: Browser,
+  db: Kysely<Database>,
+  origin: string,
+  accountId: string | null,
+  options: { now: Date; locale?: string; javaScriptEnabled?: boolean },
+): Promise<Page> {
+  const context = await browser.newContext({
+    javaScriptEnabled: options.javaScriptEnabled ?? false,
+    locale: options.locale ?? 'en-GB',
+  });
+  if (accountId) {
+    const session = await signedInAs(db, accountId, options.now);
+    await context.addCookies([
+      { name: session.name, value: session.token, url: origin, httpOnly: true, sameSite: 'Lax' },
+    ]);
+  }
+  return context.newPage();
 }

@@ -39,7 +39,12 @@ import {
 } from '../../services/console.js';
 import { figuresOf30Days } from '../../services/console-figures.js';
 import { ApiError } from '../../services/errors.js';
-import { approveKeyRequest, KeyRequestProblem, rejectKeyRequest } from '../../services/key-requests.js';
+import {
+  approveKeyRequest,
+  KeyRequestProblem,
+  MAX_DECISION_REASON_LENGTH,
+  rejectKeyRequest,
+} from '../../services/key-requests.js';
 import { decideAppeal, decideReport } from '../../services/notices.js';
 import {
   type Actor,
@@ -140,7 +145,7 @@ function reasonOf(body: unknown, name = 'reason'): string | undefined {
   const value = (body as Record<string, unknown> | undefined)?.[name];
   if (typeof value !== 'string') return undefined;
   const text = value.replace(/\r\n/g, '\n').trim();
-  return text.length >= 1 && text.length <= 1000 ? text : undefined;
+  return text.length >= 1 && text.length <= MAX_DECISION_REASON_LENGTH ? text : undefined;
 }
 
 const field = (body: unknown, name: string): string | undefined => {
@@ -239,9 +244,19 @@ export function consoleRoutes(app: Api, options: ConsoleRouteOptions): void {
       return render(request, reply, operator);
     });
 
+  /** What an action answers when it does not go on: the page again with what happened, and its status. */
+  type Refuse = (status: number, shown: PageNotice) => Promise<{ status: number; page: string }>;
+  type Again = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    operator: Operator,
+    shown?: PageNotice,
+  ) => Promise<string>;
+
   /**
    * A POST action of the console for `role`: `act` returns where to go (Post/Redirect/Get), or
-   * the page to show again with its status; a refusal of the services is shown on `again`.
+   * `refuse(status, notice)`: the page `again` with the notice. A refusal of the services is shown
+   * the same way (409, or the ApiError's status); anything else goes to the plugin's error page.
    */
   const action = (
     path: string,
@@ -250,14 +265,19 @@ export function consoleRoutes(app: Api, options: ConsoleRouteOptions): void {
       request: FastifyRequest,
       reply: FastifyReply,
       operator: Operator,
+      refuse: Refuse,
     ) => Promise<string | { status: number; page: string }>,
-    again: (request: FastifyRequest, reply: FastifyReply, operator: Operator, shown: PageNotice) => Promise<string>,
+    again: Again,
   ) =>
     app.post(path, post, async (request, reply) => {
       const operator = await operatorIn(request, reply, role);
       if (!operator) return reply;
+      const refuse: Refuse = async (status, shown) => ({
+        status,
+        page: await again(request, reply, operator, shown),
+      });
       try {
-        const outcome = await act(request, reply, operator);
+        const outcome = await act(request, reply, operator, refuse);
         if (typeof outcome === 'string') return see(reply, outcome);
         return send(reply, outcome.status, outcome.page);
       } catch (error) {
@@ -278,6 +298,7 @@ export function consoleRoutes(app: Api, options: ConsoleRouteOptions): void {
     de: `Dafür bitte zuerst erneut anmelden (innerhalb von ${REAUTH_MINUTES} Minuten); es ist nichts geschehen.`,
     en: `Sign in again first (within ${REAUTH_MINUTES} minutes); nothing was done.`,
   };
+  const recent = (operator: Operator) => reauthOf(operator, '').recent;
   const notFound = (request: FastifyRequest, reply: FastifyReply, back: string) =>
     send(
       reply,
@@ -289,6 +310,33 @@ export function consoleRoutes(app: Api, options: ConsoleRouteOptions): void {
         { href: back, words: { de: 'Zurück zur Liste', en: 'Back to the list' } },
       ),
     );
+
+  /**
+   * A queue of the console: its list at `list`, each item's page at `list/:id` (404 when there is
+   * none), and what an action on an item shows again: the item's page with the notice (and the
+   * form as it was sent), or the list when the item is gone.
+   */
+  const queue = (
+    list: string,
+    role: OperatorRole,
+    listPage: Again,
+    itemPage: (
+      request: FastifyRequest,
+      reply: FastifyReply,
+      operator: Operator,
+      shown?: PageNotice,
+    ) => Promise<string | undefined>,
+  ): Again => {
+    view(list, role, async (request, reply, operator) =>
+      send(reply, 200, await listPage(request, reply, operator, doneNotice(request))),
+    );
+    view(`${list}/:id`, role, async (request, reply, operator) => {
+      const shown = await itemPage(request, reply, operator, doneNotice(request));
+      return shown ? send(reply, 200, shown) : notFound(request, reply, list);
+    });
+    return async (request, reply, operator, shown) =>
+      (await itemPage(request, reply, operator, shown)) ?? listPage(request, reply, operator, shown);
+  };
 
   // ------------------------------------------------------------ overview
 
@@ -307,7 +355,7 @@ export function consoleRoutes(app: Api, options: ConsoleRouteOptions): void {
 
   // ------------------------------------------------------------ key requests
 
-  const keyRequestList = async (request: FastifyRequest, reply: FastifyReply, operator: Operator, shown?: PageNotice) =>
+  const keyRequestList: Again = async (request, reply, operator, shown) =>
     keyRequestsPage(page(request, reply), operator.role, await keyRequests(deps.db), deps.now(), shown);
   view('/console/key-requests', 'support', async (request, reply, operator) =>
     send(reply, 200, await keyRequestList(request, reply, operator, doneNotice(request))),
@@ -332,17 +380,16 @@ export function consoleRoutes(app: Api, options: ConsoleRouteOptions): void {
   action(
     '/console/key-requests/:id/reject',
     'support',
-    async (request, reply, operator) => {
+    async (request, _reply, operator, refuse) => {
       const reason = reasonOf(request.body);
-      if (!reason) return { status: 400, page: await keyRequestList(request, reply, operator, MISSING_REASON) };
+      if (!reason) return refuse(400, MISSING_REASON);
       const { delivery } = await rejectKeyRequest(keyMail(), idOf(request), reason, operator.actor);
       if ('failed' in delivery) {
-        const shown: PageNotice = {
+        return refuse(200, {
           kind: 'error',
           de: `Abgelehnt, aber die Begründung konnte nicht gesendet werden (${delivery.failed}).`,
           en: `Rejected, but the reason could not be sent (${delivery.failed}).`,
-        };
-        return { status: 200, page: await keyRequestList(request, reply, operator, shown) };
+        });
       }
       return done('/console/key-requests', 'rejected', idOf(request));
     },
@@ -351,59 +398,35 @@ export function consoleRoutes(app: Api, options: ConsoleRouteOptions): void {
 
   // ------------------------------------------------------------ verifications
 
-  view('/console/verifications', 'support', async (request, reply, operator) =>
-    send(
-      reply,
-      200,
-      verificationsPage(
+  const verificationAgain = queue(
+    '/console/verifications',
+    'support',
+    async (request, reply, operator, shown) =>
+      verificationsPage(page(request, reply), operator.role, await verifications(deps.db), deps.now(), shown),
+    async (request, reply, operator, shown) => {
+      const file = await verificationFile(deps.db, idOf(request));
+      if (!file) return undefined;
+      const { helper } = file;
+      return verificationPage(
         page(request, reply),
         operator.role,
-        await verifications(deps.db),
-        deps.now(),
-        doneNotice(request),
-      ),
-    ),
-  );
-  const verificationScreen = async (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    operator: Operator,
-    shown?: PageNotice,
-  ): Promise<string | undefined> => {
-    const file = await verificationFile(deps.db, idOf(request));
-    if (!file) return undefined;
-    const { helper } = file;
-    return verificationPage(
-      page(request, reply),
-      operator.role,
-      {
-        verification: file.verification,
-        helper: helper && {
-          display_name: helper.display_name,
-          bio: helper.bio,
-          categories: helper.categories,
-          reliability_score: helper.reliability.reliability_score,
-          completed_jobs: helper.reliability.completed_jobs,
-          cancellation_rate: helper.reliability.cancellation_rate,
-          available: helper.available,
+        {
+          verification: file.verification,
+          helper: helper && {
+            display_name: helper.display_name,
+            bio: helper.bio,
+            categories: helper.categories,
+            reliability_score: helper.reliability.reliability_score,
+            completed_jobs: helper.reliability.completed_jobs,
+            cancellation_rate: helper.reliability.cancellation_rate,
+            available: helper.available,
+          },
+          history: file.history,
         },
-        history: file.history,
-      },
-      shown,
-    );
-  };
-  view('/console/verifications/:id', 'support', async (request, reply, operator) => {
-    const shown = await verificationScreen(request, reply, operator);
-    return shown ? send(reply, 200, shown) : notFound(request, reply, '/console/verifications');
-  });
-  const verificationAgain = async (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    operator: Operator,
-    shown: PageNotice,
-  ) =>
-    (await verificationScreen(request, reply, operator, shown)) ??
-    verificationsPage(page(request, reply), operator.role, await verifications(deps.db), deps.now(), shown);
+        shown,
+      );
+    },
+  );
   action(
     '/console/verifications/:id/approve',
     'support',
@@ -416,9 +439,9 @@ export function consoleRoutes(app: Api, options: ConsoleRouteOptions): void {
   action(
     '/console/verifications/:id/reject',
     'support',
-    async (request, reply, operator) => {
+    async (request, _reply, operator, refuse) => {
       const reason = reasonOf(request.body);
-      if (!reason) return { status: 400, page: await verificationAgain(request, reply, operator, MISSING_REASON) };
+      if (!reason) return refuse(400, MISSING_REASON);
       await decideVerification(write(), idOf(request), 'rejected', reason, operator.actor);
       return done('/console/verifications', 'refused', idOf(request));
     },
@@ -427,67 +450,55 @@ export function consoleRoutes(app: Api, options: ConsoleRouteOptions): void {
 
   // ------------------------------------------------------------ DSA reports
 
-  view('/console/reports', 'moderator', async (request, reply, operator) =>
-    send(
-      reply,
-      200,
-      reportsPage(page(request, reply), operator.role, await reports(deps.db), deps.now(), doneNotice(request)),
-    ),
-  );
+  /** A report's page; after a decision that did not go through, with the form as it was sent. */
   const reportScreen = async (
     request: FastifyRequest,
     reply: FastifyReply,
     operator: Operator,
     shown?: PageNotice,
-    extra: Parameters<typeof reportPage>[3] = {},
+    conversation?: Parameters<typeof reportPage>[3]['conversation'],
   ): Promise<string | undefined> => {
     const file = await reportFile(deps.db, idOf(request));
-    return file && reportPage(page(request, reply), operator.role, file, extra, shown);
+    const body = request.body;
+    const values = body
+      ? { action: field(body, 'action'), ground: field(body, 'ground'), explanation: field(body, 'explanation') }
+      : undefined;
+    return file && reportPage(page(request, reply), operator.role, file, { conversation, values }, shown);
   };
-  view('/console/reports/:id', 'moderator', async (request, reply, operator) => {
-    const shown = await reportScreen(request, reply, operator);
-    return shown ? send(reply, 200, shown) : notFound(request, reply, '/console/reports');
-  });
-  const reportAgain = async (request: FastifyRequest, reply: FastifyReply, operator: Operator, shown: PageNotice) =>
-    (await reportScreen(request, reply, operator, shown, { values: decisionValues(request.body) })) ??
-    reportsPage(page(request, reply), operator.role, await reports(deps.db), deps.now(), shown);
-  const decisionValues = (body: unknown) => ({
-    action: field(body, 'action'),
-    ground: field(body, 'ground'),
-    explanation: field(body, 'explanation'),
-  });
+  const reportAgain = queue(
+    '/console/reports',
+    'moderator',
+    async (request, reply, operator, shown) =>
+      reportsPage(page(request, reply), operator.role, await reports(deps.db), deps.now(), shown),
+    reportScreen,
+  );
   // Reading the conversation of a reported message: a POST, since the read is written to the audit log.
   action(
     '/console/reports/:id/read',
     'moderator',
     async (request, reply, operator) => {
       const conversation = await readReportedConversation(write(), idOf(request), operator.actor);
-      const shown = conversation && (await reportScreen(request, reply, operator, undefined, { conversation }));
-      if (!shown) return '/console/reports';
-      return { status: 200, page: shown };
+      const shown = conversation && (await reportScreen(request, reply, operator, undefined, conversation));
+      return shown ? { status: 200, page: shown } : '/console/reports';
     },
     reportAgain,
   );
   action(
     '/console/reports/:id/decide',
     'moderator',
-    async (request, reply, operator) => {
-      const values = decisionValues(request.body);
+    async (request, _reply, operator, refuse) => {
       const explanation = reasonOf(request.body, 'explanation');
-      const action = MODERATION_ACTIONS.find((known) => known === values.action);
-      const ground = MODERATION_GROUNDS.find((known) => known === values.ground);
+      const action = MODERATION_ACTIONS.find((known) => known === field(request.body, 'action'));
+      const ground = MODERATION_GROUNDS.find((known) => known === field(request.body, 'ground'));
       if (!action || !ground) {
-        const shown: PageNotice = {
+        return refuse(400, {
           kind: 'error',
           de: 'Bitte eine Maßnahme und eine Grundlage aus der Liste wählen; es ist nichts geschehen.',
           en: 'Choose an action and a ground from the lists; nothing was done.',
-        };
-        return { status: 400, page: await reportAgain(request, reply, operator, shown) };
+        });
       }
-      if (action === 'suspend_account' && !reauthOf(operator, '').recent) {
-        return { status: 403, page: await reportAgain(request, reply, operator, STALE_SIGN_IN) };
-      }
-      if (!explanation) return { status: 400, page: await reportAgain(request, reply, operator, MISSING_REASON) };
+      if (action === 'suspend_account' && !recent(operator)) return refuse(403, STALE_SIGN_IN);
+      if (!explanation) return refuse(400, MISSING_REASON);
       await decideReport(write(), idOf(request), { action, ground, explanation }, operator.actor);
       return done('/console/reports', 'decided', idOf(request));
     },
@@ -496,39 +507,32 @@ export function consoleRoutes(app: Api, options: ConsoleRouteOptions): void {
 
   // ------------------------------------------------------------ appeals
 
-  view('/console/appeals', 'moderator', async (request, reply, operator) =>
-    send(
-      reply,
-      200,
-      appealsPage(page(request, reply), operator.role, await appeals(deps.db), deps.now(), doneNotice(request)),
-    ),
+  const appealAgain = queue(
+    '/console/appeals',
+    'moderator',
+    async (request, reply, operator, shown) =>
+      appealsPage(page(request, reply), operator.role, await appeals(deps.db), deps.now(), shown),
+    async (request, reply, operator, shown) => {
+      const file = await appealFile(deps.db, idOf(request));
+      return (
+        file && appealPage(page(request, reply), operator.role, file, mayDecideAppeal(file, operator.actor), shown)
+      );
+    },
   );
-  const appealScreen = async (request: FastifyRequest, reply: FastifyReply, operator: Operator, shown?: PageNotice) => {
-    const file = await appealFile(deps.db, idOf(request));
-    return file && appealPage(page(request, reply), operator.role, file, mayDecideAppeal(file, operator.actor), shown);
-  };
-  view('/console/appeals/:id', 'moderator', async (request, reply, operator) => {
-    const shown = await appealScreen(request, reply, operator);
-    return shown ? send(reply, 200, shown) : notFound(request, reply, '/console/appeals');
-  });
-  const appealAgain = async (request: FastifyRequest, reply: FastifyReply, operator: Operator, shown: PageNotice) =>
-    (await appealScreen(request, reply, operator, shown)) ??
-    appealsPage(page(request, reply), operator.role, await appeals(deps.db), deps.now(), shown);
   action(
     '/console/appeals/:id/decide',
     'moderator',
-    async (request, reply, operator) => {
+    async (request, _reply, operator, refuse) => {
       const outcome = field(request.body, 'outcome');
       const explanation = reasonOf(request.body, 'explanation');
       if (outcome !== 'upheld' && outcome !== 'reversed') {
-        const shown: PageNotice = {
+        return refuse(400, {
           kind: 'error',
           de: 'Bitte ein Ergebnis wählen; es ist nichts geschehen.',
           en: 'Choose an outcome; nothing was done.',
-        };
-        return { status: 400, page: await appealAgain(request, reply, operator, shown) };
+        });
       }
-      if (!explanation) return { status: 400, page: await appealAgain(request, reply, operator, MISSING_REASON) };
+      if (!explanation) return refuse(400, MISSING_REASON);
       await decideAppeal(write(), idOf(request), outcome, explanation, operator.actor);
       return done('/console/appeals', 'decided', idOf(request));
     },
@@ -537,60 +541,50 @@ export function consoleRoutes(app: Api, options: ConsoleRouteOptions): void {
 
   // ------------------------------------------------------------ claims
 
-  view('/console/claims', 'moderator', async (request, reply, operator) =>
-    send(
-      reply,
-      200,
-      claimsPage(page(request, reply), operator.role, await disputedClaims(deps.db), deps.now(), doneNotice(request)),
-    ),
-  );
+  /** A claim's page; after a decision that did not go through, with the form as it was sent. */
   const claimScreen = async (
     request: FastifyRequest,
     reply: FastifyReply,
     operator: Operator,
     shown?: PageNotice,
-    values: { amount_eur?: string; explanation?: string } = {},
     conversation?: Parameters<typeof claimPage>[5],
   ) => {
     const file = await claimFile(deps.db, idOf(request));
+    const values = { amount_eur: field(request.body, 'amount_eur'), explanation: field(request.body, 'explanation') };
     return file && claimPage(page(request, reply), operator.role, file, values, shown, conversation);
   };
-  view('/console/claims/:id', 'moderator', async (request, reply, operator) => {
-    const shown = await claimScreen(request, reply, operator);
-    return shown ? send(reply, 200, shown) : notFound(request, reply, '/console/claims');
-  });
-  const claimAgain = async (request: FastifyRequest, reply: FastifyReply, operator: Operator, shown: PageNotice) =>
-    (await claimScreen(request, reply, operator, shown, {
-      amount_eur: field(request.body, 'amount_eur'),
-      explanation: field(request.body, 'explanation'),
-    })) ?? claimsPage(page(request, reply), operator.role, await disputedClaims(deps.db), deps.now(), shown);
+  const claimAgain = queue(
+    '/console/claims',
+    'moderator',
+    async (request, reply, operator, shown) =>
+      claimsPage(page(request, reply), operator.role, await disputedClaims(deps.db), deps.now(), shown),
+    claimScreen,
+  );
   // Reading the parties' conversation: a POST, since the read is written to the audit log.
   action(
     '/console/claims/:id/read',
     'moderator',
     async (request, reply, operator) => {
       const conversation = await readClaimConversation(write(), idOf(request), operator.actor);
-      const shown = conversation && (await claimScreen(request, reply, operator, undefined, {}, conversation));
-      if (!shown) return '/console/claims';
-      return { status: 200, page: shown };
+      const shown = conversation && (await claimScreen(request, reply, operator, undefined, conversation));
+      return shown ? { status: 200, page: shown } : '/console/claims';
     },
     claimAgain,
   );
   action(
     '/console/claims/:id/decide',
     'moderator',
-    async (request, reply, operator) => {
+    async (request, _reply, operator, refuse) => {
       const amount = (field(request.body, 'amount_eur') ?? '').trim().replace(',', '.');
       const explanation = reasonOf(request.body, 'explanation');
       if (!/^\d{1,7}(\.\d{1,2})?$/.test(amount)) {
-        const shown: PageNotice = {
+        return refuse(400, {
           kind: 'error',
           de: 'Den Betrag bitte in Euro mit höchstens zwei Nachkommastellen angeben, z. B. 35,50; es ist nichts geschehen.',
           en: 'Give the amount in euros with at most two decimals, e.g. 35.50; nothing was done.',
-        };
-        return { status: 400, page: await claimAgain(request, reply, operator, shown) };
+        });
       }
-      if (!explanation) return { status: 400, page: await claimAgain(request, reply, operator, MISSING_REASON) };
+      if (!explanation) return refuse(400, MISSING_REASON);
       const [euros = '0', cents = ''] = amount.split('.');
       const amountCents = Number(euros) * 100 + Number(cents.padEnd(2, '0'));
       await decideClaim(write(), idOf(request), { amountCents, explanation }, operator.actor);
@@ -601,34 +595,25 @@ export function consoleRoutes(app: Api, options: ConsoleRouteOptions): void {
 
   // ------------------------------------------------------------ accounts
 
-  view('/console/accounts', 'support', async (request, reply, operator) => {
-    const asked = (request.query as { q?: unknown }).q;
-    const text = typeof asked === 'string' ? asked.trim().slice(0, 200) : '';
-    const rows = text ? await findAccounts(deps.db, text) : undefined;
-    return send(reply, 200, accountsPage(page(request, reply), operator.role, text, rows, doneNotice(request)));
-  });
-  const accountScreen = async (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    operator: Operator,
-    shown?: PageNotice,
-  ) => {
-    const file = await accountFile(deps.db, idOf(request), deps.now());
-    const path = `/console/accounts/${idOf(request)}`;
-    return file && accountPage(page(request, reply), operator.role, file, reauthOf(operator, path), shown);
-  };
-  view('/console/accounts/:id', 'support', async (request, reply, operator) => {
-    const shown = await accountScreen(request, reply, operator, doneNotice(request));
-    return shown ? send(reply, 200, shown) : notFound(request, reply, '/console/accounts');
-  });
-  const accountAgain = async (request: FastifyRequest, reply: FastifyReply, operator: Operator, shown: PageNotice) =>
-    (await accountScreen(request, reply, operator, shown)) ??
-    accountsPage(page(request, reply), operator.role, '', undefined, shown);
+  const accountAgain = queue(
+    '/console/accounts',
+    'support',
+    async (request, reply, operator, shown) => {
+      const asked = (request.query as { q?: unknown }).q;
+      const text = typeof asked === 'string' ? asked.trim().slice(0, 200) : '';
+      const rows = text ? await findAccounts(deps.db, text) : undefined;
+      return accountsPage(page(request, reply), operator.role, text, rows, shown);
+    },
+    async (request, reply, operator, shown) => {
+      const file = await accountFile(deps.db, idOf(request), deps.now());
+      const path = `/console/accounts/${idOf(request)}`;
+      return file && accountPage(page(request, reply), operator.role, file, reauthOf(operator, path), shown);
+    },
+  );
   /** A destructive action on an account: a recent sign-in and a reason, or the page again. */
   const accountAction = (
     path: string,
     role: OperatorRole,
-    reasonField: string,
     act: (
       operator: Operator,
       file: NonNullable<Awaited<ReturnType<typeof accountFile>>>,
@@ -639,28 +624,26 @@ export function consoleRoutes(app: Api, options: ConsoleRouteOptions): void {
     action(
       path,
       role,
-      async (request, reply, operator) => {
+      async (request, _reply, operator, refuse) => {
         const file = await accountFile(deps.db, idOf(request), deps.now());
         if (!file) return '/console/accounts';
-        if (!reauthOf(operator, '').recent) {
-          return { status: 403, page: await accountAgain(request, reply, operator, STALE_SIGN_IN) };
-        }
-        const reason = reasonOf(request.body, reasonField);
-        if (!reason) return { status: 400, page: await accountAgain(request, reply, operator, MISSING_REASON) };
+        if (!recent(operator)) return refuse(403, STALE_SIGN_IN);
+        const reason = reasonOf(request.body);
+        if (!reason) return refuse(400, MISSING_REASON);
         return act(operator, file, reason, request.body);
       },
       accountAgain,
     );
-  accountAction('/console/accounts/:id/suspend', 'moderator', 'reason', async (operator, file, reason, body) => {
+  accountAction('/console/accounts/:id/suspend', 'moderator', async (operator, file, reason, body) => {
     const ground = field(body, 'ground') === 'legal' ? 'legal' : 'terms';
     await suspendAccount(write(), file.account, { ground, explanation: reason }, operator.actor);
     return done(`/console/accounts/${file.account.id}`, 'suspended', file.account.id);
   });
-  accountAction('/console/accounts/:id/restore', 'moderator', 'reason', async (operator, file, reason) => {
+  accountAction('/console/accounts/:id/restore', 'moderator', async (operator, file, reason) => {
     await restoreAccount(write(), file.account, reason, operator.actor);
     return done(`/console/accounts/${file.account.id}`, 'restored', file.account.id);
   });
-  accountAction('/console/accounts/:id/erase', 'admin', 'reason', async (operator, file, reason, body) => {
+  accountAction('/console/accounts/:id/erase', 'admin', async (operator, file, reason, body) => {
     if (file.operator) {
       throw new OperatorError(`This account is an operator (${file.operator.role}): take the role away first.`);
     }
@@ -673,42 +656,35 @@ export function consoleRoutes(app: Api, options: ConsoleRouteOptions): void {
 
   // ------------------------------------------------------------ operators (admin)
 
-  const operatorList = async (request: FastifyRequest, reply: FastifyReply, operator: Operator, shown?: PageNotice) =>
+  const operatorList: Again = async (request, reply, operator, shown) =>
     operatorsPage(page(request, reply), await listOperators(deps.db), reauthOf(operator, '/console/operators'), shown);
   view('/console/operators', 'admin', async (request, reply, operator) =>
     send(reply, 200, await operatorList(request, reply, operator, doneNotice(request))),
   );
-  action(
-    '/console/operators/add',
-    'admin',
-    async (request, reply, operator) => {
-      if (!reauthOf(operator, '').recent) {
-        return { status: 403, page: await operatorList(request, reply, operator, STALE_SIGN_IN) };
-      }
-      const email = (field(request.body, 'email') ?? '').trim();
-      const role = field(request.body, 'role') as OperatorRole;
-      const reason = reasonOf(request.body);
-      if (!reason) return { status: 400, page: await operatorList(request, reply, operator, MISSING_REASON) };
-      await addOperator(write(), operator.actor, email, role, reason);
-      return done('/console/operators', 'added', email);
-    },
-    operatorList,
-  );
-  action(
-    '/console/operators/remove',
-    'admin',
-    async (request, reply, operator) => {
-      if (!reauthOf(operator, '').recent) {
-        return { status: 403, page: await operatorList(request, reply, operator, STALE_SIGN_IN) };
-      }
-      const email = (field(request.body, 'email') ?? '').trim();
-      const reason = reasonOf(request.body);
-      if (!reason) return { status: 400, page: await operatorList(request, reply, operator, MISSING_REASON) };
-      await removeOperator(write(), operator.actor, email, reason);
-      return done('/console/operators', 'removed', email);
-    },
-    operatorList,
-  );
+  /** Giving or taking a role: a recent sign-in, the address and a reason. */
+  const operatorAction = (
+    path: string,
+    act: (operator: Operator, email: string, reason: string, body: unknown) => Promise<string>,
+  ) =>
+    action(
+      path,
+      'admin',
+      async (request, _reply, operator, refuse) => {
+        if (!recent(operator)) return refuse(403, STALE_SIGN_IN);
+        const reason = reasonOf(request.body);
+        if (!reason) return refuse(400, MISSING_REASON);
+        return act(operator, (field(request.body, 'email') ?? '').trim(), reason, request.body);
+      },
+      operatorList,
+    );
+  operatorAction('/console/operators/add', async (operator, email, reason, body) => {
+    await addOperator(write(), operator.actor, email, field(body, 'role') as OperatorRole, reason);
+    return done('/console/operators', 'added', email);
+  });
+  operatorAction('/console/operators/remove', async (operator, email, reason) => {
+    await removeOperator(write(), operator.actor, email, reason);
+    return done('/console/operators', 'removed', email);
+  });
 
   // ------------------------------------------------------------ re-authentication
 

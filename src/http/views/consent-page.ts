@@ -1,6 +1,6 @@
 import type { Words } from '../../domain/oauth-scopes.js';
 import { html } from './html.js';
-import { layout, notice, type PageContext, type PageNotice } from './sign-in-pages.js';
+import { layout, notice, type PageContext, type PageNotice, say } from './sign-in-pages.js';
 
 /**
  * The consent page of the authorization server (issue 31): which app asks, who registered it and
@@ -17,8 +17,6 @@ export interface ConsentView {
   /** Where the person's answer goes back to (the app's redirect URI's origin), shown so a look-alike is noticed. */
   returnsTo: string;
 }
-
-const say = (page: PageContext, words: Words) => words[page.language];
 
 export function consentPage(page: PageContext, view: ConsentView, shown?: PageNotice): string {
   const who = view.developer

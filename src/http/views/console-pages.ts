@@ -1,26 +1,34 @@
-import type {
-  AccountFile,
-  AppealFile,
-  AuditLogRow,
-  ClaimFile,
-  DecisionRow,
-  OperatorRole,
-  QueueFigure,
-  QueueName,
-  ReportFile,
-  ReportSnapshot,
+import {
+  type AccountFile,
+  type AppealFile,
+  type AuditLogRow,
+  type ClaimFile,
+  type DecisionRow,
+  type OperatorRole,
+  type QueueFigure,
+  type QueueName,
+  type ReportFile,
+  type ReportSnapshot,
+  roleAllows,
 } from '../../services/console.js';
 import { reasonLabel } from './console-charts.js';
 import { html, type SafeHtml } from './html.js';
-import { csrfField, layout, notice, type PageContext, type PageNotice, type Words, when } from './sign-in-pages.js';
+import {
+  csrfField,
+  layout,
+  notice,
+  type PageContext,
+  type PageNotice,
+  say,
+  type Words,
+  when,
+} from './sign-in-pages.js';
 
 /**
  * The operators' console (issue 33), server-rendered in the sign-in pages' layout: German or
  * English, no script, the page's one style allowed by its hash (no unsafe-inline). Every form
  * carries its CSRF token; every decision asks for its reason.
  */
-
-const say = (page: PageContext, words: Words) => words[page.language];
 
 const ROLE: Record<OperatorRole, Words> = {
   support: { de: 'Support', en: 'Support' },
@@ -59,9 +67,6 @@ const PLACES: { place: ConsolePlace; href: string; words: Words; role: OperatorR
   { place: 'audit', href: '/console/audit', words: { de: 'Protokoll', en: 'Audit log' }, role: 'admin' },
 ];
 
-const RANK: Record<OperatorRole, number> = { support: 0, moderator: 1, admin: 2 };
-const roleAllowsReports = (role: OperatorRole) => RANK[role] >= RANK.moderator;
-
 /** How long ago, in whole hours or days. */
 function age(page: PageContext, since: string, now: Date): string {
   const hours = Math.max(0, Math.floor((now.getTime() - Date.parse(since)) / 3_600_000));
@@ -73,7 +78,7 @@ function age(page: PageContext, since: string, now: Date): string {
 const euros = (cents: number) => `${(cents / 100).toFixed(2)} €`;
 
 function nav(page: PageContext, role: OperatorRole, here: ConsolePlace): SafeHtml {
-  const links = PLACES.filter((place) => RANK[role] >= RANK[place.role]).map(
+  const links = PLACES.filter((place) => roleAllows(role, place.role)).map(
     (place) =>
       html`<li><a href="${place.href}"${place.place === here ? html` aria-current="page"` : ''}>${say(page, place.words)}</a></li>`,
   );
@@ -838,14 +843,14 @@ ${
     ? html`<p>${say(page, { de: 'Keine.', en: 'None.' })}</p>`
     : html`<table><thead><tr><th scope="col">${say(page, { de: 'Meldung', en: 'Report' })}</th><th scope="col">${say(page, { de: 'Betrifft', en: 'About' })}</th><th scope="col">${say(page, { de: 'Grund', en: 'Ground' })}</th><th scope="col">${say(page, { de: 'Stand', en: 'Status' })}</th><th scope="col">${say(page, { de: 'Eingegangen', en: 'Filed' })}</th></tr></thead><tbody>${file.reports.map(
         (row) =>
-          html`<tr><td>${roleAllowsReports(role) ? html`<a href="/console/reports/${row.id}">${row.id}</a>` : row.id}</td><td>${row.about_type} ${row.about_id}</td><td>${reasonLabel(page.language, row.reason)}</td><td>${row.status}</td><td>${when(page, row.created_at)}</td></tr>`,
+          html`<tr><td>${roleAllows(role, 'moderator') ? html`<a href="/console/reports/${row.id}">${row.id}</a>` : row.id}</td><td>${row.about_type} ${row.about_id}</td><td>${reasonLabel(page.language, row.reason)}</td><td>${row.status}</td><td>${when(page, row.created_at)}</td></tr>`,
       )}</tbody></table>`
 }
 <h2>${say(page, { de: 'Entscheidungen zu diesem Konto', en: 'Decisions about this account' })}</h2>
 ${decisionsTable(page, decisions)}
 ${
   !erased &&
-  RANK[role] >= RANK.moderator &&
+  roleAllows(role, 'moderator') &&
   html`<h2>${say(page, { de: 'Sperren oder entsperren', en: 'Suspend or restore' })}</h2>
 ${destructive(
   page,

@@ -112,7 +112,8 @@ ${body}
 `.value;
 }
 
-const say = (page: PageContext, words: Words) => words[page.language];
+/** The words in the page's language. */
+export const say = (page: PageContext, words: Words) => words[page.language];
 
 export function notice(page: PageContext, shown: PageNotice | undefined): SafeHtml | false {
   return (
