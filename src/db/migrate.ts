@@ -1,4 +1,11 @@
-import { type Migration, type MigrationProvider, type MigrationResultSet, Migrator, sql } from 'kysely';
+import {
+  type DatabaseIntrospector,
+  type Migration,
+  type MigrationProvider,
+  type MigrationResultSet,
+  Migrator,
+  sql,
+} from 'kysely';
 import type { Db } from './create-db.js';
 import * as initial from './migrations/0001-initial.js';
 import * as access from './migrations/0002-access.js';
@@ -79,6 +86,37 @@ async function currentSchema(db: Db): Promise<string | undefined> {
 }
 
 /**
+ * Kysely's migrator looks for its tables by listing the tables of every schema of the database, and
+ * PostgreSQL resolves each schema by name during that listing: a schema another client drops in
+ * that moment (tenants sharing a database, tests each with their own schema) fails it with 3F000
+ * "schema … does not exist". The migrator only asks whether its two tables exist in our schema, so
+ * on PostgreSQL it gets an introspector that lists our schema's tables alone: a neighbour's schema
+ * is never read, and cannot fail our migrations.
+ */
+function ownSchemaOnly(kysely: Db['kysely'], schema: string): Db['kysely'] {
+  const introspector = kysely.introspection;
+  const scoped: DatabaseIntrospector = {
+    getSchemas: () => introspector.getSchemas(),
+    getMetadata: (options) => introspector.getMetadata(options),
+    getTables: async () => {
+      const { rows } = await sql<{ name: string; isView: boolean }>`
+        select c.relname as name, c.relkind in ('v', 'm') as "isView"
+        from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace
+        where n.nspname = ${schema} and c.relkind in ('r', 'p', 'v', 'm')`.execute(kysely);
+      return rows.map((row) => ({ name: row.name, schema, isView: row.isView, columns: [] }));
+    },
+  };
+  // Kysely keeps its state in private fields, so every other member is taken from the instance itself.
+  return new Proxy(kysely, {
+    get(target, property) {
+      if (property === 'introspection') return scoped;
+      const value = Reflect.get(target, property, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
+/**
  * On PostgreSQL, the migration tables live in the schema the tables do (the first of the
  * search_path); otherwise Kysely would find another schema's on the path and skip creating its own.
  */
@@ -86,32 +124,14 @@ async function migratorFor(db: Db): Promise<Migrator> {
   if (db.dialect !== 'postgres') return new Migrator({ db: db.kysely, provider });
   const schema = await currentSchema(db);
   if (!schema) throw new Error('No schema to migrate into: the search_path names no existing schema.');
-  return new Migrator({ db: db.kysely, provider, migrationTableSchema: schema });
-}
-
-/**
- * Kysely looks for its migration table by listing the tables of every schema of the database, and
- * PostgreSQL checks each schema by name while it lists them: a schema that another client drops in
- * that moment (tenants sharing a database, or tests each with their own schema) fails the listing
- * with 3F000 "schema … does not exist". That error names another schema than ours and nothing was
- * applied (the migrations themselves run in one transaction): such a run is tried again, up to ten times.
- */
-function droppedMeanwhile(error: unknown, ours: string | undefined): boolean {
-  if (typeof error !== 'object' || error === null || (error as { code?: unknown }).code !== '3F000') return false;
-  const missing = /schema "([^"]+)" does not exist/.exec(String((error as { message?: unknown }).message))?.[1];
-  return missing !== undefined && missing !== ours;
+  return new Migrator({ db: ownSchemaOnly(db.kysely, schema), provider, migrationTableSchema: schema });
 }
 
 async function runMigrator(
   db: Db,
   run: (migrator: Migrator) => Promise<MigrationResultSet>,
 ): Promise<MigrationResultSet> {
-  for (let attempt = 1; ; attempt++) {
-    const migrator = await migratorFor(db);
-    const outcome = await run(migrator);
-    const ours = db.dialect === 'postgres' ? await currentSchema(db) : undefined;
-    if (!outcome.error || attempt >= 10 || !droppedMeanwhile(outcome.error, ours)) return outcome;
-  }
+  return run(await migratorFor(db));
 }
 
 /** Applies every pending migration; returns the names applied. Throws on the first failure. */
