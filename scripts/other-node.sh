@@ -59,6 +59,9 @@ else
   driver=better-sqlite3
 fi
 node -e 'const db = new (require(process.argv[1]))(":memory:"); console.log(process.argv[1] + " loads on Node " + process.versions.node + ", SQLite " + db.prepare("select sqlite_version() v").get().v)' "$driver"
+# dist/, which the tests' server and command processes start from, built here too: in CI this step
+# runs in the background beside the type check, on the other core, instead of in the test phase.
+node scripts/build.mjs --ignore-type-errors
 
 fi
 [ "$step" != "install" ] || exit 0
