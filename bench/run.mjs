@@ -29,6 +29,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { growthChart } from './chart.mjs';
+import { hookCosts, hookCostTable } from './hook-costs.mjs';
 import { jobSearches, listingSearches } from './queries.mjs';
 import { evaluate, loadQueries, openRelevanceApp, relevanceReport } from './relevance/relevance.mjs';
 import { BASELINE_LINES, JOB_BODY, LISTING_BODY, post, writeScenarios } from './writes.mjs';
@@ -39,6 +40,16 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 /** wrk threads: one keeps a core for the service on a 2-core machine and still out-runs it. */
 const THREADS = Number(process.env.BENCH_THREADS ?? 1);
 const LOAD = loadGenerator(process.env.BENCH_LOAD ?? 'wrk');
+/**
+ * Cores (issue 34): the load generator on one, the service and each baseline on the other
+ * (taskset), so wrk never takes the CPU the service needs and every ratio compares processes
+ * that had one core each. BENCH_PIN=off, one core or no taskset: unpinned, and RESULTS.md says so.
+ */
+const PIN = pinning(process.env.BENCH_PIN);
+/** BENCH_PROFILE=off leaves out the profiled runs of what each hook costs (HOOK_SCENARIOS). */
+const PROFILE = process.env.BENCH_PROFILE !== 'off';
+/** Where the profiles are kept to be opened in DevTools (BENCH_PROFILE_DIR); without it they go with the run's temporary folder. */
+const PROFILE_DIR = process.env.BENCH_PROFILE_DIR;
 const ENGINES = (process.env.BENCH_ENGINES ?? 'sqlite,postgres').split(',').map((e) => e.trim());
 const DATASETS = (process.env.BENCH_DATASETS ?? 'default,growth-10k,growth-100k,large').split(',').map((d) => d.trim());
 const POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -141,6 +152,33 @@ function loadGenerator(wanted) {
     : { name: 'autocannon', why: 'wrk is not installable here' };
 }
 
+function pinning(wanted) {
+  if (wanted === 'off') return { load: null, service: null, why: 'unpinned (BENCH_PIN=off)' };
+  if (cpus().length < 2) return { load: null, service: null, why: 'unpinned (one core)' };
+  try {
+    execFileSync('taskset', ['-p', String(process.pid)], { stdio: 'ignore' });
+  } catch {
+    return { load: null, service: null, why: 'unpinned (no taskset)' };
+  }
+  const load = process.env.BENCH_LOAD_CORE ?? '0';
+  const service = process.env.BENCH_SERVICE_CORE ?? '1';
+  // The bench itself (and autocannon, which runs in it) on the load generator's core; whatever it
+  // starts inherits that until pinned to the service's core (pinToService).
+  execFileSync('taskset', ['-a', '-p', '-c', load, String(process.pid)], { stdio: 'ignore' });
+  return {
+    load,
+    service,
+    why: `wrk pinned to core ${load}, the service and each baseline to core ${service} (taskset)`,
+  };
+}
+
+/** Moves a started service or baseline, every thread of it, to the service's core. */
+function pinToService(child) {
+  if (PIN.service !== null)
+    execFileSync('taskset', ['-a', '-p', '-c', PIN.service, String(child.pid)], { stdio: 'ignore' });
+  return child;
+}
+
 /** Peak resident memory of a process so far, in MB (Linux: VmHWM). */
 function peakRssMb(pid) {
   const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
@@ -157,7 +195,7 @@ async function loopMonitor(child, message) {
 }
 
 async function startBaseline(script, port, ...args) {
-  const child = fork(join(ROOT, 'bench/servers', script), [String(port), ...args], { stdio: 'ignore' });
+  const child = pinToService(fork(join(ROOT, 'bench/servers', script), [String(port), ...args], { stdio: 'ignore' }));
   await once(child, 'message');
   return child;
 }
@@ -211,6 +249,7 @@ async function startService(databaseUrl, port) {
       SEED_ON_EMPTY: 'false',
     },
   });
+  pinToService(child);
   await waitFor(`http://127.0.0.1:${port}/readyz`);
   return child;
 }
@@ -364,7 +403,10 @@ async function runWrk(port, paths, headers) {
   for (const [name, value] of Object.entries(headers)) args.push('-H', `${name}: ${value}`);
   const prefix = `bench-${process.pid}-${Date.now()}`;
   args.push('-s', join(ROOT, 'bench/wrk-paths.lua'), `http://127.0.0.1:${port}`, '--', file, String(THREADS), prefix);
-  const child = spawn('wrk', args, { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child =
+    PIN.load === null
+      ? spawn('wrk', args, { stdio: ['ignore', 'pipe', 'inherit'] })
+      : spawn('taskset', ['-c', PIN.load, 'wrk', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   child.stdout.on('data', (chunk) => {
     out += chunk;
@@ -440,6 +482,7 @@ async function measure(title, port, paths, pid, headers = {}, service = null) {
     rssMb: Math.max(peak, peakRssMb(pid) ?? 0),
     loopMaxMs: loop ? Number(loop.maxMs.toFixed(1)) : null,
     bad: result.bad,
+    requests: result.total,
   };
 }
 
@@ -567,6 +610,7 @@ async function benchService(databaseUrl, withCompression) {
       // Requests the load generator gave up on may still be running: each scenario starts on an idle service.
       await settle(port);
     }
+    const hooks = PROFILE && withCompression ? await profileHooks(port, service, auth, jobId) : null;
     const compression = COMPRESSION && withCompression ? await benchCompression(port, service, auth, jobId) : null;
     // Cold searches (one connection, queries not sent before) while a writer changes 5 jobs and
     // listings a second: the search index follows the writes instead of being rebuilt.
@@ -577,11 +621,44 @@ async function benchService(databaseUrl, withCompression) {
     const writer = await stopWriter();
     await settle(port);
     const writes = withCompression && LOAD.name === 'wrk' ? await benchWrites(port, service, databaseUrl) : null;
-    return { rows, probes, compression, underWrites: { ...underWrites, writer }, writes };
+    return { rows, probes, compression, underWrites: { ...underWrites, writer }, writes, hooks };
   } finally {
     service.kill('SIGTERM');
     await once(service, 'exit');
   }
+}
+
+/** The scenarios whose CPU profile says what each part of the pipeline costs per request. */
+const HOOK_SCENARIOS = (jobId) => [
+  ['get job by id', [`/v1/jobs/${jobId}`]],
+  ['categories', ['/v1/categories']],
+  ['stats', ['/v1/stats']],
+  ['cold job search', jobSearches(COLD_QUERIES, 3)],
+];
+
+/**
+ * Each HOOK_SCENARIOS scenario again, under wrk as measured, with V8's sampling profiler running in
+ * the service for exactly that time (bench/servers/loop-monitor.mjs); bench/hook-costs.mjs turns
+ * each profile into microseconds of CPU per request for every plugin, the routes, Fastify, logging
+ * and Node's http. The profiler costs throughput of its own: these runs' req/s are not the table's.
+ */
+async function profileHooks(port, service, auth, jobId) {
+  const scenarios = [];
+  for (const [title, paths] of HOOK_SCENARIOS(jobId)) {
+    const started = await loopMonitor(service, { profile: 'start' });
+    if (!started?.profiling) throw new Error(`the profiler did not start: ${JSON.stringify(started)}`);
+    const row = await measure(title, port, paths, service.pid, auth, service);
+    const file = join(PROFILE_DIR ?? dir, `hooks-${title.replaceAll(' ', '-')}.cpuprofile`);
+    const stopped = await loopMonitor(service, { profile: 'stop', file });
+    if (!stopped?.profiled) throw new Error(`the profile was not written: ${JSON.stringify(stopped)}`);
+    scenarios.push({
+      title,
+      requests: row.requests,
+      costs: hookCosts(JSON.parse(readFileSync(file, 'utf8')), row.requests),
+    });
+    await settle(port);
+  }
+  return scenarios;
 }
 
 /**
@@ -702,7 +779,7 @@ try {
     const results = {};
     for (const dataset of DATASETS) {
       process.stdout.write(`\n== ${engine}, ${dataset} dataset\n`);
-      const { rows, probes, compression, underWrites, writes, growthOnly } = await benchDataset(
+      const { rows, probes, compression, underWrites, writes, growthOnly, hooks } = await benchDataset(
         engine,
         dataset,
         dir,
@@ -731,6 +808,9 @@ try {
         '',
         `Text search against the plain search (req/s ratio, same server and dataset):\n\n${textRatios(rows)}\n`,
         dataset === 'default' ? `Targets:\n\n${targets(rows)}` : '',
+        hooks
+          ? `\nWhat each part of the pipeline costs (µs of the service's CPU per request, from a CPU profile of the service under wrk in each scenario; bench/hook-costs.mjs says how samples are attributed):\n\n${hookCostTable(hooks)}\n`
+          : '',
         compression
           ? `\nCompression (the same answers as they are, gzip and brotli; bytes counted by the load generator, headers included):\n\n${compressionTable(compression, hello.rps)}\n`
           : '',
@@ -885,7 +965,7 @@ const cpu = cpus()[0]?.model ?? 'unknown CPU';
 const header = [
   '# Benchmark results',
   '',
-  `Run ${new Date().toISOString()} by \`npm run bench\` on ${cpus().length} × ${cpu}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}; ${SECONDS} s per scenario, ${CONNECTIONS} connections, load generator ${LOAD.name === 'wrk' ? `wrk, ${THREADS} thread(s)` : 'autocannon'} on the same machine${LOAD.why ? ` (${LOAD.why})` : ''}. "max loop stall" is the longest event-loop delay of the service process during the scenario (perf_hooks, 10 ms resolution).`,
+  `Run ${new Date().toISOString()} by \`npm run bench\` on ${cpus().length} × ${cpu}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}; ${SECONDS} s per scenario, ${CONNECTIONS} connections, load generator ${LOAD.name === 'wrk' ? `wrk, ${THREADS} thread(s)` : 'autocannon'} on the same machine${LOAD.why ? ` (${LOAD.why})` : ''}; ${PIN.why}. "max loop stall" is the longest event-loop delay of the service process during the scenario (perf_hooks, 10 ms resolution).`,
   '',
   '## Relevance of text search',
   '',
