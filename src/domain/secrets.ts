@@ -1,4 +1,4 @@
-import { createHash, randomInt } from 'node:crypto';
+import { hash, randomInt } from 'node:crypto';
 
 /**
  * Text with the passwords of any URLs in it masked (`user:***@host`, `?password=***`), also in
@@ -22,5 +22,6 @@ export function randomBase62(length: number): string {
  * hash is right, as there is nothing to brute-force and every request looks its secret up.
  */
 export function sha256Hex(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
+  // The one-shot hash: no Hash object per call (every keyed request hashes its key; issue 34).
+  return hash('sha256', text, 'hex');
 }

@@ -5,7 +5,9 @@
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { describe, type TestContext, test } from 'node:test';
+import { Counter, Histogram, Registry } from 'prom-client';
 import { generateApiKey } from '../../src/domain/api-keys.js';
+import { LATENCY_BUCKETS, Metrics } from '../../src/http/metrics.js';
 import { buildTestApp, createKey, NOW } from '../helpers/app.js';
 
 const TOKEN = 'metrics-token-0123456789abcdefghijklmnop';
@@ -201,6 +203,51 @@ describe('GET /metrics', () => {
     assert.ok((value('db_pool_max_connections') ?? 0) >= 1);
     assert.ok(value('process_resident_memory_bytes') !== undefined, "the process's own figures");
     assert.ok(!/job_nope|10\.1\.1/.test(text), 'no raw URL or client address becomes a label');
+  });
+});
+
+describe('the request series', () => {
+  test('are written exactly as prom-client writes the same observations (counted in place, issue 34)', async () => {
+    const registry = new Registry();
+    const labelNames = ['method', 'route', 'status'] as const;
+    const counter = new Counter({
+      name: 'http_requests_total',
+      help: 'HTTP requests answered, by method, route pattern and status.',
+      labelNames,
+      registers: [registry],
+    });
+    const histogram = new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'Time from the request arriving to the response sent, by method, route pattern and status.',
+      labelNames,
+      buckets: LATENCY_BUCKETS,
+      registers: [registry],
+    });
+    const metrics = new Metrics();
+    const observations: [string, string | undefined, number, number][] = [
+      ['GET', '/v1/jobs/:id', 200, 0.0004],
+      ['GET', '/v1/jobs/:id', 200, 0.0005],
+      ['GET', '/v1/jobs/:id', 200, 0.02],
+      ['GET', '/v1/jobs/:id', 304, 0.0001],
+      ['POST', '/v1/jobs', 201, 0.3],
+      ['GET', undefined, 404, 45],
+      ['GET', '/odd"route\\\n', 200, 1],
+    ];
+    for (const [method, route, status, seconds] of observations) {
+      metrics.observe(method, route, status, seconds);
+      const labels = { method, route: route ?? 'unmatched', status: String(status) };
+      counter.inc(labels);
+      histogram.observe(labels, seconds);
+    }
+    const lines = (text: string) =>
+      text
+        .split('\n')
+        .filter((line) => /^(# (HELP|TYPE) )?http_request(s_total|_duration_seconds)/.test(line))
+        .sort();
+    const ours = lines(await metrics.text());
+    assert.equal(ours.length, 2 * 2 + 5 + 5 * (LATENCY_BUCKETS.length + 3));
+    // The same lines (the series may come in another order).
+    assert.deepEqual(ours, lines(await registry.metrics()));
   });
 });
 

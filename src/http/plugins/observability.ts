@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import { redactSecrets } from '../../domain/calendar-feeds.js';
 import type { Metrics } from '../metrics.js';
 
@@ -39,6 +39,12 @@ export function requestLogLine(request: FastifyRequest, status: number, ms: numb
   };
 }
 
+/** Whether the logger writes a line of the level (pino's isLevelEnabled; any other logger: yes). */
+function logs(log: FastifyBaseLogger, level: 'info' | 'error'): boolean {
+  const pino = log as FastifyBaseLogger & { isLevelEnabled?: (level: string) => boolean };
+  return pino.isLevelEnabled?.(level) ?? true;
+}
+
 /**
  * Every response carries X-Request-Id (also 401, 404 and 429, so the hook comes before access
  * checks), and every request writes exactly one log line when its response is sent: method,
@@ -54,9 +60,10 @@ export function registerObservability(app: FastifyInstance, metrics: Metrics | u
     const ms = reply.elapsedTime;
     const route = request.routeOptions.url;
     metrics?.observe(request.method, route, status, ms / 1000);
-    const line = requestLogLine(request, status, ms);
-    if (status >= 500) request.log.error(line, 'request');
-    else request.log.info(line, 'request');
+    // The line is built only when it is written: below the log level it cost 3.5 µs a request (issue 34).
+    const level = status >= 500 ? 'error' : 'info';
+    if (!logs(request.log, level)) return;
+    request.log[level](requestLogLine(request, status, ms), 'request');
   });
 }
 

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type Coding, codedTag, codingFor, type Encode, varyOnEncoding } from '../compression.js';
@@ -68,8 +68,7 @@ declare module 'fastify' {
   }
 }
 
-export const etagOf = (body: string | Buffer) =>
-  `W/"${createHash('sha1').update(body).digest('base64url').slice(0, 22)}"`;
+export const etagOf = (body: string | Buffer) => `W/"${hash('sha1', body, 'base64url').slice(0, 22)}"`;
 
 export function matches(request: FastifyRequest, etag: string): boolean {
   const header = request.headers['if-none-match'];

@@ -38,7 +38,7 @@ export interface SecurityPolicy {
    * What every answer carries, also the ones written before any hook runs (router errors) or
    * straight to the socket (408, 431, malformed requests: see early-errors.ts).
    */
-  headersFor(origin: string | undefined): Record<string, string>;
+  headersFor(origin: string | undefined): Readonly<Record<string, string>>;
   /** headersFor, with the Content-Security-Policy of a JSON answer (the onSend hook adds it to the rest). */
   jsonHeadersFor(origin: string | undefined): Record<string, string>;
 }
@@ -66,11 +66,22 @@ export function securityPolicy(options: SecurityOptions): SecurityPolicy {
     if (anyOrigin) return '*';
     return origins.has(origin) ? origin : null;
   };
-  const headersFor = (origin: string | undefined): Record<string, string> => {
+  // Computed once (issue 34): an answer without an Origin, and one per origin that may read.
+  const withoutOrigin: Readonly<Record<string, string>> = Object.freeze({ ...fixed });
+  const readable = new Map<string, Readonly<Record<string, string>>>();
+  const headersFor = (origin: string | undefined): Readonly<Record<string, string>> => {
     const allowed = allowOrigin(origin);
-    return allowed
-      ? { ...fixed, 'access-control-allow-origin': allowed, 'access-control-expose-headers': EXPOSED }
-      : { ...fixed };
+    if (!allowed) return withoutOrigin;
+    let headers = readable.get(allowed);
+    if (!headers) {
+      headers = Object.freeze({
+        ...fixed,
+        'access-control-allow-origin': allowed,
+        'access-control-expose-headers': EXPOSED,
+      });
+      readable.set(allowed, headers);
+    }
+    return headers;
   };
   return {
     allowOrigin,
