@@ -122,6 +122,32 @@ export function pricingConfidence(ratePerHelperHour: number, sample: RateSample 
   return 'low';
 }
 
+/**
+ * Where a rate stands among a sample's values, counted: how many there are, how many lie at or
+ * below the rate, how many strictly below. Enough to place the rate against every percentile.
+ */
+export interface RateStanding {
+  count: number;
+  atOrBelow: number;
+  below: number;
+}
+
+/**
+ * pricingConfidence from counts instead of the percentiles themselves (issue 34: a write counts
+ * three numbers instead of ranking every completed job). Exactly the same answer: with the values
+ * ascending, rate >= the k-th smallest exactly when at least k values are at or below the rate, and
+ * rate <= the k-th smallest exactly when fewer than k are strictly below it.
+ */
+export function pricingConfidenceOfStanding(standing: RateStanding): PricingConfidence | null {
+  const { count, atOrBelow, below } = standing;
+  if (count < MIN_SAMPLE_FOR_PRICING_CONFIDENCE) return null;
+  const atLeast = (percent: number) => atOrBelow >= percentileRank(percent, count);
+  const atMost = (percent: number) => below < percentileRank(percent, count);
+  if (count >= 30 && atLeast(25) && atMost(75)) return 'high';
+  if (atLeast(10) && atMost(90)) return 'medium';
+  return 'low';
+}
+
 export function centsToEur(cents: number): number {
   return cents / 100;
 }

@@ -4,9 +4,9 @@ import { dialectOf, type Queryable } from '../db/queryable.js';
 import { allOf } from '../domain/all-of.js';
 import type { Category } from '../domain/categories.js';
 import type { LatLng } from '../domain/geo.js';
-import type { RateSample } from '../domain/pricing.js';
+import type { RateSample, RateStanding } from '../domain/pricing.js';
 import { openJobSql } from './jobs.js';
-import { hourlyRateCentsSql, percentilesByCategory, percentilesOverall } from './quantiles.js';
+import { hourlyRateCentsSql, percentilesByCategory, percentilesOverall, standingOf } from './quantiles.js';
 
 type Counts = Map<Category, number>;
 
@@ -82,6 +82,11 @@ export async function completedRateSample(
     : sql<boolean>`status = 'completed' and category = ${category}`;
   const samples = await percentilesByCategory(db, 'jobs', hourlyRateCentsSql, where);
   return samples.get(category) ?? null;
+}
+
+/** Where a rate (EUR per helper-hour) stands among the completed jobs of a category: see standingOf. */
+export function completedRateStanding(db: Queryable, category: Category, eur: number): Promise<RateStanding> {
+  return standingOf(db, 'jobs', hourlyRateCentsSql, sql<boolean>`status = 'completed' and category = ${category}`, eur);
 }
 
 /** Platform-wide percentile samples (cents) behind the medians of /v1/stats. */

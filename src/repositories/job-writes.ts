@@ -5,10 +5,10 @@ import type { JobRow, JobsTable, NewJob } from '../db/schema.js';
 import { smartEtaMinutes } from '../domain/eta.js';
 import { MAX_RADIUS_KM } from '../domain/geo.js';
 import { newId } from '../domain/ids.js';
-import { type PricingConfidence, pricingConfidence, sampleInEuros } from '../domain/pricing.js';
+import { type PricingConfidence, pricingConfidenceOfStanding } from '../domain/pricing.js';
 import { effectiveJobStatus, type JobStatus } from '../domain/statuses.js';
 import { JOB_MACHINE, nextState } from '../domain/transitions.js';
-import { completedRateSample } from './aggregates.js';
+import { completedRateStanding } from './aggregates.js';
 import { openJobSql } from './jobs.js';
 import type { WriteTransaction } from './write-transaction.js';
 
@@ -52,11 +52,16 @@ export async function derivedJobFields(
     .where('helpers.available', '=', 1);
   if (!remote)
     helpers = helpers.where(withinRadiusSql(dialectOf(db), 'helpers.lat', 'helpers.lng', place, MAX_RADIUS_KM));
-  const [etaHelpers, sample] = await Promise.all([helpers.execute(), completedRateSample(db, job.category)]);
   const ratePerHelperHour = job.price_cents / 100 / (job.duration_hours * job.helpers_needed);
+  // Counted, not ranked (issue 34): ranking every completed job of the category was the largest
+  // statement of a created job (667 µs on the default dataset) and grew with the data.
+  const [etaHelpers, standing] = await Promise.all([
+    helpers.execute(),
+    completedRateStanding(db, job.category, ratePerHelperHour),
+  ]);
   return {
     smart_eta_minutes: smartEtaMinutes({ ...place, remote_task: remote }, etaHelpers, MAX_RADIUS_KM),
-    pricing_confidence: pricingConfidence(ratePerHelperHour, sample && sampleInEuros(sample)),
+    pricing_confidence: pricingConfidenceOfStanding(standing),
   };
 }
 

@@ -1,7 +1,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Queryable } from '../db/queryable.js';
 import type { Category } from '../domain/categories.js';
-import { PERCENTILES, type RateSample, sampleByRank } from '../domain/pricing.js';
+import { PERCENTILES, type RateSample, type RateStanding, sampleByRank } from '../domain/pricing.js';
 
 /**
  * Nearest-rank percentiles (10, 25, 50, 75, 90) of `value` per category, computed in the database
@@ -57,6 +57,28 @@ async function percentilesBy(
     if (sample) samples.set(category, sample);
   }
   return samples;
+}
+
+/**
+ * How many rows match `where`, and how many of them have `value` / 100 at or below and strictly
+ * below `eur`: one pass that counts, where the percentiles rank every row (pricingConfidenceOfStanding).
+ * The division is the one the percentiles' values get in sampleInEuros, in the same double precision.
+ */
+export async function standingOf(
+  db: Queryable,
+  table: 'jobs' | 'listings',
+  value: RawBuilder<number>,
+  where: RawBuilder<boolean>,
+  eur: number,
+): Promise<RateStanding> {
+  const inEur = sql<number>`(${value}) / cast(100 as double precision)`;
+  const result = await sql<{ n: number | string; at_or_below: number | string | null; below: number | string | null }>`
+    select count(*) as n,
+      sum(case when ${inEur} <= ${eur} then 1 else 0 end) as at_or_below,
+      sum(case when ${inEur} < ${eur} then 1 else 0 end) as below
+    from ${sql.table(table)} where ${where}`.execute(db);
+  const row = result.rows[0];
+  return { count: Number(row?.n ?? 0), atOrBelow: Number(row?.at_or_below ?? 0), below: Number(row?.below ?? 0) };
 }
 
 /** Price per helper-hour of a job, in cents: what estimates and price bands compare. */

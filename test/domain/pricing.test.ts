@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import fc from 'fast-check';
 import { coarseEta, ETA_STEP_MINUTES, smartEtaMinutes } from '../../src/domain/eta.js';
 import { haversineKm } from '../../src/domain/geo.js';
 import { PLACES } from '../../src/domain/places.js';
@@ -11,9 +12,33 @@ import {
   priceBand,
   priceRange,
   pricingConfidence,
+  pricingConfidenceOfStanding,
   quantile,
   rateSample,
 } from '../../src/domain/pricing.js';
+
+describe('pricing_confidence from counts (issue 34)', () => {
+  test('gives what the percentiles give, for any sample and rate, ties and bounds included', () => {
+    // Rates as the database computes them (cents per helper-hour), in EUR as sampleInEuros makes them.
+    const cents = fc
+      .integer({ min: 100, max: 10_000 })
+      .chain((price) => fc.constantFrom(1, 2, 3, 4, 6).map((hours) => price / hours));
+    fc.assert(
+      fc.property(fc.array(cents, { maxLength: 80 }), fc.nat(), cents, (values, pick, other) => {
+        const eur = values.map((v) => v / 100);
+        // Half the time the rate is one of the sample's own values (ties are where a band edge lies).
+        const rate = eur.length > 0 && pick % 2 === 0 ? (eur[pick % eur.length] as number) : other / 100;
+        const standing = {
+          count: eur.length,
+          atOrBelow: eur.filter((v) => v <= rate).length,
+          below: eur.filter((v) => v < rate).length,
+        };
+        assert.equal(pricingConfidenceOfStanding(standing), pricingConfidence(rate, rateSample(eur)));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
 
 describe('pricing rules', () => {
   test('price_range is the price minus and plus 20 %; max_applicants is helpers x 3', () => {

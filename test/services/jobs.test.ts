@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, type TestContext, test } from 'node:test';
 import fc from 'fast-check';
+import { pricingConfidence, pricingConfidenceOfStanding, sampleInEuros } from '../../src/domain/pricing.js';
 import type { Api } from '../../src/http/route-deps.js';
+import { completedRateSample, completedRateStanding } from '../../src/repositories/aggregates.js';
 import { buildTestApp, createKey, NOW } from '../helpers/app.js';
 import { PROVIDER_BODY } from '../helpers/bodies.js';
 import { AT, helperFixture, insert, jobFixture } from '../helpers/fixtures.js';
@@ -432,6 +434,32 @@ describe('POST /v1/jobs', () => {
     await createJob(owner);
     await createJob(owner);
     assert.equal(await count(), 3, 'without a key, each POST creates a job');
+  });
+});
+
+describe('pricing_confidence of a written job (issue 34)', () => {
+  test('counted in the database, it is what the percentiles of the completed jobs give, ties and bounds included', async (t) => {
+    const { db } = await setup(t);
+    // 45 completed gardening jobs: rates with ties, and with thirds that are not exact in binary.
+    const shapes = Array.from({ length: 45 }, (_, i) => ({
+      price_cents: 1000 + ((i * 7) % 13) * 350,
+      duration_hours: [1, 2, 3, 3, 4.5][i % 5] as number,
+      helpers_needed: [1, 1, 2, 3][i % 4] as number,
+    }));
+    await insert(db.kysely, { jobs: shapes.map((shape) => jobFixture({ status: 'completed', ...shape })) });
+    const sample = await completedRateSample(db.kysely, 'GARDENING');
+    assert.ok(sample && sample.count === 45);
+    const rates = shapes.map((j) => j.price_cents / 100 / (j.duration_hours * j.helpers_needed));
+    for (const rate of [...rates, ...rates.map((r) => r + 0.005), ...rates.map((r) => r - 0.005), 0, 1000]) {
+      const standing = await completedRateStanding(db.kysely, 'GARDENING', rate);
+      assert.equal(
+        pricingConfidenceOfStanding(standing),
+        pricingConfidence(rate, sampleInEuros(sample)),
+        `rate ${rate}: ${JSON.stringify(standing)}`,
+      );
+    }
+    // Too few to say (CHILDCARE has none): null both ways.
+    assert.equal(pricingConfidenceOfStanding(await completedRateStanding(db.kysely, 'CHILDCARE', 15)), null);
   });
 });
 
