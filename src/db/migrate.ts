@@ -1,11 +1,4 @@
-import {
-  type DatabaseIntrospector,
-  type Migration,
-  type MigrationProvider,
-  type MigrationResultSet,
-  Migrator,
-  sql,
-} from 'kysely';
+import { type DatabaseIntrospector, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
 import type { Db } from './create-db.js';
 import * as initial from './migrations/0001-initial.js';
 import * as access from './migrations/0002-access.js';
@@ -127,23 +120,16 @@ async function migratorFor(db: Db): Promise<Migrator> {
   return new Migrator({ db: ownSchemaOnly(db.kysely, schema), provider, migrationTableSchema: schema });
 }
 
-async function runMigrator(
-  db: Db,
-  run: (migrator: Migrator) => Promise<MigrationResultSet>,
-): Promise<MigrationResultSet> {
-  return run(await migratorFor(db));
-}
-
 /** Applies every pending migration; returns the names applied. Throws on the first failure. */
 export async function migrateToLatest(db: Db): Promise<string[]> {
-  const { error, results } = await runMigrator(db, (m) => m.migrateToLatest());
+  const { error, results } = await (await migratorFor(db)).migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
 
 /** Applies the migrations up to and including `name` (tests of a migration start from the one before). */
 export async function migrateTo(db: Db, name: string): Promise<void> {
-  const { error } = await runMigrator(db, (m) => m.migrateTo(name));
+  const { error } = await (await migratorFor(db)).migrateTo(name);
   if (error) throw error instanceof Error ? error : new Error(String(error));
 }
 

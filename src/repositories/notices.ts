@@ -9,7 +9,7 @@ import type {
   ReportsTable,
 } from '../db/schema.js';
 import type { Category } from '../domain/categories.js';
-import { parseReportSnapshot, reportSnapshot as snapshotOf } from '../domain/report-snapshot.js';
+import { reportSnapshot as snapshotOf } from '../domain/report-snapshot.js';
 import { parsePhotos } from './mappers.js';
 import type { WriteTransaction } from './write-transaction.js';
 
@@ -173,15 +173,6 @@ export async function reportedItem(
 
 export async function insertReport(trx: WriteTransaction, row: ReportRow): Promise<void> {
   await trx.insertInto('reports').values(row).execute();
-}
-
-/**
- * The snapshot a report kept of its item (what it said when reported), parsed; null when the
- * report is unknown, was filed before migration 0032, or the item's account was erased.
- */
-export async function reportSnapshot(db: Queryable, reportId: string): Promise<ReportSnapshot | null> {
-  const row = await db.selectFrom('reports').select('snapshot').where('id', '=', reportId).executeTakeFirst();
-  return parseReportSnapshot(row?.snapshot ?? null);
 }
 
 export function findReport(db: Queryable, id: string): Promise<ReportRow | undefined> {

@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Queryable } from '../db/queryable.js';
-import type { AccountRow, ModerationAction, ReportSnapshot } from '../db/schema.js';
+import type { AccountRow, ModerationAction } from '../db/schema.js';
 import { newId } from '../domain/ids.js';
 import { median } from '../domain/median.js';
 import { randomBase62, sha256Hex } from '../domain/secrets.js';
@@ -21,7 +21,6 @@ import {
   type ReportRow,
   recordDecision,
   reportedItem,
-  reportSnapshot,
   setAppealOutcome,
   transparencyRows,
   undoModeration,
@@ -112,16 +111,6 @@ export async function fileReport(context: WriteContext, caller: AccountRow | nul
     return stored;
   });
   return { ...reportOf(row, undefined), report_token: token };
-}
-
-/**
- * What the reported item said when the report was filed (domain/report-snapshot.ts), for the
- * operators deciding it; null when the report is unknown, was filed before migration 0032, or the
- * item's account was erased. Never part of an API answer. A message's snapshot is private to its
- * conversation: the caller records each read of one in the audit log (services/operators.ts).
- */
-export function reportEvidence(db: Queryable, reportId: string): Promise<ReportSnapshot | null> {
-  return reportSnapshot(db, reportId);
 }
 
 const sameHash = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));

@@ -8,13 +8,21 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createDb } from '../../src/db/create-db.js';
 import { migrateTo, migrateToLatest } from '../../src/db/migrate.js';
+import type { Queryable } from '../../src/db/queryable.js';
 import { MODERATED_TEXT } from '../../src/domain/erasure.js';
+import { parseReportSnapshot } from '../../src/domain/report-snapshot.js';
+import { findReport } from '../../src/repositories/notices.js';
 import { digestOf } from '../../src/repositories/saved-searches.js';
-import { decideAppeal, decideReport, reportEvidence } from '../../src/services/notices.js';
+import { decideAppeal, decideReport } from '../../src/services/notices.js';
 import { buildTestApp, clientFor, createKey, NOW } from '../helpers/app.js';
 import { helperBody, JOB_BODY, LISTING_BODY } from '../helpers/bodies.js';
 import { freshDatabaseUrl } from '../helpers/database.js';
 import { jobFixture, listingFixture, ownerFixture } from '../helpers/fixtures.js';
+
+/** What a report kept of its item, as the console reads it (services/console.ts reportFile): null for none. */
+async function reportEvidence(db: Queryable, id: string) {
+  return parseReportSnapshot((await findReport(db, id))?.snapshot ?? null);
+}
 
 const REPORT = {
   reason: 'scam_or_fraud',
