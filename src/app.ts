@@ -74,8 +74,11 @@ export interface AppDeps {
    * fills on the first searches, which use SQL until then.
    */
   searchIndexes?: SearchIndexes;
-  /** Build the search index before buildApp returns (server.ts: before listening), so the first searches are fast. */
-  buildSearchIndex?: boolean;
+  /**
+   * Build the search index as soon as the app listens (server.ts), in the background: until it is
+   * in place searches use SQL and /readyz says "warming". Otherwise the first search schedules it.
+   */
+  warmSearchIndex?: boolean;
   /** What sends the sign-in codes; from SMTP_URL or OUTBOX_DIR (and closed with the app) when not given. */
   mailer?: Mailer;
   /**
@@ -221,13 +224,20 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<Api> {
       ? new SearchIndexes(deps.db, { minGapMs: config.SEARCH_INDEX_REFRESH_MS, onError: indexError })
       : undefined);
   if (indexes && !deps.searchIndexes) app.addHook('onClose', async () => indexes.close());
-  if (indexes && deps.buildSearchIndex) {
-    const started = Date.now();
-    const snapshot = await indexes.refresh().catch(indexError);
-    if (snapshot) {
-      const { jobs, listings } = snapshot;
-      app.log.info({ jobs: jobs.size, listings: listings.size, ms: Date.now() - started }, 'search index built');
-    }
+  if (indexes && deps.warmSearchIndex) {
+    // Built once the server listens, not before: /healthz and /readyz answer at once, and searches
+    // use SQL (correctly, only slower) until the index is in place; /readyz says "warming" meanwhile.
+    app.addHook('onListen', async () => {
+      const started = Date.now();
+      void indexes
+        .refresh()
+        .then((snapshot) => {
+          if (!snapshot) return;
+          const { jobs, listings } = snapshot;
+          app.log.info({ jobs: jobs.size, listings: listings.size, ms: Date.now() - started }, 'search index built');
+        })
+        .catch(indexError);
+    });
   }
   const payments = deps.payments !== undefined ? deps.payments : paymentProviderOf(config);
   const routeDeps: RouteDeps = {
@@ -244,7 +254,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<Api> {
   const probes: Record<string, Probe> = { database: () => deps.db.ping() };
   const { ping } = store;
   if (ping) probes.redis = () => ping.call(store);
-  healthRoutes(app, readiness, probes);
+  healthRoutes(app, readiness, probes, () => (indexes === undefined ? 'off' : indexes.ready ? 'ready' : 'warming'));
   metricsRoutes(app, metrics, config.METRICS_TOKEN);
   // The documents, in a scope of their own: their own budget per address, ETags and compression.
   await app.register(async (documents: Api) => {

@@ -77,7 +77,7 @@ async function main(): Promise<void> {
       )
     : new MemoryRateLimitStore();
   const readiness = new Readiness();
-  const app = await buildApp(config, { db, rateLimitStore, readiness, buildSearchIndex: true });
+  const app = await buildApp(config, { db, rateLimitStore, readiness, warmSearchIndex: true });
   reportPoolError = (error) => app.log.warn({ err: error }, 'database connection error');
   for (const error of poolErrors) reportPoolError(error);
 

@@ -97,6 +97,11 @@ export class SearchIndexes {
     return undefined;
   }
 
+  /** Whether searches are answered from the indexes now: false before the first build and during a rebuild. */
+  get ready(): boolean {
+    return this.state !== undefined;
+  }
+
   /** Builds the indexes now (after any build in flight); resolves when they are in place. */
   async refresh(): Promise<IndexSnapshot | undefined> {
     while (this.building) await this.building;

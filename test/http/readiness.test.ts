@@ -8,8 +8,10 @@ import { testConfig } from '../../src/config.js';
 import { createDb } from '../../src/db/create-db.js';
 import { Readiness } from '../../src/http/readiness.js';
 import { RedisRateLimitStore } from '../../src/rate-limit/redis-store.js';
+import { SearchIndexes } from '../../src/search/search-indexes.js';
+import { seedDatabase } from '../../src/seed/seed-database.js';
 import { buildTestApp, getJson, NOW } from '../helpers/app.js';
-import { TEST_ENGINE } from '../helpers/database.js';
+import { openTestDb, TEST_ENGINE } from '../helpers/database.js';
 
 const REDIS_URL = 'redis://127.0.0.1:6379';
 
@@ -31,11 +33,44 @@ describe('GET /readyz', () => {
     const { app } = await buildTestApp(t, NOW, {}, { rateLimitStore: store });
     const ready = await getJson(app, '/readyz');
     assert.equal(ready.status, 200);
-    assert.deepEqual(ready.body, { status: 'ready', checks: { database: 'ok', redis: 'ok' } });
+    assert.deepEqual(ready.body, { status: 'ready', search_index: 'warming', checks: { database: 'ok', redis: 'ok' } });
     assert.equal(ready.headers['ratelimit-policy'], undefined, 'outside every budget');
 
     const memory = await buildTestApp(t);
-    assert.deepEqual((await getJson(memory.app, '/readyz')).body, { status: 'ready', checks: { database: 'ok' } });
+    assert.deepEqual((await getJson(memory.app, '/readyz')).body, {
+      status: 'ready',
+      search_index: 'warming',
+      checks: { database: 'ok' },
+    });
+  });
+
+  test('search_index: warming (searches answered by SQL) until the index is built, then ready; off without one', async (t) => {
+    const { db, dispose } = await openTestDb();
+    t.after(dispose);
+    await seedDatabase(db.kysely, { seed: 3, jobs: 200, listings: 50, helpers: 10, completedJobs: 10, anchor: NOW });
+    const indexes = new SearchIndexes(db, { minGapMs: 3_600_000 });
+    t.after(() => indexes.close());
+    const app = await buildApp(testConfig(), { db, now: () => NOW, searchIndexes: indexes });
+    t.after(() => app.close());
+    const readyz = async () => {
+      const answer = await getJson(app, '/readyz');
+      assert.equal(answer.status, 200, 'a warming index withholds no traffic');
+      return answer.body.search_index;
+    };
+    assert.equal(await readyz(), 'warming');
+    const search = '/v1/jobs?lat=49.0069&lng=8.4037&radius=20&limit=5';
+    const duringWarmUp = await getJson(app, search);
+    assert.equal(duringWarmUp.status, 200);
+    assert.equal(duringWarmUp.body.data.length, 5, 'the seeded jobs are found');
+    assert.equal(indexes.counts.misses, 1, 'the search went to SQL');
+    await indexes.refresh();
+    assert.equal(await readyz(), 'ready');
+    const indexed = await getJson(app, `${search}&offset=0`);
+    assert.equal(indexes.counts.hits, 1, 'now the index answers');
+    assert.deepEqual(indexed.body, duringWarmUp.body, 'the same page either way');
+
+    const off = await buildTestApp(t, NOW, { SEARCH_INDEX: 'false' });
+    assert.equal((await getJson(off.app, '/readyz')).body.search_index, 'off');
   });
 
   test('503 once the instance drains, while /healthz stays 200', async (t) => {

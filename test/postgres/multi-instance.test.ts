@@ -14,7 +14,7 @@ import { pendingMigrations } from '../../src/db/migrate.js';
 import { createKey } from '../helpers/app.js';
 import { jobsWithApplicants } from '../helpers/applicants.js';
 import { freshDatabaseUrl, TEST_ENGINE } from '../helpers/database.js';
-import { type ServerProcess, startServer, stopServer } from '../helpers/server-process.js';
+import { type ServerProcess, startServer, stopServer, until } from '../helpers/server-process.js';
 
 const REDIS_URL = 'redis://127.0.0.1:6379';
 
@@ -106,10 +106,14 @@ test('two instances on one PostgreSQL schema and one Redis', { timeout: 300_000 
 
   await t.test('/readyz on both: the database and Redis answer', async () => {
     for (const server of [a, b]) {
+      await until(
+        'the search index is built',
+        async () => (await send(server, '/readyz')).body.search_index === 'ready',
+      );
       const ready = await send(server, '/readyz');
       assert.deepEqual(
         { status: ready.status, body: ready.body },
-        { status: 200, body: { status: 'ready', checks: { database: 'ok', redis: 'ok' } } },
+        { status: 200, body: { status: 'ready', search_index: 'ready', checks: { database: 'ok', redis: 'ok' } } },
       );
     }
   });

@@ -82,12 +82,18 @@ async function slowPost(t: TestContext, server: ServerProcess, body: string, sen
   return { finish };
 }
 
-test('GET /readyz: ready, the database answers', { timeout: 120_000 }, async (t) => {
+test('GET /readyz: ready, the database answers; the search index is built after the start', {
+  timeout: 120_000,
+}, async (t) => {
   const server = await serve(t);
+  const first = await get(server, '/readyz');
+  assert.equal(first.status, 200, 'ready while the index may still be warming');
+  assert.ok(['warming', 'ready'].includes(first.body.search_index), JSON.stringify(first.body));
+  await until('the search index is built', async () => (await get(server, '/readyz')).body.search_index === 'ready');
   const ready = await get(server, '/readyz');
   assert.deepEqual(
     { status: ready.status, body: ready.body },
-    { status: 200, body: { status: 'ready', checks: { database: 'ok' } } },
+    { status: 200, body: { status: 'ready', search_index: 'ready', checks: { database: 'ok' } } },
   );
 });
 

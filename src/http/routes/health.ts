@@ -7,7 +7,21 @@ import type { Api } from '../route-deps.js';
 
 const CheckOutcome = Type.Union([Type.Literal('ok'), Type.Literal('timeout'), Type.Literal('unreachable')]);
 
-export function healthRoutes(app: Api, readiness: Readiness, probes: Readonly<Record<string, Probe>>): void {
+/** The search index's state as /readyz reports it (SearchIndexes.ready; "off" with SEARCH_INDEX=false). */
+export type SearchIndexState = 'ready' | 'warming' | 'off';
+
+const SearchIndexOutcome = Type.Union([Type.Literal('ready'), Type.Literal('warming'), Type.Literal('off')], {
+  description:
+    'The in-memory search index: ready; warming (being built after a start or rebuilt, searches and figures ' +
+    'meanwhile come from SQL: the same answers, slower); off (SEARCH_INDEX=false). Not a reason to withhold traffic.',
+});
+
+export function healthRoutes(
+  app: Api,
+  readiness: Readiness,
+  probes: Readonly<Record<string, Probe>>,
+  searchIndex: () => SearchIndexState,
+): void {
   app.get(
     '/healthz',
     {
@@ -40,7 +54,7 @@ export function healthRoutes(app: Api, readiness: Readiness, probes: Readonly<Re
         summary: 'Readiness',
         description:
           'Answers 200 when this instance should get traffic: the database answers and, when REDIS_URL is set, ' +
-          'Redis answers, each within 2 s. Answers 503 while either does not, and from the moment the instance ' +
+          'Redis answers, each within 2 s (search_index says whether searches use the in-memory index yet). Answers 503 while either does not, and from the moment the instance ' +
           'received SIGTERM until it exits (requests in flight still finish). For load balancers and orchestrators; ' +
           'outside every rate limit.',
         tags: ['Platform'],
@@ -50,6 +64,7 @@ export function healthRoutes(app: Api, readiness: Readiness, probes: Readonly<Re
             ...Type.Object(
               {
                 status: Type.Literal('ready'),
+                search_index: SearchIndexOutcome,
                 checks: Type.Object(
                   { database: CheckOutcome, redis: Type.Optional(CheckOutcome) },
                   {
@@ -79,7 +94,11 @@ export function healthRoutes(app: Api, readiness: Readiness, probes: Readonly<Re
         const names = failing.map(([name, outcome]) => `${name} (${outcome})`).join(', ');
         throw notReady(`Not ready: ${names} did not answer.`, 'Ask again in a few seconds.');
       }
-      return { status: 'ready' as const, checks: checks as { database: 'ok'; redis?: 'ok' } };
+      return {
+        status: 'ready' as const,
+        search_index: searchIndex(),
+        checks: checks as { database: 'ok'; redis?: 'ok' },
+      };
     },
   );
 }
