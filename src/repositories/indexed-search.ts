@@ -120,10 +120,15 @@ function listingsWithOwners(db: Queryable) {
   return db.selectFrom('listings').innerJoin('owners', 'owners.id', 'listings.owner_id');
 }
 
-/** Available listings with their owner (as the search joins them): how many rows a listing index will hold. */
+/**
+ * Available listings: how many rows a listing index will hold at most (a listing without its owner
+ * row is left out by the load), the columns' first size. Counted on the status index alone: with
+ * the search's join to owners it took about a second at 300,000 listings, on the event loop.
+ */
 export async function countAvailableListings(db: Queryable): Promise<number> {
-  const counted = await listingsWithOwners(db)
-    .where('listings.status', '=', 'available')
+  const counted = await db
+    .selectFrom('listings')
+    .where('status', '=', 'available')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirst();
   return Number(counted?.n ?? 0);

@@ -1,7 +1,21 @@
 /** Column helpers of the in-memory search indexes: rows arrive in chunks and become typed arrays. */
 
-/** Rows read per query while loading: one query blocks SQLite's single connection this long at most. */
-export const LOAD_CHUNK = 20_000;
+/**
+ * Rows read per query while loading, and so between two turns of the event loop: SQLite's driver
+ * is synchronous, so a chunk holds the loop (and the single connection) for as long as it takes to
+ * read and index it, about 40 µs a job (the text index's terms most of it). 1,000 keeps that near
+ * 40 ms while the server already answers (issue 34: the index is built after the server listens);
+ * 20,000 held it for about a second at a time.
+ */
+export const LOAD_CHUNK = 1_000;
+
+/** Slots handled between two turns of the event loop by the passes over a loaded index. */
+export const PASS_CHUNK = 50_000;
+
+/** Lets the event loop take its turn (timers, sockets) before a long load goes on. */
+export function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
 
 /** Thrown while loading when a stored value has a form the index cannot compare as SQL does. */
 export class NotMirrorable extends Error {}
@@ -149,6 +163,6 @@ export async function forEachRow<R extends { id: string }>(
     after = last.id;
     // SQLite's driver answers synchronously (promises settle without leaving the microtask queue):
     // without this, a load would hold the event loop for its whole run, not a chunk at a time.
-    await new Promise((resolve) => setImmediate(resolve));
+    await nextTurn();
   }
 }

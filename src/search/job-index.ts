@@ -8,7 +8,7 @@ import {
   jobIndexRowsAfter,
 } from '../repositories/indexed-search.js';
 import type { JobSearch } from '../repositories/jobs.js';
-import { cents, codeOf, dateCode, isoMs, LOAD_CHUNK, NotMirrorable } from './columns.js';
+import { cents, codeOf, dateCode, isoMs, LOAD_CHUNK, NotMirrorable, nextTurn, PASS_CHUNK } from './columns.js';
 import { CompletedJobs, JobFigures } from './index-figures.js';
 import { loadPoints, type PointIndex, RUN } from './point-index.js';
 import { PointTable } from './point-table.js';
@@ -94,7 +94,7 @@ export class JobIndex extends PointTable<JobRow, JobIndexRow> {
     const text = new TextIndex(expected);
     // Completed jobs hold no point; the figures keep them (they come by in the same pass, in id order).
     const completed = new CompletedJobs();
-    const { points, category, column } = await loadPoints({
+    const { points, category, columns } = await loadPoints({
       expected,
       kept: (row: JobIndexRow) => text.add(row),
       idPrefix: 'job_',
@@ -118,16 +118,19 @@ export class JobIndex extends PointTable<JobRow, JobIndexRow> {
     const index = new JobIndex(
       points,
       category,
-      column('price') as Int32Array,
-      column('created') as Float64Array,
-      column('deadline') as Float64Array,
-      column('desired') as Int32Array,
-      column('urgent') as Uint8Array,
-      column('hourly') as Float64Array,
+      columns.price as Int32Array,
+      columns.created as Float64Array,
+      columns.deadline as Float64Array,
+      columns.desired as Int32Array,
+      columns.urgent as Uint8Array,
+      columns.hourly as Float64Array,
       text,
       completed,
     );
-    for (let slot = 0; slot < points.end; slot++) index.figures.added(slot);
+    for (let slot = 0; slot < points.end; slot++) {
+      index.figures.added(slot);
+      if (slot % PASS_CHUNK === PASS_CHUNK - 1) await nextTurn();
+    }
     index.figures.countLoaded();
     index.figures.settle();
     return index;

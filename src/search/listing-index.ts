@@ -8,7 +8,7 @@ import {
   listingIndexRowsAfter,
 } from '../repositories/indexed-search.js';
 import type { ListingSearch, ListingSearchRow } from '../repositories/listings.js';
-import { cents, codeOf, isoMs, LOAD_CHUNK } from './columns.js';
+import { cents, codeOf, isoMs, LOAD_CHUNK, nextTurn, PASS_CHUNK } from './columns.js';
 import { ListingFigures } from './index-figures.js';
 import { loadPoints, type PointIndex, RUN } from './point-index.js';
 import { PointTable } from './point-table.js';
@@ -68,7 +68,7 @@ export class ListingIndex extends PointTable<ListingSearchRow, ListingIndexRow> 
   static async load(db: Queryable): Promise<ListingIndex> {
     const expected = await countAvailableListings(db);
     const text = new TextIndex(expected);
-    const { points, category, column } = await loadPoints({
+    const { points, category, columns } = await loadPoints({
       expected,
       kept: (row: ListingIndexRow) => text.add(row),
       idPrefix: 'lst_',
@@ -88,15 +88,18 @@ export class ListingIndex extends PointTable<ListingSearchRow, ListingIndexRow> 
     const index = new ListingIndex(
       points,
       category,
-      column('price') as Int32Array,
-      column('condition') as Uint8Array,
-      column('instant') as Uint8Array,
-      column('created') as Float64Array,
-      column('week') as Float64Array,
-      column('deposit') as Int32Array,
+      columns.price as Int32Array,
+      columns.condition as Uint8Array,
+      columns.instant as Uint8Array,
+      columns.created as Float64Array,
+      columns.week as Float64Array,
+      columns.deposit as Int32Array,
       text,
     );
-    for (let slot = 0; slot < points.end; slot++) index.figures.added(slot);
+    for (let slot = 0; slot < points.end; slot++) {
+      index.figures.added(slot);
+      if (slot % PASS_CHUNK === PASS_CHUNK - 1) await nextTurn();
+    }
     index.figures.settle();
     return index;
   }
