@@ -1,7 +1,9 @@
 // What each part of the request pipeline costs per request (issue 34), read from a V8 CPU profile
 // (`node --cpu-prof`) of the service under wrk. Every sample's time goes to one part:
 //
-// - the innermost frame of a plugin (dist/http/plugins/<name>.js) or of a route
+// - Node's http, streams and sockets when their frames come first (writing an answer is theirs,
+//   whichever hook writes it: the response cache's early answers write from their hook);
+// - else the innermost frame of a plugin (dist/http/plugins/<name>.js) or of a route
 //   (dist/http/routes/...): a hook that calls the rate-limit store is that hook's cost, a route
 //   that calls services is the route's own work (its handler, services, queries, serialising);
 // - otherwise the innermost frame of Fastify, of its helpers (find-my-way, light-my-request,
@@ -25,6 +27,8 @@ function partOf(frame) {
   return null;
 }
 
+const NODE_PART = "Node's http, streams and sockets";
+
 /** The part a library or Node frame belongs to, when no plugin or route frame is on the stack. */
 function outsidePartOf(frame) {
   const { url } = frame.callFrame;
@@ -35,7 +39,7 @@ function outsidePartOf(frame) {
   if (/node_modules\/(better-sqlite3|better-sqlite3-napi|pg|pg-protocol|pg-pool|kysely)\//.test(url))
     return 'database driver';
   if (/\/dist\//.test(url)) return 'the service outside plugins and routes';
-  if (url.startsWith('node:')) return "Node's http, streams and sockets";
+  if (url.startsWith('node:')) return NODE_PART;
   return null;
 }
 
@@ -61,6 +65,9 @@ export function hookCosts(profile, requests) {
       part = partOf(frame);
       if (part) break;
       outside ??= outsidePartOf(frame);
+      // Writing the answer (the socket's writev, the headers' checks) is Node's whichever hook calls it:
+      // the response cache's early answers write from their hook.
+      if (outside === NODE_PART) break;
     }
     const result = part ?? outside ?? 'other JavaScript';
     partOfNode.set(id, result);

@@ -1,5 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { LogController } from 'fastify';
+import Fastify, { type FastifyReply, LogController } from 'fastify';
 import { stripeProvider } from './adapters/stripe.js';
 import { startBackgroundWork } from './background.js';
 import { type Config, publicBaseUrl, trustProxyOption } from './config.js';
@@ -27,7 +27,7 @@ import { registerNulGuard } from './http/plugins/nul-guard.js';
 import { REDACTED_LOG_PATHS, registerObservability, requestIdOf } from './http/plugins/observability.js';
 import { registerQueryGuard } from './http/plugins/query-guard.js';
 import { registerResponseCache } from './http/plugins/response-cache.js';
-import { registerSecurityHeaders, securityPolicy } from './http/plugins/security-headers.js';
+import { registerSecurityHeaders, securityPolicy, strictPolicyUnlessPage } from './http/plugins/security-headers.js';
 import { type Probe, Readiness } from './http/readiness.js';
 import { reportBudget } from './http/report-budget.js';
 import { type Api, configuredLimits, type RouteDeps } from './http/route-deps.js';
@@ -185,23 +185,26 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<Api> {
   registerQueryGuard(app);
   registerNulGuard(app);
   const encode = encoder((coding) => metrics.compressed(coding));
+  const readiness = deps.readiness ?? new Readiness();
+  // While draining, every response closes its connection: a kept-alive connection that goes idle
+  // after its last response would otherwise hold app.close() until the client hangs up.
+  const closeWhileDraining = (reply: FastifyReply) => {
+    if (readiness.draining) reply.header('connection', 'close');
+  };
   const cache = registerResponseCache(app, {
     version,
     now,
     ttlMs: config.RESPONSE_CACHE_MS,
     maxBytes: config.RESPONSE_CACHE_MB * 2 ** 20,
     encode,
+    // What the onSend hooks before it (security's) and after it (the one below) add to an answer.
+    sealed: { before: strictPolicyUnlessPage, after: closeWhileDraining },
   });
-  metrics.watchResponseCache(cache.bytes);
+  metrics.watchResponseCache(cache);
   // After the hooks that keep an answer's bytes as they are (idempotency, the response cache).
   registerCompression(app, encode);
-  const readiness = deps.readiness ?? new Readiness();
-  // While draining, every response closes its connection: a kept-alive connection that goes idle
-  // after its last response would otherwise hold app.close() until the client hangs up. Added
-  // before any child plugin (docs, forms), which copy the hooks there are when they are made.
-  app.addHook('onSend', async (_request, reply) => {
-    if (readiness.draining) reply.header('connection', 'close');
-  });
+  // Added before any child plugin (docs, forms), which copy the hooks there are when they are made.
+  app.addHook('onSend', async (_request, reply) => closeWhileDraining(reply));
 
   const endpoints: Endpoint[] = [];
   // The same operations with their parameter schemas: the MCP tools are made from them.

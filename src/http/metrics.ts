@@ -128,13 +128,23 @@ export class Metrics {
   }
 
   /** The bytes the response cache holds, read at each scrape. */
-  watchResponseCache(bytes: () => number): void {
+  watchResponseCache(cache: { bytes: () => number; earlyAnswers: () => number }): void {
     new Gauge({
       name: 'response_cache_bytes',
       help: 'Bytes of reused answers held by this instance, as they are and compressed (at most RESPONSE_CACHE_MB).',
       registers: [this.registry],
       collect() {
-        this.set(bytes());
+        this.set(cache.bytes());
+      },
+    });
+    // Read at a scrape, counted in place by the cache: nothing per request here.
+    new Counter({
+      name: 'response_cache_early_answers_total',
+      help: 'Reused answers sent from the first hook after access and the rate limit, without the rest of the pipeline.',
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        this.inc(cache.earlyAnswers());
       },
     });
   }

@@ -112,6 +112,150 @@ describe('the response cache', () => {
     assert.ok(hits > 300, `most reads answered 200 (${hits})`);
   });
 
+  test('an early answer (the fast path) is byte for byte the computed one: status, body, every header but Date and request id', async (t) => {
+    const METRICS_TOKEN = 'early-answer-test-metrics-token-0123456789';
+    const { app, db } = await buildTestApp(t, NOW, {
+      ...QUIET,
+      METRICS_TOKEN,
+      CORS_ORIGINS: 'https://app.example.org',
+      RATE_LIMIT_DEVELOPER_PER_MIN: '1000',
+    });
+    await seedDatabase(db.kysely, { seed: 5, jobs: 120, listings: 60, helpers: 30, completedJobs: 60, anchor: NOW });
+    const early = async () => {
+      const response = await app.inject({ url: '/metrics', headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+      const line = response.body.split('\n').find((l) => l.startsWith('response_cache_early_answers_total '));
+      return Number(line?.split(' ')[1] ?? Number.NaN);
+    };
+    const ids = (await db.kysely.selectFrom('jobs').select('id').where('status', '=', 'open').limit(3).execute()).map(
+      (r) => r.id,
+    );
+    const urls = [
+      `/v1/jobs/${ids[0]}`,
+      '/v1/jobs?category=gardening&limit=30',
+      '/v1/listings?lat=49.0069&lng=8.4037&radius=20',
+      '/v1/categories',
+      '/v1/stats',
+      '/v1/estimate?category=cleaning&duration_hours=3',
+      '/v1/demo/jobs?limit=5',
+    ];
+    const variants: Record<string, Record<string, string>> = {
+      plain: {},
+      gzip: { 'accept-encoding': 'gzip' },
+      brotli: { 'accept-encoding': 'br, gzip' },
+      'a CORS origin that may read': { origin: 'https://app.example.org', 'accept-encoding': 'gzip' },
+      'an origin that may not': { origin: 'https://elsewhere.example.org' },
+    };
+    const comparable = (headers: Record<string, unknown>) => {
+      const { date: _date, 'x-request-id': _id, ...rest } = headers;
+      return rest;
+    };
+    let compared = 0;
+    let made = 0;
+    await underOneVersion(db, async () => {}); // PostgreSQL: its change listener is connected
+    /**
+     * `count` new keys, one for each request, so the budget headers say the same (each key's first
+     * request). Issuing them is a write, which makes every kept answer stale: they are made before
+     * the requests, and the data version is awaited until it has moved and stays (PostgreSQL tells
+     * of writes by LISTEN/NOTIFY, a moment later).
+     */
+    const freshKeys = async (count: number) => {
+      const was = await db.version();
+      const keys: string[] = [];
+      for (let i = 0; i < count; i++) keys.push((await createKey(db, { email: `early-${made++}@example.org` })).key);
+      let [last, since] = [await db.version(), Date.now()];
+      for (let waited = 0; last === was || Date.now() - since < 50; waited++) {
+        assert.ok(waited < 1_000, 'the writes move the data version');
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        const now = await db.version();
+        if (now !== last) [last, since] = [now, Date.now()];
+      }
+      return keys;
+    };
+    for (const url of urls) {
+      for (const [variant, headers] of Object.entries(variants)) {
+        let seen: { response: Awaited<ReturnType<typeof app.inject>>; early: boolean }[] = [];
+        for (let attempt = 0; attempt < 10; attempt++) {
+          const keys = await freshKeys(3);
+          const version = await db.version();
+          const answers: { response: Awaited<ReturnType<typeof app.inject>>; early: boolean }[] = [];
+          // The first is computed; a body is kept from the second time a URL is asked for (or the
+          // first, when a stale answer of it is known), and then answered from the earliest hook.
+          for (let i = 0; i < 3; i++) {
+            const key = keys.pop();
+            assert.ok(key, 'enough keys');
+            const before = await early();
+            // And an address of its own: the sandbox counts per address.
+            const n = made * 4 + i;
+            const remoteAddress = `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
+            const response = await app.inject({ url, remoteAddress, headers: { ...headers, 'x-api-key': key } });
+            answers.push({ response, early: (await early()) > before });
+          }
+          seen = answers;
+          // Background work may write meanwhile (PostgreSQL: other databases' too): then again.
+          if ((await db.version()) === version) break;
+        }
+        const where = `${url} (${variant})`;
+        const computed = seen.filter((a) => !a.early).map((a) => a.response);
+        const fast = seen.filter((a) => a.early).map((a) => a.response);
+        assert.equal(seen[0]?.early, false, `${where}: the first answer is computed`);
+        assert.equal(seen[2]?.early, true, `${where}: the third answer took the fast path`);
+        for (const slow of computed) {
+          assert.equal(slow.statusCode, 200, `${where}: ${slow.body}`);
+          for (const quick of fast) {
+            assert.equal(quick.statusCode, slow.statusCode, where);
+            assert.deepEqual(quick.rawPayload, slow.rawPayload, `${where}: the same bytes`);
+            assert.deepEqual(comparable(quick.headers), comparable(slow.headers), `${where}: the same headers`);
+            assert.deepEqual(
+              Object.keys(comparable(quick.headers)),
+              Object.keys(comparable(slow.headers)),
+              `${where}: in the same order`,
+            );
+          }
+        }
+        compared += 1;
+      }
+    }
+    assert.equal(compared, urls.length * Object.keys(variants).length);
+
+    // Metrics and the log line come from onResponse, which an early answer still runs.
+    const counted = async () => {
+      const response = await app.inject({ url: '/metrics', headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+      const line = response.body
+        .split('\n')
+        .find((l) => l.startsWith('http_requests_total{method="GET",route="/v1/jobs/:id",status="200"}'));
+      return Number(line?.split(' ')[1] ?? 0);
+    };
+    const keys = await freshKeys(3);
+    for (let i = 0; i < 2; i++)
+      await app.inject({ url: urls[0] as string, headers: { 'x-api-key': keys.pop() as string } });
+    const [requestsBefore, earlyBefore] = [await counted(), await early()];
+    assert.equal(
+      (await app.inject({ url: urls[0] as string, headers: { 'x-api-key': keys.pop() as string } })).statusCode,
+      200,
+    );
+    assert.equal(await early(), earlyBefore + 1);
+    assert.equal(await counted(), requestsBefore + 1, 'the early answer is counted');
+
+    // What the fast path leaves to the others: a revalidation (304), a HEAD, a GET with a body.
+    const url = urls[0] as string;
+    const { key } = await createKey(db, { email: 'early-last@example.org' });
+    const tagged = await app.inject({ url, headers: { 'x-api-key': key } });
+    const before = await early();
+    const revalidated = await app.inject({
+      url,
+      headers: { 'x-api-key': key, 'if-none-match': String(tagged.headers.etag) },
+    });
+    assert.equal(revalidated.statusCode, 304);
+    assert.equal((await app.inject({ method: 'HEAD', url, headers: { 'x-api-key': key } })).statusCode, 200);
+    const withBody = await app.inject({
+      url,
+      headers: { 'x-api-key': key, 'content-type': 'application/json' },
+      payload: JSON.stringify({ note: 'nul\u0000' }),
+    });
+    assert.notEqual(withBody.statusCode, 500);
+    assert.equal(await early(), before, 'none of them took the fast path');
+  });
+
   test('a write is in the next read: through the API, straight into the database, from another connection', async (t) => {
     const url = await freshDatabaseUrl(t, { file: true });
     const db = createDb(url);

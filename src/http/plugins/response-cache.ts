@@ -1,4 +1,5 @@
 import { hash } from 'node:crypto';
+import type { OutgoingHttpHeaders } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type Coding, codedTag, codingFor, type Encode, varyOnEncoding } from '../compression.js';
@@ -45,11 +46,20 @@ export interface ResponseCacheOptions {
   maxBytes: number;
   /** Compresses a kept body the first time a client asks for it in a coding (compression.ts). */
   encode: Encode;
+  /**
+   * What the app's onSend hooks add to a reused JSON answer, those that run before this plugin's
+   * (the security headers' Content-Security-Policy) and those after it (Connection: close while
+   * draining): an early answer is written without any onSend hook, so they are applied here, in the
+   * order the hooks run. The equivalence test holds both ways to the same bytes and header order.
+   */
+  sealed: { before: (reply: FastifyReply) => void; after: (reply: FastifyReply) => void };
 }
 
 export interface ResponseCacheStats {
   /** Bytes the kept answers take now, as they are and compressed. */
   bytes(): number;
+  /** Answers given from the earliest hook (the fast path), since the start. */
+  earlyAnswers(): number;
 }
 
 declare module 'fastify' {
@@ -101,7 +111,8 @@ function notModified(reply: FastifyReply, etag: string) {
 export function registerResponseCache(app: FastifyInstance, options: ResponseCacheOptions): ResponseCacheStats {
   app.decorateRequest('cacheVersion', null);
   app.decorateRequest('cacheComputing', null);
-  if (options.ttlMs <= 0) return { bytes: () => 0 };
+  if (options.ttlMs <= 0) return { bytes: () => 0, earlyAnswers: () => 0 };
+  let earlyAnswers = 0;
   const entries = new Map<string, Entry>();
   const computing = new Map<string, Computing>();
   let bytes = 0;
@@ -144,6 +155,41 @@ export function registerResponseCache(app: FastifyInstance, options: ResponseCac
     return entry.version === version && age >= 0 && age < options.ttlMs ? entry : undefined;
   };
   const release = (request: FastifyRequest) => request.cacheComputing?.release();
+
+  /**
+   * The fast path (issue 34): a kept answer goes out from the first hook after access and the rate
+   * limit (onRequest, registered after them), its stored bytes with the headers the hooks before
+   * set (request id, security, budget) and those the later hooks would add, written to the socket
+   * at once: no body parsing, no guards or validation, no handler, no onSend chain, no serializer.
+   * Only what they could not change is taken this way: a GET of a public route, without a body
+   * (the guards read bodies), whose URL was answered 200 at the same data version (validation
+   * depends on the URL alone) and that is not a revalidation (304s take the path below). onResponse
+   * hooks (metrics, the log line) still run.
+   */
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    if (request.method !== 'GET' || request.routeOptions.config?.cache !== 'public') return;
+    const { headers } = request;
+    if (headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined) return;
+    const entry = fresh(request.url, await options.version(request));
+    if (!entry?.body) return;
+    const coding = codingFor(request, entry.size);
+    const etag = codedTag(entry.etag, coding);
+    if (matches(request, etag)) return;
+    const body = coding === null ? entry.body : codedBody(request.url, entry, entry.body, coding);
+    // In the order a computed answer gets them: its type (the serializer), the onSend hooks before
+    // this plugin's, this plugin's onSend, those after it, and the length (Fastify, last).
+    reply.type('application/json; charset=utf-8');
+    options.sealed.before(reply);
+    varyOnEncoding(reply);
+    reply.header('etag', etag);
+    if (coding !== null) reply.header('content-encoding', coding);
+    options.sealed.after(reply);
+    reply.header('content-length', String(body.length));
+    earlyAnswers++;
+    reply.hijack();
+    reply.raw.writeHead(200, reply.getHeaders() as OutgoingHttpHeaders);
+    reply.raw.end(body);
+  });
 
   app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
     if (request.method !== 'GET' || request.routeOptions.config?.cache !== 'public') return;
@@ -238,5 +284,5 @@ export function registerResponseCache(app: FastifyInstance, options: ResponseCac
     reply.header('content-encoding', coding);
     return entry.body ? codedBody(url, entry, entry.body, coding) : options.encode(payload, coding);
   });
-  return { bytes: () => bytes };
+  return { bytes: () => bytes, earlyAnswers: () => earlyAnswers };
 }

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 
 /** Headers a browser may read from a cross-origin response (the rest stay hidden from scripts). */
 const EXPOSED = [
@@ -110,12 +110,20 @@ export function registerSecurityHeaders(app: FastifyInstance, policy: SecurityPo
     }
   });
 
-  // Pages (docs, the developer form) set their own policy; JSON gets the strictest one.
   app.addHook('onSend', async (_request, reply, payload) => {
-    const type = reply.getHeader('content-type');
-    if (!reply.hasHeader('content-security-policy') && (typeof type !== 'string' || !type.startsWith('text/html'))) {
-      reply.header('content-security-policy', JSON_CSP);
-    }
+    strictPolicyUnlessPage(reply);
     return payload;
   });
+}
+
+/**
+ * Pages (docs, the developer form) set their own Content-Security-Policy; every other answer gets
+ * the strictest one. The onSend hook above, and the response cache's early answers, which no
+ * onSend hook sees (response-cache.ts).
+ */
+export function strictPolicyUnlessPage(reply: FastifyReply): void {
+  const type = reply.getHeader('content-type');
+  if (!reply.hasHeader('content-security-policy') && (typeof type !== 'string' || !type.startsWith('text/html'))) {
+    reply.header('content-security-policy', JSON_CSP);
+  }
 }
