@@ -231,13 +231,16 @@ function masksDates(text: string): string {
   return out;
 }
 
+/** The fewest digits a phone number has here (isPhoneLike's smallest case: six after a phone word). */
+const MIN_PHONE_DIGITS = 6;
+
 function isPhoneLike(text: string, start: number, found: string): boolean {
   const digits = found.replace(/\D/g, '');
   if (digits.length > 34) return false;
   const international = /^\(?\s*\+/u.test(found) || digits.startsWith('00');
   if (digits.length >= 7 && (international || digits.startsWith('0'))) return true;
   if (digits.length >= 10 && !found.includes(',')) return true;
-  return digits.length >= 6 && PHONE_WORD.test(text.slice(Math.max(0, start - 40), start));
+  return digits.length >= MIN_PHONE_DIGITS && PHONE_WORD.test(text.slice(Math.max(0, start - 40), start));
 }
 
 /**
@@ -247,7 +250,21 @@ function isPhoneLike(text: string, start: number, found: string): boolean {
  */
 const FIND_NUMBERS = { defaultCountry: 'DE' as const, v2: true as const, maxTries: 50 };
 
+/** Fewer ASCII digits than any number isPhoneLike takes: then neither search below can find one. */
+function tooFewDigits(text: string): boolean {
+  let digits = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 48 && code <= 57 && ++digits >= MIN_PHONE_DIGITS) return false;
+  }
+  return true;
+}
+
 function phoneSpans(text: string): Span[] {
+  // Every span below passes isPhoneLike, which counts the ASCII digits of what was found (in the
+  // text with its dates masked, which has no more digits than the text): a text with fewer than
+  // six holds none, and most texts skip libphonenumber, half the cost of a job's validation.
+  if (tooFewDigits(text)) return [];
   const chains = masksDates(text);
   const spans: Span[] = [];
   for (const match of chains.matchAll(CHAIN)) {

@@ -122,6 +122,23 @@ describe('the contact-data shield', () => {
     assert.deepEqual(contactKindsIn('wa.me/491712345678'), ['link']);
     assert.deepEqual(contactKindsIn('IBAN DE89370400440532013000'), ['iban']);
   });
+  test('six digits after a phone word are a number, five are not (texts with fewer skip the number search)', () => {
+    for (const [text, kinds] of [
+      ['Tel. 123456', ['phone']],
+      ['Tel. 12345', []],
+      ['Tel. 1 2 3 4 5 6', ['phone']],
+      ['Tel. 1 2 3 4 5', []],
+      // Digits in other forms count once the text is read as the shield reads it (normalised).
+      ['Tel. １２３４５', []],
+      ['Tel. １２３４５６', ['phone']],
+      ['Tel: eins zwei drei vier fünf', []],
+      ['Tel: eins zwei drei vier fünf sechs', ['phone']],
+      ['+49 171 2', []],
+      ['+49 171 23', ['phone']],
+    ] as const) {
+      assert.deepEqual(contactKindsIn(text), kinds, text);
+    }
+  });
   test('a number split over three messages of one sender is masked in all three', () => {
     const said = (sender: string, text: string) => ({ sender, text });
     const read = maskConversation([
