@@ -203,6 +203,8 @@ describe('the response cache', () => {
           assert.equal(slow.statusCode, 200, `${where}: ${slow.body}`);
           for (const quick of fast) {
             assert.equal(quick.statusCode, slow.statusCode, where);
+            assert.match(String(quick.headers['x-request-id']), /^[\w-]{8,}$/, `${where}: a request id of its own`);
+            assert.ok(quick.headers.date, `${where}: a Date`);
             assert.deepEqual(quick.rawPayload, slow.rawPayload, `${where}: the same bytes`);
             assert.deepEqual(comparable(quick.headers), comparable(slow.headers), `${where}: the same headers`);
             assert.deepEqual(
@@ -236,7 +238,7 @@ describe('the response cache', () => {
     assert.equal(await early(), earlyBefore + 1);
     assert.equal(await counted(), requestsBefore + 1, 'the early answer is counted');
 
-    // What the fast path leaves to the others: a revalidation (304), a HEAD, a GET with a body.
+    // What the fast path leaves to the others: a revalidation (304), a HEAD.
     const url = urls[0] as string;
     const { key } = await createKey(db, { email: 'early-last@example.org' });
     const tagged = await app.inject({ url, headers: { 'x-api-key': key } });
@@ -247,12 +249,6 @@ describe('the response cache', () => {
     });
     assert.equal(revalidated.statusCode, 304);
     assert.equal((await app.inject({ method: 'HEAD', url, headers: { 'x-api-key': key } })).statusCode, 200);
-    const withBody = await app.inject({
-      url,
-      headers: { 'x-api-key': key, 'content-type': 'application/json' },
-      payload: JSON.stringify({ note: 'nul\u0000' }),
-    });
-    assert.notEqual(withBody.statusCode, 500);
     assert.equal(await early(), before, 'none of them took the fast path');
   });
 
