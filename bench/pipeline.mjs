@@ -16,7 +16,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
+import { createDatabase } from './databases.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const ROUNDS = Number(process.env.BENCH_PIPELINE_ROUNDS ?? 3);
@@ -84,27 +84,6 @@ async function baseline(script, port) {
   return child;
 }
 
-/** A database of its own for the run: a file for SQLite, a fresh database for PostgreSQL. */
-async function createDatabase(engine) {
-  if (engine === 'sqlite') return { url: `sqlite:${join(dir, 'bench.db')}`, drop: async () => {} };
-  const name = `kmp_pipeline_${process.pid}`;
-  const admin = new pg.Client({ connectionString: POSTGRES_URL });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(POSTGRES_URL);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const client = new pg.Client({ connectionString: POSTGRES_URL });
-      await client.connect();
-      await client.query(`drop database if exists ${name} with (force)`);
-      await client.end();
-    },
-  };
-}
-
 /** The service on a seeded database of the engine, ready with its search index; its key and a job's id. */
 async function startService(engine, databaseUrl, port) {
   process.stdout.write(`${engine}: seeding the default dataset...\n`);
@@ -160,7 +139,7 @@ const fastify = await baseline('fastify-hello.mjs', port + 2);
 const median = (values) => values.slice().sort((a, b) => a - b)[values.length >> 1];
 
 for (const engine of ENGINES) {
-  const database = await createDatabase(engine);
+  const database = await createDatabase(engine, 'pipeline', dir, POSTGRES_URL);
   try {
     const { service, key, job } = await startService(engine, database.url, port);
     const scenarios = [

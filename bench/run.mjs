@@ -29,6 +29,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { growthChart } from './chart.mjs';
+import { createDatabase } from './databases.mjs';
 import { hookCosts, hookCostTable } from './hook-costs.mjs';
 import { jobSearches, listingSearches } from './queries.mjs';
 import { evaluate, loadQueries, openRelevanceApp, relevanceReport } from './relevance/relevance.mjs';
@@ -292,27 +293,6 @@ async function seed(databaseUrl, dataset) {
   return (Date.now() - started) / 1000;
 }
 
-/** A database of its own for one run: a file for SQLite, a fresh database for PostgreSQL. */
-async function createDatabase(engine, dataset, dir) {
-  if (engine === 'sqlite') return { url: `sqlite:${join(dir, `${dataset}.db`)}`, drop: async () => {} };
-  const name = `kmp_bench_${process.pid}_${dataset.replaceAll('-', '_')}`;
-  const admin = new pg.Client({ connectionString: POSTGRES_URL });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(POSTGRES_URL);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const client = new pg.Client({ connectionString: POSTGRES_URL });
-      await client.connect();
-      await client.query(`drop database if exists ${name} with (force)`);
-      await client.end();
-    },
-  };
-}
-
 /**
  * Latency without queueing: `paths` one after another on one kept-alive connection, timed to the
  * microsecond (the load generators' percentiles are coarser). Returns the median and the 99th
@@ -536,7 +516,7 @@ function table(rows, hello, serialize) {
 }
 
 async function benchDataset(engine, dataset, dir, withCompression) {
-  const database = await createDatabase(engine, dataset, dir);
+  const database = await createDatabase(engine, dataset, dir, POSTGRES_URL);
   try {
     const seconds = await seed(database.url, dataset);
     process.stdout.write(`seeded in ${seconds.toFixed(0)} s\n`);
