@@ -10,6 +10,7 @@ import { sendSavedSearchDigests } from './services/saved-search-digests.js';
 import { forgetEndedSignIns } from './services/sign-in.js';
 import { bookingRequestSweep } from './sweeps/booking-requests.js';
 import { completionSweep } from './sweeps/completions.js';
+import { jobSeriesSweep } from './sweeps/job-series.js';
 import { PeriodicSweep } from './sweeps/periodic.js';
 import { providerTaskSweep } from './sweeps/provider-tasks.js';
 import { reviewPublicationSweep } from './sweeps/reviews.js';
@@ -24,7 +25,8 @@ const SIGN_IN_SWEEP_MS = 600_000;
 /**
  * The work every instance does besides answering requests: sending the outbox's webhook deliveries
  * (when WEBHOOK_DELIVERY is on), expiring unanswered booking requests, publishing reviews whose
- * window closed, writing final the job completions nobody objected to, sending saved-search
+ * window closed, writing final the job completions nobody objected to, posting the occurrences of
+ * job series as they come due, sending saved-search
  * digests and forgetting old search changes, expired sign-in codes and ended sessions. All start
  * when the app is ready and stop (waiting for what is in flight) when it closes.
  */
@@ -70,6 +72,13 @@ export function startBackgroundWork(
   const reviews = reviewPublicationSweep(db, { now, everyMs: config.EVENTS_POLL_MS, log: app.log });
   // Writes final the job completions whose window to object closed (the helpers' figures count them).
   const completions = completionSweep(db, { now, everyMs: config.EVENTS_POLL_MS, log: app.log });
+  // Posts the occurrences of job series as they enter the window (once each, across instances).
+  const series = jobSeriesSweep(db, {
+    now,
+    everyMs: config.EVENTS_POLL_MS,
+    horizonDays: config.SERIES_HORIZON_DAYS,
+    log: app.log,
+  });
   // Sends the daily digest e-mails of saved-search matches (claimed per account: one instance sends).
   const mailer = createMailer(config);
   const digests = new PeriodicSweep({
@@ -95,7 +104,7 @@ export function startBackgroundWork(
     done: 'expired sign-in codes and ended sessions forgotten',
     failed: 'forgetting expired sign-in codes failed; retried next round',
   });
-  for (const sweep of [bookingRequests, reviews, completions, digests, searchChanges, signIns]) {
+  for (const sweep of [bookingRequests, reviews, completions, series, digests, searchChanges, signIns]) {
     app.addHook('onReady', async () => sweep.start());
     app.addHook('onClose', () => sweep.stop());
   }

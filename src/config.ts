@@ -48,6 +48,8 @@ const ConfigSchema = Type.Object({
   REVIEW_WINDOW_DAYS: Type.Integer({ minimum: 1, maximum: 90, default: 14 }),
   // Hours an accepted helper has to object to a job's completion; without an objection it is final then (issue 30, 3).
   COMPLETION_OBJECTION_HOURS: Type.Integer({ minimum: 1, maximum: 720, default: 72 }),
+  // Days ahead a job series posts its occurrences as jobs (issue 35); at most 30, the commercial accounts' horizon.
+  SERIES_HORIZON_DAYS: Type.Integer({ minimum: 1, maximum: 30, default: 28 }),
   // The platform's fee on a payment (issue 32): percent of the amount, half up to the cent, at least the minimum in whole euros.
   PLATFORM_FEE_PERCENT: Type.Integer({ minimum: 0, maximum: 50, default: 10 }),
   PLATFORM_FEE_MIN_EUR: Type.Integer({ minimum: 0, maximum: 100, default: 1 }),

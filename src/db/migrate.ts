@@ -33,6 +33,7 @@ import * as noShowsAndStripe from './migrations/0030-no-shows-and-stripe.js';
 import * as operatorsAndAudit from './migrations/0031-operators-and-audit.js';
 import * as reportSnapshots from './migrations/0032-report-snapshots.js';
 import * as consoleDecisions from './migrations/0033-console-decisions.js';
+import * as jobSeries from './migrations/0034-job-series.js';
 
 /** Migrations are listed in code, not read from a folder, so they work the same from src/ and dist/. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -69,6 +70,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0031-operators-and-audit': operatorsAndAudit,
   '0032-report-snapshots': reportSnapshots,
   '0033-console-decisions': consoleDecisions,
+  '0034-job-series': jobSeries,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -72,6 +72,36 @@ export interface JobsTable extends PlaceColumns {
   updated_at: string | null;
   /** What a cancellation by the poster refunds (domain/cancellation.ts; migration 0029). */
   cancellation_policy: Generated<CancellationPolicy>;
+  /** The series this job is an occurrence of (migration 0034); null for a job posted alone. */
+  series_id: Generated<string | null>;
+  /** The occurrence's local date (its key in the series, as first planned), with series_id. */
+  occurrence_date: Generated<string | null>;
+}
+
+/** A recurring job (issue 35, migration 0034): its occurrences are jobs posted by a sweep. */
+export interface JobSeriesTable {
+  id: string;
+  owner_account_id: string;
+  status: 'active' | 'paused' | 'cancelled';
+  /** The recurrence, RRULE subset as shown (domain/recurrence.ts recurrenceText). */
+  rrule: string;
+  /** The first local date (YYYY-MM-DD) an occurrence may fall on. */
+  starts_on: string;
+  /** The local start time, HH:MM in Europe/Berlin. */
+  local_time: string;
+  /** The job's fields as JSON (services/job-series.ts SeriesTemplate): what each occurrence is posted with. */
+  template: string;
+  /** When the sweep next has an occurrence to post (its start minus the horizon); null: nothing left. */
+  next_post_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** An occurrence the owner skipped (migration 0034). */
+export interface JobSeriesSkipsTable {
+  series_id: string;
+  occurrence_date: string;
+  created_at: string;
 }
 
 export interface OwnersTable extends ReliabilityColumns {
@@ -656,6 +686,8 @@ export interface OauthRecordsTable {
 
 export interface Database {
   jobs: JobsTable;
+  job_series: JobSeriesTable;
+  job_series_skips: JobSeriesSkipsTable;
   owners: OwnersTable;
   listings: ListingsTable;
   helpers: HelpersTable;
@@ -703,6 +735,7 @@ export interface Database {
 }
 
 export type JobRow = Selectable<JobsTable>;
+export type JobSeriesRow = Selectable<JobSeriesTable>;
 export type NewJob = Insertable<JobsTable>;
 export type ListingRow = Selectable<ListingsTable>;
 export type NewListing = Insertable<ListingsTable>;

@@ -1,3 +1,5 @@
+const DAY_MS = 86_400_000;
+
 const berlinDateFormat = new Intl.DateTimeFormat('en-CA', {
   timeZone: 'Europe/Berlin',
   year: 'numeric',
@@ -33,15 +35,24 @@ function berlinOffsetMinutes(instant: Date): number {
   return Math.round((asUtc - Math.floor(instant.getTime() / 60000) * 60000) / 60000);
 }
 
-/** The instant at which a Berlin wall-clock time occurs (date YYYY-MM-DD, hour and minute local). */
+/**
+ * The instant at which a Berlin wall-clock time occurs (date YYYY-MM-DD, hour and minute local),
+ * by RFC 5545's rule (3.3.5) on both clock changes: a time that occurs twice (02:00-03:00 on the
+ * last Sunday of October) is its first occurrence, still in summer time; a time the clocks skip
+ * (02:00-03:00 on the last Sunday of March) is read with the offset before the gap, so 02:30 is
+ * 03:30 summer time.
+ */
 export function berlinWallClock(date: string, hour: number, minute = 0): Date {
   const [y, m, d] = date.split('-').map(Number);
-  const guess = new Date(Date.UTC(y ?? 1970, (m ?? 1) - 1, d ?? 1, hour, minute));
-  const offset = berlinOffsetMinutes(guess);
-  const instant = new Date(guess.getTime() - offset * 60000);
-  // Around the DST switch the offset of the guess and of the result can differ by an hour.
-  const corrected = berlinOffsetMinutes(instant);
-  return corrected === offset ? instant : new Date(guess.getTime() - corrected * 60000);
+  const wall = Date.UTC(y ?? 1970, (m ?? 1) - 1, d ?? 1, hour, minute);
+  const before = berlinOffsetMinutes(new Date(wall - DAY_MS));
+  const after = berlinOffsetMinutes(new Date(wall + DAY_MS));
+  // The larger offset first: of two instants showing the same wall clock, the earlier.
+  for (const offset of before === after ? [before] : [Math.max(before, after), Math.min(before, after)]) {
+    const instant = new Date(wall - offset * 60_000);
+    if (berlinOffsetMinutes(instant) === offset) return instant;
+  }
+  return new Date(wall - before * 60_000);
 }
 
 /** Whether a YYYY-MM-DD string names a real calendar date (2026-02-30 does not). */
@@ -61,5 +72,5 @@ export function isWeekend(date: string): boolean {
 
 /** The calendar date after a YYYY-MM-DD date. */
 export function nextDate(date: string): string {
-  return new Date(new Date(`${date}T12:00:00Z`).getTime() + 86_400_000).toISOString().slice(0, 10);
+  return new Date(new Date(`${date}T12:00:00Z`).getTime() + DAY_MS).toISOString().slice(0, 10);
 }

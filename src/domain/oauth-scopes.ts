@@ -131,6 +131,8 @@ const RULES: [RegExp, RegExp, ScopeNeed][] = [
   ],
   [/^(GET|HEAD)$/, /^\/v1\/jobs\/:id\/applications/, need('applications:write')],
   [/^(POST|PATCH)$/, /^\/v1\/(jobs|helpers)(\/|$)/, need('jobs:write')],
+  [/^(POST|PATCH)$/, /^\/v1\/job-series(\/|$)/, need('jobs:write')],
+  [/^(GET|HEAD)$/, /^\/v1\/job-series$/, need('jobs:write')],
   [/^(POST|PATCH)$/, /^\/v1\/listings\/:id\/bookings$/, need('bookings:write')],
   [/^(POST|PATCH)$/, /^\/v1\/listings(\/|$)/, need('listings:write')],
   [/./, /^\/v1\/bookings(\/|$)/, need('bookings:write')],

@@ -39,6 +39,17 @@ export const BOOKING_MACHINE: Machine = {
   expired: {},
 };
 
+/**
+ * Job series: active <-> paused; either -> cancelled. ended is no action: an active series whose
+ * every occurrence has started is ended (shown at once), and nothing more can change it.
+ */
+export const SERIES_MACHINE: Machine = {
+  active: { pause: 'paused', cancel: 'cancelled' },
+  paused: { resume: 'active', cancel: 'cancelled' },
+  cancelled: {},
+  ended: {},
+};
+
 /** Application: pending -> accepted or rejected. */
 export const APPLICATION_MACHINE: Machine = {
   pending: { accept: 'accepted', reject: 'rejected' },

@@ -47,6 +47,8 @@ export interface RouteDeps {
   reviewWindowDays: number;
   /** Hours an accepted helper has to object to a job's completion (COMPLETION_OBJECTION_HOURS). */
   completionObjectionHours: number;
+  /** Days ahead a job series posts its occurrences (SERIES_HORIZON_DAYS). */
+  seriesHorizonDays: number;
   /** The platform's fee on payments (PLATFORM_FEE_PERCENT, PLATFORM_FEE_MIN_EUR). */
   fees: FeeRule;
   /** Hours after a return in which the owner may claim on the deposit (CLAIM_WINDOW_HOURS). */
@@ -73,6 +75,7 @@ export type ConfiguredLimits = Pick<
   | 'bookingRequestTtlHours'
   | 'reviewWindowDays'
   | 'completionObjectionHours'
+  | 'seriesHorizonDays'
   | 'fees'
   | 'claimWindowHours'
   | 'noShowWindowHours'
@@ -96,6 +99,7 @@ export function configuredLimits(config: Config): ConfiguredLimits {
     bookingRequestTtlHours: config.BOOKING_REQUEST_TTL_HOURS,
     reviewWindowDays: config.REVIEW_WINDOW_DAYS,
     completionObjectionHours: config.COMPLETION_OBJECTION_HOURS,
+    seriesHorizonDays: config.SERIES_HORIZON_DAYS,
     fees: {
       percent: config.PLATFORM_FEE_PERCENT,
       minCents: config.PLATFORM_FEE_MIN_EUR * 100,

@@ -113,6 +113,11 @@ export async function anonymiseAccountRows(
     exact_lng: eb.ref('lng'),
   });
   await trx.updateTable('jobs').set(erasedOffer).where('owner_account_id', '=', id).execute();
+  // A job series keeps the job's words and exact place as its template: it goes, with its skipped
+  // dates (its posted occurrences are jobs, erased above; nothing more is posted).
+  const series = trx.selectFrom('job_series').select('id').where('owner_account_id', '=', id);
+  await trx.deleteFrom('job_series_skips').where('series_id', 'in', series).execute();
+  await trx.deleteFrom('job_series').where('owner_account_id', '=', id).execute();
   await trx.updateTable('listings').set(erasedOffer).where('owner_id', 'in', owners).execute();
   const messagesErased = changedRows(
     await trx.updateTable('messages').set({ text: ERASED_TEXT }).where('sender_account_id', '=', id).executeTakeFirst(),
@@ -147,7 +152,7 @@ export async function anonymiseAccountRows(
 
 /**
  * The ids copies of an account's data carry: its own, and those of everything it made or takes
- * part in (helper and owner profiles, jobs, listings, applications, bookings as renter and of its
+ * part in (helper and owner profiles, jobs, job series, listings, applications, bookings as renter and of its
  * listings, conversations, messages, reviews written, verifications, reports filed, drafts, saved
  * searches, webhooks). Every answer and event payload names an object by its id, so a copy of
  * the account's words or name is a text that holds one of these.
@@ -158,6 +163,7 @@ export async function idsOfAccount(db: Queryable, id: string): Promise<string[]>
     db.selectFrom('helpers').select('id').where('account_id', '=', id).execute(),
     ownersOf(db, id).execute(),
     jobsOf(db, id).execute(),
+    db.selectFrom('job_series').select('id').where('owner_account_id', '=', id).execute(),
     listings.execute(),
     db.selectFrom('applications').select('id').where('account_id', '=', id).execute(),
     db

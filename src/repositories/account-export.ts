@@ -24,6 +24,12 @@ const SOURCES: Record<ExportSectionKey, Source> = {
   api_keys: { table: 'api_keys', key: ['id'], mine: (a) => sql`account_id = ${a.id}` },
   key_requests: { table: 'key_requests', key: ['id'], mine: (a) => sql`lower(email) = ${a.email.toLowerCase()}` },
   jobs: { table: 'jobs', key: ['id'], mine: (a) => sql`owner_account_id = ${a.id}` },
+  job_series: { table: 'job_series', key: ['id'], mine: (a) => sql`owner_account_id = ${a.id}` },
+  job_series_skips: {
+    table: 'job_series_skips',
+    key: ['series_id', 'occurrence_date'],
+    mine: (a) => sql`series_id in (select id from job_series where owner_account_id = ${a.id})`,
+  },
   owner_profiles: { table: 'owners', key: ['id'], mine: (a) => sql`account_id = ${a.id}` },
   listings: { table: 'listings', key: ['id'], mine: (a) => sql`owner_id in ${ownerIds(a)}` },
   helper_profiles: { table: 'helpers', key: ['id'], mine: (a) => sql`account_id = ${a.id}` },

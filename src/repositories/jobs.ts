@@ -71,6 +71,7 @@ export function jobRowToJob(
     pricing_confidence: row.pricing_confidence,
     cancellation_policy: row.cancellation_policy,
     provider: (row.owner_account_id !== null && providers.get(row.owner_account_id)) || null,
+    series_id: row.series_id,
   };
 }
 

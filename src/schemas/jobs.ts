@@ -62,6 +62,10 @@ export const JobSchema = Type.Object(
     cancellation_policy: CancellationPolicySchema(),
     cancellation: CancellationOutcome,
     provider: Nullable(RefTo(PublicProviderSchema)),
+    series_id: Nullable(Type.String(), {
+      description:
+        'The job series (GET /v1/job-series/{id}) this job is an occurrence of, prefixed `ser_`; null for a job posted on its own.',
+    }),
   },
   { $id: 'Job', additionalProperties: false },
 );

@@ -171,8 +171,8 @@ function instantOf(value: string | null, field: ScheduleField): Date | null {
   );
 }
 
-/** The columns a create or change body sets; only the fields it has. */
-function jobColumns(body: JobUpdateBody, account: AccountRow): Partial<JobValues> {
+/** The columns a create or change body sets; only the fields it has (a job series' template too). */
+export function jobColumns(body: JobUpdateBody, account: AccountRow): Partial<JobValues> {
   const { location, price_eur, photos, desired_at, deadline, urgent, express, remote_task, requires_license, ...same } =
     body;
   const columns: Partial<JobValues> = { ...same };

@@ -21,6 +21,20 @@ describe('Europe/Berlin calendar and wall clock', () => {
     assert.equal(berlinWallClock('2026-10-25', 12).toISOString(), '2026-10-25T11:00:00.000Z');
   });
 
+  test('berlinWallClock: RFC 5545 on the clock changes (the first of a doubled time, a skipped time an hour later)', () => {
+    // 25 October 2026: 02:00-02:59 happens twice, first in summer time (+02:00), then in winter time.
+    assert.equal(berlinWallClock('2026-10-25', 2, 30).toISOString(), '2026-10-25T00:30:00.000Z');
+    assert.equal(berlinWallClock('2026-10-25', 1, 59).toISOString(), '2026-10-24T23:59:00.000Z');
+    assert.equal(berlinWallClock('2026-10-25', 3).toISOString(), '2026-10-25T02:00:00.000Z');
+    // 28 March 2027: 02:00-02:59 does not exist; read with the offset before the gap, it is 03:xx summer time.
+    assert.equal(berlinWallClock('2027-03-28', 2, 30).toISOString(), '2027-03-28T01:30:00.000Z');
+    assert.equal(berlinWallClock('2027-03-28', 1, 59).toISOString(), '2027-03-28T00:59:00.000Z');
+    assert.equal(berlinWallClock('2027-03-28', 3).toISOString(), '2027-03-28T01:00:00.000Z');
+    // The day before and after each change.
+    assert.equal(berlinWallClock('2026-10-24', 23).toISOString(), '2026-10-24T21:00:00.000Z');
+    assert.equal(berlinWallClock('2027-03-27', 23).toISOString(), '2027-03-27T22:00:00.000Z');
+  });
+
   test('calendar helpers', () => {
     assert.equal(isCalendarDate('2028-02-29'), true);
     assert.equal(isCalendarDate('2026-02-29'), false);

@@ -1,9 +1,16 @@
-/** The write operations of the API (issue 4; reviews and verification, issue 17; calendar feeds and saved searches, issue 18, whose unsubscribe link needs no key; the account's export and erasure, issue 19; drafts a person confirms, issue 21) and the reads registered with them: method, path and operationId, in registration order. */
+/** The write operations of the API (issue 4; reviews and verification, issue 17; calendar feeds and saved searches, issue 18, whose unsubscribe link needs no key; the account's export and erasure, issue 19; drafts a person confirms, issue 21; job series, issue 35) and the reads registered with them: method, path and operationId, in registration order. */
 export const WRITE_OPERATIONS = [
   'POST /v1/jobs createJob',
   'PATCH /v1/jobs/{id} updateJob',
   'POST /v1/jobs/{id}/cancel cancelJob',
   'POST /v1/jobs/{id}/complete completeJob',
+  'POST /v1/job-series createJobSeries',
+  'GET /v1/job-series listJobSeries',
+  'GET /v1/job-series/{id} getJobSeries',
+  'POST /v1/job-series/{id}/pause pauseJobSeries',
+  'POST /v1/job-series/{id}/resume resumeJobSeries',
+  'POST /v1/job-series/{id}/cancel cancelJobSeries',
+  'POST /v1/job-series/{id}/occurrences/{date}/skip skipJobSeriesOccurrence',
   'POST /v1/jobs/{id}/applications applyToJob',
   'GET /v1/jobs/{id}/applications listJobApplications',
   'POST /v1/jobs/{id}/applications/{application_id}/accept acceptApplication',

@@ -234,6 +234,19 @@ test('erasure: a wrong or missing confirm erases nothing; the right one ends eve
   assert.equal(missing.body.param, 'confirm');
   assert.equal((await alice.get('/v1/me')).body.account.email, ALICE.email, 'nothing was erased');
 
+  // A job series whose occurrences are not posted yet: its template (words, exact place) goes too.
+  const series = await alice.post('/v1/job-series', {
+    title: 'Fensterputzplan',
+    description: 'Alle Fenster putzen, einmal im Monat.',
+    category: 'CLEANING',
+    price_eur: 30,
+    location: { lat: 49.0101, lng: 8.4102 },
+    rrule: 'FREQ=MONTHLY;COUNT=2',
+    starts_on: '2027-01-04',
+    local_time: '10:00',
+  });
+  assert.equal(series.status, 201, series.raw);
+
   const erased = await alice.delete('/v1/me', { confirm: ALICE.email.toUpperCase() });
   assert.equal(erased.status, 202, erased.raw);
   assert.equal(erased.body.account_id, aliceKey.accountId);
@@ -291,7 +304,9 @@ test('erasure: a wrong or missing confirm erases nothing; the right one ends eve
   ];
   assert.equal(reads[0]?.body.total, 0);
   assert.equal(reads[3]?.body.total, 0);
+  assert.equal((await anonymous.get(`/v1/job-series/${series.body.id}`)).status, 404);
   const stored = await everyStoredText(db);
+  assert.ok(!stored.includes('Fensterputzplan'), "the series' template is gone");
   for (const word of [ALICE.name, ALICE.email, ...ALICE_WORDS]) {
     for (const read of reads) assert.ok(!read.raw.includes(word), `a read shows ${word}`);
     assert.ok(!stored.includes(word), `a stored row holds ${word}`);

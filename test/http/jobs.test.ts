@@ -38,6 +38,7 @@ describe('GET /v1/jobs/{id}', () => {
       pricing_confidence: 'medium',
       cancellation_policy: 'flexible',
       provider: null,
+      series_id: null,
     });
   });
 

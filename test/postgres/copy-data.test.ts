@@ -89,6 +89,23 @@ async function writeThroughApi(db: Db): Promise<ApiRows> {
       price_eur: 80,
       location,
     });
+    // A weekly series (its first occurrences posted as jobs) with one occurrence skipped.
+    const series = await post('/v1/job-series', owner, {
+      title: 'Treppenhaus reinigen',
+      description: 'Jeden Montag das Treppenhaus wischen.',
+      category: 'CLEANING',
+      price_eur: 30,
+      location,
+      rrule: 'FREQ=WEEKLY;BYDAY=MO;COUNT=4',
+      starts_on: '2026-11-23',
+      local_time: '08:00',
+    });
+    const skipped = await app.inject({
+      method: 'POST',
+      url: `/v1/job-series/${series.id}/occurrences/2026-11-30/skip`,
+      headers: { 'x-api-key': owner },
+    });
+    assert.equal(skipped.statusCode, 200, skipped.body);
     const profile = await post('/v1/helpers', helper, {
       display_name: 'Jonas W.',
       categories: ['MOVING'],

@@ -101,6 +101,7 @@ test('two instances on one PostgreSQL schema and one Redis', { timeout: 300_000 
       '0031-operators-and-audit',
       '0032-report-snapshots',
       '0033-console-decisions',
+      '0034-job-series',
     ]);
   });
 

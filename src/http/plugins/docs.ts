@@ -87,6 +87,11 @@ export async function registerOpenApi(app: FastifyInstance, publicUrl?: string):
       security: [{}, ...KEY_SECURITY],
       tags: [
         { name: 'Jobs', description: 'Requests for local help.' },
+        {
+          name: 'Job series',
+          description:
+            'Recurring jobs: a rule (every second Thursday at 9:00) whose occurrences are posted as ordinary jobs.',
+        },
         { name: 'Listings', description: 'Items to borrow or rent.' },
         { name: 'Categories and pricing', description: 'Categories, price ranges and estimates.' },
         { name: 'Places', description: 'The places `near` takes by name: districts, towns and postal codes.' },

@@ -10,6 +10,7 @@ import { claimRoutes } from './claims.js';
 import { conversationRoutes } from './conversations.js';
 import { estimateRoutes } from './estimates.js';
 import { helperProfileRoutes } from './helper-profiles.js';
+import { jobSeriesRoutes } from './job-series.js';
 import { jobWriteRoutes } from './job-writes.js';
 import { jobRoutes } from './jobs.js';
 import { listingWriteRoutes } from './listing-writes.js';
@@ -43,6 +44,7 @@ export const READ_ROUTES: readonly RouteModule[] = [
 export const WRITE_ROUTES: readonly RouteModule[] = [
   accessRoutes,
   jobWriteRoutes,
+  jobSeriesRoutes,
   applicationRoutes,
   helperProfileRoutes,
   verificationRoutes,

@@ -1,0 +1,166 @@
+import { DEFAULT_PAGE_SIZE, NoQuery, RefTo } from '../../schemas/common.js';
+import {
+  JOB_SERIES_LIFE_CYCLE,
+  JobSeriesCreateBody,
+  JobSeriesListQuery,
+  JobSeriesPage,
+  JobSeriesParams,
+  JobSeriesSchema,
+  OccurrenceParams,
+} from '../../schemas/job-series.js';
+import {
+  createJobSeries,
+  moveJobSeries,
+  ownJobSeries,
+  requireJobSeries,
+  type SeriesAction,
+  skipOccurrence,
+} from '../../services/job-series.js';
+import { errorResponses } from '../error-catalogue.js';
+import { created, ok, sendCreated } from '../responses.js';
+import type { Api, RouteDeps } from '../route-deps.js';
+import { WRITE_HOOKS, WRITE_SECURITY } from '../write-body.js';
+import { requireAccount, writeContext } from '../write-kit.js';
+
+const SERIES_ERRORS = errorResponses(400, 404, 409, 413, 415, 422);
+
+export function jobSeriesRoutes(app: Api, deps: RouteDeps): void {
+  const { db, now } = deps;
+  const tags = ['Job series'];
+  const settings = { horizonDays: deps.seriesHorizonDays, fees: deps.fees };
+
+  app.post(
+    '/v1/job-series',
+    {
+      ...WRITE_HOOKS,
+      schema: {
+        operationId: 'createJobSeries',
+        summary: 'Post a recurring job',
+        description: `Creates a job series for the calling account: the fields of a job plus a recurrence (rrule), the first local date (starts_on) and the local start time (local_time, Europe/Berlin). Each occurrence becomes an ordinary open job (series_id names the series; desired_at its start, deadline its start too) ${deps.seriesHorizonDays} days ahead of it (SERIES_HORIZON_DAYS): those within that window at once, with this answer, the others by a sweep as their time comes, each once also with several instances. The rules of POST /v1/jobs hold for each (a commercial account needs provider details first).\n\n${JOB_SERIES_LIFE_CYCLE}`,
+        tags,
+        security: WRITE_SECURITY,
+        querystring: NoQuery,
+        body: JobSeriesCreateBody,
+        response: {
+          201: created(RefTo(JobSeriesSchema), 'The series, as GET /v1/job-series/{id} shows it.'),
+          ...SERIES_ERRORS,
+        },
+      },
+    },
+    async (request, reply) => {
+      const series = await createJobSeries(
+        writeContext(request, deps),
+        requireAccount(request),
+        request.body,
+        settings,
+      );
+      return sendCreated(reply, `/v1/job-series/${series.id}`, series);
+    },
+  );
+
+  app.get(
+    '/v1/job-series',
+    {
+      onRequest: WRITE_HOOKS.onRequest,
+      schema: {
+        operationId: 'listJobSeries',
+        summary: 'Your job series',
+        description: 'The job series of the calling account, newest first, with their occurrences.',
+        tags,
+        security: WRITE_SECURITY,
+        querystring: JobSeriesListQuery,
+        response: { 200: ok(JobSeriesPage, 'A page of series.'), ...errorResponses(400) },
+      },
+    },
+    async (request) =>
+      ownJobSeries(
+        db,
+        requireAccount(request),
+        { limit: request.query.limit ?? DEFAULT_PAGE_SIZE, offset: request.query.offset ?? 0 },
+        now(),
+      ),
+  );
+
+  app.get(
+    '/v1/job-series/:id',
+    {
+      schema: {
+        operationId: 'getJobSeries',
+        summary: 'Get a job series',
+        description:
+          'A series as anyone sees it: what its jobs show (the approximate place, no duration), its rule and every occurrence with its state and job. A helper finds it through series_id of a job.',
+        tags,
+        params: JobSeriesParams,
+        querystring: NoQuery,
+        response: { 200: ok(RefTo(JobSeriesSchema), 'The series.'), ...errorResponses(400, 404) },
+      },
+    },
+    async (request) => requireJobSeries(db, request.params.id, now()),
+  );
+
+  const ACTIONS: Record<SeriesAction, { operationId: string; summary: string; description: string }> = {
+    pause: {
+      operationId: 'pauseJobSeries',
+      summary: 'Pause a job series',
+      description:
+        'active -> paused: no occurrence is posted until it is resumed; those posted already stay (skip them, or cancel their jobs, to call them off).',
+    },
+    resume: {
+      operationId: 'resumeJobSeries',
+      summary: 'Resume a job series',
+      description:
+        'paused -> active: the occurrences still ahead are posted again as they come due, those within the window at once; those whose time passed meanwhile are not_posted.',
+    },
+    cancel: {
+      operationId: 'cancelJobSeries',
+      summary: 'Cancel a job series',
+      description:
+        'active or paused -> cancelled: nothing more is posted, and each posted occurrence that has not started (open or assigned) is cancelled as POST /v1/jobs/{id}/cancel would, by its cancellation policy (pending applications rejected, payments refunded as the policy says).',
+    },
+  };
+  for (const [action, docs] of Object.entries(ACTIONS) as [SeriesAction, (typeof ACTIONS)[SeriesAction]][]) {
+    app.post(
+      `/v1/job-series/:id/${action}`,
+      {
+        ...WRITE_HOOKS,
+        schema: {
+          ...docs,
+          description: `${docs.description} Only for the account that created the series (else 404); from any other state 409.\n\n${JOB_SERIES_LIFE_CYCLE}`,
+          tags,
+          security: WRITE_SECURITY,
+          params: JobSeriesParams,
+          querystring: NoQuery,
+          response: { 200: ok(RefTo(JobSeriesSchema), 'The series in its new state.'), ...SERIES_ERRORS },
+        },
+      },
+      async (request) =>
+        moveJobSeries(writeContext(request, deps), requireAccount(request), request.params.id, action, settings),
+    );
+  }
+
+  app.post(
+    '/v1/job-series/:id/occurrences/:date/skip',
+    {
+      ...WRITE_HOOKS,
+      schema: {
+        operationId: 'skipJobSeriesOccurrence',
+        summary: 'Skip one occurrence',
+        description:
+          'Calls off the occurrence on that local date: it is not posted, or, when its job is posted and has not started (open or assigned), the job is cancelled by its cancellation policy as POST /v1/jobs/{id}/cancel would. Skipping one skipped already changes nothing. 404: not your series, or no occurrence on that date; 409: it has started, or its job is completed or cancelled already. To change one occurrence, PATCH its job (/v1/jobs/{id}).',
+        tags,
+        security: WRITE_SECURITY,
+        params: OccurrenceParams,
+        querystring: NoQuery,
+        response: { 200: ok(RefTo(JobSeriesSchema), 'The series, the occurrence skipped.'), ...SERIES_ERRORS },
+      },
+    },
+    async (request) =>
+      skipOccurrence(
+        writeContext(request, deps),
+        requireAccount(request),
+        request.params.id,
+        request.params.date,
+        deps.fees,
+      ),
+  );
+}

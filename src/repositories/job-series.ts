@@ -1,0 +1,172 @@
+import type { Queryable } from '../db/queryable.js';
+import type { JobSeriesRow, JobSeriesTable } from '../db/schema.js';
+import { newId } from '../domain/ids.js';
+import type { JobStatus } from '../domain/statuses.js';
+import type { JobValues } from './job-writes.js';
+import type { WriteTransaction } from './write-transaction.js';
+
+/** A series as it is first written. */
+export type NewSeries = Pick<JobSeriesTable, 'owner_account_id' | 'rrule' | 'starts_on' | 'local_time' | 'template'>;
+
+/** Inserts an active series; returns its id. */
+export async function insertSeries(trx: WriteTransaction, series: NewSeries, now: Date): Promise<string> {
+  const id = newId('ser');
+  const at = now.toISOString();
+  await trx
+    .insertInto('job_series')
+    .values({ ...series, id, status: 'active', next_post_at: null, created_at: at, updated_at: at })
+    .execute();
+  return id;
+}
+
+/** A series by id, whoever's; undefined: none. */
+export function findSeriesRow(db: Queryable, id: string): Promise<JobSeriesRow | undefined> {
+  return db.selectFrom('job_series').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/**
+ * Stamps updated_at of a series of the account and returns its row; undefined: no such series of
+ * the account. As the first statement of a change it takes the write lock, so the sweep and other
+ * changes wait for it instead of acting on what it is about to change.
+ */
+export function lockOwnSeries(
+  trx: WriteTransaction,
+  id: string,
+  accountId: string,
+  now: Date,
+): Promise<JobSeriesRow | undefined> {
+  return trx
+    .updateTable('job_series')
+    .set({ updated_at: now.toISOString() })
+    .where('id', '=', id)
+    .where('owner_account_id', '=', accountId)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Sets the status and next posting time of a series. */
+export async function setSeriesState(
+  trx: WriteTransaction,
+  id: string,
+  columns: Partial<Pick<JobSeriesTable, 'status' | 'next_post_at'>>,
+): Promise<void> {
+  await trx.updateTable('job_series').set(columns).where('id', '=', id).execute();
+}
+
+/** One page of the account's series, newest first (ids are random: ordered by creation, then id). */
+export function seriesOfAccount(
+  db: Queryable,
+  accountId: string,
+  page: { limit: number; offset: number },
+): Promise<JobSeriesRow[]> {
+  return db
+    .selectFrom('job_series')
+    .selectAll()
+    .where('owner_account_id', '=', accountId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+}
+
+/** How many series the account has. */
+export async function seriesCountOfAccount(db: Queryable, accountId: string): Promise<number> {
+  const row = await db
+    .selectFrom('job_series')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('owner_account_id', '=', accountId)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+/**
+ * Active series with an occurrence to post at `now` (next_post_at passed), oldest due first; not
+ * those of a suspended or erased account (they stay due, and post what is still ahead once restored).
+ */
+export function dueSeries(db: Queryable, now: Date, limit: number): Promise<JobSeriesRow[]> {
+  return db
+    .selectFrom('job_series')
+    .innerJoin('accounts', 'accounts.id', 'job_series.owner_account_id')
+    .selectAll('job_series')
+    .where('job_series.status', '=', 'active')
+    .where('job_series.next_post_at', '<=', now.toISOString())
+    .where('accounts.suspended_at', 'is', null)
+    .where('accounts.erased_at', 'is', null)
+    .orderBy('job_series.next_post_at')
+    .limit(limit)
+    .execute();
+}
+
+/** A posted occurrence of a series. */
+export interface PostedOccurrence {
+  id: string;
+  occurrence_date: string;
+  status: JobStatus;
+  deadline: string | null;
+  desired_at: string | null;
+}
+
+/** The jobs posted for a series, by occurrence date. */
+export async function postedOccurrences(db: Queryable, seriesId: string): Promise<PostedOccurrence[]> {
+  const rows = await db
+    .selectFrom('jobs')
+    .select(['id', 'occurrence_date', 'status', 'deadline', 'desired_at'])
+    .where('series_id', '=', seriesId)
+    .orderBy('occurrence_date')
+    .execute();
+  return rows.map((row) => ({ ...row, occurrence_date: row.occurrence_date as string }));
+}
+
+/** The dates the owner skipped. */
+export async function skippedDates(db: Queryable, seriesId: string): Promise<Set<string>> {
+  const rows = await db
+    .selectFrom('job_series_skips')
+    .select('occurrence_date')
+    .where('series_id', '=', seriesId)
+    .execute();
+  return new Set(rows.map((row) => row.occurrence_date));
+}
+
+/** Records a skipped occurrence; false when it was skipped already. */
+export async function insertSkip(trx: WriteTransaction, seriesId: string, date: string, now: Date): Promise<boolean> {
+  const result = await trx
+    .insertInto('job_series_skips')
+    .values({ series_id: seriesId, occurrence_date: date, created_at: now.toISOString() })
+    .onConflict((oc) => oc.columns(['series_id', 'occurrence_date']).doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+/**
+ * Posts one occurrence of a series as an open job of its owner; null when it is posted already
+ * (another instance's sweep, or a write, got there first: the unique index on series and date
+ * makes the insert do nothing).
+ */
+export async function insertOccurrence(
+  trx: WriteTransaction,
+  series: Pick<JobSeriesRow, 'id' | 'owner_account_id'>,
+  date: string,
+  values: JobValues,
+  now: Date,
+): Promise<string | null> {
+  const id = newId('job');
+  const at = now.toISOString();
+  const result = await trx
+    .insertInto('jobs')
+    .values({
+      ...values,
+      id,
+      status: 'open',
+      applications_count: 0,
+      completed_at: null,
+      owner_account_id: series.owner_account_id,
+      series_id: series.id,
+      occurrence_date: date,
+      created_at: at,
+      updated_at: at,
+    })
+    .onConflict((oc) => oc.columns(['series_id', 'occurrence_date']).doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0 ? id : null;
+}

@@ -1,0 +1,289 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { postDueOccurrences } from '../../src/services/job-series.js';
+import { buildTestApp, clientFor, createKey, NOW } from '../helpers/app.js';
+import { JOB_BODY } from '../helpers/bodies.js';
+
+const DAY_MS = 86_400_000;
+
+/** A weekly cleaning, Thursdays at 9:00 in Karlsruhe, six times from 26 November 2026. */
+const CLEANING = {
+  ...JOB_BODY,
+  title: 'Wohnung putzen',
+  description: 'Drei Zimmer, Küche und Bad, jede Woche.',
+  category: 'CLEANING',
+  price_eur: 45,
+  rrule: 'FREQ=WEEKLY;BYDAY=TH;COUNT=6',
+  starts_on: '2026-11-26',
+  local_time: '09:00',
+};
+
+async function setUp(t: Parameters<typeof buildTestApp>[0], start: Date = NOW) {
+  let now = start;
+  const clock = () => now;
+  const { app, db } = await buildTestApp(t, clock);
+  const poster = await createKey(db, { email: 'poster@example.org' });
+  const stranger = await createKey(db, { email: 'stranger@example.org' });
+  return {
+    app,
+    db,
+    poster: clientFor(app, poster.key),
+    stranger: clientFor(app, stranger.key),
+    anonymous: clientFor(app, null),
+    advance: (days: number) => {
+      now = new Date(now.getTime() + days * DAY_MS);
+    },
+    clock,
+    sweep: () => postDueOccurrences(db.kysely, clock(), { horizonDays: 28 }),
+  };
+}
+
+type Occurrence = { date: string; starts_at: string; state: string; job_id: string | null };
+const states = (occurrences: Occurrence[]) => occurrences.map((o) => `${o.date} ${o.state}`);
+
+describe('job series: a recurring job whose occurrences are ordinary jobs', () => {
+  test('created with the occurrences inside the window posted at once; the rest by the sweep, once', async (t) => {
+    const { poster, anonymous, advance, sweep, db } = await setUp(t);
+    const created = await poster.post('/v1/job-series', CLEANING);
+    assert.equal(created.status, 201, created.raw);
+    const series = created.body;
+    assert.match(series.id, /^ser_[0-9a-f]{16}$/);
+    assert.equal(created.headers.location, `/v1/job-series/${series.id}`);
+    assert.equal(series.status, 'active');
+    assert.equal(series.rrule, 'FREQ=WEEKLY;BYDAY=TH;COUNT=6');
+    assert.equal(series.time_zone, 'Europe/Berlin');
+    assert.equal(series.price_eur, 45);
+    assert.equal(series.category, 'CLEANING');
+    // NOW is 2026-11-20 12:00Z; 28 days ahead is 2026-12-18 12:00Z: four Thursdays are inside.
+    assert.deepEqual(states(series.occurrences), [
+      '2026-11-26 posted',
+      '2026-12-03 posted',
+      '2026-12-10 posted',
+      '2026-12-17 posted',
+      '2026-12-24 planned',
+      '2026-12-31 planned',
+    ]);
+    assert.equal(series.occurrences[0].starts_at, '2026-11-26T08:00:00.000Z');
+
+    // Each occurrence is an ordinary open job: readable, searchable, naming its series.
+    const first = series.occurrences[0] as Occurrence;
+    const job = await anonymous.get(`/v1/jobs/${first.job_id}`);
+    assert.equal(job.status, 200, job.raw);
+    assert.equal(job.body.series_id, series.id);
+    assert.equal(job.body.status, 'open');
+    assert.equal(job.body.desired_at, '2026-11-26T08:00:00.000Z');
+    assert.equal(job.body.deadline, '2026-11-26T08:00:00.000Z');
+    assert.equal(job.body.title, 'Wohnung putzen');
+    const found = await anonymous.get('/v1/jobs?category=CLEANING&date=2026-12-03');
+    assert.ok(
+      found.body.data.some((j: { series_id: string | null }) => j.series_id === series.id),
+      'the occurrence of 3 December is found by the date filter',
+    );
+
+    // The public view: no exact place, the same as what its jobs show.
+    const shown = await anonymous.get(`/v1/job-series/${series.id}`);
+    assert.equal(shown.status, 200);
+    assert.deepEqual(shown.body, series);
+    assert.deepEqual(shown.body.location, job.body.location);
+
+    // A week later the sweep posts the fifth; running it again, or twice at once, posts nothing more.
+    advance(7);
+    assert.equal(await sweep(), 1);
+    assert.deepEqual(await Promise.all([sweep(), sweep()]), [0, 0]);
+    const later = await anonymous.get(`/v1/job-series/${series.id}`);
+    assert.deepEqual(states(later.body.occurrences), [
+      '2026-11-26 posted',
+      '2026-12-03 posted',
+      '2026-12-10 posted',
+      '2026-12-17 posted',
+      '2026-12-24 posted',
+      '2026-12-31 planned',
+    ]);
+    const jobs = await db.kysely.selectFrom('jobs').select(['id']).where('series_id', '=', series.id).execute();
+    assert.equal(jobs.length, 5);
+    const events = await db.kysely
+      .selectFrom('events')
+      .select('id')
+      .where('type', '=', 'job.created')
+      .where(
+        'subject_id',
+        'in',
+        jobs.map((j) => j.id),
+      )
+      .execute();
+    assert.equal(events.length, 5, 'one job.created event per posted occurrence');
+
+    // After the last one started, the series is ended.
+    advance(40);
+    assert.equal(await sweep(), 0, 'nothing is posted for an occurrence whose time passed');
+    const ended = await anonymous.get(`/v1/job-series/${series.id}`);
+    assert.equal(ended.body.status, 'ended');
+    assert.equal(ended.body.occurrences[5].state, 'not_posted', 'its time passed before a sweep ran');
+  });
+
+  test('two sweeps at once, as two instances would run them, post each occurrence once', async (t) => {
+    const { poster, advance, db, clock } = await setUp(t);
+    const daily = await poster.post('/v1/job-series', {
+      ...CLEANING,
+      rrule: 'FREQ=DAILY;COUNT=40',
+      starts_on: '2026-11-21',
+    });
+    assert.equal(daily.status, 201, daily.raw);
+    advance(10);
+    const counts = await Promise.all([0, 1, 2].map(() => postDueOccurrences(db.kysely, clock(), { horizonDays: 28 })));
+    assert.equal(
+      counts.reduce((a, b) => a + b, 0),
+      10,
+    );
+    const rows = await db.kysely
+      .selectFrom('jobs')
+      .select(['occurrence_date'])
+      .where('series_id', '=', daily.body.id)
+      .execute();
+    const dates = rows.map((r) => r.occurrence_date);
+    assert.equal(new Set(dates).size, dates.length, 'no occurrence twice');
+    assert.equal(dates.length, 38, 'from 21 November to 28 days after 30 November');
+  });
+
+  test("a suspended account's series posts nothing until the suspension is lifted", async (t) => {
+    const { app, db, poster, advance, sweep } = await setUp(t);
+    const { body: series } = await poster.post('/v1/job-series', CLEANING);
+    const owner = await db.kysely
+      .selectFrom('job_series')
+      .select('owner_account_id')
+      .where('id', '=', series.id)
+      .executeTakeFirstOrThrow();
+    const suspend = (at: string | null) =>
+      db.kysely.updateTable('accounts').set({ suspended_at: at }).where('id', '=', owner.owner_account_id).execute();
+    await suspend(NOW.toISOString());
+    advance(7);
+    assert.equal(await sweep(), 0);
+    await suspend(null);
+    assert.equal(await sweep(), 1, 'restored, it posts what is due and still ahead');
+    const shown = await clientFor(app, null).get(`/v1/job-series/${series.id}`);
+    assert.equal(shown.body.occurrences[4].state, 'posted');
+  });
+
+  test('pause, resume, skip and cancel; only the owner changes a series', async (t) => {
+    const { poster, stranger, anonymous, advance, sweep } = await setUp(t);
+    const { body: series } = await poster.post('/v1/job-series', CLEANING);
+    const id = series.id as string;
+
+    assert.equal((await stranger.post(`/v1/job-series/${id}/pause`)).status, 404);
+    const paused = await poster.post(`/v1/job-series/${id}/pause`);
+    assert.equal(paused.status, 200, paused.raw);
+    assert.equal(paused.body.status, 'paused');
+    assert.equal(paused.body.occurrences[4].state, 'paused');
+    const again = await poster.post(`/v1/job-series/${id}/pause`);
+    assert.equal(again.status, 409);
+    assert.equal(again.body.error, 'invalid_state_transition');
+    assert.deepEqual(again.body.alternatives, ['resume', 'cancel']);
+
+    // Paused over the fifth occurrence's posting time: nothing is posted, and once it has passed it is not_posted.
+    advance(7);
+    assert.equal(await sweep(), 0);
+    advance(28);
+    const resumed = await poster.post(`/v1/job-series/${id}/resume`);
+    assert.equal(resumed.status, 200, resumed.raw);
+    assert.deepEqual(states(resumed.body.occurrences).slice(4), ['2026-12-24 not_posted', '2026-12-31 posted']);
+
+    // Skipping a posted occurrence cancels its job; a date that is no occurrence is 404.
+    const { body: other } = await poster.post('/v1/job-series', { ...CLEANING, starts_on: '2026-12-28' });
+    const skipDate = other.occurrences[1].date as string;
+    const jobId = other.occurrences[1].job_id as string;
+    const skipped = await poster.post(`/v1/job-series/${other.id}/occurrences/${skipDate}/skip`);
+    assert.equal(skipped.status, 200, skipped.raw);
+    assert.equal(skipped.body.occurrences[1].state, 'skipped');
+    assert.equal((await anonymous.get(`/v1/jobs/${jobId}`)).body.status, 'cancelled');
+    assert.equal((await poster.post(`/v1/job-series/${other.id}/occurrences/${skipDate}/skip`)).status, 200);
+    const noSuchDay = await poster.post(`/v1/job-series/${other.id}/occurrences/2026-12-29/skip`);
+    assert.equal(noSuchDay.status, 404);
+    assert.equal(noSuchDay.body.param, 'date');
+    // A skipped occurrence that is not posted yet is never posted.
+    const lastDate = other.occurrences[5].date as string;
+    assert.equal((await poster.post(`/v1/job-series/${other.id}/occurrences/${lastDate}/skip`)).status, 200);
+
+    // Cancelling cancels the posted occurrences that have not started.
+    const cancelled = await poster.post(`/v1/job-series/${other.id}/cancel`);
+    assert.equal(cancelled.status, 200, cancelled.raw);
+    assert.equal(cancelled.body.status, 'cancelled');
+    for (const occurrence of cancelled.body.occurrences as Occurrence[]) {
+      if (occurrence.job_id) {
+        assert.equal((await anonymous.get(`/v1/jobs/${occurrence.job_id}`)).body.status, 'cancelled');
+      } else {
+        assert.ok(['skipped', 'not_posted'].includes(occurrence.state), `${occurrence.date} ${occurrence.state}`);
+      }
+    }
+    advance(30);
+    assert.equal(await sweep(), 0, 'a cancelled series posts nothing');
+    assert.equal((await poster.post(`/v1/job-series/${other.id}/resume`)).status, 409);
+
+    const list = await poster.get('/v1/job-series');
+    assert.equal(list.status, 200);
+    assert.equal(list.body.total, 2);
+    assert.equal((await stranger.get('/v1/job-series')).body.total, 0);
+    assert.equal((await anonymous.get('/v1/job-series')).status, 401);
+  });
+
+  test('bad rules and dates answer 400 naming the parameter', async (t) => {
+    const { poster } = await setUp(t);
+    const cases: [Record<string, unknown>, string, string][] = [
+      [{ rrule: 'FREQ=HOURLY;COUNT=3' }, 'rrule', 'invalid_parameter'],
+      [{ rrule: 'FREQ=WEEKLY;BYMONTHDAY=3;COUNT=3' }, 'rrule', 'invalid_parameter'],
+      [{ rrule: 'FREQ=WEEKLY;BYDAY=TH' }, 'rrule', 'invalid_parameter'],
+      [{ rrule: 'FREQ=WEEKLY;COUNT=53' }, 'rrule', 'invalid_parameter'],
+      [{ rrule: 'FREQ=DAILY;UNTIL=20271231' }, 'rrule', 'parameter_out_of_range'],
+      [{ rrule: 'FREQ=WEEKLY;COUNT=3;UNTIL=20270101' }, 'rrule', 'invalid_parameter'],
+      [{ starts_on: '2026-11-19' }, 'starts_on', 'parameter_out_of_range'],
+      [{ starts_on: '2027-03-01' }, 'starts_on', 'parameter_out_of_range'],
+      [{ starts_on: '2026-02-30' }, 'starts_on', 'invalid_parameter'],
+      [{ local_time: '25:00' }, 'local_time', 'invalid_parameter'],
+    ];
+    for (const [change, param, error] of cases) {
+      const response = await poster.post('/v1/job-series', { ...CLEANING, ...change });
+      assert.equal(response.status, 400, `${JSON.stringify(change)}: ${response.raw}`);
+      assert.equal(response.body.param, param, JSON.stringify(change));
+      assert.equal(response.body.error, error, JSON.stringify(change));
+      assert.ok(response.body.suggestion, JSON.stringify(change));
+    }
+    assert.equal(
+      (await poster.post('/v1/job-series', { ...CLEANING, desired_at: '2026-12-01T10:00:00Z' })).status,
+      400,
+    );
+  });
+
+  test('every occurrence starts at the local time across both clock changes', async (t) => {
+    const autumn = await setUp(t, new Date('2026-10-01T12:00:00Z'));
+    const sundays = await autumn.poster.post('/v1/job-series', {
+      ...CLEANING,
+      rrule: 'FREQ=WEEKLY;BYDAY=SU;COUNT=3',
+      starts_on: '2026-10-18',
+      local_time: '02:30',
+    });
+    assert.equal(sundays.status, 201, sundays.raw);
+    // 25 October 2026: 02:30 happens twice; the first (summer time, +02:00) is meant.
+    assert.deepEqual(
+      sundays.body.occurrences.map((o: Occurrence) => o.starts_at),
+      ['2026-10-18T00:30:00.000Z', '2026-10-25T00:30:00.000Z', '2026-11-01T01:30:00.000Z'],
+    );
+    const spring = await setUp(t, new Date('2027-03-10T12:00:00Z'));
+    const march = await spring.poster.post('/v1/job-series', {
+      ...CLEANING,
+      rrule: 'FREQ=WEEKLY;COUNT=3',
+      starts_on: '2027-03-21',
+      local_time: '02:30',
+    });
+    assert.equal(march.status, 201, march.raw);
+    // 28 March 2027: 02:30 does not exist; the occurrence is at 03:30 summer time, not dropped.
+    assert.deepEqual(
+      march.body.occurrences.map((o: Occurrence) => `${o.date} ${o.starts_at}`),
+      [
+        '2027-03-21 2027-03-21T01:30:00.000Z',
+        '2027-03-28 2027-03-28T01:30:00.000Z',
+        '2027-04-04 2027-04-04T00:30:00.000Z',
+      ],
+    );
+    const job = await spring.anonymous.get(`/v1/jobs/${march.body.occurrences[1].job_id}`);
+    assert.equal(job.body.desired_at, '2027-03-28T01:30:00.000Z');
+  });
+});
