@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import { type Config, publicBaseUrl } from './config.js';
 import type { Database } from './db/schema.js';
 import { API_VERSION } from './domain/tiers.js';
+import { configuredLimits } from './http/route-deps.js';
 import { createMailer } from './mail/mailer.js';
 import { pruneSearchChanges } from './repositories/search-changes.js';
 import type { PaymentProvider } from './services/payment-provider.js';
@@ -77,6 +78,7 @@ export function startBackgroundWork(
     now,
     everyMs: config.EVENTS_POLL_MS,
     horizonDays: config.SERIES_HORIZON_DAYS,
+    fees: configuredLimits(config).fees,
     log: app.log,
   });
   // Sends the daily digest e-mails of saved-search matches (claimed per account: one instance sends).

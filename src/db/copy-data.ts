@@ -28,6 +28,7 @@ const TABLES: { [T in Exclude<keyof Database, DerivedTable>]: readonly (keyof Da
   job_series: ['id'],
   jobs: ['id'],
   job_series_skips: ['series_id', 'occurrence_date'],
+  series_applications: ['id'],
   applications: ['id'],
   bookings: ['id'],
   idempotency_keys: ['account_id', 'key'],

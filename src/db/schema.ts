@@ -97,6 +97,21 @@ export interface JobSeriesTable {
   updated_at: string;
 }
 
+/** A helper's application to a whole job series (migration 0034): accepted, it stands for every occurrence. */
+export interface SeriesApplicationsTable {
+  id: string;
+  series_id: string;
+  helper_id: string;
+  /** The helper's account. */
+  account_id: string;
+  message: string | null;
+  status: 'pending' | 'accepted' | 'rejected' | 'ended';
+  created_at: string;
+  decided_at: string | null;
+  /** When an accepted one ended (by the owner or the helper): no occurrence posted after takes the helper. */
+  ended_at: string | null;
+}
+
 /** An occurrence the owner skipped (migration 0034). */
 export interface JobSeriesSkipsTable {
   series_id: string;
@@ -688,6 +703,7 @@ export interface Database {
   jobs: JobsTable;
   job_series: JobSeriesTable;
   job_series_skips: JobSeriesSkipsTable;
+  series_applications: SeriesApplicationsTable;
   owners: OwnersTable;
   listings: ListingsTable;
   helpers: HelpersTable;
@@ -736,6 +752,7 @@ export interface Database {
 
 export type JobRow = Selectable<JobsTable>;
 export type JobSeriesRow = Selectable<JobSeriesTable>;
+export type SeriesApplicationRow = Selectable<SeriesApplicationsTable>;
 export type NewJob = Insertable<JobsTable>;
 export type ListingRow = Selectable<ListingsTable>;
 export type NewListing = Insertable<ListingsTable>;

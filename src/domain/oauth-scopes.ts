@@ -131,6 +131,7 @@ const RULES: [RegExp, RegExp, ScopeNeed][] = [
   ],
   [/^(GET|HEAD)$/, /^\/v1\/jobs\/:id\/applications/, need('applications:write')],
   [/^(POST|PATCH)$/, /^\/v1\/(jobs|helpers)(\/|$)/, need('jobs:write')],
+  [/./, /^\/v1\/job-series\/:id\/applications/, need('applications:write')],
   [/^(POST|PATCH)$/, /^\/v1\/job-series(\/|$)/, need('jobs:write')],
   [/^(GET|HEAD)$/, /^\/v1\/job-series$/, need('jobs:write')],
   [/^(POST|PATCH)$/, /^\/v1\/listings\/:id\/bookings$/, need('bookings:write')],

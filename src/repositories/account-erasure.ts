@@ -117,6 +117,15 @@ export async function anonymiseAccountRows(
   // dates (its posted occurrences are jobs, erased above; nothing more is posted).
   const series = trx.selectFrom('job_series').select('id').where('owner_account_id', '=', id);
   await trx.deleteFrom('job_series_skips').where('series_id', 'in', series).execute();
+  await trx.deleteFrom('series_applications').where('series_id', 'in', series).execute();
+  // Its applications to others' series: the words go, and a standing helper stands no more.
+  await trx
+    .updateTable('series_applications')
+    .set({ message: null, status: 'ended', ended_at: at })
+    .where('account_id', '=', id)
+    .where('status', '=', 'accepted')
+    .execute();
+  await trx.updateTable('series_applications').set({ message: null }).where('account_id', '=', id).execute();
   await trx.deleteFrom('job_series').where('owner_account_id', '=', id).execute();
   await trx.updateTable('listings').set(erasedOffer).where('owner_id', 'in', owners).execute();
   const messagesErased = changedRows(

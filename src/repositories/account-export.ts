@@ -25,6 +25,7 @@ const SOURCES: Record<ExportSectionKey, Source> = {
   key_requests: { table: 'key_requests', key: ['id'], mine: (a) => sql`lower(email) = ${a.email.toLowerCase()}` },
   jobs: { table: 'jobs', key: ['id'], mine: (a) => sql`owner_account_id = ${a.id}` },
   job_series: { table: 'job_series', key: ['id'], mine: (a) => sql`owner_account_id = ${a.id}` },
+  series_applications: { table: 'series_applications', key: ['id'], mine: (a) => sql`account_id = ${a.id}` },
   job_series_skips: {
     table: 'job_series_skips',
     key: ['series_id', 'occurrence_date'],

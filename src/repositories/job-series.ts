@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/queryable.js';
-import type { JobSeriesRow, JobSeriesTable } from '../db/schema.js';
+import type { JobSeriesRow, JobSeriesTable, SeriesApplicationRow } from '../db/schema.js';
 import { newId } from '../domain/ids.js';
 import type { JobStatus } from '../domain/statuses.js';
 import type { JobValues } from './job-writes.js';
@@ -40,6 +40,16 @@ export function lockOwnSeries(
     .set({ updated_at: now.toISOString() })
     .where('id', '=', id)
     .where('owner_account_id', '=', accountId)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Stamps updated_at of a series, whoever's, taking its write lock; undefined: no such series. */
+export function lockSeries(trx: WriteTransaction, id: string, now: Date): Promise<JobSeriesRow | undefined> {
+  return trx
+    .updateTable('job_series')
+    .set({ updated_at: now.toISOString() })
+    .where('id', '=', id)
     .returningAll()
     .executeTakeFirst();
 }
@@ -169,4 +179,83 @@ export async function insertOccurrence(
     .onConflict((oc) => oc.columns(['series_id', 'occurrence_date']).doNothing())
     .executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0) > 0 ? id : null;
+}
+
+/** Inserts a pending application to a series; the unique (series, helper) constraint refuses a second. */
+export async function insertSeriesApplication(
+  trx: WriteTransaction,
+  input: { seriesId: string; helperId: string; accountId: string; message: string | null },
+  now: Date,
+): Promise<SeriesApplicationRow> {
+  const row: SeriesApplicationRow = {
+    id: newId('sap'),
+    series_id: input.seriesId,
+    helper_id: input.helperId,
+    account_id: input.accountId,
+    message: input.message,
+    status: 'pending',
+    created_at: now.toISOString(),
+    decided_at: null,
+    ended_at: null,
+  };
+  await trx.insertInto('series_applications').values(row).execute();
+  return row;
+}
+
+/** An application to the series by id; undefined: none of that series. */
+export function findSeriesApplication(
+  db: Queryable,
+  seriesId: string,
+  id: string,
+): Promise<SeriesApplicationRow | undefined> {
+  return db
+    .selectFrom('series_applications')
+    .selectAll()
+    .where('id', '=', id)
+    .where('series_id', '=', seriesId)
+    .executeTakeFirst();
+}
+
+/** The applications to a series, oldest first. */
+export function seriesApplicationsOf(db: Queryable, seriesId: string): Promise<SeriesApplicationRow[]> {
+  return db
+    .selectFrom('series_applications')
+    .selectAll()
+    .where('series_id', '=', seriesId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+/** The helpers standing for a series (accepted, not ended), oldest first. */
+export function standingHelpersOf(db: Queryable, seriesId: string): Promise<SeriesApplicationRow[]> {
+  return db
+    .selectFrom('series_applications')
+    .selectAll()
+    .where('series_id', '=', seriesId)
+    .where('status', '=', 'accepted')
+    .orderBy('decided_at')
+    .orderBy('id')
+    .execute();
+}
+
+/**
+ * Moves an application to the series from one status to another with one conditional update (of
+ * two concurrent decisions one applies); false when it was not in `from`.
+ */
+export async function moveSeriesApplication(
+  trx: WriteTransaction,
+  id: string,
+  from: SeriesApplicationRow['status'],
+  to: SeriesApplicationRow['status'],
+  now: Date,
+): Promise<boolean> {
+  const at = now.toISOString();
+  const moved = await trx
+    .updateTable('series_applications')
+    .set({ status: to, ...(to === 'ended' ? { ended_at: at } : { decided_at: at }) })
+    .where('id', '=', id)
+    .where('status', '=', from)
+    .executeTakeFirst();
+  return Number(moved.numUpdatedRows) > 0;
 }

@@ -172,6 +172,21 @@ export const EXPORT_SECTIONS = [
     },
   },
   {
+    key: 'series_applications',
+    description: 'Your applications to job series (as a standing helper).',
+    many: true,
+    fields: {
+      id: ['s', 'Series application id.'],
+      series_id: ['s', 'The series.'],
+      helper_id: ['s', 'Your helper profile.'],
+      message: ['s?', 'Your note.'],
+      status: ['s', 'pending, accepted, rejected or ended.'],
+      ...CREATED,
+      decided_at: ['s?', 'When it was decided.'],
+      ended_at: ['s?', 'When it ended.'],
+    },
+  },
+  {
     key: 'job_series_skips',
     description: 'Occurrences of your job series you skipped.',
     many: true,

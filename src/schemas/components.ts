@@ -12,7 +12,7 @@ import { DraftSchema } from './drafts.js';
 import { ApiErrorSchema } from './error.js';
 import { EstimateSchema } from './estimates.js';
 import { HelperProfileSchema } from './helper-profiles.js';
-import { JobSeriesSchema } from './job-series.js';
+import { JobSeriesSchema, SeriesApplicationSchema } from './job-series.js';
 import { JobSchema } from './jobs.js';
 import { ListingSchema } from './listings.js';
 import { AppealSchema, ModerationDecisionSchema, ReportSchema, TransparencySchema } from './notices.js';
@@ -38,6 +38,7 @@ export const COMPONENT_SCHEMAS = [
   ProviderSchema,
   JobSchema,
   JobSeriesSchema,
+  SeriesApplicationSchema,
   ListingSchema,
   BookingSchema,
   CategoryItemSchema,

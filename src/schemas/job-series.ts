@@ -129,3 +129,50 @@ export const JOB_SERIES_LIFE_CYCLE = `Series states and transitions:
 | active | its last occurrence starts (shown at once) | ended |
 
 Each occurrence is an ordinary job, posted SERIES_HORIZON_DAYS ahead of its start by a sweep (at once for those within the window when the series is created or resumed): searchable, with its own applications, changed (PATCH /v1/jobs/{id}) or cancelled (POST /v1/jobs/{id}/cancel) on its own; its deadline is its start, so an occurrence nobody took expires then. cancelled and ended are final; any other action answers 409 invalid_state_transition.`;
+
+export const SERIES_APPLICATION_STATUSES = ['pending', 'accepted', 'rejected', 'ended'] as const;
+
+export const SeriesApplicationSchema = Type.Object(
+  {
+    id: Type.String({ description: 'Series application id, prefixed `sap_`.' }),
+    series_id: Type.String(),
+    helper_id: Type.String(),
+    status: StringEnum(SERIES_APPLICATION_STATUSES, {
+      description:
+        'pending (waiting for the series owner) -> accepted (the helper stands for every occurrence) or rejected; accepted -> ended (by either side: occurrences posted afterwards no longer take the helper).',
+    }),
+    message: Nullable(Type.String(), {
+      description:
+        'The note to the series owner: as written for the applicant; for the owner with contact data masked until accepted (contact_data_hidden), as on a job’s applications.',
+    }),
+    contact_data_hidden: Type.Boolean(),
+    created_at: Type.String({ format: 'date-time' }),
+    decided_at: Nullable(Type.String({ format: 'date-time' }), { description: 'When it was accepted or rejected.' }),
+    ended_at: Nullable(Type.String({ format: 'date-time' }), { description: 'When an accepted one ended.' }),
+  },
+  { $id: 'SeriesApplication', additionalProperties: false },
+);
+export type SeriesApplication = Static<typeof SeriesApplicationSchema>;
+
+export const SeriesApplicationPage = Type.Object(
+  {
+    data: Type.Array(RefTo(SeriesApplicationSchema), { description: 'Oldest first.' }),
+    total: PageFields.total,
+  },
+  { additionalProperties: false },
+);
+
+export const SeriesApplicationParams = Type.Object(
+  {
+    id: JobSeriesParams.properties.id,
+    application_id: Type.String({
+      minLength: 1,
+      maxLength: 64,
+      pattern: '^[A-Za-z0-9_-]+$',
+      description: 'Series application id, e.g. sap_4f9c2a7b1d3e5f60.',
+    }),
+  },
+  { additionalProperties: false },
+);
+
+export const SERIES_STANDING = `**Standing helpers.** A helper applies to the whole series once (POST /v1/job-series/{id}/applications); the owner accepts at most helpers_needed of them. An accepted helper stands for every occurrence: each occurrence posted and not started gets an ordinary application of the helper, accepted at once (its events, the payment of the helper's share, the job assigned once staffed), now for those posted already and as each further one is posted. A standing helper takes no place on an occurrence that has no helper missing, and none is taken from the hourly quota of applications. Either side ends it (…/end): occurrences posted afterwards no longer take the helper; what was accepted stays, and is cancelled or completed as a job. A substitute for one occurrence applies to its job as to any.`;

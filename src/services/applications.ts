@@ -100,19 +100,20 @@ export async function decide(
  * An application inside its transaction. The database decides every limit: the first statement
  * takes a place among the job's max_applicants (takeApplicationPlace), the unique (job, helper)
  * constraint refuses a second application (rolling the place back), and the account's hourly quota
- * is claimed in the same transaction (a refusal rolls the place back too). Then the helper's
- * figures, and the application.created event, private to the job's owner and the applicant, with
- * the message as the owner reads it (contact data masked: the application is pending).
+ * is claimed in the same transaction (a refusal rolls the place back too; null: no quota, a
+ * standing helper's place on an occurrence). Then the helper's figures, and the
+ * application.created event, private to the job's owner and the applicant, with the message as the
+ * owner reads it (contact data masked: the application is pending).
  */
 async function apply(
   trx: WriteTransaction,
   input: { jobId: string; helperId: string; accountId: string; message: string | null },
   now: Date,
-  quota: number,
+  quota: number | null,
 ): Promise<ApplyOutcome> {
   if (!(await takeApplicationPlace(trx, input.jobId, input.accountId, now)))
     return whyNoPlace(trx, input.jobId, input.accountId, now);
-  await claimQuota(trx, 'applications', input.accountId, quota, now);
+  if (quota !== null) await claimQuota(trx, 'applications', input.accountId, quota, now);
   const row = await insertApplication(trx, input, now);
   // The helper's avg_response_minutes counts this answer to the job at once.
   await refreshHelperRecords(trx, [input.helperId]);
@@ -153,6 +154,26 @@ async function decideOn(
     );
   }
   return { ok: true, application: applicationRowToApplication(row, 'owner', now) };
+}
+
+/**
+ * A standing helper of a job series (services/job-series.ts) takes a place on one occurrence, in
+ * the caller's transaction: an application and the owner's acceptance of it, as applying and
+ * accepting would (their events, the helper's figures, the job assigned once staffed, the payment
+ * owed), without the hourly quota: the owner accepted the helper for the whole series. False when
+ * the helper applied to the job already, or it has no place or no helper missing.
+ */
+export async function standOn(
+  trx: WriteTransaction,
+  input: { jobId: string; helperId: string; accountId: string; ownerAccountId: string },
+  now: Date,
+  fees: FeeRule,
+): Promise<boolean> {
+  if (await hasApplied(trx, input.jobId, input.helperId)) return false;
+  const applied = await apply(trx, { ...input, message: null }, now, null);
+  if (!applied.ok) return false;
+  const ids = { jobId: input.jobId, applicationId: applied.application.id, accountId: input.ownerAccountId };
+  return (await decideOn(trx, { ...ids, action: 'accept' }, now, fees)).ok;
 }
 
 function applyError(outcome: Exclude<ApplyOutcome, { ok: true }>, jobId: string, helperId: string): ApiError {

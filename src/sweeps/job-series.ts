@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
+import type { FeeRule } from '../domain/payments.js';
 import { postDueOccurrences } from '../services/job-series.js';
 import { PeriodicSweep } from './periodic.js';
 
@@ -10,6 +11,8 @@ export interface JobSeriesSweepOptions {
   everyMs: number;
   /** SERIES_HORIZON_DAYS. */
   horizonDays: number;
+  /** The payments a standing helper's place on a posted occurrence owes. */
+  fees: FeeRule;
   log: FastifyBaseLogger;
 }
 
@@ -19,11 +22,11 @@ export interface JobSeriesSweepOptions {
  * occurrence's job is unique by series and date, so two instances never post one twice.
  */
 export function jobSeriesSweep(db: Kysely<Database>, options: JobSeriesSweepOptions): PeriodicSweep {
-  const { now, everyMs, horizonDays, log } = options;
+  const { now, everyMs, horizonDays, fees, log } = options;
   return new PeriodicSweep({
     everyMs,
     log,
-    run: () => postDueOccurrences(db, now(), { horizonDays }),
+    run: () => postDueOccurrences(db, now(), { horizonDays, fees }),
     done: 'job series occurrences posted',
     failed: 'job series sweep failed; retried next round',
   });

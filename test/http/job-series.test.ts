@@ -1,10 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { testConfig } from '../../src/config.js';
+import { configuredLimits } from '../../src/http/route-deps.js';
 import { postDueOccurrences } from '../../src/services/job-series.js';
 import { buildTestApp, clientFor, createKey, NOW } from '../helpers/app.js';
-import { JOB_BODY } from '../helpers/bodies.js';
+import { helperBody, JOB_BODY } from '../helpers/bodies.js';
 
 const DAY_MS = 86_400_000;
+/** The sweep's settings as the test app has them (SERIES_HORIZON_DAYS, the platform's fees). */
+const SETTINGS = { horizonDays: 28, fees: configuredLimits(testConfig()).fees };
 
 /** A weekly cleaning, Thursdays at 9:00 in Karlsruhe, six times from 26 November 2026. */
 const CLEANING = {
@@ -34,7 +38,7 @@ async function setUp(t: Parameters<typeof buildTestApp>[0], start: Date = NOW) {
       now = new Date(now.getTime() + days * DAY_MS);
     },
     clock,
-    sweep: () => postDueOccurrences(db.kysely, clock(), { horizonDays: 28 }),
+    sweep: () => postDueOccurrences(db.kysely, clock(), SETTINGS),
   };
 }
 
@@ -130,7 +134,7 @@ describe('job series: a recurring job whose occurrences are ordinary jobs', () =
     });
     assert.equal(daily.status, 201, daily.raw);
     advance(10);
-    const counts = await Promise.all([0, 1, 2].map(() => postDueOccurrences(db.kysely, clock(), { horizonDays: 28 })));
+    const counts = await Promise.all([0, 1, 2].map(() => postDueOccurrences(db.kysely, clock(), SETTINGS)));
     assert.equal(
       counts.reduce((a, b) => a + b, 0),
       10,
@@ -223,6 +227,85 @@ describe('job series: a recurring job whose occurrences are ordinary jobs', () =
     assert.equal(list.body.total, 2);
     assert.equal((await stranger.get('/v1/job-series')).body.total, 0);
     assert.equal((await anonymous.get('/v1/job-series')).status, 401);
+  });
+
+  test('a standing helper applies once, is accepted once and takes a place on every occurrence', async (t) => {
+    const { app, db, poster, stranger, anonymous, advance, sweep } = await setUp(t);
+    const helperKey = await createKey(db, { email: 'helper@example.org' });
+    const helper = clientFor(app, helperKey.key);
+    const profile = await helper.post('/v1/helpers', { ...helperBody('Mira K.'), categories: ['CLEANING'] });
+    assert.equal(profile.status, 201, profile.raw);
+    const other = await stranger.post('/v1/helpers', { ...helperBody('Ole P.'), categories: ['CLEANING'] });
+    const { body: series } = await poster.post('/v1/job-series', CLEANING);
+    const url = `/v1/job-series/${series.id}/applications`;
+
+    const applied = await helper.post(url, {
+      helper_id: profile.body.id,
+      message: 'Gern jeden Donnerstag, 0170 1234567.',
+    });
+    assert.equal(applied.status, 201, applied.raw);
+    assert.equal(applied.body.status, 'pending');
+    assert.equal(applied.headers.location, `${url}/${applied.body.id}`);
+    assert.equal((await helper.post(url, { helper_id: profile.body.id })).body.error, 'already_applied');
+    assert.equal((await poster.post(url, { helper_id: profile.body.id })).status, 404, "someone else's helper");
+    const listed = await poster.get(url);
+    assert.equal(listed.status, 200, listed.raw);
+    assert.equal(listed.body.total, 1);
+    assert.equal(listed.body.data[0].contact_data_hidden, true, 'the owner reads contact data masked while pending');
+    assert.ok(!listed.body.data[0].message.includes('1234567'));
+    assert.equal((await stranger.get(url)).status, 404);
+
+    const accept = `${url}/${applied.body.id}/accept`;
+    assert.equal((await helper.post(accept)).status, 404, 'the helper does not accept itself');
+    assert.equal((await stranger.post(accept)).status, 404);
+    const accepted = await poster.post(accept);
+    assert.equal(accepted.status, 200, accepted.raw);
+    assert.equal(accepted.body.status, 'accepted');
+    assert.equal(accepted.body.contact_data_hidden, false);
+
+    // Every posted occurrence now has the helper, accepted: the jobs are assigned, each owes a payment.
+    const jobIds = (series.occurrences as Occurrence[]).flatMap((o) => (o.job_id ? [o.job_id] : []));
+    assert.equal(jobIds.length, 4);
+    for (const jobId of jobIds) {
+      assert.equal((await anonymous.get(`/v1/jobs/${jobId}`)).body.status, 'assigned', jobId);
+      const applications = (await poster.get(`/v1/jobs/${jobId}/applications`)).body.data;
+      assert.deepEqual(
+        applications.map((a: { helper_id: string; status: string }) => [a.helper_id, a.status]),
+        [[profile.body.id, 'accepted']],
+      );
+    }
+    // The next occurrence posted takes the helper as it is posted.
+    advance(7);
+    assert.equal(await sweep(), 1);
+    const fifth = (await anonymous.get(`/v1/job-series/${series.id}`)).body.occurrences[4] as Occurrence;
+    assert.equal((await anonymous.get(`/v1/jobs/${fifth.job_id}`)).body.status, 'assigned');
+    const payments = await db.kysely
+      .selectFrom('payments')
+      .select('id')
+      .where('payee_account_id', '=', helperKey.accountId)
+      .execute();
+    assert.equal(payments.length, 5, 'one payment of the helper’s share per occurrence');
+
+    // One helper is needed: a second standing helper is refused until the first ends.
+    const second = await stranger.post(url, { helper_id: other.body.id });
+    assert.equal(second.status, 201, second.raw);
+    const refused = await poster.post(`${url}/${second.body.id}/accept`);
+    assert.equal(refused.status, 409, refused.raw);
+    assert.equal(refused.body.error, 'limit_reached');
+    const ended = await helper.post(`${url}/${applied.body.id}/end`);
+    assert.equal(ended.status, 200, ended.raw);
+    assert.equal(ended.body.status, 'ended');
+    assert.equal((await helper.post(`${url}/${applied.body.id}/end`)).status, 409);
+    advance(7);
+    assert.equal(await sweep(), 1);
+    const sixth = (await anonymous.get(`/v1/job-series/${series.id}`)).body.occurrences[5] as Occurrence;
+    assert.equal(
+      (await anonymous.get(`/v1/jobs/${sixth.job_id}`)).body.status,
+      'open',
+      'an ended helper stands no more',
+    );
+    assert.equal((await poster.post(`${url}/${second.body.id}/accept`)).status, 200, 'the place is free again');
+    assert.equal((await anonymous.get(`/v1/jobs/${sixth.job_id}`)).body.status, 'assigned');
   });
 
   test('bad rules and dates answer 400 naming the parameter', async (t) => {

@@ -80,9 +80,10 @@ import { resolveShared } from '../helpers/openapi.js';
  * codes): 265,100 (125); Stripe's refusals (provider_refused): 266,100. Issue 35's job series
  * (create, list, get, pause, resume, cancel, skip an occurrence; the JobSeries schema and its life
  * cycle once in its tag, the job's series_id, two export sections): 280,600 (132), about 2,070 per
- * new operation.
+ * new operation; its standing helpers (apply to a series, list, accept, reject, end; the
+ * SeriesApplication schema, the rules once in the tag, an export section): 288,600 (137).
  */
-const MAX_DOCUMENT_BYTES = 281_000;
+const MAX_DOCUMENT_BYTES = 289_000;
 /**
  * What an operation may weigh on average, in bytes: the 150 KB of issue 15 held 58 operations
  * (about 2,550 each). New operations (issue 17: conversations, the private stream, reviews,
@@ -320,6 +321,7 @@ describe('the OpenAPI document is compact', () => {
       'Conversations: Privacy',
       'Events: Webhooks',
       'Job series: Series states and transitions',
+      'Job series: Standing helpers',
       'Jobs: Job states and transitions',
       'Listings: Listing life cycle',
       'Payments: Damage claims',

@@ -112,6 +112,8 @@ async function writeThroughApi(db: Db): Promise<ApiRows> {
       location,
       hourly_rate_eur: 18,
     });
+    // The helper stands for the weekly series too.
+    await post(`/v1/job-series/${series.id}/applications`, helper, { helper_id: profile.id, message: 'Jeden Montag.' });
     const application = await post(`/v1/jobs/${job.id}/applications`, helper, {
       helper_id: profile.id,
       message: 'Gern, ab 9 Uhr.',

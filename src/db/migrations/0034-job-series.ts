@@ -12,6 +12,9 @@ import { isPostgres, textType } from './column-types.js';
  * - job_series_skips: occurrences the owner skipped (by local date), posted or not.
  * - jobs gain `series_id` and `occurrence_date`, unique together: an occurrence is posted once,
  *   whichever instance's sweep gets there first (the others' inserts do nothing).
+ * - series_applications: a helper applies to a whole series once; accepted, the helper stands for
+ *   every occurrence (an ordinary accepted application on each occurrence's job) until it ends.
+ *   One per helper and series.
  */
 // biome-ignore lint/suspicious/noExplicitAny: migrations must not depend on today's Database type.
 export async function up(db: Kysely<any>): Promise<void> {
@@ -38,6 +41,24 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', text, (c) => c.notNull())
     .addPrimaryKeyConstraint('job_series_skips_pk', ['series_id', 'occurrence_date'])
     .execute();
+  await db.schema
+    .createTable('series_applications')
+    .addColumn('id', text, (c) => c.primaryKey())
+    .addColumn('series_id', text, (c) => c.notNull())
+    .addColumn('helper_id', text, (c) => c.notNull())
+    .addColumn('account_id', text, (c) => c.notNull())
+    .addColumn('message', text)
+    .addColumn('status', text, (c) => c.notNull())
+    .addColumn('created_at', text, (c) => c.notNull())
+    .addColumn('decided_at', text)
+    .addColumn('ended_at', text)
+    .addUniqueConstraint('series_applications_helper', ['series_id', 'helper_id'])
+    .execute();
+  await db.schema
+    .createIndex('series_applications_account')
+    .on('series_applications')
+    .columns(['account_id'])
+    .execute();
   await db.schema.alterTable('jobs').addColumn('series_id', text).execute();
   await db.schema.alterTable('jobs').addColumn('occurrence_date', text).execute();
   await db.schema
@@ -49,6 +70,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   if (isPostgres(db)) {
     await notifyChanges(db, 'job_series');
     await notifyChanges(db, 'job_series_skips');
+    await notifyChanges(db, 'series_applications');
   }
 }
 
@@ -57,6 +79,7 @@ export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropIndex('jobs_series_occurrence').execute();
   await db.schema.alterTable('jobs').dropColumn('occurrence_date').execute();
   await db.schema.alterTable('jobs').dropColumn('series_id').execute();
+  await db.schema.dropTable('series_applications').execute();
   await db.schema.dropTable('job_series_skips').execute();
   await db.schema.dropTable('job_series').execute();
 }

@@ -1,3 +1,4 @@
+import { ApplicationCreateBody } from '../../schemas/applications.js';
 import { DEFAULT_PAGE_SIZE, NoQuery, RefTo } from '../../schemas/common.js';
 import {
   JOB_SERIES_LIFE_CYCLE,
@@ -7,13 +8,21 @@ import {
   JobSeriesParams,
   JobSeriesSchema,
   OccurrenceParams,
+  SERIES_STANDING,
+  SeriesApplicationPage,
+  SeriesApplicationParams,
+  SeriesApplicationSchema,
 } from '../../schemas/job-series.js';
 import {
+  applicationsOfSeries,
+  applyToSeries,
   createJobSeries,
+  decideSeriesApplication,
   moveJobSeries,
   ownJobSeries,
   requireJobSeries,
   type SeriesAction,
+  type SeriesApplicationAction,
   skipOccurrence,
 } from '../../services/job-series.js';
 import { errorResponses } from '../error-catalogue.js';
@@ -163,4 +172,93 @@ export function jobSeriesRoutes(app: Api, deps: RouteDeps): void {
         deps.fees,
       ),
   );
+
+  app.post(
+    '/v1/job-series/:id/applications',
+    {
+      ...WRITE_HOOKS,
+      schema: {
+        operationId: 'applyToJobSeries',
+        summary: 'Apply to a whole series',
+        description: `A helper of the calling account applies to every occurrence at once. 404: not your helper, or no such series; 400: your own series; 409: the series is cancelled or ended, or the helper applied already.\n\n${SERIES_STANDING}`,
+        tags,
+        security: WRITE_SECURITY,
+        params: JobSeriesParams,
+        querystring: NoQuery,
+        body: ApplicationCreateBody,
+        response: { 201: created(RefTo(SeriesApplicationSchema), 'The application, pending.'), ...SERIES_ERRORS },
+      },
+    },
+    async (request, reply) => {
+      const account = requireAccount(request);
+      const application = await applyToSeries(writeContext(request, deps), account, request.params.id, request.body);
+      return sendCreated(reply, `/v1/job-series/${request.params.id}/applications/${application.id}`, application);
+    },
+  );
+
+  app.get(
+    '/v1/job-series/:id/applications',
+    {
+      onRequest: WRITE_HOOKS.onRequest,
+      schema: {
+        operationId: 'listJobSeriesApplications',
+        summary: 'Applications to your series',
+        description: `Oldest first, for the series owner (404 for anyone else).\n\n${SERIES_STANDING}`,
+        tags,
+        security: WRITE_SECURITY,
+        params: JobSeriesParams,
+        querystring: NoQuery,
+        response: { 200: ok(SeriesApplicationPage, 'The applications.'), ...errorResponses(400, 404) },
+      },
+    },
+    async (request) => applicationsOfSeries(db, requireAccount(request), request.params.id),
+  );
+
+  const DECISIONS: Record<SeriesApplicationAction, { operationId: string; summary: string; description: string }> = {
+    accept: {
+      operationId: 'acceptJobSeriesApplication',
+      summary: 'Accept a standing helper',
+      description:
+        'pending -> accepted, by the series owner: the helper takes a place on every posted occurrence that has not started and on each posted later. 409 limit_reached when helpers_needed helpers stand already.',
+    },
+    reject: {
+      operationId: 'rejectJobSeriesApplication',
+      summary: 'Reject an application to a series',
+      description: 'pending -> rejected, by the series owner.',
+    },
+    end: {
+      operationId: 'endJobSeriesApplication',
+      summary: 'End a standing helper',
+      description:
+        'accepted -> ended, by the series owner or the helper: occurrences posted afterwards no longer take the helper; accepted places on posted ones stay (cancel or complete those jobs as jobs).',
+    },
+  };
+  for (const [action, docs] of Object.entries(DECISIONS) as [
+    SeriesApplicationAction,
+    (typeof DECISIONS)[SeriesApplicationAction],
+  ][]) {
+    app.post(
+      `/v1/job-series/:id/applications/:application_id/${action}`,
+      {
+        ...WRITE_HOOKS,
+        schema: {
+          ...docs,
+          description: `${docs.description} 404 for anyone else; from any other state 409.\n\n${SERIES_STANDING}`,
+          tags,
+          security: WRITE_SECURITY,
+          params: SeriesApplicationParams,
+          querystring: NoQuery,
+          response: { 200: ok(RefTo(SeriesApplicationSchema), 'The application in its new state.'), ...SERIES_ERRORS },
+        },
+      },
+      async (request) =>
+        decideSeriesApplication(
+          writeContext(request, deps),
+          requireAccount(request),
+          { seriesId: request.params.id, applicationId: request.params.application_id },
+          action,
+          settings,
+        ),
+    );
+  }
 }
