@@ -259,3 +259,33 @@ export async function moveSeriesApplication(
     .executeTakeFirst();
   return Number(moved.numUpdatedRows) > 0;
 }
+
+/**
+ * The active series the account has a part in: its own, and those it stands for as a helper
+ * (an accepted series application); for its private calendar feed.
+ */
+export async function activeSeriesOfParty(
+  db: Queryable,
+  accountId: string,
+): Promise<{ row: JobSeriesRow; role: 'poster' | 'helper' }[]> {
+  const [own, stood] = await Promise.all([
+    db
+      .selectFrom('job_series')
+      .selectAll()
+      .where('owner_account_id', '=', accountId)
+      .where('status', '=', 'active')
+      .execute(),
+    db
+      .selectFrom('job_series')
+      .innerJoin('series_applications', 'series_applications.series_id', 'job_series.id')
+      .selectAll('job_series')
+      .where('series_applications.account_id', '=', accountId)
+      .where('series_applications.status', '=', 'accepted')
+      .where('job_series.status', '=', 'active')
+      .execute(),
+  ]);
+  return [
+    ...own.map((row) => ({ row, role: 'poster' as const })),
+    ...stood.map((row) => ({ row, role: 'helper' as const })),
+  ];
+}

@@ -23,6 +23,7 @@ import { inWriteTransaction, type WriteContext } from '../repositories/write-tra
 import type { CalendarFeed } from '../schemas/calendars.js';
 import { listingNotFound } from './bookings.js';
 import { ApiError } from './errors.js';
+import { plannedOccurrencesOf } from './job-series.js';
 
 const HOUR_MS = 3_600_000;
 
@@ -74,7 +75,10 @@ function feedNotFound(): ApiError {
   });
 }
 
-/** The commitments of the account behind a feed token: bookings as renter and owner, and jobs. */
+/**
+ * The commitments of the account behind a feed token: bookings as renter and owner, jobs, and the
+ * occurrences of its job series (its own, and those it stands for) not posted yet.
+ */
 export async function accountCalendar(
   db: Queryable,
   token: string,
@@ -84,9 +88,10 @@ export async function accountCalendar(
   const accountId = isWellFormedFeedToken(token) ? await accountOfCalendarFeed(db, hashFeedToken(token)) : undefined;
   if (!accountId) throw feedNotFound();
   const window = calendarWindow(berlinDate(now));
-  const [bookings, jobs] = await Promise.all([
+  const [bookings, jobs, planned] = await Promise.all([
     bookingsOfAccount(db, accountId, window, now, requestTtlHours),
     jobsOfAccount(db, accountId, window),
+    plannedOccurrencesOf(db, accountId, window, now),
   ]);
   const bookingEntries = bookings.map(
     (booking): CalendarEntry => ({
@@ -115,5 +120,17 @@ export async function accountCalendar(
       },
     ];
   });
-  return [...bookingEntries, ...jobEntries];
+  // A series' occurrences not yet posted, tentative: once posted, the job's own entry replaces it.
+  const plannedEntries = planned.map(
+    (occurrence): CalendarEntry => ({
+      uid: calendarUid(`series-${occurrence.role}`, `${occurrence.seriesId}/${occurrence.date}`),
+      summary: `${occurrence.role === 'poster' ? 'Auftrag geplant / Job planned' : 'Einsatz geplant / Job to do, planned'}: ${occurrence.title}`,
+      description: `Serie / Series: GET /v1/job-series/${occurrence.seriesId}`,
+      tentative: true,
+      allDay: false,
+      start: occurrence.startsAt.toISOString(),
+      end: new Date(occurrence.startsAt.getTime() + occurrence.durationHours * HOUR_MS).toISOString(),
+    }),
+  );
+  return [...bookingEntries, ...jobEntries, ...plannedEntries];
 }

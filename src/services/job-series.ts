@@ -19,6 +19,7 @@ import {
 import { SERIES_MACHINE } from '../domain/transitions.js';
 import { isOwnHelper } from '../repositories/helper-profiles.js';
 import {
+  activeSeriesOfParty,
   dueSeries,
   findSeriesApplication,
   findSeriesRow,
@@ -570,4 +571,47 @@ export async function decideSeriesApplication(
     const row = await findSeriesApplication(trx, ids.seriesId, ids.applicationId);
     return seriesApplicationView(row ?? moved, isOwner ? 'owner' : 'applicant');
   });
+}
+
+/** An occurrence still to be posted, in the calendar of the series' owner or of a helper standing for it. */
+export interface PlannedOccurrence {
+  seriesId: string;
+  date: string;
+  title: string;
+  startsAt: Date;
+  durationHours: number;
+  role: 'poster' | 'helper';
+}
+
+/**
+ * The occurrences of the active series the account has a part in that are still to be posted
+ * (not posted, not skipped, ahead of `now`) from `from` to `to` (local dates, inclusive): posted
+ * ones are jobs and come with the account's jobs.
+ */
+export async function plannedOccurrencesOf(
+  db: Queryable,
+  accountId: string,
+  window: { from: string; to: string },
+  now: Date,
+): Promise<PlannedOccurrence[]> {
+  const planned: PlannedOccurrence[] = [];
+  for (const { row, role } of await activeSeriesOfParty(db, accountId)) {
+    const [posted, skipped] = await Promise.all([postedOccurrences(db, row.id), skippedDates(db, row.id)]);
+    const postedDates = new Set(posted.map((job) => job.occurrence_date));
+    const template = JSON.parse(row.template) as SeriesTemplate;
+    for (const occurrence of planOf(row)) {
+      if (postedDates.has(occurrence.date) || skipped.has(occurrence.date)) continue;
+      if (occurrence.startsAt.getTime() <= now.getTime()) continue;
+      if (occurrence.date < window.from || occurrence.date > window.to) continue;
+      planned.push({
+        seriesId: row.id,
+        date: occurrence.date,
+        title: template.title,
+        startsAt: occurrence.startsAt,
+        durationHours: template.duration_hours ?? 2,
+        role,
+      });
+    }
+  }
+  return planned;
 }

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import ICAL from 'ical.js';
 import { testConfig } from '../../src/config.js';
 import { configuredLimits } from '../../src/http/route-deps.js';
 import { postDueOccurrences } from '../../src/services/job-series.js';
@@ -306,6 +307,38 @@ describe('job series: a recurring job whose occurrences are ordinary jobs', () =
     );
     assert.equal((await poster.post(`${url}/${second.body.id}/accept`)).status, 200, 'the place is free again');
     assert.equal((await anonymous.get(`/v1/jobs/${sixth.job_id}`)).body.status, 'assigned');
+  });
+
+  test('the private calendar feeds show the posted occurrences as jobs and the planned ones as tentative', async (t) => {
+    const { app, db, poster } = await setUp(t);
+    const helperKey = await createKey(db, { email: 'helper@example.org' });
+    const helper = clientFor(app, helperKey.key);
+    const profile = await helper.post('/v1/helpers', { ...helperBody('Mira K.'), categories: ['CLEANING'] });
+    const { body: series } = await poster.post('/v1/job-series', { ...CLEANING, duration_hours: 3 });
+    const applied = await helper.post(`/v1/job-series/${series.id}/applications`, { helper_id: profile.body.id });
+    assert.equal((await poster.post(`/v1/job-series/${series.id}/applications/${applied.body.id}/accept`)).status, 200);
+    const feed = async (client: typeof poster) => {
+      const made = await client.post('/v1/me/calendar-feed');
+      assert.equal(made.status, 201, made.raw);
+      const ics = await app.inject({ method: 'GET', url: made.body.url });
+      assert.equal(ics.statusCode, 200);
+      const events = new ICAL.Component(ICAL.parse(ics.body)).getAllSubcomponents('vevent');
+      return events
+        .map((event) => ({
+          summary: String(event.getFirstPropertyValue('summary')),
+          start: (event.getFirstPropertyValue('dtstart') as ICAL.Time).toJSDate().toISOString(),
+          status: String(event.getFirstPropertyValue('status')),
+        }))
+        .sort((a, b) => a.start.localeCompare(b.start));
+    };
+    const expected = (posted: string, planned: string) =>
+      (series.occurrences as Occurrence[]).map((o, i) => ({
+        summary: `${i < 4 ? posted : planned}: Wohnung putzen`,
+        start: o.starts_at,
+        status: i < 4 ? 'CONFIRMED' : 'TENTATIVE',
+      }));
+    assert.deepEqual(await feed(poster), expected('Auftrag / Job posted', 'Auftrag geplant / Job planned'));
+    assert.deepEqual(await feed(helper), expected('Einsatz / Job to do', 'Einsatz geplant / Job to do, planned'));
   });
 
   test('bad rules and dates answer 400 naming the parameter', async (t) => {
