@@ -54,11 +54,11 @@ export function lockSeries(trx: WriteTransaction, id: string, now: Date): Promis
     .executeTakeFirst();
 }
 
-/** Sets the status and next posting time of a series. */
+/** Sets columns of a series: its status and next posting time, or (an edit) its rule, time and template. */
 export async function setSeriesState(
   trx: WriteTransaction,
   id: string,
-  columns: Partial<Pick<JobSeriesTable, 'status' | 'next_post_at'>>,
+  columns: Partial<Pick<JobSeriesTable, 'status' | 'next_post_at' | 'rrule' | 'local_time' | 'template'>>,
 ): Promise<void> {
   await trx.updateTable('job_series').set(columns).where('id', '=', id).execute();
 }
@@ -288,4 +288,43 @@ export async function activeSeriesOfParty(
     ...own.map((row) => ({ row, role: 'poster' as const })),
     ...stood.map((row) => ({ row, role: 'helper' as const })),
   ];
+}
+
+/**
+ * Moves a series' occurrences from `fromDate` on (their posted jobs and skipped dates) to another
+ * series: "this and following" of an edit splits the series there.
+ */
+export async function moveOccurrencesFrom(
+  trx: WriteTransaction,
+  fromSeriesId: string,
+  toSeriesId: string,
+  fromDate: string,
+): Promise<void> {
+  await trx
+    .updateTable('jobs')
+    .set({ series_id: toSeriesId })
+    .where('series_id', '=', fromSeriesId)
+    .where('occurrence_date', '>=', fromDate)
+    .execute();
+  await trx
+    .updateTable('job_series_skips')
+    .set({ series_id: toSeriesId })
+    .where('series_id', '=', fromSeriesId)
+    .where('occurrence_date', '>=', fromDate)
+    .execute();
+}
+
+/** The helpers standing for a series stand for another too (the second part of a split series). */
+export async function copyStandingHelpers(
+  trx: WriteTransaction,
+  fromSeriesId: string,
+  toSeriesId: string,
+  now: Date,
+): Promise<void> {
+  for (const helper of await standingHelpersOf(trx, fromSeriesId)) {
+    await trx
+      .insertInto('series_applications')
+      .values({ ...helper, id: newId('sap'), series_id: toSeriesId, decided_at: now.toISOString() })
+      .execute();
+  }
 }

@@ -12,7 +12,7 @@ import {
   RefTo,
   StringEnum,
 } from './common.js';
-import { JobCreateBody } from './job-writes.js';
+import { JobCreateBody, JobUpdateBody } from './job-writes.js';
 
 export const SERIES_STATUSES = ['active', 'paused', 'cancelled', 'ended'] as const;
 export const OCCURRENCE_STATES = ['planned', 'posted', 'skipped', 'paused', 'not_posted'] as const;
@@ -176,3 +176,26 @@ export const SeriesApplicationParams = Type.Object(
 );
 
 export const SERIES_STANDING = `**Standing helpers.** A helper applies to the whole series once (POST /v1/job-series/{id}/applications); the owner accepts at most helpers_needed of them. An accepted helper stands for every occurrence: each occurrence posted and not started gets an ordinary application of the helper, accepted at once (its events, the payment of the helper's share, the job assigned once staffed), now for those posted already and as each further one is posted. A standing helper takes no place on an occurrence that has no helper missing, and none is taken from the hourly quota of applications. Either side ends it (…/end): occurrences posted afterwards no longer take the helper; what was accepted stays, and is cancelled or completed as a job. A substitute for one occurrence applies to its job as to any.`;
+
+const { desired_at: _desiredChange, deadline: _deadlineChange, ...changeFields } = JobUpdateBody.properties;
+
+export const JobSeriesUpdateBody = Type.Object(
+  {
+    ...changeFields,
+    local_time: Type.Optional(JobSeriesCreateBody.properties.local_time),
+    from: Type.Optional(
+      Type.String({
+        format: 'date',
+        maxLength: 10,
+        description:
+          'This and following: the date of the first occurrence the change is for. The series is split there: it ends the day before, and a new series (its own id, the same rule, the standing helpers, the posted jobs and skipped dates from then on) carries the change. Left out: every occurrence.',
+      }),
+    ),
+  },
+  {
+    additionalProperties: false,
+    description:
+      'The fields to change, as on a job (PATCH /v1/jobs/{id}), and the local start time; fields left out keep their value.',
+  },
+);
+export type JobSeriesUpdateBody = Static<typeof JobSeriesUpdateBody>;

@@ -2,7 +2,8 @@ import type { Kysely } from 'kysely';
 import { isUniqueViolation } from '../db/errors.js';
 import type { Queryable } from '../db/queryable.js';
 import type { AccountRow, Database, JobSeriesRow, SeriesApplicationRow } from '../db/schema.js';
-import { berlinDate, isCalendarDate } from '../domain/berlin-time.js';
+import { berlinDate, berlinWallClock, isCalendarDate } from '../domain/berlin-time.js';
+import { addDays } from '../domain/booking-price.js';
 import { maskContactData } from '../domain/contact-shield.js';
 import { SCHEDULE_HORIZON_DAYS, scheduleHorizon } from '../domain/deadlines.js';
 import { DEFAULT_CENTER, haversineKm } from '../domain/geo.js';
@@ -20,6 +21,7 @@ import { SERIES_MACHINE } from '../domain/transitions.js';
 import { isOwnHelper } from '../repositories/helper-profiles.js';
 import {
   activeSeriesOfParty,
+  copyStandingHelpers,
   dueSeries,
   findSeriesApplication,
   findSeriesRow,
@@ -29,6 +31,7 @@ import {
   insertSkip,
   lockOwnSeries,
   lockSeries,
+  moveOccurrencesFrom,
   moveSeriesApplication,
   type PostedOccurrence,
   postedOccurrences,
@@ -39,13 +42,19 @@ import {
   skippedDates,
   standingHelpersOf,
 } from '../repositories/job-series.js';
-import { derivedJobFields, type JobValues } from '../repositories/job-writes.js';
+import { derivedJobFields, type JobValues, lockOwnJob } from '../repositories/job-writes.js';
 import { flag, locationFromRow, parsePhotos } from '../repositories/mappers.js';
 import { inWriteTransaction, type WriteContext, type WriteTransaction } from '../repositories/write-transaction.js';
-import type { JobSeries, JobSeriesCreateBody, SeriesApplication, SeriesOccurrence } from '../schemas/job-series.js';
+import type {
+  JobSeries,
+  JobSeriesCreateBody,
+  JobSeriesUpdateBody,
+  SeriesApplication,
+  SeriesOccurrence,
+} from '../schemas/job-series.js';
 import { standOn } from './applications.js';
 import { ApiError, badRequest } from './errors.js';
-import { jobColumns, moveJob } from './jobs.js';
+import { changeOpenJob, jobColumns, moveJob } from './jobs.js';
 import { requireProviderDetails } from './providers.js';
 import { recordJobEvent } from './public-events.js';
 import { matchSavedSearches } from './saved-search-matches.js';
@@ -614,4 +623,100 @@ export async function plannedOccurrencesOf(
     }
   }
   return planned;
+}
+
+/**
+ * Changes the account's series: the fields of its jobs and its local start time, for every
+ * occurrence, or (`from`, "this and following") from one occurrence on, by splitting the series
+ * there: it ends the day before, and a new series with the same rule (COUNT what is left), the
+ * change, the standing helpers and the posted jobs and skipped dates from then on continues it.
+ * The posted occurrences the change is for take it as PATCH /v1/jobs/{id} would (changeOpenJob)
+ * while open and ahead; those assigned or started keep what they were posted with. Answers the
+ * series that carries the change (the new one after a split). 404 for anyone else's series or no
+ * occurrence on `from`; 409 once cancelled or ended.
+ */
+export async function updateJobSeries(
+  context: WriteContext,
+  account: AccountRow,
+  id: string,
+  body: JobSeriesUpdateBody,
+  settings: SeriesSettings,
+): Promise<JobSeries> {
+  const { now } = context;
+  const { from, local_time: localTime, ...fields } = body;
+  const columns = jobColumns(fields, account);
+  const targetId = await inWriteTransaction(context, async (trx) => {
+    const row = await lockOwnSeries(trx, id, account.id, now);
+    if (!row) throw seriesNotFound(id);
+    const plan = planOf(row);
+    const status = effectiveSeriesStatus(row.status, plan, now);
+    if (status === 'cancelled' || status === 'ended')
+      throw illegalTransition('job series', status, 'update', SERIES_MACHINE);
+    const changed = {
+      template: JSON.stringify({ ...(JSON.parse(row.template) as SeriesTemplate), ...columns }),
+      local_time: localTime ?? row.local_time,
+    };
+    let target: JobSeriesRow;
+    if (from !== undefined && from !== plan[0]?.date) {
+      target = await splitSeries(trx, row, plan, from, changed, now);
+      if (row.status === 'active')
+        await postDue(trx, (await findSeriesRow(trx, row.id)) as JobSeriesRow, now, settings);
+    } else {
+      await setSeriesState(trx, row.id, changed);
+      target = { ...row, ...changed };
+    }
+    const [hour, minute] = target.local_time.split(':').map(Number) as [number, number];
+    for (const job of await postedOccurrences(trx, target.id)) {
+      if (job.status !== 'open' || !startsLater(job, now)) continue;
+      const change: Partial<JobValues> = { ...columns };
+      if (localTime !== undefined) {
+        const startsAt = berlinWallClock(job.occurrence_date, hour, minute);
+        if (startsAt.getTime() <= now.getTime()) continue;
+        Object.assign(change, { desired_at: startsAt.toISOString(), deadline: startsAt.toISOString() });
+      }
+      const jobRow = await lockOwnJob(trx, job.id, account.id, now);
+      if (!jobRow) continue;
+      try {
+        await changeOpenJob(trx, jobRow, change, account, now);
+      } catch (error) {
+        // A rule of the job the change cannot meet there (more helpers accepted than it asks): it keeps its values.
+        if (!(error instanceof ApiError)) throw error;
+      }
+    }
+    if (target.status === 'active') await postDue(trx, target, now, settings);
+    return target.id;
+  });
+  return (await jobSeriesById(context.db, targetId, now)) as JobSeries;
+}
+
+/** Splits a series at the occurrence on `from` (404 when there is none): see updateJobSeries. */
+async function splitSeries(
+  trx: WriteTransaction,
+  row: JobSeriesRow,
+  plan: Occurrence[],
+  from: string,
+  changed: { template: string; local_time: string },
+  now: Date,
+): Promise<JobSeriesRow> {
+  const index = plan.findIndex((occurrence) => occurrence.date === from);
+  if (index < 0) {
+    throw new ApiError(404, 'not_found', `The series has no occurrence on ${from}.`, {
+      param: 'from',
+      suggestion: 'Send the date of one of its occurrences (GET /v1/job-series/{id}), or leave from out to change all.',
+    });
+  }
+  const rule = parseRecurrence(row.rrule);
+  if (isRecurrenceProblem(rule)) throw new Error(`stored rule of a series no longer reads: ${rule.problem}`);
+  const before = recurrenceText({ ...rule, count: null, until: { date: addDays(from, -1) } });
+  const after = recurrenceText({ ...rule, count: rule.count === null ? null : plan.length - index });
+  const newId = await insertSeries(
+    trx,
+    { owner_account_id: row.owner_account_id, rrule: after, starts_on: from, ...changed },
+    now,
+  );
+  await setSeriesState(trx, row.id, { rrule: before });
+  if (row.status === 'paused') await setSeriesState(trx, newId, { status: 'paused' });
+  await moveOccurrencesFrom(trx, row.id, newId, from);
+  await copyStandingHelpers(trx, row.id, newId, now);
+  return (await findSeriesRow(trx, newId)) as JobSeriesRow;
 }

@@ -66,17 +66,33 @@ export async function updateJob(
   return inWriteTransaction(context, async (trx) => {
     const row = await lockOwnJob(trx, id, account.id, at);
     if (!row) throw notFound('job', id, 'GET /v1/jobs');
-    const accepted = await acceptedCount(trx, id);
-    const status = effectiveJobStatus(row.status, row.deadline, at);
-    if (status !== 'open') throw illegalTransition('job', status, 'update', JOB_MACHINE);
-    checkSchedule(columns, row, account, at);
-    checkHelpersNeeded(columns.helpers_needed, row, accepted);
-    const derived = await derivedJobFields(trx, { ...row, ...columns });
-    await setJobColumns(trx, id, { ...columns, ...derived });
-    const job = await recordJobEvent(trx, 'job.updated', id, at);
-    await matchSavedSearches(trx, 'jobs', job, account.id, at);
-    return job;
+    return changeOpenJob(trx, row, columns, account, at);
   });
+}
+
+/**
+ * The story of updateJob once the job is locked (lockOwnJob), also told by an edit of a job series
+ * for each of its open occurrences (services/job-series.ts): 409 unless open, the schedule and
+ * helpers_needed checked, derived fields computed again, the job.updated event and the saved
+ * searches it now matches.
+ */
+export async function changeOpenJob(
+  trx: WriteTransaction,
+  row: JobRow,
+  columns: Partial<JobValues>,
+  account: AccountRow,
+  at: Date,
+): Promise<Job> {
+  const accepted = await acceptedCount(trx, row.id);
+  const status = effectiveJobStatus(row.status, row.deadline, at);
+  if (status !== 'open') throw illegalTransition('job', status, 'update', JOB_MACHINE);
+  checkSchedule(columns, row, account, at);
+  checkHelpersNeeded(columns.helpers_needed, row, accepted);
+  const derived = await derivedJobFields(trx, { ...row, ...columns });
+  await setJobColumns(trx, row.id, { ...columns, ...derived });
+  const job = await recordJobEvent(trx, 'job.updated', row.id, at);
+  await matchSavedSearches(trx, 'jobs', job, account.id, at);
+  return job;
 }
 
 /**

@@ -7,6 +7,7 @@ export const WRITE_OPERATIONS = [
   'POST /v1/job-series createJobSeries',
   'GET /v1/job-series listJobSeries',
   'GET /v1/job-series/{id} getJobSeries',
+  'PATCH /v1/job-series/{id} updateJobSeries',
   'POST /v1/job-series/{id}/pause pauseJobSeries',
   'POST /v1/job-series/{id}/resume resumeJobSeries',
   'POST /v1/job-series/{id}/cancel cancelJobSeries',

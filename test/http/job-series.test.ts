@@ -341,6 +341,58 @@ describe('job series: a recurring job whose occurrences are ordinary jobs', () =
     assert.deepEqual(await feed(helper), expected('Einsatz / Job to do', 'Einsatz geplant / Job to do, planned'));
   });
 
+  test('an edit changes every occurrence, or splits the series for this and the following ones', async (t) => {
+    const { poster, stranger, anonymous, advance, sweep } = await setUp(t);
+    const { body: series } = await poster.post('/v1/job-series', CLEANING);
+    const jobOf = async (occurrence: Occurrence) => (await anonymous.get(`/v1/jobs/${occurrence.job_id}`)).body;
+
+    assert.equal((await stranger.patch(`/v1/job-series/${series.id}`, { price_eur: 50 })).status, 404);
+    const all = await poster.patch(`/v1/job-series/${series.id}`, { price_eur: 50, local_time: '10:00' });
+    assert.equal(all.status, 200, all.raw);
+    assert.equal(all.body.id, series.id);
+    assert.equal(all.body.price_eur, 50);
+    assert.equal(all.body.local_time, '10:00');
+    assert.equal(all.body.occurrences[0].starts_at, '2026-11-26T09:00:00.000Z');
+    for (const occurrence of (all.body.occurrences as Occurrence[]).slice(0, 4)) {
+      const job = await jobOf(occurrence);
+      assert.equal(job.price_eur, 50);
+      assert.equal(job.desired_at, occurrence.starts_at);
+    }
+    advance(7);
+    assert.equal(await sweep(), 1);
+    const fifth = (await anonymous.get(`/v1/job-series/${series.id}`)).body.occurrences[4] as Occurrence;
+    assert.equal((await jobOf(fifth)).price_eur, 50, 'occurrences posted later take the change');
+    assert.equal((await jobOf(fifth)).desired_at, '2026-12-24T09:00:00.000Z');
+
+    // This and following: from the third occurrence (10 December) on, a new series carries the change.
+    const third = all.body.occurrences[2] as Occurrence;
+    const noSuchDay = await poster.patch(`/v1/job-series/${series.id}`, { title: 'X-Fenster', from: '2026-12-02' });
+    assert.equal(noSuchDay.status, 404);
+    assert.equal(noSuchDay.body.param, 'from');
+    const split = await poster.patch(`/v1/job-series/${series.id}`, { title: 'Fenster putzen', from: third.date });
+    assert.equal(split.status, 200, split.raw);
+    assert.notEqual(split.body.id, series.id);
+    assert.equal(split.body.title, 'Fenster putzen');
+    assert.equal(split.body.rrule, 'FREQ=WEEKLY;BYDAY=TH;COUNT=4');
+    assert.deepEqual(
+      (split.body.occurrences as Occurrence[]).map((o) => o.date),
+      ['2026-12-10', '2026-12-17', '2026-12-24', '2026-12-31'],
+    );
+    const before = (await anonymous.get(`/v1/job-series/${series.id}`)).body;
+    assert.equal(before.rrule, 'FREQ=WEEKLY;BYDAY=TH;UNTIL=20261209', 'it ends the day before the split');
+    assert.deepEqual(
+      (before.occurrences as Occurrence[]).map((o) => `${o.date} ${o.state}`),
+      ['2026-11-26 posted', '2026-12-03 posted'],
+    );
+    for (const occurrence of split.body.occurrences as Occurrence[]) {
+      if (!occurrence.job_id) continue;
+      const job = await jobOf(occurrence);
+      assert.equal(job.series_id, split.body.id);
+      assert.equal(job.title, 'Fenster putzen');
+    }
+    assert.equal((await jobOf(before.occurrences[0])).title, 'Wohnung putzen');
+  });
+
   test('bad rules and dates answer 400 naming the parameter', async (t) => {
     const { poster } = await setUp(t);
     const cases: [Record<string, unknown>, string, string][] = [

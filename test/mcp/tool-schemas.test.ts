@@ -135,8 +135,9 @@ describe('the tool schemas', () => {
     // 278,700 with Stripe's three (get_my_payouts, start_payout_onboarding, checkout_payment);
     // 306,000 with issue 35's seven job series tools (each answering the whole JobSeries, its
     // occurrences written out: ~3,900 each) and the series_id of every job the tools answer;
-    // 318,000 with its five standing-helper tools (apply, list, accept, reject, end).
-    assert.ok(JSON.stringify(tools).length < 319_000, `tools/list with a key: ${JSON.stringify(tools).length} B`);
+    // 318,000 with its five standing-helper tools (apply, list, accept, reject, end); 324,400 with
+    // update_job_series.
+    assert.ok(JSON.stringify(tools).length < 325_000, `tools/list with a key: ${JSON.stringify(tools).length} B`);
   });
 
   test("export_my_data's output keeps the sections and leaves their records open (the document lists the fields)", () => {
@@ -209,6 +210,7 @@ describe('the tool schemas', () => {
         'update_job.desired_at',
         'update_job.deadline',
         'update_job.time_preference',
+        'update_job_series.time_preference',
         'update_helper.availability',
         'update_listing.price_per_week_eur',
         'update_listing.late_fee_per_day_eur',
@@ -233,6 +235,7 @@ describe('the tool schemas', () => {
       'update_job.deadline',
       'update_job.time_preference',
       'create_job_series.time_preference',
+      'update_job_series.time_preference',
       'create_helper.availability',
       'update_helper.availability',
       'create_listing.price_per_week_eur',

@@ -7,6 +7,7 @@ import {
   JobSeriesPage,
   JobSeriesParams,
   JobSeriesSchema,
+  JobSeriesUpdateBody,
   OccurrenceParams,
   SERIES_STANDING,
   SeriesApplicationPage,
@@ -24,6 +25,7 @@ import {
   type SeriesAction,
   type SeriesApplicationAction,
   skipOccurrence,
+  updateJobSeries,
 } from '../../services/job-series.js';
 import { errorResponses } from '../error-catalogue.js';
 import { created, ok, sendCreated } from '../responses.js';
@@ -105,6 +107,26 @@ export function jobSeriesRoutes(app: Api, deps: RouteDeps): void {
       },
     },
     async (request) => requireJobSeries(db, request.params.id, now()),
+  );
+
+  app.patch(
+    '/v1/job-series/:id',
+    {
+      ...WRITE_HOOKS,
+      schema: {
+        operationId: 'updateJobSeries',
+        summary: 'Change a job series',
+        description: `Changes the fields of its jobs (as PATCH /v1/jobs/{id} takes them) and its local start time, for every occurrence or, with from (an occurrence's date), for that occurrence and the following ones: the series is then split there, ending the day before, and a new series (answered, with its own id) carries the change with the same rule, the standing helpers, and the posted jobs and skipped dates from then on. Posted occurrences take the change as PATCH /v1/jobs/{id} would while open and ahead; assigned or started ones keep what they were posted with, as do those whose rules the change cannot meet. To change one occurrence only, PATCH its job. Only for the series' owner (else 404); cancelled or ended: 409.\n\n${JOB_SERIES_LIFE_CYCLE}`,
+        tags,
+        security: WRITE_SECURITY,
+        params: JobSeriesParams,
+        querystring: NoQuery,
+        body: JobSeriesUpdateBody,
+        response: { 200: ok(RefTo(JobSeriesSchema), 'The series that carries the change.'), ...SERIES_ERRORS },
+      },
+    },
+    async (request) =>
+      updateJobSeries(writeContext(request, deps), requireAccount(request), request.params.id, request.body, settings),
   );
 
   const ACTIONS: Record<SeriesAction, { operationId: string; summary: string; description: string }> = {
