@@ -34,6 +34,7 @@ import * as operatorsAndAudit from './migrations/0031-operators-and-audit.js';
 import * as reportSnapshots from './migrations/0032-report-snapshots.js';
 import * as consoleDecisions from './migrations/0033-console-decisions.js';
 import * as jobSeries from './migrations/0034-job-series.js';
+import * as bookingRules from './migrations/0035-booking-rules.js';
 
 /** Migrations are listed in code, not read from a folder, so they work the same from src/ and dist/. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -71,6 +72,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0032-report-snapshots': reportSnapshots,
   '0033-console-decisions': consoleDecisions,
   '0034-job-series': jobSeries,
+  '0035-booking-rules': bookingRules,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -143,6 +143,12 @@ export interface ListingsTable extends PlaceColumns {
   cancellation_policy: Generated<CancellationPolicy>;
   /** What each day of a late return costs, in cents; null: nothing (migration 0029). */
   late_fee_per_day_cents: Generated<number | null>;
+  /** A booking starts at least this many hours ahead (migration 0035); 0: any time from today. */
+  min_lead_hours: Generated<number>;
+  /** Hours kept free between two bookings (migration 0035); whole days for day bookings. */
+  buffer_hours: Generated<number>;
+  /** The longest booking in days (migration 0035); null: no limit. */
+  max_booking_days: Generated<number | null>;
   photos: string;
   created_at: string;
   updated_at: string | null;

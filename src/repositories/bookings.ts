@@ -1,7 +1,8 @@
 import { type ExpressionBuilder, sql } from 'kysely';
 import type { Queryable } from '../db/queryable.js';
 import type { BookingRow, BookingStatus, Database } from '../db/schema.js';
-import { bookingPrice, daysInclusive, HOLDING_STATUSES, requestCutoff } from '../domain/booking-price.js';
+import { addDays, bookingPrice, daysInclusive, HOLDING_STATUSES, requestCutoff } from '../domain/booking-price.js';
+import type { BookingRuleIssue } from '../domain/booking-rules.js';
 import { newId } from '../domain/ids.js';
 import { centsToEur } from '../domain/pricing.js';
 import type { ListingStatus } from '../domain/statuses.js';
@@ -63,7 +64,8 @@ export type BookingAttempt =
   | { problem: 'not_found' }
   | { problem: 'own_listing' }
   | { problem: 'unavailable'; status: ListingStatus }
-  | { problem: 'conflict'; with: BookedRange };
+  | { problem: 'conflict'; with: BookedRange; bufferDays: number }
+  | BookingRuleIssue;
 
 /**
  * Writes the listing's row without changing it when it is available; false when it is not (or
@@ -96,6 +98,9 @@ export function listingToBook(db: Queryable, listingId: string) {
       'listings.instant_booking',
       'listings.cancellation_policy',
       'listings.late_fee_per_day_cents',
+      'listings.min_lead_hours',
+      'listings.buffer_hours',
+      'listings.max_booking_days',
       'listings.category',
       'listings.lat',
       'listings.lng',
@@ -108,20 +113,24 @@ export function listingToBook(db: Queryable, listingId: string) {
 
 export type ListingToBook = NonNullable<Awaited<ReturnType<typeof listingToBook>>>;
 
-/** The first booking of the listing holding a day of the requested range at `now`, if any. */
+/**
+ * The first booking of the listing holding a day of the requested range at `now`, or one of the
+ * `bufferDays` the listing keeps free before and after each booking, if any.
+ */
 export async function firstClash(
   db: Queryable,
   request: BookingRequest,
   now: Date,
   requestTtlHours: number,
+  bufferDays = 0,
 ): Promise<BookedRange | undefined> {
   const clash = await db
     .selectFrom('bookings')
     .select(['start_date', 'end_date', 'status'])
     .where('listing_id', '=', request.listingId)
     .where(holdsDays(now, requestTtlHours))
-    .where('start_date', '<=', request.endDate)
-    .where('end_date', '>=', request.startDate)
+    .where('start_date', '<=', addDays(request.endDate, bufferDays))
+    .where('end_date', '>=', addDays(request.startDate, -bufferDays))
     .orderBy('start_date')
     .executeTakeFirst();
   return clash as BookedRange | undefined;

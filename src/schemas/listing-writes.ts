@@ -38,6 +38,29 @@ const ListingFields = {
         'What each day of a late return costs in EUR (0.50 to 10,000, at most two decimals), owed to you at the return; null: nothing.',
     }),
   condition: StringEnum(CONDITIONS, { description: 'The state the item is in, in any case.' }),
+  min_lead_hours: (options: object = {}) =>
+    Type.Integer({
+      ...options,
+      format: 'int32',
+      minimum: 0,
+      maximum: 720,
+      description:
+        'A booking must start at least this many hours ahead, 0 to 720; a day booking starts at 00:00 of its first day (Europe/Berlin).',
+    }),
+  buffer_hours: (options: object = {}) =>
+    Type.Integer({
+      ...options,
+      format: 'int32',
+      minimum: 0,
+      maximum: 168,
+      description:
+        'Hours kept free between two bookings (to clean or check the item), 0 to 168; day bookings keep whole days: 1 to 24 hours one free day, 25 to 48 two, and so on.',
+    }),
+  max_booking_days: (options: object = {}) =>
+    Nullable(Type.Integer({ format: 'int32', minimum: 1, maximum: 365 }), {
+      ...options,
+      description: 'The longest booking in days, 1 to 365; null: no limit.',
+    }),
   location: LocationInput,
   instant_booking: (options: object = {}) =>
     Type.Boolean({
@@ -73,6 +96,9 @@ export const ListingCreateBody = Type.Object(
     location: ListingFields.location,
     instant_booking: Type.Optional(ListingFields.instant_booking({ default: false })),
     cancellation_policy: Type.Optional(CancellationPolicySchema({ default: 'flexible' })),
+    min_lead_hours: Type.Optional(ListingFields.min_lead_hours({ default: 0 })),
+    buffer_hours: Type.Optional(ListingFields.buffer_hours({ default: 0 })),
+    max_booking_days: Type.Optional(ListingFields.max_booking_days({ default: null })),
     photos: Type.Optional(ListingFields.photos({ default: [] })),
   },
   {
@@ -96,6 +122,9 @@ export const ListingPatchBody = Type.Object(
     location: Type.Optional(ListingFields.location),
     instant_booking: Type.Optional(ListingFields.instant_booking()),
     cancellation_policy: Type.Optional(CancellationPolicySchema()),
+    min_lead_hours: Type.Optional(ListingFields.min_lead_hours()),
+    buffer_hours: Type.Optional(ListingFields.buffer_hours()),
+    max_booking_days: Type.Optional(ListingFields.max_booking_days()),
     photos: Type.Optional(ListingFields.photos()),
   },
   {

@@ -36,6 +36,17 @@ export const ListingSchema = Type.Object(
     location: RefTo(LocationSchema),
     instant_booking: Type.Boolean({ description: 'Bookings are confirmed at once, without the owner’s approval.' }),
     cancellation_policy: CancellationPolicySchema(),
+    min_lead_hours: Type.Integer({
+      minimum: 0,
+      description: 'A booking starts at least this many hours ahead (a day booking at 00:00 of its first day).',
+    }),
+    buffer_hours: Type.Integer({
+      minimum: 0,
+      description: 'Hours kept free between two bookings; day bookings keep whole days (ceil(buffer_hours / 24)).',
+    }),
+    max_booking_days: Nullable(Type.Integer({ minimum: 1 }), {
+      description: 'The longest booking in days; null: no limit.',
+    }),
     photos: Type.Array(Type.String({ format: 'uri' })),
     owner_reliability: RefTo(ReliabilityScoreSchema),
     provider: Nullable(RefTo(PublicProviderSchema)),

@@ -10,6 +10,7 @@ import {
   pickUpWindow,
   requestCutoff,
 } from '../domain/booking-price.js';
+import { bookingRuleIssue, bufferDays } from '../domain/booking-rules.js';
 import type { FeeRule } from '../domain/payments.js';
 import { allowedActions, BOOKING_MACHINE, edgesOf } from '../domain/transitions.js';
 import { claimQuota } from '../repositories/account-quotas.js';
@@ -101,8 +102,11 @@ async function bookListing(
   // Removed by a moderation decision: as unknown to anyone but its owner (not "409 removed").
   if (listing.status === 'removed') return { problem: 'not_found' };
   if (!locked) return { problem: 'unavailable', status: listing.status };
-  const clash = await firstClash(trx, request, now, settings.requestTtlHours);
-  if (clash) return { problem: 'conflict', with: clash };
+  const broken = bookingRuleIssue(listing, request.startDate, request.endDate, now);
+  if (broken) return broken;
+  const buffer = bufferDays(listing.buffer_hours);
+  const clash = await firstClash(trx, request, now, settings.requestTtlHours, buffer);
+  if (clash) return { problem: 'conflict', with: clash, bufferDays: buffer };
   await claimQuota(trx, 'bookings', request.renterAccountId, settings.quota, now);
   const row = await insertBooking(trx, request, listing, now);
   if (row.status === 'confirmed') await refreshOwnerRecords(trx, [listing.owner_id]);
@@ -331,16 +335,32 @@ function bookingRefused(attempt: Exclude<BookingAttempt, { booked: unknown }>, i
       });
     case 'conflict': {
       const { start_date, end_date, status } = attempt.with;
+      const kept = attempt.bufferDays;
+      const free = kept > 0 ? `, and its owner keeps ${kept} day(s) free before and after each booking` : '';
       return new ApiError(
         409,
         'booking_conflict',
-        `The listing is already booked from ${start_date} to ${end_date} (${status}); the days overlap.`,
+        `The listing is already booked from ${start_date} to ${end_date} (${status})${free}; the days overlap.`,
         {
           param: 'start_date',
-          suggestion: `Choose days outside the booked ranges; GET ${base}/listings/${id}/availability lists them.`,
+          suggestion: `Choose days outside the booked ranges${kept > 0 ? ` and ${kept} day(s) around them` : ''}; GET ${base}/listings/${id}/availability lists them.`,
         },
       );
     }
+    case 'too_long':
+      return badRequest(
+        'parameter_out_of_range',
+        'end_date',
+        `This listing is lent for at most ${attempt.max} day(s) at a time (max_booking_days).`,
+        `Send an end_date at most ${attempt.max - 1} day(s) after start_date, or book again afterwards.`,
+      );
+    case 'too_soon':
+      return badRequest(
+        'parameter_out_of_range',
+        'start_date',
+        `This listing is booked at least ${attempt.leadHours} hours ahead (min_lead_hours); a booking starts at 00:00 of its first day.`,
+        `Send a start_date from ${attempt.earliest} on.`,
+      );
   }
 }
 

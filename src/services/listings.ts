@@ -147,6 +147,9 @@ function columnsOf(body: ListingPatchBody, account: AccountRow): ListingChange {
     ...(location !== undefined && locationOf(location, account)),
     ...(rest.instant_booking !== undefined && { instant_booking: rest.instant_booking ? 1 : 0 }),
     ...(rest.cancellation_policy !== undefined && { cancellation_policy: rest.cancellation_policy }),
+    ...(rest.min_lead_hours !== undefined && { min_lead_hours: rest.min_lead_hours }),
+    ...(rest.buffer_hours !== undefined && { buffer_hours: rest.buffer_hours }),
+    ...(rest.max_booking_days !== undefined && { max_booking_days: rest.max_booking_days }),
     ...(rest.photos !== undefined && { photos: JSON.stringify(rest.photos) }),
   };
 }

@@ -34,6 +34,9 @@ describe('GET /v1/listings/{id}', () => {
       },
       instant_booking: true,
       cancellation_policy: 'flexible',
+      min_lead_hours: 0,
+      buffer_hours: 0,
+      max_booking_days: null,
       photos: [],
       owner_reliability: {
         reliability_score: 88,

@@ -102,6 +102,7 @@ test('two instances on one PostgreSQL schema and one Redis', { timeout: 300_000 
       '0032-report-snapshots',
       '0033-console-decisions',
       '0034-job-series',
+      '0035-booking-rules',
     ]);
   });
 

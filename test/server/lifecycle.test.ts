@@ -177,7 +177,7 @@ test('MIGRATE_ON_START=false on a schema that is behind: no start, until `npm ru
   assert.equal(migrated.code, 0, migrated.stderr);
   assert.match(
     migrated.stdout,
-    /^Applied 34 migration\(s\) to sqlite:.*: 0001-initial, .*0031-operators-and-audit, 0032-report-snapshots, 0033-console-decisions, 0034-job-series\n$/,
+    /^Applied 35 migration\(s\) to sqlite:.*: 0001-initial, .*0032-report-snapshots, 0033-console-decisions, 0034-job-series, 0035-booking-rules\n$/,
   );
   const again = await runCli('src/cli/migrate.ts', [], { DATABASE_URL: url });
   assert.match(again.stdout, /is up to date; nothing to apply/);
