@@ -176,6 +176,8 @@ function planOf(row: Pick<JobSeriesRow, 'rrule' | 'starts_on' | 'local_time'>): 
 async function postDue(trx: WriteTransaction, row: JobSeriesRow, now: Date, settings: SeriesSettings): Promise<number> {
   const plan = planOf(row);
   const [posted, skipped] = await Promise.all([postedOccurrences(trx, row.id), skippedDates(trx, row.id)]);
+  // The same content again would undo a moderation decision: nothing is posted while one stands.
+  if (heldByModeration(posted)) return 0;
   const postedDates = new Set(posted.map((job) => job.occurrence_date));
   const windowEnd = now.getTime() + settings.horizonDays * DAY_MS;
   const waiting = plan.filter(
@@ -239,9 +241,21 @@ export async function jobSeriesById(db: Queryable, id: string, now: Date): Promi
   return seriesView(row, posted, skipped, now);
 }
 
-/** A series by id, 404 when there is none. */
+/**
+ * Whether a moderation decision removed one of the series' jobs (DSA notice and action): the
+ * series posts nothing more and is shown to nobody, as a removed job is not, until it is reversed.
+ */
+function heldByModeration(posted: readonly PostedOccurrence[]): boolean {
+  return posted.some((job) => job.status === 'removed');
+}
+
+/** A series by id as anyone sees it; 404 when there is none, or while a moderation decision holds it. */
 export async function requireJobSeries(db: Queryable, id: string, now: Date): Promise<JobSeries> {
-  const series = await jobSeriesById(db, id, now);
+  const row = await findSeriesRow(db, id);
+  const [posted, skipped] = row
+    ? await Promise.all([postedOccurrences(db, id), skippedDates(db, id)])
+    : [[], new Set<string>()];
+  const series = row && !heldByModeration(posted) ? seriesView(row, posted, skipped, now) : undefined;
   if (series) return series;
   throw new ApiError(404, 'not_found', `No job series with the id '${id}'.`, {
     param: 'id',

@@ -169,6 +169,27 @@ describe('job series: a recurring job whose occurrences are ordinary jobs', () =
     assert.equal(shown.body.occurrences[4].state, 'posted');
   });
 
+  test('while a moderation decision removes one of its jobs, the series is shown to nobody and posts nothing', async (t) => {
+    const { db, poster, anonymous, advance, sweep } = await setUp(t);
+    const { body: series } = await poster.post('/v1/job-series', CLEANING);
+    const first = (series.occurrences as Occurrence[])[0] as Occurrence;
+    // What a DSA decision on a report of the first occurrence writes (services/notices.ts), and its reversal.
+    const setStatus = (status: 'removed' | 'open') =>
+      db.kysely
+        .updateTable('jobs')
+        .set({ status })
+        .where('id', '=', first.job_id as string)
+        .execute();
+    await setStatus('removed');
+    assert.equal((await anonymous.get(`/v1/job-series/${series.id}`)).status, 404);
+    advance(7);
+    assert.equal(await sweep(), 0, 'the same content is not posted again');
+    assert.equal((await poster.get('/v1/job-series')).body.data[0].id, series.id, 'its owner still lists it');
+    await setStatus('open');
+    assert.equal((await anonymous.get(`/v1/job-series/${series.id}`)).status, 200);
+    assert.equal(await sweep(), 1);
+  });
+
   test('pause, resume, skip and cancel; only the owner changes a series', async (t) => {
     const { poster, stranger, anonymous, advance, sweep } = await setUp(t);
     const { body: series } = await poster.post('/v1/job-series', CLEANING);
