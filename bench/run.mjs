@@ -71,7 +71,7 @@ const WRITES_BOUND =
 
 /** What bounds a reused answer (measured: CPU profiles of the service under wrk, pinned, 2026-11-30; the pipeline table). */
 const PIPELINE =
-  "A reused answer leaves from the response cache's first hook (right after access and the rate limit) with its stored bytes: 34-49 µs of the service's CPU per request under wrk, where a pinned node:http hello spends about 13 µs in all. Node's http, streams and sockets take 23-28 µs of it (our answer carries 17 headers and a larger body; writev is the largest single call), access 3.5-8 µs (the key's hash, the data version, the rate-limit count and its five headers), the garbage collector 2.5-4, Fastify's routing and hook runner 1.6-3, the rest under 1 µs each. What is left is mostly Node's http itself: a further step would answer before Fastify's routing, or write the stored head and body in one call.";
+  "A reused answer leaves from the response cache's first hook (right after access and the rate limit) with its stored bytes: 30-52 µs of the service's CPU per request under wrk (the pipeline table below), where a pinned node:http hello spends about 11 µs in all. Node's http, streams and sockets take 20-34 µs of it (our answer carries 17 headers and a larger body; writev is the largest single call), access 3.5-8 µs (the key's hash, the data version, the rate-limit count and its five headers), the garbage collector 2.5-4, Fastify's routing and hook runner 1.6-3, the rest under 1 µs each. What is left is mostly Node's http itself: a further step would answer before Fastify's routing, or write the stored head and body in one call.";
 
 /** Requests of the sequential latency probe per cold scenario. */
 const PROBE_REQUESTS = 2000;
@@ -990,7 +990,7 @@ function targets(rows) {
       'cold job search',
       'serialize',
       0.5,
-      'Per distinct search (CPU profile): the index lookup (cells of the circle, filters, top-k; ~20 % of the busy time), the 20 rows (row cache or one SQL query), the JSON of an ~18 KB page (all that serialize does), its ETag (sha1, ~8 %) and the request pipeline every endpoint pays (see hot job search: 34-49 µs).',
+      'Per distinct search (CPU profile): the index lookup (cells of the circle, filters, top-k; ~20 % of the busy time), the 20 rows (row cache or one SQL query), the JSON of an ~18 KB page (all that serialize does), its ETag (sha1, ~8 %) and the request pipeline every endpoint pays (see hot job search: 30-52 µs).',
     ],
     ['cold listing search', 'serialize', 0.5, 'As cold job search, over the available listings.'],
     [

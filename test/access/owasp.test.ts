@@ -24,13 +24,14 @@ const PUBLIC_READS = new Set([
   'getJob',
   'getListing',
   'getHelper',
+  'getJobSeries',
   'getListingAvailability',
   'getListingCalendar',
   'listHelperReviews',
   'listListingReviews',
 ]);
 /** Any account may act on any public job or listing: these check the ids in the body instead. */
-const PUBLIC_ACTIONS = new Set(['applyToJob', 'createBooking']);
+const PUBLIC_ACTIONS = new Set(['applyToJob', 'applyToJobSeries', 'createBooking']);
 /**
  * POSTs open to anonymous callers: requesting a key, the MCP endpoint, whose write tools need a
  * key inside it (checked below: a tool error, the REST write never made), and the one-click
@@ -46,6 +47,7 @@ const helper = helperBody;
 /** Valid bodies, so that only the ids decide the answer. */
 const BODIES: Record<string, object> = {
   updateJob: { title: 'Von Fremden geändert' },
+  updateJobSeries: { title: 'Von Fremden geändert' },
   updateListing: { title: 'Von Fremden geändert' },
   updateHelper: { display_name: 'Fremd' },
   postMessage: { text: 'Ich lese mit' },
@@ -92,6 +94,14 @@ async function world(t: Parameters<typeof buildTestApp>[0]) {
     resource: 'jobs',
     query: { category: 'GARDENING' },
   });
+  // A weekly series of the owner with the party standing for it: a stranger may not change either.
+  const series = await post(owner.key, '/v1/job-series', {
+    ...JOB,
+    rrule: 'FREQ=WEEKLY;BYDAY=TH;COUNT=4',
+    starts_on: '2026-12-01',
+    local_time: '09:00',
+  });
+  const seriesApplication = await post(party.key, `/v1/job-series/${series}/applications`, { helper_id: partyHelper });
   // A draft the owner's agent prepared: a stranger may not read it.
   const draft = await post(owner.key, '/v1/drafts', { operation: 'createJob', body: JOB });
   const feed = await app.inject({ method: 'POST', url: '/v1/me/calendar-feed', headers: { 'x-api-key': owner.key } });
@@ -169,6 +179,8 @@ async function world(t: Parameters<typeof buildTestApp>[0]) {
       delivery: delivery.id,
       conversation,
       savedSearch,
+      series,
+      seriesApplication,
       draft,
       report,
       decision: decision.id,
@@ -206,6 +218,9 @@ async function snapshot(db: Db): Promise<string> {
     'ledger_entries',
     'bank_accounts',
     'claims',
+    'job_series',
+    'job_series_skips',
+    'series_applications',
   ] as const;
   const rows: unknown[] = [];
   // Sorted: PostgreSQL returns rows in storage order, which a no-op update (a row lock) changes.
@@ -226,6 +241,7 @@ describe('API1: object-level authorization on every id', () => {
       webhooks: ids.webhook,
       conversations: ids.conversation,
       'saved-searches': ids.savedSearch,
+      'job-series': ids.series,
       drafts: ids.draft,
       reports: ids.report,
       me: ids.decision,
@@ -241,8 +257,9 @@ describe('API1: object-level authorization on every id', () => {
         if (PUBLIC_ACTIONS.has(operationId)) continue; // checked below, by the ids in the body
         const url = path
           .replace('{id}', idFor[path.split('/')[2] ?? ''] ?? 'x')
-          .replace('{application_id}', ids.application)
-          .replace('{delivery_id}', ids.delivery);
+          .replace('{application_id}', path.startsWith('/v1/job-series') ? ids.seriesApplication : ids.application)
+          .replace('{delivery_id}', ids.delivery)
+          .replace('{date}', '2026-12-03');
         const before = await snapshot(db);
         const response = await app.inject({
           method: verb.toUpperCase() as 'GET',

@@ -159,6 +159,7 @@ describe('POST /v1/jobs', () => {
       pricing_confidence: 'medium',
       cancellation_policy: 'flexible',
       provider: null,
+      series_id: null,
     });
     assert.deepEqual((await owner.get(`/v1/jobs/${body.id}`)).body, body);
     const row = await db.kysely.selectFrom('jobs').selectAll().where('id', '=', body.id).executeTakeFirstOrThrow();

@@ -129,6 +129,37 @@ test('every documented POST of the developer tier commits its idempotency key wi
     method: 'phone',
   });
   await post('/v1/jobs/{id}/cancel', `/v1/jobs/${other.id}/cancel`, owner.key);
+  // Issue 35: a weekly series, a standing helper accepted and ended, another rejected; paused,
+  // resumed, one occurrence skipped, cancelled.
+  const series = await post('/v1/job-series', '/v1/job-series', owner.key, {
+    ...JOB_BODY,
+    rrule: 'FREQ=WEEKLY;BYDAY=TH;COUNT=6',
+    starts_on: '2026-11-26',
+    local_time: '09:00',
+  });
+  const seriesApplications = '/v1/job-series/{id}/applications';
+  const applyToSeries = (helperId: string) =>
+    post(seriesApplications, `/v1/job-series/${series.id}/applications`, helper.key, { helper_id: helperId });
+  const standing = await applyToSeries(profile.id);
+  const notStanding = await applyToSeries(second.id);
+  const decideSeries = (id: string, action: string) =>
+    post(
+      `${seriesApplications}/{application_id}/${action}`,
+      `/v1/job-series/${series.id}/applications/${id}/${action}`,
+      action === 'end' ? helper.key : owner.key,
+    );
+  await decideSeries(standing.id, 'accept');
+  await decideSeries(notStanding.id, 'reject');
+  await decideSeries(standing.id, 'end');
+  for (const action of ['pause', 'resume']) {
+    await post(`/v1/job-series/{id}/${action}`, `/v1/job-series/${series.id}/${action}`, owner.key);
+  }
+  await post(
+    '/v1/job-series/{id}/occurrences/{date}/skip',
+    `/v1/job-series/${series.id}/occurrences/2026-12-31/skip`,
+    owner.key,
+  );
+  await post('/v1/job-series/{id}/cancel', `/v1/job-series/${series.id}/cancel`, owner.key);
   // Issue 32: the accepted application's payment, paid by the owner and confirmed by the helper.
   const payments = (
     await app.inject({ method: 'GET', url: '/v1/payments?role=payer', headers: { 'x-api-key': owner.key } })
