@@ -414,6 +414,29 @@ describe('job series: a recurring job whose occurrences are ordinary jobs', () =
     assert.equal((await jobOf(before.occurrences[0])).title, 'Wohnung putzen');
   });
 
+  test('a split series keeps its standing helpers: the new part lists them and its occurrences take them', async (t) => {
+    const { app, db, poster, anonymous, advance, sweep } = await setUp(t);
+    const helper = clientFor(app, (await createKey(db, { email: 'helper@example.org' })).key);
+    const profile = await helper.post('/v1/helpers', { ...helperBody('Mira K.'), categories: ['CLEANING'] });
+    const { body: series } = await poster.post('/v1/job-series', CLEANING);
+    const applied = await helper.post(`/v1/job-series/${series.id}/applications`, { helper_id: profile.body.id });
+    assert.equal((await poster.post(`/v1/job-series/${series.id}/applications/${applied.body.id}/accept`)).status, 200);
+    const split = await poster.patch(`/v1/job-series/${series.id}`, { price_eur: 55, from: '2026-12-10' });
+    assert.equal(split.status, 200, split.raw);
+    const standing = await poster.get(`/v1/job-series/${split.body.id}/applications`);
+    assert.deepEqual(
+      standing.body.data.map((a: { helper_id: string; status: string }) => [a.helper_id, a.status]),
+      [[profile.body.id, 'accepted']],
+    );
+    advance(7);
+    assert.equal(await sweep(), 1);
+    const fifth = (await anonymous.get(`/v1/job-series/${split.body.id}`)).body.occurrences[2] as Occurrence;
+    assert.equal(fifth.date, '2026-12-24');
+    const job = (await anonymous.get(`/v1/jobs/${fifth.job_id}`)).body;
+    assert.equal(job.status, 'assigned', 'the standing helper took its place');
+    assert.equal(job.price_eur, 55);
+  });
+
   test('bad rules and dates answer 400 naming the parameter', async (t) => {
     const { poster } = await setUp(t);
     const cases: [Record<string, unknown>, string, string][] = [
