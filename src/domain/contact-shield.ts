@@ -342,6 +342,14 @@ export function maskContactData(text: string): { text: string; masked: boolean }
   return masked(text, findContactData(text));
 }
 
+/**
+ * An application's note as its reader sees it (a job's or a job series'): masked when `shielded`
+ * (the owner reading one not accepted), else as written; null stays null.
+ */
+export function applicationNote(message: string | null, shielded: boolean): { text: string | null; masked: boolean } {
+  return message !== null && shielded ? maskContactData(message) : { text: message, masked: false };
+}
+
 /** A message of a conversation, as the shield reads the conversation. */
 export interface SaidMessage {
   sender: string;

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Queryable } from '../db/queryable.js';
 import type { ApplicationRow, ApplicationStatus } from '../db/schema.js';
 import { completionFinalAt, completionState, NO_COMPLETION } from '../domain/completions.js';
-import { maskContactData } from '../domain/contact-shield.js';
+import { applicationNote } from '../domain/contact-shield.js';
 import { newId } from '../domain/ids.js';
 import { maxApplicants } from '../domain/pricing.js';
 import { effectiveJobStatus, type JobStatus } from '../domain/statuses.js';
@@ -21,10 +21,7 @@ export function applicationRowToApplication(
   reader: 'applicant' | 'owner',
   now: Date,
 ): Application {
-  const shown =
-    row.message !== null && reader === 'owner' && row.status !== 'accepted'
-      ? maskContactData(row.message)
-      : { text: row.message, masked: false };
+  const shown = applicationNote(row.message, reader === 'owner' && row.status !== 'accepted');
   return {
     id: row.id,
     job_id: row.job_id,

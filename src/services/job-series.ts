@@ -4,7 +4,7 @@ import type { Queryable } from '../db/queryable.js';
 import type { AccountRow, Database, JobSeriesRow, SeriesApplicationRow } from '../db/schema.js';
 import { berlinDate, berlinWallClock, isCalendarDate } from '../domain/berlin-time.js';
 import { addDays } from '../domain/booking-price.js';
-import { maskContactData } from '../domain/contact-shield.js';
+import { applicationNote } from '../domain/contact-shield.js';
 import { SCHEDULE_HORIZON_DAYS, scheduleHorizon } from '../domain/deadlines.js';
 import { DEFAULT_CENTER, haversineKm } from '../domain/geo.js';
 import type { FeeRule } from '../domain/payments.js';
@@ -449,10 +449,7 @@ function standingOn(jobId: string, helper: SeriesApplicationRow, series: Pick<Jo
 
 /** An application to a series as its reader sees it: the owner reads the message shielded until accepted. */
 function seriesApplicationView(row: SeriesApplicationRow, reader: 'applicant' | 'owner'): SeriesApplication {
-  const shown =
-    row.message !== null && reader === 'owner' && row.status === 'pending'
-      ? maskContactData(row.message)
-      : { text: row.message, masked: false };
+  const shown = applicationNote(row.message, reader === 'owner' && row.status === 'pending');
   return {
     id: row.id,
     series_id: row.series_id,
