@@ -15,6 +15,7 @@ import { jobSeriesSweep } from './sweeps/job-series.js';
 import { PeriodicSweep } from './sweeps/periodic.js';
 import { providerTaskSweep } from './sweeps/provider-tasks.js';
 import { reviewPublicationSweep } from './sweeps/reviews.js';
+import { waitlistSweep } from './sweeps/waitlist.js';
 import { WebhookWorker } from './webhooks/worker.js';
 
 /** How long the search indexes' change log keeps a change, and how often it is pruned. */
@@ -27,7 +28,7 @@ const SIGN_IN_SWEEP_MS = 600_000;
  * The work every instance does besides answering requests: sending the outbox's webhook deliveries
  * (when WEBHOOK_DELIVERY is on), expiring unanswered booking requests, publishing reviews whose
  * window closed, writing final the job completions nobody objected to, posting the occurrences of
- * job series as they come due, sending saved-search
+ * job series as they come due, offering waiting lists' freed times, sending saved-search
  * digests and forgetting old search changes, expired sign-in codes and ended sessions. All start
  * when the app is ready and stop (waiting for what is in flight) when it closes.
  */
@@ -81,8 +82,18 @@ export function startBackgroundWork(
     fees: configuredLimits(config).fees,
     log: app.log,
   });
-  // Sends the daily digest e-mails of saved-search matches (claimed per account: one instance sends).
   const mailer = createMailer(config);
+  // Offers waiting lists' times as they come free, holds them, mails the offers (once, across instances).
+  const waitlists = waitlistSweep(db, {
+    now,
+    everyMs: config.EVENTS_POLL_MS,
+    holdHours: config.WAITLIST_HOLD_HOURS,
+    requestTtlHours: config.BOOKING_REQUEST_TTL_HOURS,
+    baseUrl: publicBaseUrl(config),
+    mailer,
+    log: app.log,
+  });
+  // Sends the daily digest e-mails of saved-search matches (claimed per account: one instance sends).
   const digests = new PeriodicSweep({
     everyMs: config.DIGEST_SWEEP_MS,
     log: app.log,
@@ -106,7 +117,7 @@ export function startBackgroundWork(
     done: 'expired sign-in codes and ended sessions forgotten',
     failed: 'forgetting expired sign-in codes failed; retried next round',
   });
-  for (const sweep of [bookingRequests, reviews, completions, series, digests, searchChanges, signIns]) {
+  for (const sweep of [bookingRequests, reviews, completions, series, waitlists, digests, searchChanges, signIns]) {
     app.addHook('onReady', async () => sweep.start());
     app.addHook('onClose', () => sweep.stop());
   }

@@ -50,6 +50,8 @@ const ConfigSchema = Type.Object({
   COMPLETION_OBJECTION_HOURS: Type.Integer({ minimum: 1, maximum: 720, default: 72 }),
   // Days ahead a job series posts its occurrences as jobs (issue 35); at most 30, the commercial accounts' horizon.
   SERIES_HORIZON_DAYS: Type.Integer({ minimum: 1, maximum: 30, default: 28 }),
+  // Hours the first on a waiting list holds a listing's time that came free before the next is offered it (issue 35).
+  WAITLIST_HOLD_HOURS: Type.Integer({ minimum: 1, maximum: 72, default: 2 }),
   // The platform's fee on a payment (issue 32): percent of the amount, half up to the cent, at least the minimum in whole euros.
   PLATFORM_FEE_PERCENT: Type.Integer({ minimum: 0, maximum: 50, default: 10 }),
   PLATFORM_FEE_MIN_EUR: Type.Integer({ minimum: 0, maximum: 100, default: 1 }),

@@ -31,6 +31,8 @@ const TABLES: { [T in Exclude<keyof Database, DerivedTable>]: readonly (keyof Da
   series_applications: ['id'],
   applications: ['id'],
   bookings: ['id'],
+  booking_extensions: ['id'],
+  waitlist_entries: ['id'],
   idempotency_keys: ['account_id', 'key'],
   events: ['id'],
   webhooks: ['id'],

@@ -35,6 +35,7 @@ import * as reportSnapshots from './migrations/0032-report-snapshots.js';
 import * as consoleDecisions from './migrations/0033-console-decisions.js';
 import * as jobSeries from './migrations/0034-job-series.js';
 import * as bookingRules from './migrations/0035-booking-rules.js';
+import * as hourlyLending from './migrations/0036-hourly-lending.js';
 
 /** Migrations are listed in code, not read from a folder, so they work the same from src/ and dist/. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -73,6 +74,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0033-console-decisions': consoleDecisions,
   '0034-job-series': jobSeries,
   '0035-booking-rules': bookingRules,
+  '0036-hourly-lending': hourlyLending,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -149,6 +149,12 @@ export interface ListingsTable extends PlaceColumns {
   buffer_hours: Generated<number>;
   /** The longest booking in days (migration 0035); null: no limit. */
   max_booking_days: Generated<number | null>;
+  /** Price per hour in cents (migration 0036); null: lent by the day only. */
+  price_per_hour_cents: Generated<number | null>;
+  /** The shortest booking by the hour, in hours (migration 0036). */
+  min_hours: Generated<number>;
+  /** JSON OpeningHours (domain/hourly-lending.ts): when pick-up and return are possible; null: any time. */
+  opening_hours: Generated<string | null>;
   photos: string;
   created_at: string;
   updated_at: string | null;
@@ -283,6 +289,51 @@ export interface BookingsTable {
   cancellation_policy: Generated<CancellationPolicy>;
   /** The listing's late fee per day when it was booked, in cents (migration 0029). */
   late_fee_per_day_cents: Generated<number | null>;
+  /** A booking by the hour (migration 0036): its first and end instant (ISO 8601 UTC); null for a day booking. */
+  start_at: Generated<string | null>;
+  end_at: Generated<string | null>;
+  /** Its length in real hours (a night of a clock change counts what passes), its hourly price, the hours charged at it. */
+  hours: Generated<number | null>;
+  hourly_cents: Generated<number | null>;
+  extra_hours: Generated<number | null>;
+}
+
+export type BookingExtensionStatus = 'requested' | 'accepted' | 'declined' | 'withdrawn';
+
+/** A renter's request to keep a booked item longer (migration 0036). */
+export interface BookingExtensionsTable {
+  id: string;
+  booking_id: string;
+  status: BookingExtensionStatus;
+  /** The new last day (a day booking), or the local day of the new end (an hourly one). */
+  until_date: string;
+  /** The new end of an hourly booking; null for a day booking. */
+  until_at: string | null;
+  /** What the extension adds to the rent, in cents. */
+  price_cents: number;
+  created_at: string;
+  decided_at: string | null;
+}
+
+export type WaitlistStatus = 'waiting' | 'offered' | 'booked' | 'lapsed' | 'left';
+
+/** Someone waiting for a listing's taken time to come free (migration 0036). */
+export interface WaitlistEntriesTable {
+  id: string;
+  listing_id: string;
+  account_id: string;
+  status: WaitlistStatus;
+  /** The time waited for, as a booking asks it: local days, and instants for one by the hour. */
+  start_date: string;
+  end_date: string;
+  start_at: string | null;
+  end_at: string | null;
+  /** While offered: until when the time is held for this entry. */
+  hold_until: string | null;
+  /** When the offer's e-mail went out (claimed before sending, so one instance sends it). */
+  mailed_at: string | null;
+  created_at: string;
+  updated_at: string;
 }
 
 /** What a review is about, and the side that wrote it (the caller's role). */
@@ -720,6 +771,8 @@ export interface Database {
   key_requests: KeyRequestsTable;
   applications: ApplicationsTable;
   bookings: BookingsTable;
+  booking_extensions: BookingExtensionsTable;
+  waitlist_entries: WaitlistEntriesTable;
   idempotency_keys: IdempotencyKeysTable;
   events: EventsTable;
   webhooks: WebhooksTable;
@@ -771,6 +824,8 @@ export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type KeyRequestRow = Selectable<KeyRequestsTable>;
 export type ApplicationRow = Selectable<ApplicationsTable>;
 export type BookingRow = Selectable<BookingsTable>;
+export type BookingExtensionRow = Selectable<BookingExtensionsTable>;
+export type WaitlistEntryRow = Selectable<WaitlistEntriesTable>;
 export type EventRow = Selectable<EventsTable>;
 export type WebhookRow = Selectable<WebhooksTable>;
 export type DeliveryRow = Selectable<WebhookDeliveriesTable>;

@@ -74,3 +74,14 @@ export function isWeekend(date: string): boolean {
 export function nextDate(date: string): string {
   return new Date(new Date(`${date}T12:00:00Z`).getTime() + DAY_MS).toISOString().slice(0, 10);
 }
+
+/** An instant's wall clock in Karlsruhe: its date, weekday (0 Sunday to 6 Saturday) and minutes since midnight. */
+export function berlinClock(instant: Date): { date: string; weekday: number; minutes: number } {
+  const parts = Object.fromEntries(berlinPartsFormat.formatToParts(instant).map((p) => [p.type, p.value]));
+  const date = `${parts.year}-${String(parts.month).padStart(2, '0')}-${String(parts.day).padStart(2, '0')}`;
+  return {
+    date,
+    weekday: new Date(`${date}T12:00:00Z`).getUTCDay(),
+    minutes: Number(parts.hour) * 60 + Number(parts.minute),
+  };
+}

@@ -110,6 +110,8 @@ const RULES: [RegExp, RegExp, ScopeNeed][] = [
   [/./, /^\/v1\/(me\/events|events)(\/|$)/, need('events')],
   [/./, /^\/v1\/conversations(\/|$)/, need('messages')],
   [/./, /^\/v1\/saved-searches(\/|$)/, need('saved-searches')],
+  // Waiting for a listing's time is part of booking it.
+  [/./, /^\/v1\/(me\/waitlist|waitlist\/:id|listings\/:id\/waitlist)$/, need('bookings:write')],
   [/^(GET|HEAD)$/, /^\/v1\/me(\/|$)/, need('profile')],
   [/^(GET|HEAD)$/, /^\/v1\/reports\/:id$/, need('profile')],
   [/./, /^\/v1\/drafts(\/|$)/, need('profile')],

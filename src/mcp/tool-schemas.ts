@@ -97,8 +97,14 @@ function leftOut(single: Schema): Schema {
  */
 function portable(schema: unknown, mode: 'input' | 'output', optional = false, depth = 0): unknown {
   if (!isSchema(schema)) return schema;
-  const nested = typeof schema.$ref === 'string' ? depth + 1 : depth;
-  if (mode === 'output' && nested > 1 && component(String(schema.$ref)).type === 'object') return OPEN_OBJECT;
+  const ref = typeof schema.$ref === 'string' ? schema.$ref : undefined;
+  const nested = ref !== undefined ? depth + 1 : depth;
+  // A component within a component is an open object, or a list of them (OpeningHours in a Listing).
+  if (mode === 'output' && ref !== undefined && nested > 1) {
+    const type = component(ref).type;
+    if (type === 'object') return OPEN_OBJECT;
+    if (type === 'array') return { type: 'array', items: OPEN_OBJECT };
+  }
   let node = inlined(schema);
   if (mode === 'output' && RECORD_LISTS.has(String(schema.$ref))) node = withOpenRecords(node);
   // A map (TypeBox's Record: patternProperties with one catch-all pattern) as additionalProperties,

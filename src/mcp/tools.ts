@@ -149,7 +149,7 @@ const AGENT_WORDS: Readonly<Record<string, string>> = {
   applyToJob:
     'Applies to an open job (id) with a helper profile the calling account registered (helper_id, hlp_...), with an optional message to the job owner; answers the pending application. A helper applies once per job; an account cannot apply to its own job.',
   createBooking:
-    'Books a listing (id) from start_date to end_date (inclusive, YYYY-MM-DD, Europe/Berlin) for the calling account; answers the booking, confirmed (instant booking) or requested, with its price and deposit. Overlapping bookings are refused (booking_conflict).',
+    'Books a listing (id) from start_date to end_date (inclusive, YYYY-MM-DD, Europe/Berlin), or by the hour from start_at to end_at (full hours, a listing with price_per_hour_eur), for the calling account; answers the booking, confirmed (instant booking) or requested, with its price and deposit. Overlapping bookings are refused (booking_conflict).',
 };
 
 /** How long a description may be: the first sentences of the route's own, up to about this many characters. */

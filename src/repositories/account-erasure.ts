@@ -127,6 +127,8 @@ export async function anonymiseAccountRows(
     .execute();
   await trx.updateTable('series_applications').set({ message: null }).where('account_id', '=', id).execute();
   await trx.deleteFrom('job_series').where('owner_account_id', '=', id).execute();
+  // Waiting for others' listings says what the person wanted when: the entries go (an offer held is freed).
+  await trx.deleteFrom('waitlist_entries').where('account_id', '=', id).execute();
   await trx.updateTable('listings').set(erasedOffer).where('owner_id', 'in', owners).execute();
   const messagesErased = changedRows(
     await trx.updateTable('messages').set({ text: ERASED_TEXT }).where('sender_account_id', '=', id).executeTakeFirst(),

@@ -41,6 +41,12 @@ const SOURCES: Record<ExportSectionKey, Source> = {
     mine: (a) => sql`job_id in (select id from jobs where owner_account_id = ${a.id})`,
   },
   bookings: { table: 'bookings', key: ['id'], mine: (a) => sql`renter_account_id = ${a.id}` },
+  booking_extensions: {
+    table: 'booking_extensions',
+    key: ['id'],
+    mine: (a) => sql`booking_id in (select id from bookings where renter_account_id = ${a.id})`,
+  },
+  waitlist_entries: { table: 'waitlist_entries', key: ['id'], mine: (a) => sql`account_id = ${a.id}` },
   bookings_received: {
     table: 'bookings',
     key: ['id'],

@@ -1,8 +1,10 @@
 import { type ExpressionBuilder, sql } from 'kysely';
 import type { Queryable } from '../db/queryable.js';
 import type { BookingRow, BookingStatus, Database } from '../db/schema.js';
+import { berlinDate } from '../domain/berlin-time.js';
 import { addDays, bookingPrice, daysInclusive, HOLDING_STATUSES, requestCutoff } from '../domain/booking-price.js';
-import type { BookingRuleIssue } from '../domain/booking-rules.js';
+import { type BookingRuleIssue, bufferDays } from '../domain/booking-rules.js';
+import { heldSpan, hourlyPrice, hoursBetween, widened } from '../domain/hourly-lending.js';
 import { newId } from '../domain/ids.js';
 import { centsToEur } from '../domain/pricing.js';
 import type { ListingStatus } from '../domain/statuses.js';
@@ -16,15 +18,20 @@ export function bookingRowToBooking(row: BookingRow): Booking {
     status: row.status,
     start_date: row.start_date,
     end_date: row.end_date,
+    start_at: row.start_at,
+    end_at: row.end_at,
     days: row.days,
+    hours: row.hours,
     price_eur: centsToEur(row.price_cents),
     deposit_eur: centsToEur(row.deposit_cents),
     late_fee_per_day_eur: row.late_fee_per_day_cents === null ? null : centsToEur(row.late_fee_per_day_cents),
     price_breakdown: {
       daily_eur: centsToEur(row.daily_cents),
       weekly_eur: row.weekly_cents === null ? null : centsToEur(row.weekly_cents),
+      hourly_eur: row.hourly_cents === null ? null : centsToEur(row.hourly_cents),
       weeks: row.weeks,
       extra_days: row.extra_days,
+      extra_hours: row.extra_hours ?? 0,
     },
     cancellation_policy: row.cancellation_policy,
     created_at: row.created_at,
@@ -38,7 +45,19 @@ export interface BookingRequest {
   /** Calendar days (Europe/Berlin), both inclusive; checked against today and each other already. */
   startDate: string;
   endDate: string;
+  /** A booking by the hour: its first and end instant (startDate/endDate are then the local days it touches); null for a day booking. */
+  startAt: string | null;
+  endAt: string | null;
 }
+
+/** The span a request holds, in the shape heldSpan reads. */
+const spanOf = (request: BookingRequest) =>
+  heldSpan({
+    start_date: request.startDate,
+    end_date: request.endDate,
+    start_at: request.startAt,
+    end_at: request.endAt,
+  });
 
 export type BookedRange = ListingAvailability['booked'][number];
 
@@ -64,7 +83,8 @@ export type BookingAttempt =
   | { problem: 'not_found' }
   | { problem: 'own_listing' }
   | { problem: 'unavailable'; status: ListingStatus }
-  | { problem: 'conflict'; with: BookedRange; bufferDays: number }
+  | { problem: 'conflict'; with: BookedRange; bufferHours: number; hourly: boolean }
+  | { problem: 'held'; until: string; hourly: boolean }
   | BookingRuleIssue;
 
 /**
@@ -101,6 +121,9 @@ export function listingToBook(db: Queryable, listingId: string) {
       'listings.min_lead_hours',
       'listings.buffer_hours',
       'listings.max_booking_days',
+      'listings.price_per_hour_cents',
+      'listings.min_hours',
+      'listings.opening_hours',
       'listings.category',
       'listings.lat',
       'listings.lng',
@@ -114,25 +137,46 @@ export function listingToBook(db: Queryable, listingId: string) {
 export type ListingToBook = NonNullable<Awaited<ReturnType<typeof listingToBook>>>;
 
 /**
- * The first booking of the listing holding a day of the requested range at `now`, or one of the
- * `bufferDays` the listing keeps free before and after each booking, if any.
+ * The first booking of the listing holding time the request asks for at `now`, or time within the
+ * listing's `bufferHours` before or after it, if any (`except`: a booking not to count, the one an
+ * extension lengthens). Day bookings among themselves keep whole days (ceil(bufferHours / 24),
+ * compared by date); where one of the two is by the hour, the instants they hold, widened by
+ * bufferHours, must not meet.
  */
 export async function firstClash(
   db: Queryable,
   request: BookingRequest,
   now: Date,
   requestTtlHours: number,
-  bufferDays = 0,
+  bufferHours = 0,
+  except?: string,
 ): Promise<BookedRange | undefined> {
-  const clash = await db
+  const span = widened(spanOf(request), bufferHours);
+  const hourlyHeld = (eb: ExpressionBuilder<Database, 'bookings'>) =>
+    eb.and([
+      eb('start_at', 'is not', null),
+      eb('start_at', '<', span.to.toISOString()),
+      eb('end_at', '>', span.from.toISOString()),
+    ]);
+  // A day booking against this request: by dates for a day request, by the days its widened span touches for an hourly one.
+  const days = bufferDays(bufferHours);
+  const dayRange =
+    request.startAt === null
+      ? { from: addDays(request.startDate, -days), to: addDays(request.endDate, days) }
+      : { from: berlinDate(span.from), to: berlinDate(new Date(span.to.getTime() - 1)) };
+  let query = db
     .selectFrom('bookings')
-    .select(['start_date', 'end_date', 'status'])
+    .select(['start_date', 'end_date', 'start_at', 'end_at', 'status'])
     .where('listing_id', '=', request.listingId)
     .where(holdsDays(now, requestTtlHours))
-    .where('start_date', '<=', addDays(request.endDate, bufferDays))
-    .where('end_date', '>=', addDays(request.startDate, -bufferDays))
-    .orderBy('start_date')
-    .executeTakeFirst();
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('start_at', 'is', null), eb('start_date', '<=', dayRange.to), eb('end_date', '>=', dayRange.from)]),
+        hourlyHeld(eb),
+      ]),
+    );
+  if (except !== undefined) query = query.where('id', '!=', except);
+  const clash = await query.orderBy('start_date').orderBy('start_at').executeTakeFirst();
   return clash as BookedRange | undefined;
 }
 
@@ -147,7 +191,17 @@ export async function insertBooking(
   now: Date,
 ): Promise<BookingRow> {
   const days = daysInclusive(request.startDate, request.endDate);
-  const price = bookingPrice(days, listing.price_per_day_cents, listing.price_per_week_cents);
+  const hourly = request.startAt !== null && request.endAt !== null && listing.price_per_hour_cents !== null;
+  const hours = hourly ? hoursBetween(new Date(request.startAt as string), new Date(request.endAt as string)) : null;
+  const prices = {
+    hourly: listing.price_per_hour_cents ?? 0,
+    daily: listing.price_per_day_cents,
+    weekly: listing.price_per_week_cents,
+  };
+  const price =
+    hours === null
+      ? { ...bookingPrice(days, prices.daily, prices.weekly), extra_hours: null }
+      : hourlyPrice(hours, prices);
   const at = now.toISOString();
   const row: BookingRow = {
     id: newId('bkg'),
@@ -170,6 +224,11 @@ export async function insertBooking(
     returned_at: null,
     cancellation_policy: listing.cancellation_policy,
     late_fee_per_day_cents: listing.late_fee_per_day_cents,
+    start_at: hourly ? request.startAt : null,
+    end_at: hourly ? request.endAt : null,
+    hours,
+    hourly_cents: hourly ? listing.price_per_hour_cents : null,
+    extra_hours: price.extra_hours,
   };
   await trx.insertInto('bookings').values(row).execute();
   return row;
@@ -252,7 +311,7 @@ export function bookedRanges(
   requestTtlHours: number,
 ): Promise<BookedRange[]> {
   return bookingsHoldingDays(db, listingId, { from: today }, now, requestTtlHours)
-    .select(['start_date', 'end_date', 'status'])
+    .select(['start_date', 'end_date', 'start_at', 'end_at', 'status'])
     .execute() as Promise<BookedRange[]>;
 }
 
@@ -273,5 +332,5 @@ export function bookingsHoldingDays(
     .where(holdsDays(now, requestTtlHours))
     .where('end_date', '>=', window.from);
   if (window.to !== undefined) query = query.where('start_date', '<=', window.to);
-  return query.orderBy('start_date').orderBy('id');
+  return query.orderBy('start_date').orderBy('start_at').orderBy('id');
 }

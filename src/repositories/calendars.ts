@@ -15,6 +15,9 @@ export interface BusyRange {
   id: string;
   start_date: string;
   end_date: string;
+  /** A booking by the hour: its instants (null for a day booking). */
+  start_at: string | null;
+  end_at: string | null;
 }
 
 /** The ranges the listing's bookings hold at `now` (as its availability counts them) that touch the window. */
@@ -26,7 +29,7 @@ export function listingBusyRanges(
   requestTtlHours: number,
 ): Promise<BusyRange[]> {
   return bookingsHoldingDays(db, listingId, window, now, requestTtlHours)
-    .select(['id', 'start_date', 'end_date'])
+    .select(['id', 'start_date', 'end_date', 'start_at', 'end_at'])
     .execute();
 }
 
@@ -62,6 +65,8 @@ export interface AccountBooking {
   id: string;
   start_date: string;
   end_date: string;
+  start_at: string | null;
+  end_at: string | null;
   status: BookingStatus;
   title: string;
   role: 'owner' | 'renter';
@@ -88,6 +93,8 @@ export async function bookingsOfAccount(
       'bookings.id',
       'bookings.start_date',
       'bookings.end_date',
+      'bookings.start_at',
+      'bookings.end_at',
       'bookings.status',
       'bookings.renter_account_id',
       'listings.title',

@@ -4,6 +4,7 @@ import { dialectOf, insertInChunks, type Queryable } from '../db/queryable.js';
 import type { ListingRow, NewListing, NewOwner, ReliabilityColumns } from '../db/schema.js';
 import type { Category } from '../domain/categories.js';
 import { DEFAULT_CENTER, haversineKm, type LatLng } from '../domain/geo.js';
+import { parseOpeningHours } from '../domain/hourly-lending.js';
 import { centsToEur } from '../domain/pricing.js';
 import type { QueryWord } from '../domain/search-text.js';
 import type { Condition } from '../domain/statuses.js';
@@ -61,6 +62,9 @@ export function listingRowToListing(
     min_lead_hours: row.min_lead_hours,
     buffer_hours: row.buffer_hours,
     max_booking_days: row.max_booking_days,
+    price_per_hour_eur: row.price_per_hour_cents === null ? null : centsToEur(row.price_per_hour_cents),
+    min_hours: row.min_hours,
+    opening_hours: parseOpeningHours(row.opening_hours),
     photos: parsePhotos(row.photos),
     owner_reliability: reliabilityFromRow(row),
     provider: (row.owner_account_id !== null && providers.get(row.owner_account_id)) || null,

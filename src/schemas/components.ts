@@ -3,6 +3,7 @@ import { AccountErasureSchema } from './account-data.js';
 import { AccountExportSchema } from './account-export.js';
 import { ApplicationSchema } from './applications.js';
 import { AvailabilitySchema, PublicHelperSchema } from './availability.js';
+import { BookingExtensionSchema } from './booking-extensions.js';
 import { BookingSchema } from './bookings.js';
 import { CategoryItemSchema } from './categories.js';
 import { ClaimSchema } from './claims.js';
@@ -14,7 +15,7 @@ import { EstimateSchema } from './estimates.js';
 import { HelperProfileSchema } from './helper-profiles.js';
 import { JobSeriesSchema, SeriesApplicationSchema } from './job-series.js';
 import { JobSchema } from './jobs.js';
-import { ListingSchema } from './listings.js';
+import { ListingSchema, OpeningHoursSchema } from './listings.js';
 import { AppealSchema, ModerationDecisionSchema, ReportSchema, TransparencySchema } from './notices.js';
 import { AuthorizationSchema, OauthClientSchema } from './oauth.js';
 import { BankAccountSchema, PaymentSchema, PayoutsSchema } from './payments.js';
@@ -25,6 +26,7 @@ import { SavedSearchSchema } from './saved-searches.js';
 import { NamedPlaceSchema } from './search-words.js';
 import { StatsSchema } from './stats.js';
 import { VerificationSchema } from './verifications.js';
+import { WaitlistEntrySchema } from './waitlist.js';
 import { DeliverySchema, WebhookSchema } from './webhooks.js';
 
 /** Component schemas, shown once in the OpenAPI document and referenced by `$ref`. */
@@ -40,7 +42,10 @@ export const COMPONENT_SCHEMAS = [
   JobSeriesSchema,
   SeriesApplicationSchema,
   ListingSchema,
+  OpeningHoursSchema,
   BookingSchema,
+  BookingExtensionSchema,
+  WaitlistEntrySchema,
   CategoryItemSchema,
   EstimateSchema,
   PublicHelperSchema,

@@ -2,7 +2,8 @@ import { type Static, Type } from 'typebox';
 import { CATEGORIES } from '../domain/categories.js';
 import { CONDITIONS } from '../domain/statuses.js';
 import { LISTING_MACHINE, transitionsTable } from '../domain/transitions.js';
-import { CancellationPolicySchema, Nullable, PublicText, StringEnum } from './common.js';
+import { CancellationPolicySchema, Nullable, PublicText, RefTo, StringEnum } from './common.js';
+import { OpeningHoursSchema } from './listings.js';
 import { LocationInput } from './location-input.js';
 
 export const MAX_PHOTOS = 8;
@@ -61,6 +62,21 @@ const ListingFields = {
       ...options,
       description: 'The longest booking in days, 1 to 365; null: no limit.',
     }),
+  price_per_hour_eur: (options: object = {}) =>
+    Nullable(Type.Number({ minimum: 0.5, maximum: 1_000 }), {
+      ...options,
+      description:
+        'Lent by the hour too: price per hour in EUR (0.50 to 1,000, at most two decimals, below price_per_day_eur); null: by the day only.',
+    }),
+  min_hours: (options: object = {}) =>
+    Type.Integer({
+      ...options,
+      format: 'int32',
+      minimum: 1,
+      maximum: 24,
+      description: 'The shortest booking by the hour, 1 to 24 hours.',
+    }),
+  opening_hours: (options: Record<string, unknown> = {}) => Nullable(RefTo(OpeningHoursSchema), options),
   location: LocationInput,
   instant_booking: (options: object = {}) =>
     Type.Boolean({
@@ -99,6 +115,9 @@ export const ListingCreateBody = Type.Object(
     min_lead_hours: Type.Optional(ListingFields.min_lead_hours({ default: 0 })),
     buffer_hours: Type.Optional(ListingFields.buffer_hours({ default: 0 })),
     max_booking_days: Type.Optional(ListingFields.max_booking_days({ default: null })),
+    price_per_hour_eur: Type.Optional(ListingFields.price_per_hour_eur({ default: null })),
+    min_hours: Type.Optional(ListingFields.min_hours({ default: 1 })),
+    opening_hours: Type.Optional(ListingFields.opening_hours({ default: null })),
     photos: Type.Optional(ListingFields.photos({ default: [] })),
   },
   {
@@ -125,6 +144,9 @@ export const ListingPatchBody = Type.Object(
     min_lead_hours: Type.Optional(ListingFields.min_lead_hours()),
     buffer_hours: Type.Optional(ListingFields.buffer_hours()),
     max_booking_days: Type.Optional(ListingFields.max_booking_days()),
+    price_per_hour_eur: Type.Optional(ListingFields.price_per_hour_eur()),
+    min_hours: Type.Optional(ListingFields.min_hours()),
+    opening_hours: Type.Optional(ListingFields.opening_hours()),
     photos: Type.Optional(ListingFields.photos()),
   },
   {

@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { WEEKDAYS } from '../domain/hourly-lending.js';
 import { CONDITIONS, LISTING_STATUSES } from '../domain/statuses.js';
 import {
   CancellationPolicySchema,
@@ -14,6 +15,26 @@ import { PublicProviderSchema } from './providers.js';
 import { searchPage, searchQuery } from './search.js';
 
 export const ConditionSchema = StringEnum(CONDITIONS, { description: 'The state the item is in.' });
+
+export const OpeningHoursSchema = Type.Array(
+  Type.Object(
+    {
+      day: StringEnum(WEEKDAYS),
+      open: Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description: 'From HH:MM.' }),
+      close: Type.String({
+        pattern: '^(([01][0-9]|2[0-3]):[0-5][0-9]|24:00)$',
+        description: 'To HH:MM (24:00: midnight).',
+      }),
+    },
+    { additionalProperties: false },
+  ),
+  {
+    $id: 'OpeningHours',
+    maxItems: 14,
+    description:
+      'When pick-up and return of a booking by the hour are possible: per weekday (sun to sat) a local time (Europe/Berlin) from and to, both included; a day may have two spans, a day not named is closed. Day bookings are not bound by it.',
+  },
+);
 
 export const ListingSchema = Type.Object(
   {
@@ -47,6 +68,11 @@ export const ListingSchema = Type.Object(
     max_booking_days: Nullable(Type.Integer({ minimum: 1 }), {
       description: 'The longest booking in days; null: no limit.',
     }),
+    price_per_hour_eur: Nullable(Type.Number({ minimum: 0 }), {
+      description: 'Lent by the hour too (bookings with start_at and end_at); null: by the day only.',
+    }),
+    min_hours: Type.Integer({ minimum: 1, description: 'The shortest booking by the hour.' }),
+    opening_hours: Nullable(RefTo(OpeningHoursSchema)),
     photos: Type.Array(Type.String({ format: 'uri' })),
     owner_reliability: RefTo(ReliabilityScoreSchema),
     provider: Nullable(RefTo(PublicProviderSchema)),

@@ -353,5 +353,9 @@ function pastBooking(
     returned_at: status === 'returned' ? iso(endMs) : null,
     cancellation_policy: 'flexible',
     late_fee_per_day_cents: null,
+    ...DAY_BOOKING,
   };
 }
+
+/** A seeded booking is a day booking: none of the columns of one by the hour. */
+const DAY_BOOKING = { start_at: null, end_at: null, hours: null, hourly_cents: null, extra_hours: null } as const;

@@ -10,7 +10,15 @@ import {
   pickUpWindow,
   requestCutoff,
 } from '../domain/booking-price.js';
-import { bookingRuleIssue, bufferDays } from '../domain/booking-rules.js';
+import { bookingRuleIssue, bufferDays, type RequestedTime } from '../domain/booking-rules.js';
+import {
+  daysTouched,
+  describeOpeningHours,
+  hoursBetween,
+  MAX_BOOKING_HOURS,
+  onFullHour,
+  parseOpeningHours,
+} from '../domain/hourly-lending.js';
 import type { FeeRule } from '../domain/payments.js';
 import { allowedActions, BOOKING_MACHINE, edgesOf } from '../domain/transitions.js';
 import { claimQuota } from '../repositories/account-quotas.js';
@@ -44,6 +52,7 @@ import {
 } from '../schemas/bookings.js';
 import { ApiError, badRequest } from './errors.js';
 import { cancelUnpaid, cancelWithPolicy, chargeLateReturn, createBookingPayments, withPaymentsOf } from './payments.js';
+import { bookedFromWaitlist, heldFor } from './waitlist-holds.js';
 import { illegalTransition } from './write-rules.js';
 
 /** What the booking rules depend on besides the request. */
@@ -70,9 +79,7 @@ export async function createBooking(
   body: BookingCreateBody,
   settings: BookingSettings,
 ): Promise<Booking> {
-  const { start_date: startDate, end_date: endDate } = body;
-  checkDates(startDate, endDate, berlinDate(context.now));
-  const request = { listingId, renterAccountId: account.id, startDate, endDate };
+  const request = { listingId, renterAccountId: account.id, ...requestedTime(body, context.now) };
   const attempt = await inWriteTransaction(context, async (trx) => {
     const booking = await bookListing(trx, request, context.now, settings);
     // A refusal decided in the transaction is thrown in it: nothing commits, not even the
@@ -102,13 +109,21 @@ async function bookListing(
   // Removed by a moderation decision: as unknown to anyone but its owner (not "409 removed").
   if (listing.status === 'removed') return { problem: 'not_found' };
   if (!locked) return { problem: 'unavailable', status: listing.status };
-  const broken = bookingRuleIssue(listing, request.startDate, request.endDate, now);
+  const broken = bookingRuleIssue(
+    { ...listing, opening_hours: parseOpeningHours(listing.opening_hours) },
+    request,
+    now,
+  );
   if (broken) return broken;
-  const buffer = bufferDays(listing.buffer_hours);
-  const clash = await firstClash(trx, request, now, settings.requestTtlHours, buffer);
-  if (clash) return { problem: 'conflict', with: clash, bufferDays: buffer };
+  const clash = await firstClash(trx, request, now, settings.requestTtlHours, listing.buffer_hours);
+  if (clash)
+    return { problem: 'conflict', with: clash, bufferHours: listing.buffer_hours, hourly: request.startAt !== null };
+  // Time offered to someone on the waiting list is theirs to book until the hold ends.
+  const held = await heldFor(trx, request, listing.buffer_hours, now, request.renterAccountId);
+  if (held) return { problem: 'held', until: held.hold_until, hourly: request.startAt !== null };
   await claimQuota(trx, 'bookings', request.renterAccountId, settings.quota, now);
   const row = await insertBooking(trx, request, listing, now);
+  await bookedFromWaitlist(trx, request, now);
   if (row.status === 'confirmed') await refreshOwnerRecords(trx, [listing.owner_id]);
   const audience = [listing.account_id, request.renterAccountId];
   const data = bookingRowToBooking(row);
@@ -206,7 +221,7 @@ export async function changeBookingStatus(
         { booking_id: id },
         {
           policy: booking.cancellation_policy,
-          startsAt: berlinWallClock(booking.start_date, 0),
+          startsAt: booking.start_at !== null ? new Date(booking.start_at) : berlinWallClock(booking.start_date, 0),
           byPayee: role === 'owner',
         },
         settings.fees,
@@ -269,6 +284,104 @@ function bookingNotFound(id: string): ApiError {
     param: 'id',
     suggestion: 'Check the id: a booking is seen and changed only by its renter and the owner of its listing.',
   });
+}
+
+/**
+ * The time a booking body asks for: whole days (start_date, end_date) or hours (start_at, end_at),
+ * one pair and not both, checked against now; 400 naming the field otherwise.
+ */
+export function requestedTime(
+  body: { start_date?: string; end_date?: string; start_at?: string; end_at?: string },
+  now: Date,
+): RequestedTime {
+  const { start_date: startDate, end_date: endDate, start_at: startAt, end_at: endAt } = body;
+  const hourly = startAt !== undefined || endAt !== undefined;
+  if (hourly && (startDate !== undefined || endDate !== undefined)) {
+    throw badRequest(
+      'conflicting_parameters',
+      startDate !== undefined ? 'start_date' : 'end_date',
+      'A booking is either by the day (start_date and end_date) or by the hour (start_at and end_at), not both.',
+      'Send start_date and end_date for whole days, or start_at and end_at for hours.',
+    );
+  }
+  if (!hourly) {
+    if (startDate === undefined || endDate === undefined) {
+      const missing = startDate === undefined ? 'start_date' : 'end_date';
+      throw badRequest(
+        'missing_parameter',
+        missing,
+        `${missing} is missing: a booking names its days (start_date and end_date) or its hours (start_at and end_at).`,
+        'Send start_date and end_date (YYYY-MM-DD, both days included), or start_at and end_at for a listing lent by the hour.',
+      );
+    }
+    checkDates(startDate, endDate, berlinDate(now));
+    return { startDate, endDate, startAt: null, endAt: null };
+  }
+  if (startAt === undefined || endAt === undefined) {
+    const missing = startAt === undefined ? 'start_at' : 'end_at';
+    throw badRequest(
+      'missing_parameter',
+      missing,
+      `${missing} is missing: a booking by the hour names its start_at and its end_at.`,
+      'Send both, as date-times on a full hour, e.g. 2026-12-05T10:00:00+01:00.',
+    );
+  }
+  const from = new Date(startAt);
+  const to = new Date(endAt);
+  for (const [param, instant] of [
+    ['start_at', from],
+    ['end_at', to],
+  ] as const) {
+    if (!onFullHour(instant)) {
+      throw badRequest(
+        'invalid_parameter',
+        param,
+        `${param} ${body[param]} is not on a full hour: bookings by the hour start and end on the hour.`,
+        `Send ${param} on a full hour (minutes and seconds 00).`,
+      );
+    }
+  }
+  const hours = hoursBetween(from, to);
+  if (hours <= 0) {
+    throw badRequest(
+      'conflicting_parameters',
+      'end_at',
+      `end_at ${endAt} is not after start_at ${startAt}.`,
+      'Send an end_at at least an hour after start_at.',
+    );
+  }
+  if (hours > MAX_BOOKING_HOURS) {
+    throw badRequest(
+      'parameter_out_of_range',
+      'end_at',
+      `The booking lasts ${hours} hours; by the hour at most ${MAX_BOOKING_HOURS} are allowed.`,
+      'Book whole days (start_date and end_date) for longer.',
+    );
+  }
+  if (from.getTime() < now.getTime()) {
+    throw badRequest(
+      'parameter_out_of_range',
+      'start_at',
+      `start_at ${startAt} is in the past (now is ${now.toISOString()}).`,
+      'Send a start_at from the next full hour on.',
+    );
+  }
+  const touched = daysTouched(from, to);
+  const lastStart = addDays(berlinDate(now), MAX_DAYS_AHEAD);
+  if (touched.start_date > lastStart) {
+    throw badRequest(
+      'parameter_out_of_range',
+      'start_at',
+      `start_at ${startAt} is more than ${MAX_DAYS_AHEAD} days ahead.`,
+      `Send a start_at on or before ${lastStart}.`,
+    );
+  }
+  return {
+    startDate: touched.start_date,
+    endDate: touched.end_date,
+    startAt: from.toISOString(),
+    endAt: to.toISOString(),
+  };
 }
 
 /** The dates rules, against today in Karlsruhe; returns the number of days. */
@@ -334,32 +447,77 @@ function bookingRefused(attempt: Exclude<BookingAttempt, { booked: unknown }>, i
         suggestion: `Only available listings can be booked; GET ${base}/listings finds them.`,
       });
     case 'conflict': {
-      const { start_date, end_date, status } = attempt.with;
-      const kept = attempt.bufferDays;
-      const free = kept > 0 ? `, and its owner keeps ${kept} day(s) free before and after each booking` : '';
+      const { start_date, end_date, start_at, end_at, status } = attempt.with;
+      const held = start_at !== null ? `from ${start_at} to ${end_at}` : `from ${start_date} to ${end_date}`;
+      const what = attempt.hourly || start_at !== null ? 'times' : 'days';
+      const hours = attempt.bufferHours;
+      const free =
+        hours > 0
+          ? `, and its owner keeps ${hours} hour(s) free before and after each booking (${bufferDays(hours)} whole day(s) between two day bookings)`
+          : '';
       return new ApiError(
         409,
         'booking_conflict',
-        `The listing is already booked from ${start_date} to ${end_date} (${status})${free}; the days overlap.`,
+        `The listing is already booked ${held} (${status})${free}; the ${what} overlap.`,
         {
-          param: 'start_date',
-          suggestion: `Choose days outside the booked ranges${kept > 0 ? ` and ${kept} day(s) around them` : ''}; GET ${base}/listings/${id}/availability lists them.`,
+          param: attempt.hourly ? 'start_at' : 'start_date',
+          suggestion: `Choose ${what === 'days' ? 'days outside the booked ranges' : 'a time outside the booked ones'}${hours > 0 ? ` and ${hours} hour(s) around them` : ''}; GET ${base}/listings/${id}/availability lists them.`,
         },
       );
     }
     case 'too_long':
       return badRequest(
         'parameter_out_of_range',
-        'end_date',
-        `This listing is lent for at most ${attempt.max} day(s) at a time (max_booking_days).`,
-        `Send an end_date at most ${attempt.max - 1} day(s) after start_date, or book again afterwards.`,
+        attempt.hourly ? 'end_at' : 'end_date',
+        `This listing is lent for at most ${attempt.max} day(s) at a time (max_booking_days)${attempt.hourly ? `: ${attempt.max * 24} hours` : ''}.`,
+        attempt.hourly
+          ? `Send an end_at at most ${attempt.max * 24} hours after start_at.`
+          : `Send an end_date at most ${attempt.max - 1} day(s) after start_date, or book again afterwards.`,
       );
     case 'too_soon':
+      return attempt.hourly
+        ? badRequest(
+            'parameter_out_of_range',
+            'start_at',
+            `This listing is booked at least ${attempt.leadHours} hours ahead (min_lead_hours).`,
+            `Send a start_at from ${attempt.earliest} on.`,
+          )
+        : badRequest(
+            'parameter_out_of_range',
+            'start_date',
+            `This listing is booked at least ${attempt.leadHours} hours ahead (min_lead_hours); a booking starts at 00:00 of its first day.`,
+            `Send a start_date from ${attempt.earliest} on.`,
+          );
+    case 'held':
+      return new ApiError(
+        409,
+        'booking_conflict',
+        `This time came free and is held until ${attempt.until} for the first on the listing's waiting list.`,
+        {
+          param: attempt.hourly ? 'start_at' : 'start_date',
+          suggestion: `Book it after ${attempt.until} if it is still free, or join the waiting list: POST ${base}/listings/${id}/waitlist.`,
+        },
+      );
+    case 'not_hourly':
+      return badRequest(
+        'invalid_parameter',
+        'start_at',
+        'This listing is lent by the day only: it has no price_per_hour_eur.',
+        'Send start_date and end_date (whole days) instead of start_at and end_at.',
+      );
+    case 'too_short':
       return badRequest(
         'parameter_out_of_range',
-        'start_date',
-        `This listing is booked at least ${attempt.leadHours} hours ahead (min_lead_hours); a booking starts at 00:00 of its first day.`,
-        `Send a start_date from ${attempt.earliest} on.`,
+        'end_at',
+        `This listing is lent for at least ${attempt.min} hour(s) at a time (min_hours).`,
+        `Send an end_at at least ${attempt.min} hour(s) after start_at.`,
+      );
+    case 'closed':
+      return badRequest(
+        'parameter_out_of_range',
+        attempt.param,
+        `${attempt.param === 'start_at' ? 'Pick-up' : 'Return'} at that time is outside the listing's opening hours (Europe/Berlin): ${describeOpeningHours(attempt.hours)}.`,
+        `Send a ${attempt.param} within the opening hours of its weekday (local time).`,
       );
   }
 }

@@ -46,12 +46,17 @@ export async function listingCalendar(
       uid: calendarUid('listing-booking', range.id),
       summary: 'Gebucht / Booked',
       tentative: false,
-      allDay: true,
-      startDate: range.start_date,
-      endDate: range.end_date,
+      ...bookedTime(range),
     }),
   );
   return { title: listing.title, entries };
+}
+
+/** A booking's time in a feed: its days, all day; by the hour, its hours. */
+function bookedTime(booking: { start_date: string; end_date: string; start_at: string | null; end_at: string | null }) {
+  return booking.start_at !== null && booking.end_at !== null
+    ? { allDay: false as const, start: booking.start_at, end: booking.end_at }
+    : { allDay: true as const, startDate: booking.start_date, endDate: booking.end_date };
 }
 
 /** Makes the account's private feed, replacing the one it had; the token is shown this once. */
@@ -99,9 +104,7 @@ export async function accountCalendar(
       summary: `${booking.role === 'renter' ? 'Ausleihe / Borrowing' : 'Verliehen / Lending'}: ${booking.title}`,
       description: `Status: ${booking.status}. GET /v1/bookings/${booking.id}`,
       tentative: booking.status === 'requested',
-      allDay: true,
-      startDate: booking.start_date,
-      endDate: booking.end_date,
+      ...bookedTime(booking),
     }),
   );
   const jobEntries = jobs.flatMap((job): CalendarEntry[] => {

@@ -117,11 +117,12 @@ const WRITES: Record<DraftOperation, DraftWrite> = {
       });
       const listing = await findListing(context.db, listingId);
       if (!listing) throw new Error(`listing ${listingId} vanished after a booking of it`);
-      const { price_eur, deposit_eur, start_date, end_date } = booking;
+      const { price_eur, deposit_eur, start_date, end_date, start_at, end_at } = booking;
       const place = placeName(listing.location);
+      const [starts, ends] = start_at !== null ? [start_at, end_at ?? start_at] : [start_date, end_date];
       return {
         id: booking.id,
-        details: { title: listing.title, place, price_eur, deposit_eur, starts: start_date, ends: end_date },
+        details: { title: listing.title, place, price_eur, deposit_eur, starts, ends },
       };
     },
     createdIn: (result) => {

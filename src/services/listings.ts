@@ -1,4 +1,5 @@
 import type { AccountRow } from '../db/schema.js';
+import { clockMinutes, type OpeningHours } from '../domain/hourly-lending.js';
 import type { ListingStatus } from '../domain/statuses.js';
 import { edgesOf, LISTING_MACHINE } from '../domain/transitions.js';
 import {
@@ -35,6 +36,7 @@ export async function createListing(
   const { now } = context;
   const values = columnsOf(body, account) as ListingValues;
   checkWeeklyPrice(values.price_per_day_cents, values.price_per_week_cents ?? null, 'price_per_week_eur');
+  checkHourlyPrice(values.price_per_day_cents, values.price_per_hour_cents, 'price_per_hour_eur');
   await requireProviderDetails(context.db, account, 'listings');
   return inWriteTransaction(context, async (trx) => {
     const ownerId = await ownerIdOfAccount(trx, account, now);
@@ -72,6 +74,13 @@ export async function updateListing(
         change.price_per_day_cents ?? current.price_per_day_cents,
         change.price_per_week_cents !== undefined ? change.price_per_week_cents : current.price_per_week_cents,
         change.price_per_week_cents === undefined ? 'price_per_day_eur' : 'price_per_week_eur',
+      );
+    }
+    if (change.price_per_day_cents !== undefined || change.price_per_hour_cents !== undefined) {
+      checkHourlyPrice(
+        change.price_per_day_cents ?? current.price_per_day_cents,
+        change.price_per_hour_cents !== undefined ? change.price_per_hour_cents : current.price_per_hour_cents,
+        change.price_per_hour_cents === undefined ? 'price_per_day_eur' : 'price_per_hour_eur',
       );
     }
     await setListingColumns(trx, id, change, now);
@@ -130,6 +139,7 @@ function columnsOf(body: ListingPatchBody, account: AccountRow): ListingChange {
     price_per_week_eur: week,
     deposit_eur: deposit,
     late_fee_per_day_eur: lateFee,
+    price_per_hour_eur: hour,
     location,
     ...rest
   } = body;
@@ -150,8 +160,40 @@ function columnsOf(body: ListingPatchBody, account: AccountRow): ListingChange {
     ...(rest.min_lead_hours !== undefined && { min_lead_hours: rest.min_lead_hours }),
     ...(rest.buffer_hours !== undefined && { buffer_hours: rest.buffer_hours }),
     ...(rest.max_booking_days !== undefined && { max_booking_days: rest.max_booking_days }),
+    ...(hour !== undefined && {
+      price_per_hour_cents: hour === null ? null : centsOf(hour, 'price_per_hour_eur'),
+    }),
+    ...(rest.min_hours !== undefined && { min_hours: rest.min_hours }),
+    ...(rest.opening_hours !== undefined && { opening_hours: openingHoursColumn(rest.opening_hours) }),
     ...(rest.photos !== undefined && { photos: JSON.stringify(rest.photos) }),
   };
+}
+
+/** Opening hours as stored (JSON, each day's close after its open), or a 400 naming the day. */
+function openingHoursColumn(hours: OpeningHours | null): string | null {
+  if (hours === null) return null;
+  for (const [i, span] of hours.entries()) {
+    if (clockMinutes(span.close) <= clockMinutes(span.open)) {
+      throw badRequest(
+        'conflicting_parameters',
+        `opening_hours[${i}].close`,
+        `opening_hours[${i}] (${span.day}) closes at ${span.close}, not after it opens at ${span.open}.`,
+        'Send a close after open on the same day (24:00 for midnight); leave out a day that is closed.',
+      );
+    }
+  }
+  return JSON.stringify(hours);
+}
+
+/** An hour must cost less than a day, or the hourly price would never be used. */
+function checkHourlyPrice(dailyCents: number, hourlyCents: number | null | undefined, blame: string): void {
+  if (hourlyCents === null || hourlyCents === undefined || hourlyCents < dailyCents) return;
+  throw badRequest(
+    'conflicting_parameters',
+    blame,
+    `price_per_hour_eur (${hourlyCents / 100}) must be below price_per_day_eur (${dailyCents / 100}): an hour may not cost as much as a day.`,
+    'Send a lower price_per_hour_eur, a higher price_per_day_eur, or price_per_hour_eur: null to lend by the day only.',
+  );
 }
 
 /** A week must cost less than seven days, or the weekly price would never be used. */

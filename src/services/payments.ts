@@ -197,6 +197,22 @@ export async function createBookingPayments(
 }
 
 /**
+ * In the transaction that accepts an extension of a confirmed or active booking: the rent it adds,
+ * owed by the renter to the owner as a further rent payment (with the fee a commercial owner owes
+ * on it). Nothing when it adds nothing.
+ */
+export async function chargeExtension(
+  trx: WriteTransaction,
+  bookingId: string,
+  addedCents: number,
+  fees: FeeRule,
+  now: Date,
+): Promise<void> {
+  const booking = await bookingMoneyOf(trx, bookingId);
+  await renterOwes(trx, booking, 'rent', addedCents, fees, now);
+}
+
+/**
  * A payment the renter of a booking owes its owner (rent, deposit, a late fee), with its events. Nothing for a zero amount, or a seeded listing (it belongs to no account).
  */
 async function renterOwes(

@@ -31,7 +31,7 @@ const PUBLIC_READS = new Set([
   'listListingReviews',
 ]);
 /** Any account may act on any public job or listing: these check the ids in the body instead. */
-const PUBLIC_ACTIONS = new Set(['applyToJob', 'applyToJobSeries', 'createBooking']);
+const PUBLIC_ACTIONS = new Set(['applyToJob', 'applyToJobSeries', 'createBooking', 'joinWaitlist']);
 /**
  * POSTs open to anonymous callers: requesting a key, the MCP endpoint, whose write tools need a
  * key inside it (checked below: a tool error, the REST write never made), and the one-click
@@ -60,6 +60,7 @@ const BODIES: Record<string, object> = {
   updateOauthClient: { name: 'Fremd' },
   fileClaim: { amount_eur: 5, text: 'Von Fremden beansprucht.' },
   disputeClaim: { text: 'Von Fremden bestritten.' },
+  requestBookingExtension: { until: '2026-12-20' },
 };
 
 async function world(t: Parameters<typeof buildTestApp>[0]) {
@@ -156,6 +157,38 @@ async function world(t: Parameters<typeof buildTestApp>[0]) {
       updated_at: NOW.toISOString(),
     })
     .execute();
+  // An extension the party asked of the owner (issue 35), as a row: the booking is only requested.
+  await db.kysely
+    .insertInto('booking_extensions')
+    .values({
+      id: 'ext_owasp',
+      booking_id: booking,
+      status: 'requested',
+      until_date: '2026-12-20',
+      until_at: null,
+      price_cents: 800,
+      created_at: NOW.toISOString(),
+      decided_at: null,
+    })
+    .execute();
+  // The party waited for a day of the owner's listing (issue 35), as a row: lapsed, so the sweep leaves it be.
+  await db.kysely
+    .insertInto('waitlist_entries')
+    .values({
+      id: 'wl_owasp',
+      listing_id: listing,
+      account_id: party.accountId,
+      status: 'lapsed',
+      start_date: '2026-12-20',
+      end_date: '2026-12-20',
+      start_at: null,
+      end_at: null,
+      hold_until: null,
+      mailed_at: null,
+      created_at: NOW.toISOString(),
+      updated_at: NOW.toISOString(),
+    })
+    .execute();
   const doc = (await app.inject({ url: '/v1/openapi.json' })).json() as OpenApiDocument;
   const delivery = await db.kysely
     .selectFrom('webhook_deliveries')
@@ -186,6 +219,8 @@ async function world(t: Parameters<typeof buildTestApp>[0]) {
       decision: decision.id,
       payment: payment.id,
       claim: 'clm_owasp',
+      extension: 'ext_owasp',
+      waitlist: 'wl_owasp',
     },
   };
 }
@@ -221,6 +256,8 @@ async function snapshot(db: Db): Promise<string> {
     'job_series',
     'job_series_skips',
     'series_applications',
+    'booking_extensions',
+    'waitlist_entries',
   ] as const;
   const rows: unknown[] = [];
   // Sorted: PostgreSQL returns rows in storage order, which a no-op update (a row lock) changes.
@@ -247,6 +284,7 @@ describe('API1: object-level authorization on every id', () => {
       me: ids.decision,
       payments: ids.payment,
       claims: ids.claim,
+      waitlist: ids.waitlist,
     };
     const checked: string[] = [];
     const unclassified: string[] = [];
@@ -259,6 +297,7 @@ describe('API1: object-level authorization on every id', () => {
           .replace('{id}', idFor[path.split('/')[2] ?? ''] ?? 'x')
           .replace('{application_id}', path.startsWith('/v1/job-series') ? ids.seriesApplication : ids.application)
           .replace('{delivery_id}', ids.delivery)
+          .replace('{extension_id}', ids.extension)
           .replace('{date}', '2026-12-03');
         const before = await snapshot(db);
         const response = await app.inject({

@@ -28,17 +28,26 @@ async function setUp(t: Parameters<typeof buildTestApp>[0]) {
 describe("a listing's booking rules", () => {
   test('the rules as whole days and hours (unit)', () => {
     assert.deepEqual([0, 1, 24, 25, 48, 168].map(bufferDays), [0, 1, 1, 2, 2, 7]);
-    const rules = { min_lead_hours: 48, buffer_hours: 0, max_booking_days: null };
+    const rules = {
+      min_lead_hours: 48,
+      buffer_hours: 0,
+      max_booking_days: null,
+      price_per_hour_cents: null,
+      min_hours: 1,
+      opening_hours: null,
+    };
+    const days = (startDate: string, endDate: string) => ({ startDate, endDate, startAt: null, endAt: null });
     // NOW is Friday 13:00 in Karlsruhe: 48 hours later is Sunday 13:00, so Monday 00:00 is the first start.
-    assert.deepEqual(bookingRuleIssue(rules, '2026-11-22', '2026-11-22', NOW), {
+    assert.deepEqual(bookingRuleIssue(rules, days('2026-11-22', '2026-11-22'), NOW), {
       problem: 'too_soon',
       leadHours: 48,
       earliest: '2026-11-23',
+      hourly: false,
     });
-    assert.equal(bookingRuleIssue(rules, '2026-11-23', '2026-11-30', NOW), null);
+    assert.equal(bookingRuleIssue(rules, days('2026-11-23', '2026-11-30'), NOW), null);
     // Exactly on the hour: a lead that ends at 00:00 lets that day start.
-    assert.equal(bookingRuleIssue({ ...rules, min_lead_hours: 11 }, '2026-11-21', '2026-11-21', NOW), null);
-    assert.equal(bookingRuleIssue({ ...rules, min_lead_hours: 0 }, '2026-11-20', '2026-11-20', NOW), null);
+    assert.equal(bookingRuleIssue({ ...rules, min_lead_hours: 11 }, days('2026-11-21', '2026-11-21'), NOW), null);
+    assert.equal(bookingRuleIssue({ ...rules, min_lead_hours: 0 }, days('2026-11-20', '2026-11-20'), NOW), null);
   });
 
   test('lead time, longest booking and buffer through HTTP; the owner changes them', async (t) => {
@@ -65,7 +74,7 @@ describe("a listing's booking rules", () => {
     const tooClose = await book(b, '2026-11-26', '2026-11-26');
     assert.equal(tooClose.status, 409, tooClose.raw);
     assert.equal(tooClose.body.error, 'booking_conflict');
-    assert.match(tooClose.body.message, /keeps 1 day\(s\) free/);
+    assert.match(tooClose.body.message, /keeps 24 hour\(s\) free .*\(1 whole day\(s\) between two day bookings\)/);
     assert.equal((await book(b, '2026-11-27', '2026-11-28')).status, 201);
     assert.equal((await book(c, '2026-11-29', '2026-11-29')).status, 409, 'the buffer holds before a booking too');
 

@@ -37,6 +37,9 @@ describe('GET /v1/listings/{id}', () => {
       min_lead_hours: 0,
       buffer_hours: 0,
       max_booking_days: null,
+      price_per_hour_eur: null,
+      min_hours: 1,
+      opening_hours: null,
       photos: [],
       owner_reliability: {
         reliability_score: 88,

@@ -157,6 +157,10 @@ async function writeThroughApi(db: Db): Promise<ApiRows> {
       start_date: '2026-11-23',
       end_date: '2026-12-02',
     });
+    // An extension, accepted at once (instant booking), with its added rent.
+    await post(`/v1/bookings/${booking.id}/extension-requests`, renter, { until: '2026-12-04' });
+    // The helper waits for one of those days (a waiting list, issue 35).
+    await post(`/v1/listings/${listing.id}/waitlist`, helper, { start_date: '2026-11-30', end_date: '2026-11-30' });
     // A draft waiting for its person (the page's token is stored as a hash only).
     await post('/v1/drafts', renter, {
       operation: 'createBooking',

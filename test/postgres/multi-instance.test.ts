@@ -103,6 +103,7 @@ test('two instances on one PostgreSQL schema and one Redis', { timeout: 300_000 
       '0033-console-decisions',
       '0034-job-series',
       '0035-booking-rules',
+      '0036-hourly-lending',
     ]);
   });
 

@@ -109,7 +109,7 @@ describe('booking requests expire after BOOKING_REQUEST_TTL_HOURS', () => {
     assert.equal(second.status, 201, JSON.stringify(second.body));
     assert.equal(second.body.status, 'requested');
     assert.deepEqual((await call(app, 'GET', `/v1/listings/${listingId}/availability`)).body.booked, [
-      { start_date: '2026-12-05', end_date: '2026-12-06', status: 'requested' },
+      { start_date: '2026-12-05', end_date: '2026-12-06', start_at: null, end_at: null, status: 'requested' },
     ]);
     assert.equal(await stored(id), 'requested', 'the sweep has not run: the reads alone showed it expired');
     assert.deepEqual(await statusEvents(), []);

@@ -101,11 +101,14 @@ describe('POST /v1/listings/{id}/bookings', () => {
       status: 'requested',
       start_date: '2026-11-25',
       end_date: '2026-12-04',
+      start_at: null,
+      end_at: null,
       days: 10,
+      hours: null,
       price_eur: 59,
       deposit_eur: 50,
       late_fee_per_day_eur: null,
-      price_breakdown: { daily_eur: 8, weekly_eur: 35, weeks: 1, extra_days: 3 },
+      price_breakdown: { daily_eur: 8, weekly_eur: 35, hourly_eur: null, weeks: 1, extra_days: 3, extra_hours: 0 },
       cancellation_policy: 'flexible',
       created_at: '2026-11-20T12:00:00.000Z',
       updated_at: '2026-11-20T12:00:00.000Z',
@@ -124,15 +127,35 @@ describe('POST /v1/listings/{id}/bookings', () => {
   test('prices: daily where cheaper, without weekly price, a remainder rounded up to a week', async (t) => {
     const { list, book } = await setup(t);
     const cases: [Record<string, unknown>, string, number, object][] = [
-      [{}, '2026-11-23', 24, { daily_eur: 8, weekly_eur: 35, weeks: 0, extra_days: 3 }],
-      [{ price_per_week_eur: null }, '2026-11-30', 80, { daily_eur: 8, weekly_eur: null, weeks: 0, extra_days: 10 }],
-      [{}, '2026-11-26', 35, { daily_eur: 8, weekly_eur: 35, weeks: 1, extra_days: 0 }], // 6 days
-      [{}, '2026-12-02', 70, { daily_eur: 8, weekly_eur: 35, weeks: 2, extra_days: 0 }], // 12 days
+      [
+        {},
+        '2026-11-23',
+        24,
+        { daily_eur: 8, weekly_eur: 35, hourly_eur: null, weeks: 0, extra_days: 3, extra_hours: 0 },
+      ],
+      [
+        { price_per_week_eur: null },
+        '2026-11-30',
+        80,
+        { daily_eur: 8, weekly_eur: null, hourly_eur: null, weeks: 0, extra_days: 10, extra_hours: 0 },
+      ],
+      [
+        {},
+        '2026-11-26',
+        35,
+        { daily_eur: 8, weekly_eur: 35, hourly_eur: null, weeks: 1, extra_days: 0, extra_hours: 0 },
+      ], // 6 days
+      [
+        {},
+        '2026-12-02',
+        70,
+        { daily_eur: 8, weekly_eur: 35, hourly_eur: null, weeks: 2, extra_days: 0, extra_hours: 0 },
+      ], // 12 days
       [
         { price_per_day_eur: 2.99, price_per_week_eur: 15.5 },
         '2026-12-01',
         27.46,
-        { daily_eur: 2.99, weekly_eur: 15.5, weeks: 1, extra_days: 4 },
+        { daily_eur: 2.99, weekly_eur: 15.5, hourly_eur: null, weeks: 1, extra_days: 4, extra_hours: 0 },
       ], // 11 days
     ];
     for (const [listing, end, price, breakdown] of cases) {
@@ -342,9 +365,9 @@ describe('GET /v1/listings/{id}/availability', () => {
       listing_status: 'available',
       today: '2026-11-20',
       booked: [
-        { start_date: '2026-11-15', end_date: '2026-11-20', status: 'active' },
-        { start_date: '2026-11-25', end_date: '2026-11-27', status: 'confirmed' },
-        { start_date: '2026-12-10', end_date: '2026-12-12', status: 'requested' },
+        { start_date: '2026-11-15', end_date: '2026-11-20', start_at: null, end_at: null, status: 'active' },
+        { start_date: '2026-11-25', end_date: '2026-11-27', start_at: null, end_at: null, status: 'confirmed' },
+        { start_date: '2026-12-10', end_date: '2026-12-12', start_at: null, end_at: null, status: 'requested' },
       ],
     });
     assert.equal(later.status, 'requested');
@@ -555,6 +578,11 @@ const pastRow: Omit<BookingRow, 'id' | 'listing_id' | 'start_date' | 'end_date'>
   returned_at: null,
   cancellation_policy: 'flexible',
   late_fee_per_day_cents: null,
+  start_at: null,
+  end_at: null,
+  hours: null,
+  hourly_cents: null,
+  extra_hours: null,
   days: 1,
   price_cents: 800,
   deposit_cents: 0,

@@ -58,6 +58,7 @@ test('every documented POST of the developer tier commits its idempotency key wi
   await noteCommittedKeys(db);
   const owner = await createKey(db, { email: 'owner@example.org' });
   const helper = await createKey(db, { email: 'helper@example.org' });
+  const waiter = await createKey(db, { email: 'waiter@example.org' });
   const exercised = new Map<string, string>();
   let n = 0;
   /** POSTs with a fresh Idempotency-Key, expects a 2xx, remembers which documented route it was. */
@@ -215,6 +216,26 @@ test('every documented POST of the developer tier commits its idempotency key wi
     `/v1/bookings/${(await book('2026-12-08', '2026-12-09')).id}/cancel`,
     helper.key,
   );
+  // Issue 35: extensions of a confirmed booking, one declined, one accepted.
+  const extended = await book('2026-12-12', '2026-12-13');
+  await post('/v1/bookings/{id}/confirm', `/v1/bookings/${extended.id}/confirm`, owner.key);
+  const extensions = '/v1/bookings/{id}/extension-requests';
+  for (const [until, action] of [
+    ['2026-12-15', 'decline'],
+    ['2026-12-14', 'accept'],
+  ] as const) {
+    const asked = await post(extensions, `/v1/bookings/${extended.id}/extension-requests`, helper.key, { until });
+    await post(
+      `${extensions}/{extension_id}/${action}`,
+      `/v1/bookings/${extended.id}/extension-requests/${asked.id}/${action}`,
+      owner.key,
+    );
+  }
+  // A third account waits for the extended booking's days.
+  await post('/v1/listings/{id}/waitlist', `/v1/listings/${listing.id}/waitlist`, waiter.key, {
+    start_date: '2026-12-13',
+    end_date: '2026-12-13',
+  });
   await post('/v1/listings/{id}/archive', `/v1/listings/${listing.id}/archive`, owner.key);
 
   await post('/v1/me/calendar-feed', '/v1/me/calendar-feed', helper.key);

@@ -3,6 +3,7 @@ import { accessRoutes } from './access.js';
 import { accountDataRoutes } from './account-data.js';
 import { applicationRoutes } from './applications.js';
 import { availabilityRoutes } from './availability.js';
+import { bookingExtensionRoutes } from './booking-extensions.js';
 import { bookingRoutes } from './bookings.js';
 import { calendarRoutes } from './calendars.js';
 import { categoryRoutes } from './categories.js';
@@ -25,6 +26,7 @@ import { reviewRoutes } from './reviews.js';
 import { savedSearchRoutes } from './saved-searches.js';
 import { statsRoutes } from './stats.js';
 import { verificationRoutes } from './verifications.js';
+import { waitlistRoutes } from './waitlist.js';
 
 /** A resource's routes: registered on the app with what handlers need. */
 export type RouteModule = (app: Api, deps: RouteDeps) => void;
@@ -50,6 +52,8 @@ export const WRITE_ROUTES: readonly RouteModule[] = [
   verificationRoutes,
   listingWriteRoutes,
   bookingRoutes,
+  bookingExtensionRoutes,
+  waitlistRoutes,
   conversationRoutes,
   reviewRoutes,
   placeRoutes,
