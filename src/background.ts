@@ -10,6 +10,7 @@ import type { PaymentProvider } from './services/payment-provider.js';
 import { sendSavedSearchDigests } from './services/saved-search-digests.js';
 import { forgetEndedSignIns } from './services/sign-in.js';
 import { bookingRequestSweep } from './sweeps/booking-requests.js';
+import { busyCalendarSweep } from './sweeps/busy-calendars.js';
 import { completionSweep } from './sweeps/completions.js';
 import { jobSeriesSweep } from './sweeps/job-series.js';
 import { PeriodicSweep } from './sweeps/periodic.js';
@@ -93,6 +94,15 @@ export function startBackgroundWork(
     mailer,
     log: app.log,
   });
+  // Fetches owners' and helpers' own calendars as they come due (each fetch claimed by one instance).
+  const busyCalendars = busyCalendarSweep(db, {
+    now,
+    everyMs: config.EVENTS_POLL_MS,
+    refreshMinutes: config.BUSY_CALENDAR_REFRESH_MINUTES,
+    allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
+    userAgent: `KarlsruheMarketplace-Calendars/${API_VERSION}`,
+    log: app.log,
+  });
   // Sends the daily digest e-mails of saved-search matches (claimed per account: one instance sends).
   const digests = new PeriodicSweep({
     everyMs: config.DIGEST_SWEEP_MS,
@@ -117,7 +127,17 @@ export function startBackgroundWork(
     done: 'expired sign-in codes and ended sessions forgotten',
     failed: 'forgetting expired sign-in codes failed; retried next round',
   });
-  for (const sweep of [bookingRequests, reviews, completions, series, waitlists, digests, searchChanges, signIns]) {
+  for (const sweep of [
+    bookingRequests,
+    reviews,
+    completions,
+    series,
+    waitlists,
+    busyCalendars,
+    digests,
+    searchChanges,
+    signIns,
+  ]) {
     app.addHook('onReady', async () => sweep.start());
     app.addHook('onClose', () => sweep.stop());
   }

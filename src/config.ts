@@ -52,6 +52,8 @@ const ConfigSchema = Type.Object({
   SERIES_HORIZON_DAYS: Type.Integer({ minimum: 1, maximum: 30, default: 28 }),
   // Hours the first on a waiting list holds a listing's time that came free before the next is offered it (issue 35).
   WAITLIST_HOLD_HOURS: Type.Integer({ minimum: 1, maximum: 72, default: 2 }),
+  // Minutes between two fetches of an owner's or helper's own busy calendar (issue 35).
+  BUSY_CALENDAR_REFRESH_MINUTES: Type.Integer({ minimum: 5, maximum: 1440, default: 30 }),
   // The platform's fee on a payment (issue 32): percent of the amount, half up to the cent, at least the minimum in whole euros.
   PLATFORM_FEE_PERCENT: Type.Integer({ minimum: 0, maximum: 50, default: 10 }),
   PLATFORM_FEE_MIN_EUR: Type.Integer({ minimum: 0, maximum: 100, default: 1 }),

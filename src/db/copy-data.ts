@@ -33,6 +33,8 @@ const TABLES: { [T in Exclude<keyof Database, DerivedTable>]: readonly (keyof Da
   bookings: ['id'],
   booking_extensions: ['id'],
   waitlist_entries: ['id'],
+  busy_calendars: ['id'],
+  busy_times: ['calendar_id', 'start_at', 'end_at'],
   idempotency_keys: ['account_id', 'key'],
   events: ['id'],
   webhooks: ['id'],

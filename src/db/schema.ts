@@ -336,6 +336,31 @@ export interface WaitlistEntriesTable {
   updated_at: string;
 }
 
+/** An owner's or helper's own calendar blocking a listing or a helper profile (migration 0036). */
+export interface BusyCalendarsTable {
+  id: string;
+  account_id: string;
+  listing_id: string | null;
+  helper_id: string | null;
+  /** The calendar's secret address, as its owner gave it (webcal:// read as https://). */
+  url: string;
+  status: 'pending' | 'ok' | 'error';
+  etag: string | null;
+  last_modified: string | null;
+  last_fetch_at: string | null;
+  last_error: string | null;
+  busy_count: number;
+  next_fetch_at: string;
+  created_at: string;
+}
+
+/** When a busy calendar is busy, as its last good fetch read it (migration 0036). */
+export interface BusyTimesTable {
+  calendar_id: string;
+  start_at: string;
+  end_at: string;
+}
+
 /** What a review is about, and the side that wrote it (the caller's role). */
 export type ReviewAbout = 'application' | 'booking';
 export type ReviewSide = 'client' | 'helper' | 'owner' | 'renter';
@@ -773,6 +798,8 @@ export interface Database {
   bookings: BookingsTable;
   booking_extensions: BookingExtensionsTable;
   waitlist_entries: WaitlistEntriesTable;
+  busy_calendars: BusyCalendarsTable;
+  busy_times: BusyTimesTable;
   idempotency_keys: IdempotencyKeysTable;
   events: EventsTable;
   webhooks: WebhooksTable;
@@ -826,6 +853,7 @@ export type ApplicationRow = Selectable<ApplicationsTable>;
 export type BookingRow = Selectable<BookingsTable>;
 export type BookingExtensionRow = Selectable<BookingExtensionsTable>;
 export type WaitlistEntryRow = Selectable<WaitlistEntriesTable>;
+export type BusyCalendarRow = Selectable<BusyCalendarsTable>;
 export type EventRow = Selectable<EventsTable>;
 export type WebhookRow = Selectable<WebhooksTable>;
 export type DeliveryRow = Selectable<WebhookDeliveriesTable>;

@@ -110,6 +110,11 @@ const RULES: [RegExp, RegExp, ScopeNeed][] = [
   [/./, /^\/v1\/(me\/events|events)(\/|$)/, need('events')],
   [/./, /^\/v1\/conversations(\/|$)/, need('messages')],
   [/./, /^\/v1\/saved-searches(\/|$)/, need('saved-searches')],
+  [
+    /^(POST|DELETE)$/,
+    /^\/v1\/me\/busy-calendars/,
+    { kind: 'never', why: 'A calendar’s secret address is given, and taken back, by the person.' },
+  ],
   // Waiting for a listing's time is part of booking it.
   [/./, /^\/v1\/(me\/waitlist|waitlist\/:id|listings\/:id\/waitlist)$/, need('bookings:write')],
   [/^(GET|HEAD)$/, /^\/v1\/me(\/|$)/, need('profile')],

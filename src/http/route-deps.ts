@@ -49,6 +49,8 @@ export interface RouteDeps {
   completionObjectionHours: number;
   /** Days ahead a job series posts its occurrences (SERIES_HORIZON_DAYS). */
   seriesHorizonDays: number;
+  /** Busy calendars: fetched every BUSY_CALENDAR_REFRESH_MINUTES; from inside too with WEBHOOK_ALLOW_PRIVATE_NETWORKS. */
+  busyCalendars: { allowPrivate: boolean; refreshMinutes: number };
   /** The platform's fee on payments (PLATFORM_FEE_PERCENT, PLATFORM_FEE_MIN_EUR). */
   fees: FeeRule;
   /** Hours after a return in which the owner may claim on the deposit (CLAIM_WINDOW_HOURS). */
@@ -76,6 +78,7 @@ export type ConfiguredLimits = Pick<
   | 'reviewWindowDays'
   | 'completionObjectionHours'
   | 'seriesHorizonDays'
+  | 'busyCalendars'
   | 'fees'
   | 'claimWindowHours'
   | 'noShowWindowHours'
@@ -100,6 +103,10 @@ export function configuredLimits(config: Config): ConfiguredLimits {
     reviewWindowDays: config.REVIEW_WINDOW_DAYS,
     completionObjectionHours: config.COMPLETION_OBJECTION_HOURS,
     seriesHorizonDays: config.SERIES_HORIZON_DAYS,
+    busyCalendars: {
+      allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
+      refreshMinutes: config.BUSY_CALENDAR_REFRESH_MINUTES,
+    },
     fees: {
       percent: config.PLATFORM_FEE_PERCENT,
       minCents: config.PLATFORM_FEE_MIN_EUR * 100,

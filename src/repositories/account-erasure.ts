@@ -129,6 +129,10 @@ export async function anonymiseAccountRows(
   await trx.deleteFrom('job_series').where('owner_account_id', '=', id).execute();
   // Waiting for others' listings says what the person wanted when: the entries go (an offer held is freed).
   await trx.deleteFrom('waitlist_entries').where('account_id', '=', id).execute();
+  // An own calendar's secret address and when the person is busy: gone.
+  const calendars = trx.selectFrom('busy_calendars').select('id').where('account_id', '=', id);
+  await trx.deleteFrom('busy_times').where('calendar_id', 'in', calendars).execute();
+  await trx.deleteFrom('busy_calendars').where('account_id', '=', id).execute();
   await trx.updateTable('listings').set(erasedOffer).where('owner_id', 'in', owners).execute();
   const messagesErased = changedRows(
     await trx.updateTable('messages').set({ text: ERASED_TEXT }).where('sender_account_id', '=', id).executeTakeFirst(),

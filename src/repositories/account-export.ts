@@ -47,6 +47,7 @@ const SOURCES: Record<ExportSectionKey, Source> = {
     mine: (a) => sql`booking_id in (select id from bookings where renter_account_id = ${a.id})`,
   },
   waitlist_entries: { table: 'waitlist_entries', key: ['id'], mine: (a) => sql`account_id = ${a.id}` },
+  busy_calendars: { table: 'busy_calendars', key: ['id'], mine: (a) => sql`account_id = ${a.id}` },
   bookings_received: {
     table: 'bookings',
     key: ['id'],

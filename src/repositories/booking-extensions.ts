@@ -1,6 +1,22 @@
+import { sql } from 'kysely';
 import type { Queryable } from '../db/queryable.js';
 import type { BookingExtensionRow, BookingExtensionStatus } from '../db/schema.js';
 import type { WriteTransaction } from './write-transaction.js';
+
+/**
+ * Writes the row of the booking's listing without changing it: the first statement of an
+ * extension, so it and a booking of the same listing (which locks it the same way) run one after
+ * the other, and SQLite never has to upgrade a read lock.
+ */
+export async function lockListingOfBooking(trx: WriteTransaction, bookingId: string): Promise<void> {
+  await trx
+    .updateTable('listings')
+    .set({ updated_at: sql`updated_at` })
+    .where('id', '=', (eb) =>
+      eb.selectFrom('bookings').select('bookings.listing_id').where('bookings.id', '=', bookingId),
+    )
+    .execute();
+}
 
 /** The booking's extension that waits for its owner, if any (one at a time). */
 export function waitingExtension(db: Queryable, bookingId: string): Promise<BookingExtensionRow | undefined> {

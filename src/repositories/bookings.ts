@@ -85,6 +85,7 @@ export type BookingAttempt =
   | { problem: 'unavailable'; status: ListingStatus }
   | { problem: 'conflict'; with: BookedRange; bufferHours: number; hourly: boolean }
   | { problem: 'held'; until: string; hourly: boolean }
+  | { problem: 'busy'; from: string; to: string; hourly: boolean }
   | BookingRuleIssue;
 
 /**

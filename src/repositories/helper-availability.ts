@@ -15,6 +15,8 @@ export interface AvailabilityFilter {
   category: Category | null;
   minReliability: number;
   top: number;
+  /** Leave out helpers whose own calendar (a busy calendar) is busy at this instant. */
+  busyAt?: Date;
 }
 
 export interface AvailabilityFigures {
@@ -35,6 +37,21 @@ export async function helperAvailability(db: Queryable, filter: AvailabilityFilt
     .where('removed_at', 'is', null)
     .where('reliability_score', '>=', filter.minReliability)
     .where(withinRadiusSql(dialect, 'lat', 'lng', filter.center, filter.radiusKm));
+  const busyAt = filter.busyAt?.toISOString();
+  if (busyAt !== undefined) {
+    query = query.where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('busy_times')
+            .innerJoin('busy_calendars', 'busy_calendars.id', 'busy_times.calendar_id')
+            .select('busy_times.calendar_id')
+            .whereRef('busy_calendars.helper_id', '=', 'helpers.id')
+            .where('busy_times.start_at', '<=', busyAt)
+            .where('busy_times.end_at', '>', busyAt),
+        ),
+      ),
+    );
+  }
   const category = filter.category;
   if (category) {
     query = query.where(({ exists, selectFrom }) =>

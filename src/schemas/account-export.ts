@@ -319,6 +319,22 @@ export const EXPORT_SECTIONS = [
     },
   },
   {
+    key: 'busy_calendars',
+    description: 'Your own calendars attached to your listings or helper profiles (the busy times are read from them).',
+    many: true,
+    fields: {
+      id: ['s', 'Busy calendar id.'],
+      listing_id: ['s?', 'The listing it blocks.'],
+      helper_id: ['s?', 'The helper profile it blocks.'],
+      url: ['s', 'The address you gave.'],
+      status: ['s', 'pending, ok or error.'],
+      last_fetch_at: ['s?', 'The last fetch.'],
+      last_error: ['s?', 'Why the last fetch failed.'],
+      busy_count: ['i', 'Busy times read.'],
+      ...CREATED,
+    },
+  },
+  {
     key: 'bookings_received',
     description: 'Bookings of your listings: without who booked.',
     many: true,

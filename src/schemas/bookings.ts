@@ -120,7 +120,9 @@ export const ListingAvailabilitySchema = Type.Object(
           end_date: Type.String({ format: 'date' }),
           start_at: Nullable(Type.String({ format: 'date-time' }), { description: 'By the hour: from (else null).' }),
           end_at: Nullable(Type.String({ format: 'date-time' }), { description: 'By the hour: to (else null).' }),
-          status: StringEnum(HOLDING_STATUSES),
+          status: StringEnum([...HOLDING_STATUSES, 'busy'] as const, {
+            description: "A booking's status, or busy: the owner's own calendar (a busy calendar) says so.",
+          }),
         },
         { additionalProperties: false },
       ),

@@ -5,6 +5,7 @@ import { ApplicationSchema } from './applications.js';
 import { AvailabilitySchema, PublicHelperSchema } from './availability.js';
 import { BookingExtensionSchema } from './booking-extensions.js';
 import { BookingSchema } from './bookings.js';
+import { BusyCalendarSchema } from './busy-calendars.js';
 import { CategoryItemSchema } from './categories.js';
 import { ClaimSchema } from './claims.js';
 import { CategorySchema, LocationSchema, ReliabilityScoreSchema } from './common.js';
@@ -46,6 +47,7 @@ export const COMPONENT_SCHEMAS = [
   BookingSchema,
   BookingExtensionSchema,
   WaitlistEntrySchema,
+  BusyCalendarSchema,
   CategoryItemSchema,
   EstimateSchema,
   PublicHelperSchema,

@@ -24,7 +24,11 @@ function categoriesLike(term: string): string[] {
  * Verified, available helpers near a place: how many, how reliable, how near, the top ones. An
  * unknown category term answers zero helpers with a suggestion and the categories to try.
  */
-export async function availabilityNear(db: Kysely<Database>, query: AvailabilityQuery): Promise<AvailabilitySummary> {
+export async function availabilityNear(
+  db: Kysely<Database>,
+  query: AvailabilityQuery,
+  now: Date = new Date(),
+): Promise<AvailabilitySummary> {
   const { center, radiusKm } = searchAreaOf(query);
   const minReliability = query.min_reliability ?? 0;
   const term = query.category ?? null;
@@ -45,7 +49,15 @@ export async function availabilityNear(db: Kysely<Database>, query: Availability
       alternatives: like.length > 0 ? like : [...CATEGORIES],
     };
   }
-  const figures = await helperAvailability(db, { center, radiusKm, category, minReliability, top: TOP_HELPERS });
+  // A helper whose own calendar is busy now is not available now.
+  const figures = await helperAvailability(db, {
+    center,
+    radiusKm,
+    category,
+    minReliability,
+    top: TOP_HELPERS,
+    busyAt: now,
+  });
   return {
     ...base,
     available_helpers: figures.count,

@@ -21,6 +21,7 @@ import {
   extensionsOf,
   findExtension,
   insertExtension,
+  lockListingOfBooking,
   moveBookingEnd,
   waitingExtension,
 } from '../repositories/booking-extensions.js';
@@ -31,7 +32,6 @@ import {
   firstClash,
   listingToBook,
 } from '../repositories/bookings.js';
-import { lockListing } from '../repositories/listing-writes.js';
 import { recordEvent } from '../repositories/outbox.js';
 import { inWriteTransaction, type WriteContext, type WriteTransaction } from '../repositories/write-transaction.js';
 import type { BookingExtension, BookingExtensionBody } from '../schemas/booking-extensions.js';
@@ -190,9 +190,7 @@ async function lockedBooking(
   now: Date,
   settings: ExtensionSettings,
 ): Promise<BookingWithOwner> {
-  const found = await findBookingWithOwner(trx, bookingId);
-  if (!found) throw bookingNotFound(bookingId);
-  await lockListing(trx, found.listing_id);
+  await lockListingOfBooking(trx, bookingId);
   const fresh = await findBookingWithOwner(trx, bookingId);
   if (!fresh) throw bookingNotFound(bookingId);
   return effectiveBooking(fresh, now, settings.requestTtlHours);

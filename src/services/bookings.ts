@@ -14,6 +14,7 @@ import { bookingRuleIssue, bufferDays, type RequestedTime } from '../domain/book
 import {
   daysTouched,
   describeOpeningHours,
+  heldSpan,
   hoursBetween,
   MAX_BOOKING_HOURS,
   onFullHour,
@@ -38,6 +39,7 @@ import {
   lockAvailableListing,
   moveBooking,
 } from '../repositories/bookings.js';
+import { busyTimeOfListing, busyTimesOfListing } from '../repositories/busy-calendars.js';
 import { findListing } from '../repositories/listings.js';
 import { recordEvent } from '../repositories/outbox.js';
 import { ownerOfBooking, refreshOwnerRecords } from '../repositories/reliability-records.js';
@@ -118,6 +120,15 @@ async function bookListing(
   const clash = await firstClash(trx, request, now, settings.requestTtlHours, listing.buffer_hours);
   if (clash)
     return { problem: 'conflict', with: clash, bufferHours: listing.buffer_hours, hourly: request.startAt !== null };
+  // The owner's own calendar (a busy calendar) says when the item is not to be had.
+  const span = heldSpan({
+    start_date: request.startDate,
+    end_date: request.endDate,
+    start_at: request.startAt,
+    end_at: request.endAt,
+  });
+  const busy = await busyTimeOfListing(trx, request.listingId, span.from.toISOString(), span.to.toISOString());
+  if (busy) return { problem: 'busy', from: busy.start_at, to: busy.end_at, hourly: request.startAt !== null };
   // Time offered to someone on the waiting list is theirs to book until the hold ends.
   const held = await heldFor(trx, request, listing.buffer_hours, now, request.renterAccountId);
   if (held) return { problem: 'held', until: held.hold_until, hourly: request.startAt !== null };
@@ -163,8 +174,21 @@ export async function listingAvailability(
   const listing = await findListing(db, listingId);
   if (!listing || listing.status === 'removed') throw listingNotFound(listingId, settings.base);
   const today = berlinDate(now);
-  const booked = await bookedRanges(db, listingId, today, now, settings.requestTtlHours);
-  return { listing_id: listingId, listing_status: listing.status, today, booked };
+  const [booked, busy] = await Promise.all([
+    bookedRanges(db, listingId, today, now, settings.requestTtlHours),
+    busyTimesOfListing(db, listingId, now.toISOString()),
+  ]);
+  // The owner's own calendar's busy times, as ranges by the hour, after the bookings' in time order.
+  const busyRanges = busy.map((time) => ({
+    ...daysTouched(new Date(time.start_at), new Date(time.end_at)),
+    start_at: time.start_at,
+    end_at: time.end_at,
+    status: 'busy' as const,
+  }));
+  const all = [...booked, ...busyRanges].sort(
+    (a, b) => a.start_date.localeCompare(b.start_date) || (a.start_at ?? '').localeCompare(b.start_at ?? ''),
+  );
+  return { listing_id: listingId, listing_status: listing.status, today, booked: all };
 }
 
 /** A booking as it stands now, for its renter or its listing's owner; 404 for anyone else. */
@@ -488,6 +512,16 @@ function bookingRefused(attempt: Exclude<BookingAttempt, { booked: unknown }>, i
             `This listing is booked at least ${attempt.leadHours} hours ahead (min_lead_hours); a booking starts at 00:00 of its first day.`,
             `Send a start_date from ${attempt.earliest} on.`,
           );
+    case 'busy':
+      return new ApiError(
+        409,
+        'booking_conflict',
+        `The owner's calendar marks the item busy from ${attempt.from} to ${attempt.to}; the times overlap.`,
+        {
+          param: attempt.hourly ? 'start_at' : 'start_date',
+          suggestion: `Choose a time outside it; GET ${base}/listings/${id}/availability lists the busy times.`,
+        },
+      );
     case 'held':
       return new ApiError(
         409,

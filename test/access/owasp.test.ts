@@ -189,6 +189,25 @@ async function world(t: Parameters<typeof buildTestApp>[0]) {
       updated_at: NOW.toISOString(),
     })
     .execute();
+  // The owner's own calendar on the listing (issue 35), as a row: not due, so no sweep fetches it.
+  await db.kysely
+    .insertInto('busy_calendars')
+    .values({
+      id: 'bcal_owasp',
+      account_id: owner.accountId,
+      listing_id: listing,
+      helper_id: null,
+      url: 'https://calendar.example.org/private/owner.ics',
+      status: 'ok',
+      etag: null,
+      last_modified: null,
+      last_fetch_at: NOW.toISOString(),
+      last_error: null,
+      busy_count: 0,
+      next_fetch_at: '2099-01-01T00:00:00.000Z',
+      created_at: NOW.toISOString(),
+    })
+    .execute();
   const doc = (await app.inject({ url: '/v1/openapi.json' })).json() as OpenApiDocument;
   const delivery = await db.kysely
     .selectFrom('webhook_deliveries')
@@ -221,6 +240,7 @@ async function world(t: Parameters<typeof buildTestApp>[0]) {
       claim: 'clm_owasp',
       extension: 'ext_owasp',
       waitlist: 'wl_owasp',
+      busyCalendar: 'bcal_owasp',
     },
   };
 }
@@ -258,6 +278,8 @@ async function snapshot(db: Db): Promise<string> {
     'series_applications',
     'booking_extensions',
     'waitlist_entries',
+    'busy_calendars',
+    'busy_times',
   ] as const;
   const rows: unknown[] = [];
   // Sorted: PostgreSQL returns rows in storage order, which a no-op update (a row lock) changes.
@@ -294,7 +316,10 @@ describe('API1: object-level authorization on every id', () => {
         const { operationId } = op;
         if (PUBLIC_ACTIONS.has(operationId)) continue; // checked below, by the ids in the body
         const url = path
-          .replace('{id}', idFor[path.split('/')[2] ?? ''] ?? 'x')
+          .replace(
+            '{id}',
+            path.startsWith('/v1/me/busy-calendars') ? ids.busyCalendar : (idFor[path.split('/')[2] ?? ''] ?? 'x'),
+          )
           .replace('{application_id}', path.startsWith('/v1/job-series') ? ids.seriesApplication : ids.application)
           .replace('{delivery_id}', ids.delivery)
           .replace('{extension_id}', ids.extension)
@@ -503,7 +528,7 @@ describe('API7: server-side request forgery', () => {
     assert.equal(fetched, 0, 'the server fetched a URL a client sent');
   });
 
-  test('only createWebhook takes a URL the server would call, and it refuses internal addresses', (t) => {
+  test('only createWebhook and attachBusyCalendar take a URL the server would call, and they refuse internal addresses', (t) => {
     return world(t).then(async ({ app, doc, keys }) => {
       const urlInputs: string[] = [];
       const visit = (schema: unknown, where: string) => {
@@ -528,6 +553,9 @@ describe('API7: server-side request forgery', () => {
       assert.deepEqual(
         urlInputs,
         [
+          // Reviewed (issue 35): an owner's or helper's own calendar, fetched on a schedule with the
+          // webhooks' guard (src/webhooks/calendar-fetch.ts: connect-time lookup, no redirects, 2 MB, 10 s).
+          'POST /v1/me/busy-calendars.url',
           // Reviewed (issue 32): handed to Stripe as the page its onboarding sends the person back to
           // (https only); the server never fetches it.
           'POST /v1/me/payouts/onboarding.return_url',
@@ -551,6 +579,15 @@ describe('API7: server-side request forgery', () => {
         });
         assert.equal(response.statusCode, 400, url);
         assert.equal(response.json().error, 'webhook_url_not_allowed', url);
+        // A busy calendar's address: the same guard, before anything else is looked at.
+        const calendar = await app.inject({
+          method: 'POST',
+          url: '/v1/me/busy-calendars',
+          headers: { 'x-api-key': keys.stranger.key },
+          payload: { url, listing_id: 'lst_0000000000000000' },
+        });
+        assert.equal(calendar.statusCode, 400, url);
+        assert.equal(calendar.json().param, 'url', url);
       }
     });
   });

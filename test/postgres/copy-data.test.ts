@@ -161,6 +161,39 @@ async function writeThroughApi(db: Db): Promise<ApiRows> {
     await post(`/v1/bookings/${booking.id}/extension-requests`, renter, { until: '2026-12-04' });
     // The helper waits for one of those days (a waiting list, issue 35).
     await post(`/v1/listings/${listing.id}/waitlist`, helper, { start_date: '2026-11-30', end_date: '2026-11-30' });
+    // The owner's own calendar on the listing with a busy time, as a fetch writes them (rows: a
+    // calendar attached through the API would be fetched, and tests fetch from loopback only).
+    const ownerAccount = await db.kysely
+      .selectFrom('accounts')
+      .select('id')
+      .where('email', '=', 'owner@example.org')
+      .executeTakeFirstOrThrow();
+    await db.kysely
+      .insertInto('busy_calendars')
+      .values({
+        id: 'bcal_00000000000000a1',
+        account_id: ownerAccount.id,
+        listing_id: listing.id,
+        helper_id: null,
+        url: 'https://calendar.example.org/private/owner.ics',
+        status: 'ok',
+        etag: '"v1"',
+        last_modified: null,
+        last_fetch_at: NOW.toISOString(),
+        last_error: null,
+        busy_count: 1,
+        next_fetch_at: '2099-01-01T00:00:00.000Z',
+        created_at: NOW.toISOString(),
+      })
+      .execute();
+    await db.kysely
+      .insertInto('busy_times')
+      .values({
+        calendar_id: 'bcal_00000000000000a1',
+        start_at: '2026-12-20T09:00:00.000Z',
+        end_at: '2026-12-20T11:00:00.000Z',
+      })
+      .execute();
     // A draft waiting for its person (the page's token is stored as a hash only).
     await post('/v1/drafts', renter, {
       operation: 'createBooking',

@@ -236,6 +236,11 @@ test('every documented POST of the developer tier commits its idempotency key wi
     start_date: '2026-12-13',
     end_date: '2026-12-13',
   });
+  // The owner's own calendar on the listing (loopback's discard port: a fetch finds nothing there).
+  await post('/v1/me/busy-calendars', '/v1/me/busy-calendars', owner.key, {
+    url: 'http://127.0.0.1:9/owner.ics',
+    listing_id: listing.id,
+  });
   await post('/v1/listings/{id}/archive', `/v1/listings/${listing.id}/archive`, owner.key);
 
   await post('/v1/me/calendar-feed', '/v1/me/calendar-feed', helper.key);

@@ -16,6 +16,10 @@ import { isPostgres, textType } from './column-types.js';
  *   `until_at` for an hourly one), what it adds to the rent, its decision.
  * - waitlist_entries: someone waiting for a listing's taken time to come free; when it does, the
  *   first waiting is offered it and holds it until `hold_until` (mailed once: `mailed_at`).
+ * - busy_calendars: an owner's or helper's own iCalendar feed (its secret address) blocking a
+ *   listing or a helper profile, one each, fetched on a schedule (`next_fetch_at`, claimed by
+ *   one instance), with the last fetch's outcome; busy_times: when it is busy (nothing else of the
+ *   events is kept), replaced with each fetch that read something.
  * - payments: a booking may owe several rent payments (an accepted extension adds one); still one
  *   deposit per booking.
  */
@@ -70,6 +74,31 @@ export async function up(db: Kysely<any>): Promise<void> {
     .columns(['status', 'listing_id', 'created_at'])
     .execute();
   await db.schema.createIndex('waitlist_entries_account').on('waitlist_entries').columns(['account_id']).execute();
+  await db.schema
+    .createTable('busy_calendars')
+    .addColumn('id', text, (c) => c.primaryKey())
+    .addColumn('account_id', text, (c) => c.notNull())
+    .addColumn('listing_id', text, (c) => c.unique())
+    .addColumn('helper_id', text, (c) => c.unique())
+    .addColumn('url', text, (c) => c.notNull())
+    .addColumn('status', text, (c) => c.notNull())
+    .addColumn('etag', text)
+    .addColumn('last_modified', text)
+    .addColumn('last_fetch_at', text)
+    .addColumn('last_error', text)
+    .addColumn('busy_count', 'integer', (c) => c.notNull())
+    .addColumn('next_fetch_at', text, (c) => c.notNull())
+    .addColumn('created_at', text, (c) => c.notNull())
+    .execute();
+  await db.schema.createIndex('busy_calendars_due').on('busy_calendars').columns(['next_fetch_at']).execute();
+  await db.schema.createIndex('busy_calendars_account').on('busy_calendars').columns(['account_id']).execute();
+  await db.schema
+    .createTable('busy_times')
+    .addColumn('calendar_id', text, (c) => c.notNull())
+    .addColumn('start_at', text, (c) => c.notNull())
+    .addColumn('end_at', text, (c) => c.notNull())
+    .addPrimaryKeyConstraint('busy_times_pk', ['calendar_id', 'start_at', 'end_at'])
+    .execute();
   await db.schema.dropIndex('payments_booking').execute();
   await db.schema
     .createIndex('payments_booking')
@@ -81,6 +110,8 @@ export async function up(db: Kysely<any>): Promise<void> {
   if (isPostgres(db)) {
     await notifyChanges(db, 'booking_extensions');
     await notifyChanges(db, 'waitlist_entries');
+    await notifyChanges(db, 'busy_calendars');
+    await notifyChanges(db, 'busy_times');
   }
 }
 
@@ -94,6 +125,8 @@ export async function down(db: Kysely<any>): Promise<void> {
     .unique()
     .where(sql.ref('kind'), 'in', ['rent', 'deposit'])
     .execute();
+  await db.schema.dropTable('busy_times').execute();
+  await db.schema.dropTable('busy_calendars').execute();
   await db.schema.dropTable('waitlist_entries').execute();
   await db.schema.dropTable('booking_extensions').execute();
   for (const column of ['extra_hours', 'hourly_cents', 'hours', 'end_at', 'start_at']) {

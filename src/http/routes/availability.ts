@@ -6,7 +6,7 @@ import { ok } from '../responses.js';
 import type { Api, RouteDeps } from '../route-deps.js';
 import { documented } from '../sandbox-naming.js';
 
-export function availabilityRoutes(app: Api, { base, db }: RouteDeps): void {
+export function availabilityRoutes(app: Api, { base, db, now }: RouteDeps): void {
   app.get(
     `${base}/helpers/availability`,
     {
@@ -21,6 +21,6 @@ export function availabilityRoutes(app: Api, { base, db }: RouteDeps): void {
         response: { 200: ok(RefTo(AvailabilitySchema), 'The availability summary.'), ...errorResponses(400) },
       }),
     },
-    async (request) => availabilityNear(db, request.query),
+    async (request) => availabilityNear(db, request.query, now()),
   );
 }

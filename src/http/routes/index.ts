@@ -5,6 +5,7 @@ import { applicationRoutes } from './applications.js';
 import { availabilityRoutes } from './availability.js';
 import { bookingExtensionRoutes } from './booking-extensions.js';
 import { bookingRoutes } from './bookings.js';
+import { busyCalendarRoutes } from './busy-calendars.js';
 import { calendarRoutes } from './calendars.js';
 import { categoryRoutes } from './categories.js';
 import { claimRoutes } from './claims.js';
@@ -54,6 +55,7 @@ export const WRITE_ROUTES: readonly RouteModule[] = [
   bookingRoutes,
   bookingExtensionRoutes,
   waitlistRoutes,
+  busyCalendarRoutes,
   conversationRoutes,
   reviewRoutes,
   placeRoutes,
