@@ -84,6 +84,16 @@ export function heldSpan(booking: {
   return { from: berlinWallClock(booking.start_date, 0), to: berlinWallClock(addDays(booking.end_date, 1), 0) };
 }
 
+/** The instants a requested time holds (a booking's or a waiting list's, in the services' names). */
+export function requestSpan(time: {
+  startDate: string;
+  endDate: string;
+  startAt: string | null;
+  endAt: string | null;
+}) {
+  return heldSpan({ start_date: time.startDate, end_date: time.endDate, start_at: time.startAt, end_at: time.endAt });
+}
+
 /** The local days an hourly booking from `from` to `to` touches (the end instant itself not included). */
 export function daysTouched(from: Date, to: Date): { start_date: string; end_date: string } {
   return { start_date: berlinDate(from), end_date: berlinDate(new Date(to.getTime() - 1)) };

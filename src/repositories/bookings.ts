@@ -4,7 +4,7 @@ import type { BookingRow, BookingStatus, Database } from '../db/schema.js';
 import { berlinDate } from '../domain/berlin-time.js';
 import { addDays, bookingPrice, daysInclusive, HOLDING_STATUSES, requestCutoff } from '../domain/booking-price.js';
 import { type BookingRuleIssue, bufferDays } from '../domain/booking-rules.js';
-import { heldSpan, hourlyPrice, hoursBetween, widened } from '../domain/hourly-lending.js';
+import { hourlyPrice, hoursBetween, requestSpan, widened } from '../domain/hourly-lending.js';
 import { newId } from '../domain/ids.js';
 import { centsToEur } from '../domain/pricing.js';
 import type { ListingStatus } from '../domain/statuses.js';
@@ -49,15 +49,6 @@ export interface BookingRequest {
   startAt: string | null;
   endAt: string | null;
 }
-
-/** The span a request holds, in the shape heldSpan reads. */
-const spanOf = (request: BookingRequest) =>
-  heldSpan({
-    start_date: request.startDate,
-    end_date: request.endDate,
-    start_at: request.startAt,
-    end_at: request.endAt,
-  });
 
 export type BookedRange = ListingAvailability['booked'][number];
 
@@ -152,7 +143,7 @@ export async function firstClash(
   bufferHours = 0,
   except?: string,
 ): Promise<BookedRange | undefined> {
-  const span = widened(spanOf(request), bufferHours);
+  const span = widened(requestSpan(request), bufferHours);
   const hourlyHeld = (eb: ExpressionBuilder<Database, 'bookings'>) =>
     eb.and([
       eb('start_at', 'is not', null),

@@ -6,17 +6,6 @@ export async function insertWaitlistEntry(trx: WriteTransaction, row: WaitlistEn
   await trx.insertInto('waitlist_entries').values(row).execute();
 }
 
-/** The account's entries for the listing that still wait or hold an offer. */
-export function activeEntryOf(db: Queryable, listingId: string, accountId: string) {
-  return db
-    .selectFrom('waitlist_entries')
-    .selectAll()
-    .where('listing_id', '=', listingId)
-    .where('account_id', '=', accountId)
-    .where('status', 'in', ['waiting', 'offered'])
-    .executeTakeFirst();
-}
-
 /** All the account's entries for the listing that still wait or hold an offer. */
 export function activeEntriesOf(db: Queryable, listingId: string, accountId: string): Promise<WaitlistEntryRow[]> {
   return db

@@ -20,8 +20,9 @@ export const OpeningHoursSchema = Type.Array(
   Type.Object(
     {
       day: StringEnum(WEEKDAYS),
-      open: Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description: 'From HH:MM.' }),
+      open: Type.String({ maxLength: 5, pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description: 'From HH:MM.' }),
       close: Type.String({
+        maxLength: 5,
         pattern: '^(([01][0-9]|2[0-3]):[0-5][0-9]|24:00)$',
         description: 'To HH:MM (24:00: midnight).',
       }),

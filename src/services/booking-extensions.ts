@@ -35,6 +35,7 @@ import {
 import { recordEvent } from '../repositories/outbox.js';
 import { inWriteTransaction, type WriteContext, type WriteTransaction } from '../repositories/write-transaction.js';
 import type { BookingExtension, BookingExtensionBody } from '../schemas/booking-extensions.js';
+import { bookingNotFound } from './bookings.js';
 import { ApiError, badRequest } from './errors.js';
 import { chargeExtension } from './payments.js';
 
@@ -382,11 +383,4 @@ async function recordExtensionEvent(
 ): Promise<void> {
   const { audience, place } = await bookingWithParties(trx, row.booking_id);
   await recordEvent(trx, { type, subjectId: row.booking_id, place, audience, data: extensionView(row) }, now);
-}
-
-function bookingNotFound(id: string): ApiError {
-  return new ApiError(404, 'not_found', `No booking with the id '${id}' is yours to see.`, {
-    param: 'id',
-    suggestion: 'Check the id: a booking is seen and changed only by its renter and the owner of its listing.',
-  });
 }

@@ -14,11 +14,11 @@ import { bookingRuleIssue, bufferDays, type RequestedTime } from '../domain/book
 import {
   daysTouched,
   describeOpeningHours,
-  heldSpan,
   hoursBetween,
   MAX_BOOKING_HOURS,
   onFullHour,
   parseOpeningHours,
+  requestSpan,
 } from '../domain/hourly-lending.js';
 import type { FeeRule } from '../domain/payments.js';
 import { allowedActions, BOOKING_MACHINE, edgesOf } from '../domain/transitions.js';
@@ -121,12 +121,7 @@ async function bookListing(
   if (clash)
     return { problem: 'conflict', with: clash, bufferHours: listing.buffer_hours, hourly: request.startAt !== null };
   // The owner's own calendar (a busy calendar) says when the item is not to be had.
-  const span = heldSpan({
-    start_date: request.startDate,
-    end_date: request.endDate,
-    start_at: request.startAt,
-    end_at: request.endAt,
-  });
+  const span = requestSpan(request);
   const busy = await busyTimeOfListing(trx, request.listingId, span.from.toISOString(), span.to.toISOString());
   if (busy) return { problem: 'busy', from: busy.start_at, to: busy.end_at, hourly: request.startAt !== null };
   // Time offered to someone on the waiting list is theirs to book until the hold ends.
@@ -303,7 +298,8 @@ export async function expireBookingRequests(context: WriteContext, requestTtlHou
   return expired;
 }
 
-function bookingNotFound(id: string): ApiError {
+/** 404 for a booking the account is neither renter nor owner of (or that does not exist). */
+export function bookingNotFound(id: string): ApiError {
   return new ApiError(404, 'not_found', `No booking with the id '${id}' is yours to see.`, {
     param: 'id',
     suggestion: 'Check the id: a booking is seen and changed only by its renter and the owner of its listing.',

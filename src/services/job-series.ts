@@ -44,6 +44,7 @@ import {
 } from '../repositories/job-series.js';
 import { derivedJobFields, type JobValues, lockOwnJob } from '../repositories/job-writes.js';
 import { flag, locationFromRow, parsePhotos } from '../repositories/mappers.js';
+import { recordEvent } from '../repositories/outbox.js';
 import { inWriteTransaction, type WriteContext, type WriteTransaction } from '../repositories/write-transaction.js';
 import type {
   JobSeries,
@@ -129,6 +130,7 @@ export async function createJobSeries(
     const row = await findSeriesRow(trx, seriesId);
     if (!row) throw new Error(`series ${seriesId} vanished in its own transaction`);
     await postDue(trx, row, now, settings);
+    await recordSeriesEvent(trx, 'job_series.created', seriesId, now);
     return seriesId;
   });
   return (await jobSeriesById(context.db, id, now)) as JobSeries;
@@ -376,6 +378,7 @@ export async function moveJobSeries(
         await moveJob(trx, job.id, account.id, 'cancel', now, undefined, settings.fees);
       }
     }
+    await recordSeriesEvent(trx, 'job_series.status_changed', id, now);
   });
   return (await jobSeriesById(context.db, id, now)) as JobSeries;
 }
@@ -405,6 +408,7 @@ export async function skipOccurrence(
       });
     }
     if (!(await insertSkip(trx, id, date, now))) return;
+    await recordSeriesEvent(trx, 'job_series.updated', id, now);
     if (occurrence.startsAt.getTime() <= now.getTime()) {
       throw new ApiError(
         409,
@@ -429,6 +433,35 @@ export async function skipOccurrence(
     );
   });
   return (await jobSeriesById(context.db, id, now)) as JobSeries;
+}
+
+/**
+ * A series' own event (job_series.created, .updated, .status_changed), with the series as anyone
+ * reads it, to its owner and the helpers standing for it (webhooks, private stream): its
+ * occurrences' jobs have their own public job.* events.
+ */
+async function recordSeriesEvent(
+  trx: WriteTransaction,
+  type: 'job_series.created' | 'job_series.updated' | 'job_series.status_changed',
+  id: string,
+  now: Date,
+): Promise<void> {
+  const series = await jobSeriesById(trx, id, now);
+  const row = await findSeriesRow(trx, id);
+  if (!series || !row) return;
+  const standing = await standingHelpersOf(trx, id);
+  const template = JSON.parse(row.template) as SeriesTemplate;
+  await recordEvent(
+    trx,
+    {
+      type,
+      subjectId: id,
+      place: { category: template.category, lat: template.lat, lng: template.lng },
+      audience: [row.owner_account_id, ...standing.map((helper) => helper.account_id)],
+      data: series,
+    },
+    now,
+  );
 }
 
 function startsLater(job: PostedOccurrence, now: Date): boolean {
@@ -695,6 +728,8 @@ export async function updateJobSeries(
       }
     }
     if (target.status === 'active') await postDue(trx, target, now, settings);
+    await recordSeriesEvent(trx, 'job_series.updated', row.id, now);
+    if (target.id !== row.id) await recordSeriesEvent(trx, 'job_series.created', target.id, now);
     return target.id;
   });
   return (await jobSeriesById(context.db, targetId, now)) as JobSeries;

@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/queryable.js';
-import { heldSpan, spansMeet, widened } from '../domain/hourly-lending.js';
+import { heldSpan, requestSpan, spansMeet, widened } from '../domain/hourly-lending.js';
 import { activeEntriesOf, heldOffers, moveEntry } from '../repositories/waitlist.js';
 import type { WriteTransaction } from '../repositories/write-transaction.js';
 
@@ -27,15 +27,7 @@ export async function heldFor(
     }
   | undefined
 > {
-  const wanted = widened(
-    heldSpan({
-      start_date: request.startDate,
-      end_date: request.endDate,
-      start_at: request.startAt,
-      end_at: request.endAt,
-    }),
-    bufferHours,
-  );
+  const wanted = widened(requestSpan(request), bufferHours);
   const offer = (await heldOffers(db, request.listingId, now, except)).find((entry) =>
     spansMeet(heldSpan(entry), wanted),
   );
@@ -55,12 +47,7 @@ export async function bookedFromWaitlist(
   },
   now: Date,
 ): Promise<void> {
-  const booked = heldSpan({
-    start_date: request.startDate,
-    end_date: request.endDate,
-    start_at: request.startAt,
-    end_at: request.endAt,
-  });
+  const booked = requestSpan(request);
   const mine = await activeEntriesOf(trx, request.listingId, request.renterAccountId);
   for (const entry of mine) {
     if (spansMeet(heldSpan(entry), booked))

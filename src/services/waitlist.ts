@@ -9,7 +9,7 @@ import { firstClash, listingToBook } from '../repositories/bookings.js';
 import { lockListing } from '../repositories/listing-writes.js';
 import { recordEvent } from '../repositories/outbox.js';
 import {
-  activeEntryOf,
+  activeEntriesOf,
   claimOfferMail,
   entriesBefore,
   entriesOfAccount,
@@ -72,7 +72,7 @@ export async function joinWaitlist(
         'Wait for listings of others.',
       );
     }
-    const already = await activeEntryOf(trx, listingId, account.id);
+    const [already] = await activeEntriesOf(trx, listingId, account.id);
     if (already) {
       throw new ApiError(
         409,

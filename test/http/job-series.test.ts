@@ -499,3 +499,44 @@ describe('job series: a recurring job whose occurrences are ordinary jobs', () =
     assert.equal(job.body.desired_at, '2027-03-28T01:30:00.000Z');
   });
 });
+
+describe("job series: the series' own events", () => {
+  test('created, updated (a skip, an edit) and status_changed, to the owner and the helpers standing for it', async (t) => {
+    const { app, db, poster } = await setUp(t);
+    const helperKey = await createKey(db, { email: 'helper@example.org' });
+    const helper = clientFor(app, helperKey.key);
+    const series = (await poster.post('/v1/job-series', CLEANING)).body;
+    const profile = (await helper.post('/v1/helpers', { ...helperBody('Jonas W.'), categories: ['CLEANING'] })).body;
+    const applied = await helper.post(`/v1/job-series/${series.id}/applications`, { helper_id: profile.id });
+    assert.equal(applied.status, 201, applied.raw);
+    const accepted = await poster.post(`/v1/job-series/${series.id}/applications/${applied.body.id}/accept`);
+    assert.equal(accepted.status, 200, accepted.raw);
+    assert.equal((await poster.post(`/v1/job-series/${series.id}/occurrences/2026-12-31/skip`)).status, 200);
+    assert.equal((await poster.patch(`/v1/job-series/${series.id}`, { price_eur: 50 })).status, 200);
+    assert.equal((await poster.post(`/v1/job-series/${series.id}/pause`)).status, 200);
+    const events = await db.kysely
+      .selectFrom('events')
+      .select(['type', 'audience', 'payload'])
+      .where('subject_id', '=', series.id)
+      .orderBy('id')
+      .execute();
+    assert.deepEqual(
+      events.map((event) => event.type),
+      ['job_series.created', 'job_series.updated', 'job_series.updated', 'job_series.status_changed'],
+    );
+    const owner = await db.kysely
+      .selectFrom('accounts')
+      .select('id')
+      .where('email', '=', 'poster@example.org')
+      .executeTakeFirstOrThrow();
+    const last = events.at(-1);
+    assert.ok(last);
+    const audience = JSON.parse(last.audience ?? '[]') as string[];
+    assert.deepEqual(audience.sort(), [owner.id, helperKey.accountId].sort(), 'the owner and the standing helper');
+    const payload = JSON.parse(last.payload) as { object?: { status: string; price_eur: number }; status?: string };
+    const object = payload.object ?? (payload as { status: string; price_eur: number });
+    assert.deepEqual([object.status, object.price_eur], ['paused', 50]);
+    // The first event went to the owner alone: nobody stood for the series yet.
+    assert.equal((JSON.parse(events[0]?.audience ?? '[]') as string[]).length, 1);
+  });
+});
