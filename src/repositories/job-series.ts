@@ -128,6 +128,38 @@ export async function postedOccurrences(db: Queryable, seriesId: string): Promis
   return rows.map((row) => ({ ...row, occurrence_date: row.occurrence_date as string }));
 }
 
+/** The jobs posted for several series at once (a page of them), by series, each by occurrence date. */
+export async function postedOccurrencesOf(
+  db: Queryable,
+  seriesIds: readonly string[],
+): Promise<Map<string, PostedOccurrence[]>> {
+  const bySeries = new Map<string, PostedOccurrence[]>(seriesIds.map((id) => [id, []]));
+  if (seriesIds.length === 0) return bySeries;
+  const rows = await db
+    .selectFrom('jobs')
+    .select(['id', 'series_id', 'occurrence_date', 'status', 'deadline', 'desired_at'])
+    .where('series_id', 'in', seriesIds)
+    .orderBy('occurrence_date')
+    .execute();
+  for (const { series_id, ...row } of rows) {
+    bySeries.get(series_id as string)?.push({ ...row, occurrence_date: row.occurrence_date as string });
+  }
+  return bySeries;
+}
+
+/** The dates skipped of several series at once, by series. */
+export async function skippedDatesOf(db: Queryable, seriesIds: readonly string[]): Promise<Map<string, Set<string>>> {
+  const bySeries = new Map<string, Set<string>>(seriesIds.map((id) => [id, new Set()]));
+  if (seriesIds.length === 0) return bySeries;
+  const rows = await db
+    .selectFrom('job_series_skips')
+    .select(['series_id', 'occurrence_date'])
+    .where('series_id', 'in', seriesIds)
+    .execute();
+  for (const row of rows) bySeries.get(row.series_id)?.add(row.occurrence_date);
+  return bySeries;
+}
+
 /** The dates the owner skipped. */
 export async function skippedDates(db: Queryable, seriesId: string): Promise<Set<string>> {
   const rows = await db

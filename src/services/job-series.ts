@@ -35,11 +35,13 @@ import {
   moveSeriesApplication,
   type PostedOccurrence,
   postedOccurrences,
+  postedOccurrencesOf,
   seriesApplicationsOf,
   seriesCountOfAccount,
   seriesOfAccount,
   setSeriesState,
   skippedDates,
+  skippedDatesOf,
   standingHelpersOf,
 } from '../repositories/job-series.js';
 import { derivedJobFields, type JobValues, lockOwnJob } from '../repositories/job-writes.js';
@@ -237,10 +239,16 @@ export async function postDueOccurrences(db: Kysely<Database>, now: Date, settin
 
 /** A series as GET /v1/job-series/{id} shows it (anyone's: what its jobs show publicly); undefined: none. */
 export async function jobSeriesById(db: Queryable, id: string, now: Date): Promise<JobSeries | undefined> {
+  const loaded = await loadSeries(db, id);
+  return loaded && seriesView(loaded.row, loaded.posted, loaded.skipped, now);
+}
+
+/** A series' row with its posted occurrences and skipped dates: what its view is made of. */
+async function loadSeries(db: Queryable, id: string) {
   const row = await findSeriesRow(db, id);
   if (!row) return undefined;
   const [posted, skipped] = await Promise.all([postedOccurrences(db, id), skippedDates(db, id)]);
-  return seriesView(row, posted, skipped, now);
+  return { row, posted, skipped };
 }
 
 /**
@@ -253,12 +261,8 @@ function heldByModeration(posted: readonly PostedOccurrence[]): boolean {
 
 /** A series by id as anyone sees it; 404 when there is none, or while a moderation decision holds it. */
 export async function requireJobSeries(db: Queryable, id: string, now: Date): Promise<JobSeries> {
-  const row = await findSeriesRow(db, id);
-  const [posted, skipped] = row
-    ? await Promise.all([postedOccurrences(db, id), skippedDates(db, id)])
-    : [[], new Set<string>()];
-  const series = row && !heldByModeration(posted) ? seriesView(row, posted, skipped, now) : undefined;
-  if (series) return series;
+  const loaded = await loadSeries(db, id);
+  if (loaded && !heldByModeration(loaded.posted)) return seriesView(loaded.row, loaded.posted, loaded.skipped, now);
   throw new ApiError(404, 'not_found', `No job series with the id '${id}'.`, {
     param: 'id',
     suggestion: 'Check the id: a job posted for a series names it in series_id; GET /v1/job-series lists yours.',
@@ -276,12 +280,10 @@ export async function ownJobSeries(
     seriesOfAccount(db, account.id, page),
     seriesCountOfAccount(db, account.id),
   ]);
-  const data = await Promise.all(
-    rows.map(async (row) => {
-      const [posted, skipped] = await Promise.all([postedOccurrences(db, row.id), skippedDates(db, row.id)]);
-      return seriesView(row, posted, skipped, now);
-    }),
-  );
+  // Two queries for the whole page, not two a series.
+  const ids = rows.map((row) => row.id);
+  const [posted, skipped] = await Promise.all([postedOccurrencesOf(db, ids), skippedDatesOf(db, ids)]);
+  const data = rows.map((row) => seriesView(row, posted.get(row.id) ?? [], skipped.get(row.id) ?? new Set(), now));
   return { data, total, ...page };
 }
 
