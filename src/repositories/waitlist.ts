@@ -79,6 +79,25 @@ export function lapsedOffers(db: Queryable, now: Date, batch: number): Promise<W
     .execute();
 }
 
+/**
+ * Waiting entries whose time has begun lapse (a day from its first day in Karlsruhe, hours from
+ * their start): nothing can be offered any more. Returns how many.
+ */
+export async function lapsePastWaiting(trx: WriteTransaction, today: string, now: Date): Promise<number> {
+  const result = await trx
+    .updateTable('waitlist_entries')
+    .set({ status: 'lapsed', updated_at: now.toISOString() })
+    .where('status', '=', 'waiting')
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('start_at', 'is', null), eb('start_date', '<', today)]),
+        eb.and([eb('start_at', 'is not', null), eb('start_at', '<=', now.toISOString())]),
+      ]),
+    )
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
 /** Waiting entries, first come first: the candidates for an offer. */
 export function waitingEntries(db: Queryable, batch: number): Promise<WaitlistEntryRow[]> {
   return db

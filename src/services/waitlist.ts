@@ -16,6 +16,7 @@ import {
   findEntry,
   insertWaitlistEntry,
   lapsedOffers,
+  lapsePastWaiting,
   moveEntry,
   offersToMail,
   releaseOfferMail,
@@ -158,11 +159,15 @@ export async function offerFreedTimes(
   options: { now: Date; holdHours: number; requestTtlHours: number; baseUrl: string; batch?: number },
 ): Promise<number> {
   const { now, holdHours, requestTtlHours } = options;
-  const batch = options.batch ?? 100;
+  // Every waiting entry is looked at each round up to this many (a cheap read each; only a free
+  // time takes the listing's lock).
+  const batch = options.batch ?? 1_000;
   const context = { db, now, claim: null };
   for (const entry of await lapsedOffers(db, now, batch)) {
     await inWriteTransaction(context, (trx) => moveEntry(trx, entry.id, ['offered'], { status: 'lapsed' }, now));
   }
+  // Entries whose time has begun wait for nothing: they lapse, and never crowd the batch below.
+  await inWriteTransaction(context, (trx) => lapsePastWaiting(trx, berlinDate(now), now));
   let offered = 0;
   for (const entry of await waitingEntries(db, batch)) {
     const request = {
@@ -176,8 +181,6 @@ export async function offerFreedTimes(
     const free = async (q: Queryable) => {
       const listing = await listingToBook(q, entry.listing_id);
       if (listing?.status !== 'available') return false;
-      if (entry.start_at === null ? entry.start_date < berlinDate(now) : Date.parse(entry.start_at) <= now.getTime())
-        return false;
       const buffer = listing.buffer_hours;
       return (
         !(await firstClash(q, request, now, requestTtlHours, buffer)) &&

@@ -127,6 +127,15 @@ describe('waiting lists', () => {
     assert.equal((await d.delete(`/v1/waitlist/${waiting.body.id}`)).status, 204);
     assert.equal((await d.get('/v1/me/waitlist')).body.data[0].status, 'left');
     assert.equal((await b.delete(`/v1/waitlist/${first.body.id}`)).status, 409);
+
+    // Waiting for a day that passes taken (a day can be booked until it ends): then the entry lapses.
+    const late = await enter(a, { start_date: '2026-11-25', end_date: '2026-11-25' });
+    assert.equal(late.status, 201, late.raw);
+    await sweep();
+    assert.equal((await a.get('/v1/me/waitlist')).body.data[0].status, 'waiting');
+    now = new Date('2026-11-26T00:30:00Z'); // 01:30 the day after in Karlsruhe: the day is over
+    await sweep();
+    assert.equal((await a.get('/v1/me/waitlist')).body.data[0].status, 'lapsed');
   });
 
   test('by the hour: a trailer’s afternoon comes free', async (t) => {
