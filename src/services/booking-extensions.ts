@@ -2,7 +2,7 @@ import type { Queryable } from '../db/queryable.js';
 import type { AccountRow, BookingExtensionRow } from '../db/schema.js';
 import { isCalendarDate } from '../domain/berlin-time.js';
 import { addDays, bookingPrice, daysInclusive, effectiveBooking, MAX_BOOKING_DAYS } from '../domain/booking-price.js';
-import { bookingRuleIssue } from '../domain/booking-rules.js';
+import { bookingRuleIssue, type RequestedTime } from '../domain/booking-rules.js';
 import {
   daysTouched,
   describeOpeningHours,
@@ -11,6 +11,7 @@ import {
   MAX_BOOKING_HOURS,
   onFullHour,
   parseOpeningHours,
+  requestSpan,
 } from '../domain/hourly-lending.js';
 import { newId } from '../domain/ids.js';
 import type { FeeRule } from '../domain/payments.js';
@@ -32,12 +33,14 @@ import {
   firstClash,
   listingToBook,
 } from '../repositories/bookings.js';
+import { busyTimeOfListing } from '../repositories/busy-calendars.js';
 import { recordEvent } from '../repositories/outbox.js';
 import { inWriteTransaction, type WriteContext, type WriteTransaction } from '../repositories/write-transaction.js';
 import type { BookingExtension, BookingExtensionBody } from '../schemas/booking-extensions.js';
 import { bookingNotFound } from './bookings.js';
 import { ApiError, badRequest } from './errors.js';
 import { chargeExtension } from './payments.js';
+import { heldFor } from './waitlist-holds.js';
 
 /** What extensions depend on besides the request. */
 export interface ExtensionSettings {
@@ -337,7 +340,9 @@ async function newEnd(
       );
     }
     const request = { listingId: booking.listing_id, renterAccountId: booking.renter_account_id, ...time };
-    const clash = await firstClash(trx, request, now, settings.requestTtlHours, listing.buffer_hours, booking.id);
+    const clash =
+      (await firstClash(trx, request, now, settings.requestTtlHours, listing.buffer_hours, booking.id)) ??
+      (await busyOrHeld(trx, request, listing.buffer_hours, now));
     if (clash) {
       const held =
         clash.start_at !== null
@@ -355,6 +360,26 @@ async function newEnd(
     }
   }
   return end;
+}
+
+/**
+ * What else keeps the added time from the renter: the owner's own calendar marking it busy, or a
+ * waiting list's offer holding it for someone else; as a range, or undefined.
+ */
+async function busyOrHeld(
+  trx: WriteTransaction,
+  request: RequestedTime & { listingId: string; renterAccountId: string },
+  bufferHours: number,
+  now: Date,
+) {
+  const span = requestSpan(request);
+  const busy = await busyTimeOfListing(trx, request.listingId, span.from.toISOString(), span.to.toISOString());
+  if (busy) {
+    const days = daysTouched(new Date(busy.start_at), new Date(busy.end_at));
+    return { ...days, start_at: busy.start_at, end_at: busy.end_at, status: 'busy (the owner’s calendar)' };
+  }
+  const held = await heldFor(trx, request, bufferHours, now, request.renterAccountId);
+  return held && { ...held, status: `held for the waiting list until ${held.hold_until}` };
 }
 
 /** Accepts the extension: the booking's new end and price, the added rent owed, the decision's event. */

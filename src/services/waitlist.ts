@@ -2,10 +2,12 @@ import type { Kysely } from 'kysely';
 import type { Queryable } from '../db/queryable.js';
 import type { AccountRow, Database, WaitlistEntryRow } from '../db/schema.js';
 import { berlinDate } from '../domain/berlin-time.js';
+import { requestSpan } from '../domain/hourly-lending.js';
 import { newId } from '../domain/ids.js';
 import type { Mailer } from '../mail/mailer.js';
 import { waitlistOfferEmail } from '../mail/waitlist-email.js';
 import { firstClash, listingToBook } from '../repositories/bookings.js';
+import { busyTimeOfListing } from '../repositories/busy-calendars.js';
 import { lockListing } from '../repositories/listing-writes.js';
 import { recordEvent } from '../repositories/outbox.js';
 import {
@@ -85,9 +87,11 @@ export async function joinWaitlist(
       );
     }
     const request = { listingId, renterAccountId: account.id, ...time };
+    const span = requestSpan(request);
     const taken =
       (await firstClash(trx, request, now, settings.requestTtlHours, listing.buffer_hours)) ??
-      (await heldFor(trx, request, listing.buffer_hours, now, account.id));
+      (await heldFor(trx, request, listing.buffer_hours, now, account.id)) ??
+      (await busyTimeOfListing(trx, listingId, span.from.toISOString(), span.to.toISOString()));
     if (!taken) {
       const param = time.startAt === null ? 'start_date' : 'start_at';
       throw badRequest(
@@ -182,9 +186,11 @@ export async function offerFreedTimes(
       const listing = await listingToBook(q, entry.listing_id);
       if (listing?.status !== 'available') return false;
       const buffer = listing.buffer_hours;
+      const span = requestSpan(request);
       return (
         !(await firstClash(q, request, now, requestTtlHours, buffer)) &&
-        !(await heldFor(q, request, buffer, now, entry.account_id))
+        !(await heldFor(q, request, buffer, now, entry.account_id)) &&
+        !(await busyTimeOfListing(q, entry.listing_id, span.from.toISOString(), span.to.toISOString()))
       );
     };
     // A cheap look first: most waiting times are still taken.

@@ -107,6 +107,22 @@ describe('busy calendars', () => {
       ['2026-11-21T09:00:00.000Z', '2026-12-05T13:00:00.000Z', '2026-12-12T09:00:00.000Z', '2027-03-27T23:00:00.000Z'],
     );
 
+    // The busy times count for extensions and waiting lists too: a booking of 10 and 11 December
+    // cannot run into the busy Saturday, and that Saturday's morning can be waited for.
+    const before = await renter.post(`/v1/listings/${listing.id}/bookings`, {
+      start_date: '2026-12-10',
+      end_date: '2026-12-11',
+    });
+    assert.equal(before.status, 201, before.raw);
+    const extended = await renter.post(`/v1/bookings/${before.body.id}/extension-requests`, { until: '2026-12-12' });
+    assert.equal(extended.status, 409, extended.raw);
+    assert.match(extended.body.message, /owner’s calendar/);
+    const waiting = await renter.post(`/v1/listings/${listing.id}/waitlist`, {
+      start_at: '2026-12-12T10:00:00+01:00',
+      end_at: '2026-12-12T12:00:00+01:00',
+    });
+    assert.equal(waiting.status, 201, waiting.raw);
+
     // Half an hour later: asked with the ETag, the server says 304, and the times stay.
     now = new Date(NOW.getTime() + 31 * 60_000);
     assert.equal(await refresh(), 1);
