@@ -542,5 +542,10 @@ describe("job series: the series' own events", () => {
     assert.deepEqual([object.status, object.price_eur], ['paused', 50]);
     // The first event went to the owner alone: nobody stood for the series yet.
     assert.equal((JSON.parse(events[0]?.audience ?? '[]') as string[]).length, 1);
+    // Erased, the owner takes the series' events with it: the helper's copies of its words go too.
+    const erased = await poster.delete('/v1/me', { confirm: 'poster@example.org' });
+    assert.ok(erased.status < 300, erased.raw);
+    const left = await db.kysely.selectFrom('events').select('id').where('subject_id', '=', series.id).execute();
+    assert.equal(left.length, 0);
   });
 });
