@@ -29,6 +29,7 @@ const TABLES: { [T in Exclude<keyof Database, DerivedTable>]: readonly (keyof Da
   jobs: ['id'],
   job_series_skips: ['series_id', 'occurrence_date'],
   series_applications: ['id'],
+  job_series_excusals: ['series_id', 'helper_id', 'occurrence_date'],
   applications: ['id'],
   bookings: ['id'],
   booking_extensions: ['id'],

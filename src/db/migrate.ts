@@ -36,6 +36,7 @@ import * as consoleDecisions from './migrations/0033-console-decisions.js';
 import * as jobSeries from './migrations/0034-job-series.js';
 import * as bookingRules from './migrations/0035-booking-rules.js';
 import * as hourlyLending from './migrations/0036-hourly-lending.js';
+import * as seriesExcusals from './migrations/0037-series-excusals.js';
 
 /** Migrations are listed in code, not read from a folder, so they work the same from src/ and dist/. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -75,6 +76,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0034-job-series': jobSeries,
   '0035-booking-rules': bookingRules,
   '0036-hourly-lending': hourlyLending,
+  '0037-series-excusals': seriesExcusals,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -119,6 +119,15 @@ export interface JobSeriesSkipsTable {
   created_at: string;
 }
 
+/** A standing helper excused from one occurrence of a series, by the helper or the owner (migration 0037). */
+export interface JobSeriesExcusalsTable {
+  series_id: string;
+  helper_id: string;
+  occurrence_date: string;
+  excused_by: 'helper' | 'poster';
+  created_at: string;
+}
+
 export interface OwnersTable extends ReliabilityColumns {
   id: string;
   display_name: string;
@@ -257,6 +266,8 @@ export interface ApplicationsTable {
   /** Who did not come, by the other side's report (issue 32, migration 0030): the helper or the poster. */
   no_show: Generated<'helper' | 'poster' | null>;
   no_show_at: Generated<string | null>;
+  /** An accepted place on an occurrence of a series given up by an excuse (migration 0037): who excused. */
+  excused_by: Generated<'helper' | 'poster' | null>;
 }
 
 export type BookingStatus = (typeof BOOKING_STATUSES)[number];
@@ -785,6 +796,7 @@ export interface Database {
   jobs: JobsTable;
   job_series: JobSeriesTable;
   job_series_skips: JobSeriesSkipsTable;
+  job_series_excusals: JobSeriesExcusalsTable;
   series_applications: SeriesApplicationsTable;
   owners: OwnersTable;
   listings: ListingsTable;
@@ -839,6 +851,7 @@ export interface Database {
 export type JobRow = Selectable<JobsTable>;
 export type JobSeriesRow = Selectable<JobSeriesTable>;
 export type SeriesApplicationRow = Selectable<SeriesApplicationsTable>;
+export type JobSeriesExcusalRow = Selectable<JobSeriesExcusalsTable>;
 export type NewJob = Insertable<JobsTable>;
 export type ListingRow = Selectable<ListingsTable>;
 export type NewListing = Insertable<ListingsTable>;

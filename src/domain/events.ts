@@ -21,6 +21,7 @@ export const EVENT_TYPES = [
   'job_series.created',
   'job_series.updated',
   'job_series.status_changed',
+  'job_series.helper_excused',
   'message.created',
   'review.published',
   'verification.decided',

@@ -140,6 +140,23 @@ export interface HelperApplicationFact {
    * cancellation of theirs, the poster's not (their acceptance ended through no fault of the helper).
    */
   no_show?: 'helper' | 'poster' | null;
+  /**
+   * Who excused a standing helper from this occurrence of a job series (issue 35), and the
+   * occurrence's start: the poster's excuse never counts as the helper's cancellation, the helper's
+   * only when given less than EXCUSE_NOTICE_HOURS before the start.
+   */
+  excused_by?: 'helper' | 'poster' | null;
+  job_desired_at?: string | null;
+}
+
+/** A standing helper who excuses themselves from an occurrence at least this long ahead has not cancelled. */
+export const EXCUSE_NOTICE_HOURS = 48;
+
+/** Whether an ended acceptance counts as the helper's cancellation (see HelperApplicationFact). */
+function isHelpersCancellation(a: HelperApplicationFact): boolean {
+  if (a.withdrawn_at === null || a.no_show === 'poster' || a.excused_by === 'poster') return false;
+  if (a.excused_by !== 'helper' || !a.job_desired_at) return true;
+  return Date.parse(a.job_desired_at) - Date.parse(a.withdrawn_at) < EXCUSE_NOTICE_HOURS * 3_600_000;
 }
 
 /** Whether an account made at `createdAt` was NEW_ACCOUNT_HOURS old at `at`. Unknown: not seasoned. */
@@ -211,7 +228,7 @@ export function helperRecord(
     ).length,
     responseMinutes: [...applications.map((a) => minutesBetween(a.job_created_at, a.created_at)), ...firstReplies],
     commitments: accepted.length,
-    cancellations: accepted.filter((a) => a.withdrawn_at !== null && a.no_show !== 'poster').length,
+    cancellations: accepted.filter(isHelpersCancellation).length,
     ratings,
     verified,
   };

@@ -117,6 +117,12 @@ export async function anonymiseAccountRows(
   // dates (its posted occurrences are jobs, erased above; nothing more is posted).
   const series = trx.selectFrom('job_series').select('id').where('owner_account_id', '=', id);
   await trx.deleteFrom('job_series_skips').where('series_id', 'in', series).execute();
+  // Who was excused when (of its series, and its helpers from others'): gone with them.
+  const helpers = trx.selectFrom('helpers').select('id').where('account_id', '=', id);
+  await trx
+    .deleteFrom('job_series_excusals')
+    .where((eb) => eb.or([eb('series_id', 'in', series), eb('helper_id', 'in', helpers)]))
+    .execute();
   await trx.deleteFrom('series_applications').where('series_id', 'in', series).execute();
   // Its applications to others' series: the words go, and a standing helper stands no more.
   await trx

@@ -31,6 +31,12 @@ const SOURCES: Record<ExportSectionKey, Source> = {
     key: ['series_id', 'occurrence_date'],
     mine: (a) => sql`series_id in (select id from job_series where owner_account_id = ${a.id})`,
   },
+  job_series_excusals: {
+    table: 'job_series_excusals',
+    key: ['series_id', 'helper_id', 'occurrence_date'],
+    mine: (a) =>
+      sql`(series_id in (select id from job_series where owner_account_id = ${a.id}) or helper_id in (select id from helpers where account_id = ${a.id}))`,
+  },
   owner_profiles: { table: 'owners', key: ['id'], mine: (a) => sql`account_id = ${a.id}` },
   listings: { table: 'listings', key: ['id'], mine: (a) => sql`owner_id in ${ownerIds(a)}` },
   helper_profiles: { table: 'helpers', key: ['id'], mine: (a) => sql`account_id = ${a.id}` },

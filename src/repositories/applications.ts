@@ -33,6 +33,7 @@ export function applicationRowToApplication(
     decided_at: row.decided_at,
     completion: completionOf(row, now),
     ...(row.no_show !== null && { no_show: { party: row.no_show, reported_at: row.no_show_at as string } }),
+    ...(row.excused_by !== null && { excused: { by: row.excused_by, excused_at: row.withdrawn_at as string } }),
   };
 }
 
@@ -114,6 +115,7 @@ export async function insertApplication(
     withdrawn_at: null,
     no_show: null,
     no_show_at: null,
+    excused_by: null,
     ...NO_COMPLETION,
   };
   await trx.insertInto('applications').values(row).execute();
@@ -273,6 +275,30 @@ export function markNoShow(
     .where('status', '=', 'accepted')
     .where('withdrawn_at', 'is', null)
     .where('no_show', 'is', null)
+    .where('completion_requested_at', 'is', null)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/**
+ * A standing helper excused from one occurrence of a series (issue 35): the helper's accepted
+ * place on the occurrence's job, not withdrawn and not yet part of a completion, ends; `by` says
+ * who excused. The changed row, or undefined when the helper holds no such place.
+ */
+export function excuseAcceptance(
+  trx: WriteTransaction,
+  jobId: string,
+  helperId: string,
+  by: 'helper' | 'poster',
+  now: Date,
+): Promise<ApplicationRow | undefined> {
+  return trx
+    .updateTable('applications')
+    .set({ excused_by: by, withdrawn_at: now.toISOString() })
+    .where('job_id', '=', jobId)
+    .where('helper_id', '=', helperId)
+    .where('status', '=', 'accepted')
+    .where('withdrawn_at', 'is', null)
     .where('completion_requested_at', 'is', null)
     .returningAll()
     .executeTakeFirst();

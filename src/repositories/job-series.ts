@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/queryable.js';
-import type { JobSeriesRow, JobSeriesTable, SeriesApplicationRow } from '../db/schema.js';
+import type { JobSeriesExcusalRow, JobSeriesRow, JobSeriesTable, SeriesApplicationRow } from '../db/schema.js';
 import { newId } from '../domain/ids.js';
 import type { JobStatus } from '../domain/statuses.js';
 import type { JobValues } from './job-writes.js';
@@ -180,6 +180,47 @@ export async function insertSkip(trx: WriteTransaction, seriesId: string, date: 
   return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
 }
 
+/** The standing helpers excused from occurrences of a series, oldest date first. */
+export function excusalsOf(db: Queryable, seriesId: string): Promise<JobSeriesExcusalRow[]> {
+  return db
+    .selectFrom('job_series_excusals')
+    .selectAll()
+    .where('series_id', '=', seriesId)
+    .orderBy('occurrence_date')
+    .orderBy('helper_id')
+    .execute();
+}
+
+/** The dates of a series the account's helpers are excused from (for the account's calendar feed). */
+export async function excusedDatesOfAccount(db: Queryable, seriesId: string, accountId: string): Promise<Set<string>> {
+  const rows = await db
+    .selectFrom('job_series_excusals')
+    .innerJoin('series_applications', (join) =>
+      join
+        .onRef('series_applications.series_id', '=', 'job_series_excusals.series_id')
+        .onRef('series_applications.helper_id', '=', 'job_series_excusals.helper_id'),
+    )
+    .select('job_series_excusals.occurrence_date')
+    .where('job_series_excusals.series_id', '=', seriesId)
+    .where('series_applications.account_id', '=', accountId)
+    .execute();
+  return new Set(rows.map((row) => row.occurrence_date));
+}
+
+/** Records a standing helper excused from one occurrence; false when they were excused from it already. */
+export async function insertExcusal(
+  trx: WriteTransaction,
+  excusal: Pick<JobSeriesExcusalRow, 'series_id' | 'helper_id' | 'occurrence_date' | 'excused_by'>,
+  now: Date,
+): Promise<boolean> {
+  const result = await trx
+    .insertInto('job_series_excusals')
+    .values({ ...excusal, created_at: now.toISOString() })
+    .onConflict((oc) => oc.columns(['series_id', 'helper_id', 'occurrence_date']).doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
 /**
  * Posts one occurrence of a series as an open job of its owner; null when it is posted already
  * (another instance's sweep, or a write, got there first: the unique index on series and date
@@ -323,8 +364,8 @@ export async function activeSeriesOfParty(
 }
 
 /**
- * Moves a series' occurrences from `fromDate` on (their posted jobs and skipped dates) to another
- * series: "this and following" of an edit splits the series there.
+ * Moves a series' occurrences from `fromDate` on (their posted jobs, skipped dates and excused
+ * helpers) to another series: "this and following" of an edit splits the series there.
  */
 export async function moveOccurrencesFrom(
   trx: WriteTransaction,
@@ -340,6 +381,12 @@ export async function moveOccurrencesFrom(
     .execute();
   await trx
     .updateTable('job_series_skips')
+    .set({ series_id: toSeriesId })
+    .where('series_id', '=', fromSeriesId)
+    .where('occurrence_date', '>=', fromDate)
+    .execute();
+  await trx
+    .updateTable('job_series_excusals')
     .set({ series_id: toSeriesId })
     .where('series_id', '=', fromSeriesId)
     .where('occurrence_date', '>=', fromDate)

@@ -103,6 +103,8 @@ export async function helperHistory(
       'applications.status',
       'applications.withdrawn_at',
       'applications.no_show',
+      'applications.excused_by',
+      'jobs.desired_at as job_desired_at',
       'jobs.created_at as job_created_at',
       'jobs.status as job_status',
       'jobs.completed_at as job_completed_at',

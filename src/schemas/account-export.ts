@@ -60,6 +60,7 @@ const COMPLETION: ExportFields = {
   completion_final_at: ['s?', 'Final at.'],
   no_show: ['s?', 'Who did not come: helper or poster.'],
   no_show_at: ['s?', 'No-show reported at.'],
+  excused_by: ['s?', 'Who excused it (series): helper or poster.'],
 };
 
 export const EXPORT_SECTIONS = [
@@ -191,6 +192,18 @@ export const EXPORT_SECTIONS = [
     description: 'Occurrences of your job series you skipped.',
     many: true,
     fields: { series_id: ['s', 'Series id.'], occurrence_date: ['s', 'Skipped local date.'], ...CREATED },
+  },
+  {
+    key: 'job_series_excusals',
+    description: 'Standing helpers excused from one occurrence: of your series, or your helpers.',
+    many: true,
+    fields: {
+      series_id: ['s', 'Series id.'],
+      helper_id: ['s', 'The helper.'],
+      occurrence_date: ['s', 'Local date.'],
+      excused_by: ['s', 'helper or poster.'],
+      ...CREATED,
+    },
   },
   {
     key: 'owner_profiles',

@@ -82,6 +82,19 @@ export const ApplicationSchema = Type.Object(
         },
       ),
     ),
+    excused: Type.Optional(
+      Type.Object(
+        {
+          by: StringEnum(['helper', 'poster'] as const, { description: 'Who excused the helper.' }),
+          excused_at: Type.String({ format: 'date-time' }),
+        },
+        {
+          additionalProperties: false,
+          description:
+            'Present once a standing helper of a job series was excused from this occurrence (POST /v1/job-series/{id}/applications/{application_id}/excuse): the acceptance ended then.',
+        },
+      ),
+    ),
     cancellation: CancellationOutcome,
   },
   { $id: 'Application', additionalProperties: false, description: 'A helper’s application for a job.' },

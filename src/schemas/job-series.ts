@@ -149,6 +149,20 @@ export const SeriesApplicationSchema = Type.Object(
     created_at: Type.String({ format: 'date-time' }),
     decided_at: Nullable(Type.String({ format: 'date-time' }), { description: 'When it was accepted or rejected.' }),
     ended_at: Nullable(Type.String({ format: 'date-time' }), { description: 'When an accepted one ended.' }),
+    excused: Type.Array(
+      Type.Object(
+        {
+          date: Type.String({ format: 'date', description: 'The occurrence’s local date.' }),
+          by: StringEnum(['helper', 'poster'] as const, { description: 'Who excused the helper.' }),
+          job_id: Nullable(Type.String(), {
+            description: 'The occurrence’s job when it was posted at the excuse (its application shows the money).',
+          }),
+          created_at: Type.String({ format: 'date-time' }),
+        },
+        { additionalProperties: false },
+      ),
+      { description: 'The occurrences the helper is excused from (…/excuse), by date; a substitute takes them.' },
+    ),
   },
   { $id: 'SeriesApplication', additionalProperties: false },
 );
@@ -158,6 +172,18 @@ export const SeriesApplicationPage = Type.Object(
   {
     data: Type.Array(RefTo(SeriesApplicationSchema), { description: 'Oldest first.' }),
     total: PageFields.total,
+  },
+  { additionalProperties: false },
+);
+
+/** POST /v1/job-series/{id}/applications/{application_id}/excuse. */
+export const SeriesExcuseBody = Type.Object(
+  {
+    date: Type.String({
+      format: 'date',
+      maxLength: 10,
+      description: 'The local date (YYYY-MM-DD) of the occurrence the standing helper is excused from.',
+    }),
   },
   { additionalProperties: false },
 );
@@ -175,7 +201,7 @@ export const SeriesApplicationParams = Type.Object(
   { additionalProperties: false },
 );
 
-export const SERIES_STANDING = `**Standing helpers.** A helper applies to the whole series once (POST /v1/job-series/{id}/applications); the owner accepts at most helpers_needed of them. An accepted helper stands for every occurrence: each occurrence posted and not started gets an ordinary application of the helper, accepted at once (its events, the payment of the helper's share, the job assigned once staffed), now for those posted already and as each further one is posted. A standing helper takes no place on an occurrence that has no helper missing, and none is taken from the hourly quota of applications. Either side ends it (…/end): occurrences posted afterwards no longer take the helper; what was accepted stays, and is cancelled or completed as a job. A substitute for one occurrence applies to its job as to any.`;
+export const SERIES_STANDING = `**Standing helpers.** A helper applies to the whole series once (POST /v1/job-series/{id}/applications); the owner accepts at most helpers_needed of them. An accepted helper stands for every occurrence: each occurrence posted and not started gets an ordinary application of the helper, accepted at once (its events, the payment of the helper's share, the job assigned once staffed), now for those posted already and as each further one is posted. A standing helper takes no place on an occurrence that has no helper missing, and none is taken from the hourly quota of applications. Either side ends it (…/end): occurrences posted afterwards no longer take the helper; what was accepted stays, and is cancelled or completed as a job. **A substitute for one occurrence**: either side excuses a standing helper from one occurrence ahead (…/excuse {date}), posted or not. A posted occurrence's accepted place ends at once (the application shows excused): excused by the helper, the poster gets the share back in full; excused by the poster, the helper's share is cancelled by the job's cancellation policy at the occurrence's time. An assigned job opens again, and a substitute applies to it and is accepted as on any job; an occurrence posted later is posted without the excused helper. An excuse is final for that date.`;
 
 const { desired_at: _desiredChange, deadline: _deadlineChange, ...changeFields } = JobUpdateBody.properties;
 

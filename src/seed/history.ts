@@ -182,6 +182,7 @@ export function helperHistory(
         withdrawn_at: job.status === 'cancelled' ? iso(created + rng.int(1, 48) * 3_600_000) : null,
         no_show: null,
         no_show_at: null,
+        excused_by: null,
         // Jobs of no account: their completions count as the owner's word (domain/reliability.ts).
         ...NO_COMPLETION,
       };

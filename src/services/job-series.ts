@@ -1,10 +1,8 @@
 import type { Kysely } from 'kysely';
-import { isUniqueViolation } from '../db/errors.js';
 import type { Queryable } from '../db/queryable.js';
 import type { AccountRow, Database, JobSeriesRow, SeriesApplicationRow } from '../db/schema.js';
 import { berlinDate, berlinWallClock, isCalendarDate } from '../domain/berlin-time.js';
 import { addDays } from '../domain/booking-price.js';
-import { applicationNote } from '../domain/contact-shield.js';
 import { SCHEDULE_HORIZON_DAYS, scheduleHorizon } from '../domain/deadlines.js';
 import { DEFAULT_CENTER, haversineKm } from '../domain/geo.js';
 import type { FeeRule } from '../domain/payments.js';
@@ -18,25 +16,21 @@ import {
   recurrenceText,
 } from '../domain/recurrence.js';
 import { SERIES_MACHINE } from '../domain/transitions.js';
-import { isOwnHelper } from '../repositories/helper-profiles.js';
 import {
   activeSeriesOfParty,
   copyStandingHelpers,
   dueSeries,
-  findSeriesApplication,
+  excusalsOf,
+  excusedDatesOfAccount,
   findSeriesRow,
   insertOccurrence,
   insertSeries,
-  insertSeriesApplication,
   insertSkip,
   lockOwnSeries,
-  lockSeries,
   moveOccurrencesFrom,
-  moveSeriesApplication,
   type PostedOccurrence,
   postedOccurrences,
   postedOccurrencesOf,
-  seriesApplicationsOf,
   seriesCountOfAccount,
   seriesOfAccount,
   setSeriesState,
@@ -48,13 +42,7 @@ import { derivedJobFields, type JobValues, lockOwnJob } from '../repositories/jo
 import { flag, locationFromRow, parsePhotos } from '../repositories/mappers.js';
 import { recordEvent } from '../repositories/outbox.js';
 import { inWriteTransaction, type WriteContext, type WriteTransaction } from '../repositories/write-transaction.js';
-import type {
-  JobSeries,
-  JobSeriesCreateBody,
-  JobSeriesUpdateBody,
-  SeriesApplication,
-  SeriesOccurrence,
-} from '../schemas/job-series.js';
+import type { JobSeries, JobSeriesCreateBody, JobSeriesUpdateBody, SeriesOccurrence } from '../schemas/job-series.js';
 import { standOn } from './applications.js';
 import { ApiError, badRequest } from './errors.js';
 import { changeOpenJob, jobColumns, moveJob } from './jobs.js';
@@ -71,7 +59,10 @@ const SWEEP_BATCH = 50;
  * What each occurrence of a series is posted with: the columns of a job a client sets (place
  * resolved, price in cents), without its schedule, which each occurrence takes from the rule.
  */
-type SeriesTemplate = Omit<JobValues, 'desired_at' | 'desired_date' | 'deadline' | 'series_id' | 'occurrence_date'>;
+export type SeriesTemplate = Omit<
+  JobValues,
+  'desired_at' | 'desired_date' | 'deadline' | 'series_id' | 'occurrence_date'
+>;
 
 /** What series writes need: the window occurrences are posted in, and the fees of payments and cancellations. */
 export interface SeriesSettings {
@@ -164,7 +155,7 @@ function checkFirstOccurrence(occurrences: Occurrence[], startsOn: string, accou
 }
 
 /** The occurrences of a stored series (its rule was checked when stored). */
-function planOf(row: Pick<JobSeriesRow, 'rrule' | 'starts_on' | 'local_time'>): Occurrence[] {
+export function planOf(row: Pick<JobSeriesRow, 'rrule' | 'starts_on' | 'local_time'>): Occurrence[] {
   const rule = parseRecurrence(row.rrule);
   if (isRecurrenceProblem(rule)) throw new Error(`stored rule of a series no longer reads: ${rule.problem}`);
   const occurrences = occurrencesOf(rule, row.starts_on, row.local_time);
@@ -196,6 +187,7 @@ async function postDue(trx: WriteTransaction, row: JobSeriesRow, now: Date, sett
     const template = JSON.parse(row.template) as SeriesTemplate;
     const derived = await derivedJobFields(trx, template);
     const standing = await standingHelpersOf(trx, row.id);
+    const excused = new Set((await excusalsOf(trx, row.id)).map(excusalKey));
     for (const occurrence of due) {
       const at = occurrence.startsAt.toISOString();
       const values: JobValues = {
@@ -210,7 +202,10 @@ async function postDue(trx: WriteTransaction, row: JobSeriesRow, now: Date, sett
       count += 1;
       const job = await recordJobEvent(trx, 'job.created', jobId, now);
       await matchSavedSearches(trx, 'jobs', job, row.owner_account_id, now);
-      for (const helper of standing) await standOn(trx, standingOn(jobId, helper, row), now, settings.fees);
+      for (const helper of standing) {
+        if (excused.has(excusalKey({ helper_id: helper.helper_id, occurrence_date: occurrence.date }))) continue;
+        await standOn(trx, standingOn(jobId, helper, row), now, settings.fees);
+      }
     }
   }
   const next = waiting.find((occurrence) => occurrence.startsAt.getTime() > windowEnd);
@@ -331,7 +326,11 @@ function seriesView(row: JobSeriesRow, posted: PostedOccurrence[], skipped: Set<
 }
 
 /** The stored status as shown: an active series whose every occurrence has started is ended. */
-function effectiveSeriesStatus(status: JobSeriesRow['status'], plan: Occurrence[], now: Date): JobSeries['status'] {
+export function effectiveSeriesStatus(
+  status: JobSeriesRow['status'],
+  plan: Occurrence[],
+  now: Date,
+): JobSeries['status'] {
   const last = plan.at(-1);
   if (status === 'active' && (!last || last.startsAt.getTime() <= now.getTime())) return 'ended';
   return status;
@@ -466,166 +465,28 @@ async function recordSeriesEvent(
   );
 }
 
-function startsLater(job: PostedOccurrence, now: Date): boolean {
+export function startsLater(job: PostedOccurrence, now: Date): boolean {
   return job.desired_at !== null && job.desired_at > now.toISOString() && ['open', 'assigned'].includes(job.status);
 }
 
-function seriesNotFound(id: string): ApiError {
+export function seriesNotFound(id: string): ApiError {
   return new ApiError(404, 'not_found', `No job series with the id '${id}' is yours to change.`, {
     param: 'id',
     suggestion: 'Check the id; you can change only series your account created. GET /v1/job-series lists yours.',
   });
 }
 
+/** A helper excused from an occurrence, as one string to look up. */
+export const excusalKey = (excusal: { helper_id: string; occurrence_date: string }) =>
+  `${excusal.helper_id} ${excusal.occurrence_date}`;
+
 /** What standOn needs to give a standing helper a place on an occurrence's job. */
-function standingOn(jobId: string, helper: SeriesApplicationRow, series: Pick<JobSeriesRow, 'owner_account_id'>) {
+export function standingOn(
+  jobId: string,
+  helper: SeriesApplicationRow,
+  series: Pick<JobSeriesRow, 'owner_account_id'>,
+) {
   return { jobId, helperId: helper.helper_id, accountId: helper.account_id, ownerAccountId: series.owner_account_id };
-}
-
-/** An application to a series as its reader sees it: the owner reads the message shielded until accepted. */
-function seriesApplicationView(row: SeriesApplicationRow, reader: 'applicant' | 'owner'): SeriesApplication {
-  const shown = applicationNote(row.message, reader === 'owner' && row.status === 'pending');
-  return {
-    id: row.id,
-    series_id: row.series_id,
-    helper_id: row.helper_id,
-    status: row.status,
-    message: shown.text,
-    contact_data_hidden: shown.masked,
-    created_at: row.created_at,
-    decided_at: row.decided_at,
-    ended_at: row.ended_at,
-  };
-}
-
-/**
- * A helper of the account applies to a whole series (404 for another account's helper or an
- * unknown series; 400 for one's own series; 409 once the series is cancelled or ended, or when the
- * helper applied already). The owner decides once for every occurrence.
- */
-export async function applyToSeries(
-  context: WriteContext,
-  account: AccountRow,
-  seriesId: string,
-  body: { helper_id: string; message?: string | null | undefined },
-): Promise<SeriesApplication> {
-  const { now } = context;
-  if (!(await isOwnHelper(context.db, body.helper_id, account.id))) {
-    throw new ApiError(404, 'not_found', `No helper with the id '${body.helper_id}' is yours.`, {
-      param: 'helper_id',
-      suggestion: 'Apply as a helper your account registered with POST /v1/helpers.',
-    });
-  }
-  try {
-    return await inWriteTransaction(context, async (trx) => {
-      const series = await lockSeries(trx, seriesId, now);
-      if (!series) throw seriesNotFound(seriesId);
-      if (series.owner_account_id === account.id) {
-        throw badRequest(
-          'invalid_parameter',
-          'helper_id',
-          'Your account created this series; it cannot apply to it.',
-          'Apply to series of other accounts; GET /v1/job-series/{id}/applications lists who applied to yours.',
-        );
-      }
-      const status = effectiveSeriesStatus(series.status, planOf(series), now);
-      if (status === 'cancelled' || status === 'ended') {
-        throw new ApiError(409, 'invalid_state_transition', `The series is ${status}; it takes no applications.`, {
-          param: null,
-          suggestion: 'Apply to an active series, or to one of its open jobs (GET /v1/jobs).',
-        });
-      }
-      const input = { seriesId, helperId: body.helper_id, accountId: account.id, message: body.message ?? null };
-      return seriesApplicationView(await insertSeriesApplication(trx, input, now), 'applicant');
-    });
-  } catch (error) {
-    if (!isUniqueViolation(error)) throw error;
-    throw new ApiError(409, 'already_applied', `Helper '${body.helper_id}' has already applied to this series.`, {
-      param: 'helper_id',
-      suggestion: 'A helper applies to a series once; wait for the owner to accept or reject the application.',
-    });
-  }
-}
-
-/** The applications to the account's series, oldest first (404 for anyone else's series). */
-export async function applicationsOfSeries(
-  db: Queryable,
-  account: AccountRow,
-  seriesId: string,
-): Promise<{ data: SeriesApplication[]; total: number }> {
-  const series = await findSeriesRow(db, seriesId);
-  if (series?.owner_account_id !== account.id) throw seriesNotFound(seriesId);
-  const rows = await seriesApplicationsOf(db, seriesId);
-  return { data: rows.map((row) => seriesApplicationView(row, 'owner')), total: rows.length };
-}
-
-export type SeriesApplicationAction = 'accept' | 'reject' | 'end';
-
-const SERIES_APPLICATION_MACHINE: Record<
-  SeriesApplicationRow['status'],
-  Partial<Record<SeriesApplicationAction, SeriesApplicationRow['status']>>
-> = {
-  pending: { accept: 'accepted', reject: 'rejected' },
-  accepted: { end: 'ended' },
-  rejected: {},
-  ended: {},
-};
-
-/**
- * The owner accepts or rejects an application to the series; either side ends an accepted one.
- * Accepting takes one of the series' helpers_needed places (409 limit_reached when they are
- * taken) and gives the helper a place on every posted occurrence that has not started (standOn);
- * the occurrences posted later take the helper as they are posted (postDue). 404 for anyone else.
- */
-export async function decideSeriesApplication(
-  context: WriteContext,
-  account: AccountRow,
-  ids: { seriesId: string; applicationId: string },
-  action: SeriesApplicationAction,
-  settings: SeriesSettings,
-): Promise<SeriesApplication> {
-  const { now } = context;
-  return inWriteTransaction(context, async (trx) => {
-    const series = await lockSeries(trx, ids.seriesId, now);
-    const application = series && (await findSeriesApplication(trx, ids.seriesId, ids.applicationId));
-    const isOwner = series?.owner_account_id === account.id;
-    const mayAct = isOwner || (action === 'end' && application?.account_id === account.id);
-    if (!series || !application || !mayAct) {
-      throw new ApiError(404, 'not_found', `No application '${ids.applicationId}' to this series is yours to decide.`, {
-        param: 'application_id',
-        suggestion: 'The series owner lists them with GET /v1/job-series/{id}/applications.',
-      });
-    }
-    const to = (SERIES_APPLICATION_MACHINE[application.status] as Record<string, SeriesApplicationRow['status']>)[
-      action
-    ];
-    if (!to) throw illegalTransition('series application', application.status, action, SERIES_APPLICATION_MACHINE);
-    if (action === 'accept') {
-      const status = effectiveSeriesStatus(series.status, planOf(series), now);
-      if (status === 'cancelled' || status === 'ended')
-        throw illegalTransition('job series', status, 'accept', SERIES_MACHINE);
-      const needed = (JSON.parse(series.template) as SeriesTemplate).helpers_needed;
-      const standing = await standingHelpersOf(trx, series.id);
-      if (standing.length >= needed) {
-        throw new ApiError(409, 'limit_reached', `The series needs ${needed} helper(s), and as many stand for it.`, {
-          param: null,
-          suggestion: 'End a standing helper first (…/applications/{application_id}/end), or reject this one.',
-        });
-      }
-    }
-    if (!(await moveSeriesApplication(trx, application.id, application.status, to, now))) {
-      throw illegalTransition('series application', application.status, action, SERIES_APPLICATION_MACHINE);
-    }
-    const moved = { ...application, status: to };
-    if (action === 'accept') {
-      for (const job of await postedOccurrences(trx, series.id)) {
-        if (job.status !== 'open' || !startsLater(job, now)) continue;
-        await standOn(trx, standingOn(job.id, moved, series), now, settings.fees);
-      }
-    }
-    const row = await findSeriesApplication(trx, ids.seriesId, ids.applicationId);
-    return seriesApplicationView(row ?? moved, isOwner ? 'owner' : 'applicant');
-  });
 }
 
 /** An occurrence still to be posted, in the calendar of the series' owner or of a helper standing for it. */
@@ -640,8 +501,8 @@ export interface PlannedOccurrence {
 
 /**
  * The occurrences of the active series the account has a part in that are still to be posted
- * (not posted, not skipped, ahead of `now`) from `from` to `to` (local dates, inclusive): posted
- * ones are jobs and come with the account's jobs.
+ * (not posted, not skipped, not excused for a helper of the account, ahead of `now`) from `from`
+ * to `to` (local dates, inclusive): posted ones are jobs and come with the account's jobs.
  */
 export async function plannedOccurrencesOf(
   db: Queryable,
@@ -651,11 +512,15 @@ export async function plannedOccurrencesOf(
 ): Promise<PlannedOccurrence[]> {
   const planned: PlannedOccurrence[] = [];
   for (const { row, role } of await activeSeriesOfParty(db, accountId)) {
-    const [posted, skipped] = await Promise.all([postedOccurrences(db, row.id), skippedDates(db, row.id)]);
+    const [posted, skipped, excused] = await Promise.all([
+      postedOccurrences(db, row.id),
+      skippedDates(db, row.id),
+      role === 'helper' ? excusedDatesOfAccount(db, row.id, accountId) : new Set<string>(),
+    ]);
     const postedDates = new Set(posted.map((job) => job.occurrence_date));
     const template = JSON.parse(row.template) as SeriesTemplate;
     for (const occurrence of planOf(row)) {
-      if (postedDates.has(occurrence.date) || skipped.has(occurrence.date)) continue;
+      if (postedDates.has(occurrence.date) || skipped.has(occurrence.date) || excused.has(occurrence.date)) continue;
       if (occurrence.startsAt.getTime() <= now.getTime()) continue;
       if (occurrence.date < window.from || occurrence.date > window.to) continue;
       planned.push({

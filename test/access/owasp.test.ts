@@ -61,6 +61,7 @@ const BODIES: Record<string, object> = {
   fileClaim: { amount_eur: 5, text: 'Von Fremden beansprucht.' },
   disputeClaim: { text: 'Von Fremden bestritten.' },
   requestBookingExtension: { until: '2026-12-20' },
+  excuseJobSeriesHelper: { date: '2026-12-03' },
 };
 
 async function world(t: Parameters<typeof buildTestApp>[0]) {
@@ -275,6 +276,7 @@ async function snapshot(db: Db): Promise<string> {
     'claims',
     'job_series',
     'job_series_skips',
+    'job_series_excusals',
     'series_applications',
     'booking_extensions',
     'waitlist_entries',

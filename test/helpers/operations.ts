@@ -17,6 +17,7 @@ export const WRITE_OPERATIONS = [
   'POST /v1/job-series/{id}/applications/{application_id}/accept acceptJobSeriesApplication',
   'POST /v1/job-series/{id}/applications/{application_id}/reject rejectJobSeriesApplication',
   'POST /v1/job-series/{id}/applications/{application_id}/end endJobSeriesApplication',
+  'POST /v1/job-series/{id}/applications/{application_id}/excuse excuseJobSeriesHelper',
   'POST /v1/jobs/{id}/applications applyToJob',
   'GET /v1/jobs/{id}/applications listJobApplications',
   'POST /v1/jobs/{id}/applications/{application_id}/accept acceptApplication',

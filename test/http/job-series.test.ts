@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import ICAL from 'ical.js';
 import { testConfig } from '../../src/config.js';
 import { configuredLimits } from '../../src/http/route-deps.js';
-import { postDueOccurrences } from '../../src/services/job-series.js';
+import { plannedOccurrencesOf, postDueOccurrences } from '../../src/services/job-series.js';
 import { buildTestApp, clientFor, createKey, NOW } from '../helpers/app.js';
 import { helperBody, JOB_BODY } from '../helpers/bodies.js';
 
@@ -44,6 +44,15 @@ async function setUp(t: Parameters<typeof buildTestApp>[0], start: Date = NOW) {
 }
 
 type Occurrence = { date: string; starts_at: string; state: string; job_id: string | null };
+
+async function whoPosted(db: Awaited<ReturnType<typeof buildTestApp>>['db'], seriesId: string): Promise<string> {
+  const row = await db.kysely
+    .selectFrom('job_series')
+    .select('owner_account_id')
+    .where('id', '=', seriesId)
+    .executeTakeFirstOrThrow();
+  return row.owner_account_id as string;
+}
 const states = (occurrences: Occurrence[]) => occurrences.map((o) => `${o.date} ${o.state}`);
 
 describe('job series: a recurring job whose occurrences are ordinary jobs', () => {
@@ -332,6 +341,173 @@ describe('job series: a recurring job whose occurrences are ordinary jobs', () =
     );
     assert.equal((await poster.post(`${url}/${second.body.id}/accept`)).status, 200, 'the place is free again');
     assert.equal((await anonymous.get(`/v1/jobs/${sixth.job_id}`)).body.status, 'assigned');
+  });
+
+  test('a substitute takes one occurrence: either side excuses the standing helper, money and record follow', async (t) => {
+    const { app, db, poster, stranger, anonymous, advance, sweep, clock } = await setUp(t);
+    const helperKey = await createKey(db, { email: 'helper@example.org' });
+    const helper = clientFor(app, helperKey.key);
+    const profile = (await helper.post('/v1/helpers', { ...helperBody('Mira K.'), categories: ['CLEANING'] })).body;
+    const substitute = (await stranger.post('/v1/helpers', { ...helperBody('Ole P.'), categories: ['CLEANING'] })).body;
+    const { body: series } = await poster.post('/v1/job-series', CLEANING);
+    const url = `/v1/job-series/${series.id}/applications`;
+    const applied = (await helper.post(url, { helper_id: profile.id })).body;
+    const excuse = `${url}/${applied.id}/excuse`;
+    const early = await helper.post(excuse, { date: '2026-12-10' });
+    assert.equal(early.status, 409, 'only an accepted helper is excused');
+    assert.equal(early.body.error, 'invalid_state_transition');
+    assert.equal((await poster.post(`${url}/${applied.id}/accept`)).status, 200);
+    const jobOf = async (date: string) =>
+      ((await anonymous.get(`/v1/job-series/${series.id}`)).body.occurrences as Occurrence[]).find(
+        (o) => o.date === date,
+      )?.job_id as string;
+    const helperApplication = async (jobId: string) =>
+      (await poster.get(`/v1/jobs/${jobId}/applications`)).body.data.find(
+        (a: { helper_id: string }) => a.helper_id === profile.id,
+      );
+    const paymentsOf = (applicationId: string) =>
+      db.kysely
+        .selectFrom('payments')
+        .select(['kind', 'status', 'amount_cents'])
+        .where('application_id', '=', applicationId)
+        .orderBy('created_at')
+        .orderBy('kind')
+        .execute();
+    const cancellationRate = async () =>
+      (await anonymous.get(`/v1/helpers/${profile.id}`)).body.reliability.cancellation_rate as number;
+
+    // The helper excuses themselves from 10 December, posted and 19 days ahead: the place ends at
+    // once, the poster owes nothing for it, the job opens again, and the record shows no cancellation.
+    const tenth = await jobOf('2026-12-10');
+    const placed = await helperApplication(tenth);
+    assert.equal(placed.status, 'accepted');
+    assert.equal((await stranger.post(excuse, { date: '2026-12-10' })).status, 404, 'nobody else excuses');
+    const excused = await helper.post(excuse, { date: '2026-12-10' });
+    assert.equal(excused.status, 200, excused.raw);
+    assert.equal(excused.body.status, 'accepted', 'the helper still stands for the others');
+    assert.deepEqual(excused.body.excused, [
+      { date: '2026-12-10', by: 'helper', job_id: tenth, created_at: clock().toISOString() },
+    ]);
+    assert.equal((await anonymous.get(`/v1/jobs/${tenth}`)).body.status, 'open');
+    const released = await helperApplication(tenth);
+    assert.deepEqual(released.excused, { by: 'helper', excused_at: clock().toISOString() });
+    assert.deepEqual(await paymentsOf(placed.id), [{ kind: 'job', status: 'cancelled', amount_cents: 4500 }]);
+    assert.equal(await cancellationRate(), 0, 'an excuse 48 hours ahead or more is no cancellation');
+    const again = await helper.post(excuse, { date: '2026-12-10' });
+    assert.deepEqual(again.body, excused.body, 'excusing again answers as it is');
+
+    // A substitute applies to that one job and is accepted as on any job; the excused helper cannot return to it.
+    const sub = await stranger.post(`/v1/jobs/${tenth}/applications`, { helper_id: substitute.id });
+    assert.equal(sub.status, 201, sub.raw);
+    assert.equal((await poster.post(`/v1/jobs/${tenth}/applications/${sub.body.id}/accept`)).status, 200);
+    assert.equal((await anonymous.get(`/v1/jobs/${tenth}`)).body.status, 'assigned');
+    assert.equal((await helper.post(`/v1/jobs/${tenth}/applications`, { helper_id: profile.id })).status, 409);
+    assert.equal((await anonymous.get(`/v1/jobs/${await jobOf('2026-12-17')}`)).body.status, 'assigned');
+
+    // The poster excuses the helper from 31 December, not posted yet: it is posted without them,
+    // 24 December with them; the helper's calendar plans no 31 December.
+    const planned = await poster.post(excuse, { date: '2026-12-31' });
+    assert.equal(planned.status, 200, planned.raw);
+    assert.deepEqual(
+      planned.body.excused.map((e: { date: string; by: string; job_id: string | null }) => [e.date, e.by, e.job_id]),
+      [
+        ['2026-12-10', 'helper', tenth],
+        ['2026-12-31', 'poster', null],
+      ],
+    );
+    const calendar = await plannedOccurrencesOf(
+      db.kysely,
+      helperKey.accountId,
+      { from: '2026-12-01', to: '2027-01-31' },
+      clock(),
+    );
+    assert.deepEqual(
+      calendar.map((o) => o.date),
+      ['2026-12-24'],
+    );
+    advance(14);
+    assert.equal(await sweep(), 2);
+    assert.equal((await anonymous.get(`/v1/jobs/${await jobOf('2026-12-24')}`)).body.status, 'assigned');
+    const last = await jobOf('2026-12-31');
+    assert.equal((await anonymous.get(`/v1/jobs/${last}`)).body.status, 'open');
+    assert.equal(await helperApplication(last), undefined, 'the excused helper took no place');
+
+    // Late excuses (17 December at 9:00, 21 hours ahead): the poster's leaves the helper the
+    // flexible policy's half as a fee and no mark on their record; the helper's late one would count.
+    advance(11.875);
+    const seventeenth = await jobOf('2026-12-17');
+    const held = await helperApplication(seventeenth);
+    const late = await poster.post(excuse, { date: '2026-12-17' });
+    assert.equal(late.status, 200, late.raw);
+    assert.deepEqual(await paymentsOf(held.id), [
+      { kind: 'job', status: 'cancelled', amount_cents: 4500 },
+      { kind: 'fee', status: 'awaiting_payment', amount_cents: 2250 },
+    ]);
+    assert.equal(await cancellationRate(), 0, "the poster's excuse is no cancellation of the helper's");
+    assert.equal((await anonymous.get(`/v1/jobs/${seventeenth}`)).body.status, 'open');
+
+    // Nothing to excuse: an unknown date, a started occurrence, someone else's application.
+    const unknown = await helper.post(excuse, { date: '2026-12-11' });
+    assert.equal(unknown.status, 404);
+    assert.equal(unknown.body.param, 'date');
+    const started = await helper.post(excuse, { date: '2026-12-03' });
+    assert.equal(started.status, 409);
+    assert.equal(started.body.param, 'date');
+    assert.match(started.body.suggestion, /no-show/);
+    const events = await db.kysely
+      .selectFrom('events')
+      .select(['type', 'audience'])
+      .where('type', '=', 'job_series.helper_excused')
+      .execute();
+    assert.equal(events.length, 3, 'one event an excuse, none for a repeated one');
+    // Split for this and the following: the new part's helper keeps the excuse from 31 December.
+    const split = await poster.patch(`/v1/job-series/${series.id}`, { price_eur: 50, from: '2026-12-24' });
+    assert.equal(split.status, 200, split.raw);
+    const carried = (await poster.get(`/v1/job-series/${split.body.id}/applications`)).body.data[0];
+    assert.deepEqual(
+      carried.excused.map((e: { date: string; by: string }) => `${e.date} ${e.by}`),
+      ['2026-12-31 poster'],
+    );
+    const kept = (await poster.get(url)).body.data[0];
+    assert.deepEqual(
+      kept.excused.map((e: { date: string }) => e.date),
+      ['2026-12-10', '2026-12-17'],
+    );
+    for (const event of events) {
+      assert.deepEqual(
+        JSON.parse(event.audience as string).sort(),
+        [helperKey.accountId, await whoPosted(db, series.id)].sort(),
+      );
+    }
+    // Erased, the helper takes the record of when they were away with them.
+    const erased = await helper.delete('/v1/me', { confirm: 'helper@example.org' });
+    assert.ok(erased.status < 300, erased.raw);
+    const left = await db.kysely.selectFrom('job_series_excusals').select('occurrence_date').execute();
+    assert.deepEqual(left, []);
+  });
+
+  test('a helper excusing themselves less than 48 hours ahead counts as their cancellation, the poster refunded in full', async (t) => {
+    const { app, db, poster, anonymous, advance } = await setUp(t);
+    const helper = clientFor(app, (await createKey(db, { email: 'helper@example.org' })).key);
+    const profile = (await helper.post('/v1/helpers', { ...helperBody('Mira K.'), categories: ['CLEANING'] })).body;
+    const { body: series } = await poster.post('/v1/job-series', CLEANING);
+    const applied = (await helper.post(`/v1/job-series/${series.id}/applications`, { helper_id: profile.id })).body;
+    assert.equal((await poster.post(`/v1/job-series/${series.id}/applications/${applied.id}/accept`)).status, 200);
+    advance(12.75); // 3 December, 6:00 local: the occurrence starts in three hours
+    const late = await helper.post(`/v1/job-series/${series.id}/applications/${applied.id}/excuse`, {
+      date: '2026-12-03',
+    });
+    assert.equal(late.status, 200, late.raw);
+    const job = late.body.excused[0].job_id;
+    assert.equal((await anonymous.get(`/v1/jobs/${job}`)).body.status, 'open');
+    const payments = await db.kysely
+      .selectFrom('payments')
+      .select(['kind', 'status'])
+      .where('job_id', '=', job)
+      .execute();
+    assert.deepEqual(payments, [{ kind: 'job', status: 'cancelled' }], 'nothing kept: the helper excused');
+    const rate = (await anonymous.get(`/v1/helpers/${profile.id}`)).body.reliability.cancellation_rate;
+    assert.ok(rate > 0, `a late excuse counts: ${rate}`);
   });
 
   test('the private calendar feeds show the posted occurrences as jobs and the planned ones as tentative', async (t) => {

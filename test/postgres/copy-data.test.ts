@@ -113,7 +113,19 @@ async function writeThroughApi(db: Db): Promise<ApiRows> {
       hourly_rate_eur: 18,
     });
     // The helper stands for the weekly series too.
-    await post(`/v1/job-series/${series.id}/applications`, helper, { helper_id: profile.id, message: 'Jeden Montag.' });
+    const standing = await post(`/v1/job-series/${series.id}/applications`, helper, {
+      helper_id: profile.id,
+      message: 'Jeden Montag.',
+    });
+    // Accepted, and excused from one Monday for a substitute (an accepted place given up: excused_by).
+    for (const url of [
+      `/v1/job-series/${series.id}/applications/${standing.id}/accept`,
+      `/v1/job-series/${series.id}/applications/${standing.id}/excuse`,
+    ]) {
+      const payload = url.endsWith('excuse') ? { date: '2026-12-07' } : undefined;
+      const response = await app.inject({ method: 'POST', url, headers: { 'x-api-key': owner }, payload });
+      assert.equal(response.statusCode, 200, response.body);
+    }
     const application = await post(`/v1/jobs/${job.id}/applications`, helper, {
       helper_id: profile.id,
       message: 'Gern, ab 9 Uhr.',

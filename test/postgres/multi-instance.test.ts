@@ -104,6 +104,7 @@ test('two instances on one PostgreSQL schema and one Redis', { timeout: 300_000 
       '0034-job-series',
       '0035-booking-rules',
       '0036-hourly-lending',
+      '0037-series-excusals',
     ]);
   });
 

@@ -130,7 +130,7 @@ test('every documented POST of the developer tier commits its idempotency key wi
     method: 'phone',
   });
   await post('/v1/jobs/{id}/cancel', `/v1/jobs/${other.id}/cancel`, owner.key);
-  // Issue 35: a weekly series, a standing helper accepted and ended, another rejected; paused,
+  // Issue 35: a weekly series, a standing helper accepted, excused once and ended, another rejected; paused,
   // resumed, one occurrence skipped, cancelled.
   const series = await post('/v1/job-series', '/v1/job-series', owner.key, {
     ...JOB_BODY,
@@ -151,6 +151,12 @@ test('every documented POST of the developer tier commits its idempotency key wi
     );
   await decideSeries(standing.id, 'accept');
   await decideSeries(notStanding.id, 'reject');
+  await post(
+    `${seriesApplications}/{application_id}/excuse`,
+    `/v1/job-series/${series.id}/applications/${standing.id}/excuse`,
+    helper.key,
+    { date: '2026-12-10' },
+  );
   await decideSeries(standing.id, 'end');
   for (const action of ['pause', 'resume']) {
     await post(`/v1/job-series/{id}/${action}`, `/v1/job-series/${series.id}/${action}`, owner.key);

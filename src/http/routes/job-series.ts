@@ -13,20 +13,24 @@ import {
   SeriesApplicationPage,
   SeriesApplicationParams,
   SeriesApplicationSchema,
+  SeriesExcuseBody,
 } from '../../schemas/job-series.js';
 import {
-  applicationsOfSeries,
-  applyToSeries,
   createJobSeries,
-  decideSeriesApplication,
   moveJobSeries,
   ownJobSeries,
   requireJobSeries,
   type SeriesAction,
-  type SeriesApplicationAction,
   skipOccurrence,
   updateJobSeries,
 } from '../../services/job-series.js';
+import {
+  applicationsOfSeries,
+  applyToSeries,
+  decideSeriesApplication,
+  excuseStandingHelper,
+  type SeriesApplicationAction,
+} from '../../services/series-applications.js';
 import { errorResponses } from '../error-catalogue.js';
 import { created, ok, sendCreated } from '../responses.js';
 import type { Api, RouteDeps } from '../route-deps.js';
@@ -283,4 +287,32 @@ export function jobSeriesRoutes(app: Api, deps: RouteDeps): void {
         ),
     );
   }
+  app.post(
+    '/v1/job-series/:id/applications/:application_id/excuse',
+    {
+      ...WRITE_HOOKS,
+      schema: {
+        operationId: 'excuseJobSeriesHelper',
+        summary: 'Excuse a standing helper from one occurrence',
+        description: `By the series owner or the standing helper, for an occurrence ahead (date): the helper stays accepted for the others, and a substitute takes this one. A posted occurrence's place ends at once, with its money (see below); an assigned job opens again for applications. Excusing again for the same date answers as it is. 404 for anyone else or an unknown date; 409 unless accepted, or when the occurrence started or is skipped. Both get a job_series.helper_excused event.\n\n${SERIES_STANDING}`,
+        tags,
+        security: WRITE_SECURITY,
+        params: SeriesApplicationParams,
+        querystring: NoQuery,
+        body: SeriesExcuseBody,
+        response: {
+          200: ok(RefTo(SeriesApplicationSchema), 'The application, with the dates it is excused from.'),
+          ...SERIES_ERRORS,
+        },
+      },
+    },
+    async (request) =>
+      excuseStandingHelper(
+        writeContext(request, deps),
+        requireAccount(request),
+        { seriesId: request.params.id, applicationId: request.params.application_id },
+        request.body.date,
+        settings,
+      ),
+  );
 }
