@@ -5,13 +5,15 @@
  *
  *   domain  <-  schemas, db  <-  repositories  <-  search, events, seed  <-  services  <-  http  <-  mcp  <-  app.ts, server.ts, cli/
  *
- * (mail/ and rate-limit/ are leaves beside domain/; sweeps/ and sandbox/ sit below http/; adapters/
+ * (mail/, i18n/ and rate-limit/ are leaves beside domain/; sweeps/ and sandbox/ sit below http/; adapters/
  * implement the services' ports and are chosen by app.ts.)
  */
 const LAYERS = {
   domain: [],
   'rate-limit': ['domain'],
-  mail: ['domain', 'config.ts'],
+  // German and English texts (issue 36): what mail/, services/ and http/ say to people.
+  i18n: ['domain'],
+  mail: ['domain', 'i18n', 'config.ts'],
   schemas: ['domain'],
   db: ['domain'],
   repositories: ['domain', 'schemas', 'db'],
@@ -19,14 +21,26 @@ const LAYERS = {
   search: ['domain', 'schemas', 'db', 'repositories'],
   events: ['domain', 'schemas', 'db', 'repositories'],
   webhooks: ['domain', 'schemas', 'db', 'repositories', 'events'],
-  services: ['domain', 'schemas', 'db', 'repositories', 'search', 'events', 'webhooks', 'mail'],
+  services: ['domain', 'schemas', 'db', 'repositories', 'search', 'events', 'webhooks', 'mail', 'i18n'],
   sweeps: ['domain', 'schemas', 'db', 'repositories', 'events', 'services'],
   // Implementations of the services' ports (the Stripe SDK behind the payment provider port).
   adapters: ['domain', 'services'],
   sandbox: ['domain', 'schemas', 'db', 'repositories', 'seed', 'search'],
   // Routes and plugins reach the data only through services (reads too: services/search.ts,
   // figures.ts, places.ts ...); the types they name come from schemas/, domain/ or services/.
-  http: ['domain', 'schemas', 'services', 'events', 'webhooks', 'mail', 'rate-limit', 'sandbox', 'sweeps', 'config.ts'],
+  http: [
+    'domain',
+    'schemas',
+    'services',
+    'events',
+    'webhooks',
+    'mail',
+    'i18n',
+    'rate-limit',
+    'sandbox',
+    'sweeps',
+    'config.ts',
+  ],
   mcp: ['domain', 'schemas', 'db', 'repositories', 'search', 'events', 'services', 'http', 'config.ts'],
 };
 

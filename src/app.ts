@@ -40,6 +40,7 @@ import { eventRoutes } from './http/routes/events.js';
 import { healthRoutes } from './http/routes/health.js';
 import { READ_ROUTES, registerRoutes, WRITE_ROUTES } from './http/routes/index.js';
 import { metricsRoutes } from './http/routes/metrics.js';
+import { notificationPageRoutes } from './http/routes/notifications.js';
 import { oauthRoutes } from './http/routes/oauth.js';
 import { oauthClientRoutes } from './http/routes/oauth-clients.js';
 import { sandboxRoutes } from './http/routes/sandbox.js';
@@ -282,6 +283,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<Api> {
   await app.register(developerPageRoutes, routeDeps);
   // The page of a draft's confirmation_url: its own plugin too, for the same reason.
   await app.register(confirmPageRoutes, { deps: routeDeps, settings: drafts });
+  // The unsubscribe link of notification e-mails: form bodies (RFC 8058 one-click) only there too.
+  await app.register(notificationPageRoutes, { deps: routeDeps });
   oauthRoutes(app, { server: oauthServer, issuer: publicBaseUrl(config) });
   // Sign-up, sign-in and /account (issue 31): cookies, like form bodies, are read only there.
   const mailer = deps.mailer ?? createMailer(config);

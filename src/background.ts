@@ -13,6 +13,7 @@ import { bookingRequestSweep } from './sweeps/booking-requests.js';
 import { busyCalendarSweep } from './sweeps/busy-calendars.js';
 import { completionSweep } from './sweeps/completions.js';
 import { jobSeriesSweep } from './sweeps/job-series.js';
+import { notificationSweep } from './sweeps/notifications.js';
 import { PeriodicSweep } from './sweeps/periodic.js';
 import { providerTaskSweep } from './sweeps/provider-tasks.js';
 import { reviewPublicationSweep } from './sweeps/reviews.js';
@@ -29,7 +30,7 @@ const SIGN_IN_SWEEP_MS = 600_000;
  * The work every instance does besides answering requests: sending the outbox's webhook deliveries
  * (when WEBHOOK_DELIVERY is on), expiring unanswered booking requests, publishing reviews whose
  * window closed, writing final the job completions nobody objected to, posting the occurrences of
- * job series as they come due, offering waiting lists' freed times, sending saved-search
+ * job series as they come due, offering waiting lists' freed times, e-mailing notifications, sending saved-search
  * digests and forgetting old search changes, expired sign-in codes and ended sessions. All start
  * when the app is ready and stop (waiting for what is in flight) when it closes.
  */
@@ -103,6 +104,14 @@ export function startBackgroundWork(
     userAgent: `KarlsruheMarketplace-Calendars/${API_VERSION}`,
     log: app.log,
   });
+  // E-mails what happens to people as they chose (planned from the events, each sent once across instances).
+  const notifications = notificationSweep(db, {
+    now,
+    everyMs: config.EVENTS_POLL_MS,
+    baseUrl: publicBaseUrl(config),
+    mailer,
+    log: app.log,
+  });
   // Sends the daily digest e-mails of saved-search matches (claimed per account: one instance sends).
   const digests = new PeriodicSweep({
     everyMs: config.DIGEST_SWEEP_MS,
@@ -134,6 +143,7 @@ export function startBackgroundWork(
     series,
     waitlists,
     busyCalendars,
+    ...(config.NOTIFICATION_EMAILS ? [notifications] : []),
     digests,
     searchChanges,
     signIns,

@@ -137,6 +137,8 @@ const ConfigSchema = Type.Object({
   STREAMS_PER_CALLER: Type.Integer({ minimum: 1, maximum: 1_000, default: 5 }),
   WEBHOOKS_PER_ACCOUNT: Type.Integer({ minimum: 1, maximum: 1_000, default: 10 }),
   WEBHOOK_DELIVERY: Type.Boolean({ default: true }),
+  // Whether this instance plans and e-mails notifications (issue 36); what is older than a day when read is not sent.
+  NOTIFICATION_EMAILS: Type.Boolean({ default: true }),
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: Type.Boolean({ default: false }),
   WEBHOOK_RETRY_BASE_MS: Type.Integer({ minimum: 10, maximum: 3_600_000, default: 30_000 }),
   WEBHOOK_MAX_ATTEMPTS: Type.Integer({ minimum: 1, maximum: 50, default: 13 }),

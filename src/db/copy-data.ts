@@ -30,6 +30,8 @@ const TABLES: { [T in Exclude<keyof Database, DerivedTable>]: readonly (keyof Da
   job_series_skips: ['series_id', 'occurrence_date'],
   series_applications: ['id'],
   job_series_excusals: ['series_id', 'helper_id', 'occurrence_date'],
+  notification_settings: ['account_id'],
+  notifications: ['id'],
   applications: ['id'],
   bookings: ['id'],
   booking_extensions: ['id'],

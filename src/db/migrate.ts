@@ -37,6 +37,7 @@ import * as jobSeries from './migrations/0034-job-series.js';
 import * as bookingRules from './migrations/0035-booking-rules.js';
 import * as hourlyLending from './migrations/0036-hourly-lending.js';
 import * as seriesExcusals from './migrations/0037-series-excusals.js';
+import * as notifications from './migrations/0038-notifications.js';
 
 /** Migrations are listed in code, not read from a folder, so they work the same from src/ and dist/. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -77,6 +78,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0035-booking-rules': bookingRules,
   '0036-hourly-lending': hourlyLending,
   '0037-series-excusals': seriesExcusals,
+  '0038-notifications': notifications,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

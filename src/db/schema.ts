@@ -518,6 +518,43 @@ export interface MessagesTable {
   removed_at: Generated<string | null>;
 }
 
+/** An account's notification choices (migration 0038, issue 36); no row: the defaults. */
+export interface NotificationSettingsTable {
+  account_id: string;
+  language: 'de' | 'en';
+  quiet_start: string | null;
+  quiet_end: string | null;
+  digest_time: string;
+  /** JSON: per kind (domain/notifications.ts) the channels on. */
+  kinds: string;
+  /** Random key (hex) of the HMAC in the one-click unsubscribe links; never shown. */
+  unsubscribe_key: string;
+  updated_at: string;
+}
+
+/** Something to send to one account on one channel, or sent (migration 0038, issue 36). */
+export interface NotificationsTable {
+  id: string;
+  account_id: string;
+  kind: string;
+  channel: 'email' | 'digest';
+  /** What it was made from (the event's id): with account and channel, unique. */
+  source: string;
+  event_type: string;
+  subject_id: string;
+  /** What is sent as one (the conversation of a message); null: on its own. */
+  fold_key: string | null;
+  /** The event's object as the account read it (JSON). */
+  payload: string;
+  status: 'pending' | 'sent' | 'folded' | 'failed' | 'dropped';
+  due_at: string;
+  attempts: Generated<number>;
+  claimed_until: string | null;
+  sent_at: string | null;
+  last_error: string | null;
+  created_at: string;
+}
+
 export interface MetaTable {
   key: string;
   value: string;
@@ -797,6 +834,8 @@ export interface Database {
   job_series: JobSeriesTable;
   job_series_skips: JobSeriesSkipsTable;
   job_series_excusals: JobSeriesExcusalsTable;
+  notification_settings: NotificationSettingsTable;
+  notifications: NotificationsTable;
   series_applications: SeriesApplicationsTable;
   owners: OwnersTable;
   listings: ListingsTable;
@@ -852,6 +891,8 @@ export type JobRow = Selectable<JobsTable>;
 export type JobSeriesRow = Selectable<JobSeriesTable>;
 export type SeriesApplicationRow = Selectable<SeriesApplicationsTable>;
 export type JobSeriesExcusalRow = Selectable<JobSeriesExcusalsTable>;
+export type NotificationRow = Selectable<NotificationsTable>;
+export type NotificationSettingsRow = Selectable<NotificationSettingsTable>;
 export type NewJob = Insertable<JobsTable>;
 export type ListingRow = Selectable<ListingsTable>;
 export type NewListing = Insertable<ListingsTable>;

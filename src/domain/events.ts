@@ -9,6 +9,7 @@ export const EVENT_TYPES = [
   'listing.updated',
   'listing.status_changed',
   'application.created',
+  'application.status_changed',
   'application.no_show',
   'completion.requested',
   'completion.confirmed',

@@ -8,6 +8,8 @@ export interface MailMessage {
   to: string;
   subject: string;
   text: string;
+  /** The same as HTML (sent as multipart/alternative with the text); most messages are text only. */
+  html?: string;
   /** Extra headers (List-Unsubscribe); Auto-Submitted is always set. */
   headers?: Readonly<Record<string, string>>;
 }

@@ -37,6 +37,12 @@ const SOURCES: Record<ExportSectionKey, Source> = {
     mine: (a) =>
       sql`(series_id in (select id from job_series where owner_account_id = ${a.id}) or helper_id in (select id from helpers where account_id = ${a.id}))`,
   },
+  notification_settings: {
+    table: 'notification_settings',
+    key: ['account_id'],
+    mine: (a) => sql`account_id = ${a.id}`,
+  },
+  notifications: { table: 'notifications', key: ['id'], mine: (a) => sql`account_id = ${a.id}` },
   owner_profiles: { table: 'owners', key: ['id'], mine: (a) => sql`account_id = ${a.id}` },
   listings: { table: 'listings', key: ['id'], mine: (a) => sql`owner_id in ${ownerIds(a)}` },
   helper_profiles: { table: 'helpers', key: ['id'], mine: (a) => sql`account_id = ${a.id}` },

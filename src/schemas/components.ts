@@ -18,6 +18,7 @@ import { JobSeriesSchema, SeriesApplicationSchema } from './job-series.js';
 import { JobSchema } from './jobs.js';
 import { ListingSchema, OpeningHoursSchema } from './listings.js';
 import { AppealSchema, ModerationDecisionSchema, ReportSchema, TransparencySchema } from './notices.js';
+import { NotificationSettingsSchema } from './notifications.js';
 import { AuthorizationSchema, OauthClientSchema } from './oauth.js';
 import { BankAccountSchema, PaymentSchema, PayoutsSchema } from './payments.js';
 import { ExactLocationSchema } from './places.js';
@@ -48,6 +49,7 @@ export const COMPONENT_SCHEMAS = [
   BookingExtensionSchema,
   WaitlistEntrySchema,
   BusyCalendarSchema,
+  NotificationSettingsSchema,
   CategoryItemSchema,
   EstimateSchema,
   PublicHelperSchema,

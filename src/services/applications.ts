@@ -144,6 +144,19 @@ async function decideOn(
     await recordJobEvent(trx, 'job.status_changed', input.jobId, now);
   }
   const row = await findApplication(trx, input.applicationId);
+  // The helper learns the decision (their webhooks, private stream and notifications).
+  const job = await jobPlaceAndOwner(trx, input.jobId);
+  await recordEvent(
+    trx,
+    {
+      type: 'application.status_changed',
+      subjectId: row.id,
+      place: job,
+      audience: [job.owner_account_id, row.account_id],
+      data: applicationRowToApplication(row, 'applicant', now),
+    },
+    now,
+  );
   if (input.action === 'accept') {
     await refreshHelperRecords(trx, [row.helper_id]);
     await createJobPayment(

@@ -282,6 +282,8 @@ async function snapshot(db: Db): Promise<string> {
     'waitlist_entries',
     'busy_calendars',
     'busy_times',
+    'notification_settings',
+    'notifications',
   ] as const;
   const rows: unknown[] = [];
   // Sorted: PostgreSQL returns rows in storage order, which a no-op update (a row lock) changes.

@@ -29,6 +29,8 @@ const UNLIMITED = {
   NEW_CONVERSATIONS_PER_ACCOUNT_PER_HOUR: '1000000',
   // In-process apps send no webhooks (tests of delivery run a real server process and receiver).
   WEBHOOK_DELIVERY: 'false',
+  // Nor notification e-mails on their own (tests of notifications run the sweep themselves, to a real SMTP server).
+  NOTIFICATION_EMAILS: 'false',
 };
 
 /**

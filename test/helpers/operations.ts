@@ -1,4 +1,4 @@
-/** The write operations of the API (issue 4; reviews and verification, issue 17; calendar feeds and saved searches, issue 18, whose unsubscribe link needs no key; the account's export and erasure, issue 19; drafts a person confirms, issue 21; job series, issue 35) and the reads registered with them: method, path and operationId, in registration order. */
+/** The write operations of the API (issue 4; reviews and verification, issue 17; calendar feeds and saved searches, issue 18, whose unsubscribe link needs no key; the account's export and erasure, issue 19; drafts a person confirms, issue 21; job series, issue 35; notification settings, issue 36) and the reads registered with them: method, path and operationId, in registration order. */
 export const WRITE_OPERATIONS = [
   'POST /v1/jobs createJob',
   'PATCH /v1/jobs/{id} updateJob',
@@ -82,6 +82,8 @@ export const WRITE_OPERATIONS = [
   'GET /v1/saved-searches/{id}/matches listSavedSearchMatches',
   'GET /v1/me/export exportMyData',
   'DELETE /v1/me eraseMyAccount',
+  'GET /v1/me/notification-settings getNotificationSettings',
+  'PUT /v1/me/notification-settings updateNotificationSettings',
   'PUT /v1/me/provider putMyProvider',
   'GET /v1/me/provider getMyProvider',
   'POST /v1/reports fileReport',

@@ -7,7 +7,10 @@ export interface ReceivedMail {
   raw: string;
   /** Header names in lower case; folded values unfolded and encoded words decoded. */
   headers: Record<string, string>;
+  /** The plain-text body (of a multipart/alternative message, its text/plain part). */
   text: string;
+  /** The text/html part of a multipart/alternative message, if it has one. */
+  html?: string;
 }
 
 export interface TestSmtpServer {
@@ -45,8 +48,23 @@ function decodeWords(value: string): string {
     );
 }
 
-/** Splits a raw RFC 5322 message into headers and a decoded body; enough for the plain-text mail we send. */
-export function parseMail(raw: string): Pick<ReceivedMail, 'headers' | 'text'> {
+/** Splits a raw RFC 5322 message into headers and a decoded body; a multipart/alternative one into its text and HTML. */
+export function parseMail(raw: string): Pick<ReceivedMail, 'headers' | 'text' | 'html'> {
+  const part = parsePart(raw);
+  const boundary = /boundary="?([^";]+)"?/i.exec(part.headers['content-type'] ?? '')?.[1];
+  if (!boundary || !/^multipart\//i.test(part.headers['content-type'] ?? '')) return part;
+  const body = raw.slice(raw.indexOf('\r\n\r\n') + 4);
+  const parts = body
+    .split(`--${boundary}`)
+    .slice(1)
+    .filter((chunk) => !chunk.startsWith('--'))
+    .map((chunk) => parsePart(chunk.replace(/^\r\n/, '')));
+  const typed = (type: string) => parts.find((p) => (p.headers['content-type'] ?? '').startsWith(type))?.text;
+  const html = typed('text/html');
+  return { headers: part.headers, text: typed('text/plain') ?? '', ...(html !== undefined && { html }) };
+}
+
+function parsePart(raw: string): Pick<ReceivedMail, 'headers' | 'text'> {
   const split = raw.indexOf('\r\n\r\n');
   const head = split === -1 ? raw : raw.slice(0, split);
   const body = split === -1 ? '' : raw.slice(split + 4);

@@ -16,6 +16,7 @@ import { migrateToLatest } from '../../src/db/migrate.js';
 import { createMailer } from '../../src/mail/mailer.js';
 import { anchorFor, DEFAULT_SEED_OPTIONS, seedDatabase } from '../../src/seed/seed-database.js';
 import { decideReport } from '../../src/services/notices.js';
+import { planNotifications, sendDueNotifications } from '../../src/services/notifications.js';
 import { sendSavedSearchDigests } from '../../src/services/saved-search-digests.js';
 import { type CliRun, runCli } from '../helpers/admin-cli.js';
 import { createKey, NOW } from '../helpers/app.js';
@@ -469,6 +470,19 @@ async function writeThroughApi(db: Db): Promise<ApiRows> {
     const mailer = createMailer({ OUTBOX_DIR: outbox, MAIL_FROM: 'api@example.org', SMTP_URL: undefined });
     try {
       assert.equal(await sendSavedSearchDigests(db.kysely, mailer, { now: NOW, baseUrl: 'http://127.0.0.1' }), 1);
+      // The notifications the writes above made (issue 36), one sent; the renter's settings chosen.
+      const chosen = await app.inject({
+        method: 'PUT',
+        url: '/v1/me/notification-settings',
+        headers: { 'x-api-key': renter },
+        payload: { language: 'en', quiet_hours: { start: '22:00', end: '07:00' } },
+      });
+      assert.equal(chosen.statusCode, 200, chosen.body);
+      // (The app's own sweep may have got there first: either way, they are there.)
+      await planNotifications(db.kysely, NOW);
+      await sendDueNotifications(db.kysely, mailer, { now: NOW, baseUrl: 'http://127.0.0.1' });
+      const made = await db.kysely.selectFrom('notifications').select('id').execute();
+      assert.ok(made.length > 0, 'the writes made notifications');
     } finally {
       mailer.close();
       rmSync(outbox, { recursive: true, force: true });

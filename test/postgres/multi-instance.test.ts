@@ -105,6 +105,7 @@ test('two instances on one PostgreSQL schema and one Redis', { timeout: 300_000 
       '0035-booking-rules',
       '0036-hourly-lending',
       '0037-series-excusals',
+      '0038-notifications',
     ]);
   });
 

@@ -81,6 +81,7 @@ const DEFAULTS = {
   STREAMS_PER_CALLER: 5,
   WEBHOOKS_PER_ACCOUNT: 10,
   WEBHOOK_DELIVERY: true,
+  NOTIFICATION_EMAILS: true,
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: false,
   WEBHOOK_RETRY_BASE_MS: 30_000,
   WEBHOOK_MAX_ATTEMPTS: 13,
@@ -401,6 +402,8 @@ describe('seed CLI', () => {
         listings: 20,
         helpers: 10,
         meta: [
+          // Where the notifications sweep starts reading events (migration 0038): the newest event at migration.
+          { key: 'notifications_cursor', value: '0' },
           {
             key: 'seed',
             value: JSON.stringify({

@@ -18,6 +18,7 @@ import { jobRoutes } from './jobs.js';
 import { listingWriteRoutes } from './listing-writes.js';
 import { listingRoutes } from './listings.js';
 import { noticeRoutes } from './notices.js';
+import { notificationRoutes } from './notifications.js';
 import { paymentRoutes } from './payments.js';
 import { payoutRoutes } from './payouts.js';
 import { placeNameRoutes } from './place-names.js';
@@ -62,6 +63,7 @@ export const WRITE_ROUTES: readonly RouteModule[] = [
   calendarRoutes,
   savedSearchRoutes,
   accountDataRoutes,
+  notificationRoutes,
   providerRoutes,
   noticeRoutes,
   paymentRoutes,

@@ -1,0 +1,270 @@
+import type { Kysely } from 'kysely';
+import type { Queryable } from '../db/queryable.js';
+import type { Database, NotificationRow, NotificationSettingsRow } from '../db/schema.js';
+import { newId } from '../domain/ids.js';
+import { NOTIFIED_EVENT_TYPES } from '../domain/notifications.js';
+
+const CURSOR = 'notifications_cursor';
+
+/** How long a claimed notification is held against other instances while it is sent. */
+const CLAIM_MS = 120_000;
+
+/** An account's notification settings; undefined: none stored (the defaults). */
+export function findNotificationSettings(
+  db: Queryable,
+  accountId: string,
+): Promise<NotificationSettingsRow | undefined> {
+  return db.selectFrom('notification_settings').selectAll().where('account_id', '=', accountId).executeTakeFirst();
+}
+
+/** The stored settings of several accounts, by account. */
+export async function notificationSettingsOf(
+  db: Queryable,
+  accountIds: readonly string[],
+): Promise<Map<string, NotificationSettingsRow>> {
+  if (accountIds.length === 0) return new Map();
+  const rows = await db.selectFrom('notification_settings').selectAll().where('account_id', 'in', accountIds).execute();
+  return new Map(rows.map((row) => [row.account_id, row]));
+}
+
+/** Stores an account's settings (its unsubscribe key stays once made). */
+export async function saveNotificationSettings(db: Queryable, row: NotificationSettingsRow): Promise<void> {
+  const { account_id, unsubscribe_key, ...changed } = row;
+  await db
+    .insertInto('notification_settings')
+    .values(row)
+    .onConflict((oc) => oc.column('account_id').doUpdateSet(changed))
+    .execute();
+}
+
+/** An event the planner reads: its id, type, subject, audience and payload. */
+export interface NotifiedEvent {
+  id: number;
+  type: string;
+  subject_id: string;
+  audience: string | null;
+  payload: string;
+  created_at: string;
+}
+
+/**
+ * Takes the next events to plan notifications for, once across instances: reads up to `limit`
+ * private events of the notified types after the shared cursor and moves the cursor past them
+ * with a conditional write in the caller's transaction (an instance that lost the race reads
+ * nothing; a transaction that fails gives the events back).
+ */
+export async function takeEventBatch(trx: Queryable, limit: number): Promise<NotifiedEvent[]> {
+  const cursor = await trx.selectFrom('meta').select('value').where('key', '=', CURSOR).executeTakeFirst();
+  if (!cursor) return [];
+  const events = await trx
+    .selectFrom('events')
+    .select(['id', 'type', 'subject_id', 'audience', 'payload', 'created_at'])
+    .where('id', '>', Number(cursor.value))
+    .where('type', 'in', NOTIFIED_EVENT_TYPES)
+    .where('audience', 'is not', null)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+  const last = events.at(-1);
+  if (!last) return [];
+  const moved = await trx
+    .updateTable('meta')
+    .set({ value: String(last.id) })
+    .where('key', '=', CURSOR)
+    .where('value', '=', cursor.value)
+    .executeTakeFirst();
+  return Number(moved.numUpdatedRows) > 0 ? events.map((event) => ({ ...event, id: Number(event.id) })) : [];
+}
+
+/** The two sides of an application: the job's owner and the helper's account. */
+export function applicationParties(db: Queryable, applicationId: string) {
+  return db
+    .selectFrom('applications')
+    .innerJoin('jobs', 'jobs.id', 'applications.job_id')
+    .select(['jobs.owner_account_id as owner', 'applications.account_id as helper', 'jobs.title as title'])
+    .where('applications.id', '=', applicationId)
+    .executeTakeFirst();
+}
+
+/** The two sides of a booking: the listing owner's account and the renter, and who cancelled it. */
+export function bookingParties(db: Queryable, bookingId: string) {
+  return db
+    .selectFrom('bookings')
+    .innerJoin('listings', 'listings.id', 'bookings.listing_id')
+    .innerJoin('owners', 'owners.id', 'listings.owner_id')
+    .select([
+      'owners.account_id as owner',
+      'bookings.renter_account_id as renter',
+      'bookings.cancelled_by as cancelled_by',
+      'listings.title as title',
+    ])
+    .where('bookings.id', '=', bookingId)
+    .executeTakeFirst();
+}
+
+export type NewNotification = Omit<
+  NotificationRow,
+  'id' | 'attempts' | 'claimed_until' | 'sent_at' | 'last_error' | 'status'
+>;
+
+/** Records notifications to send; one already made from the same source for the account and channel stays as it is. */
+export async function insertNotifications(trx: Queryable, rows: readonly NewNotification[]): Promise<number> {
+  let inserted = 0;
+  for (const row of rows) {
+    const result = await trx
+      .insertInto('notifications')
+      .values({ ...row, id: newId('ntf'), status: 'pending', claimed_until: null, sent_at: null, last_error: null })
+      .onConflict((oc) => oc.columns(['account_id', 'channel', 'source']).doNothing())
+      .executeTakeFirst();
+    inserted += Number(result.numInsertedOrUpdatedRows ?? 0);
+  }
+  return inserted;
+}
+
+/**
+ * Claims the next due notification for this instance: pending, due, not held by another
+ * instance's claim (or its claim ran out: that instance died), with a conditional write; of a
+ * few candidates the first this instance wins. Undefined: nothing is due, or others hold it all.
+ */
+export async function claimNextDue(db: Kysely<Database>, now: Date): Promise<NotificationRow | undefined> {
+  const at = now.toISOString();
+  const candidates = await db
+    .selectFrom('notifications')
+    .select('id')
+    .where('status', '=', 'pending')
+    .where('due_at', '<=', at)
+    .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', at)]))
+    .orderBy('due_at')
+    .orderBy('id')
+    .limit(5)
+    .execute();
+  const until = new Date(now.getTime() + CLAIM_MS).toISOString();
+  for (const { id } of candidates) {
+    const row = await db
+      .updateTable('notifications')
+      .set({ claimed_until: until })
+      .where('id', '=', id)
+      .where('status', '=', 'pending')
+      .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', at)]))
+      .returningAll()
+      .executeTakeFirst();
+    if (row) return row;
+  }
+  return undefined;
+}
+
+/**
+ * What is sent with a claimed notification as one: the other pending ones of the account on the
+ * channel with the same fold key (the messages of a conversation), or for a digest every pending
+ * digest one that is due. Claimed too, so no other instance sends them meanwhile.
+ */
+export async function claimFolded(db: Kysely<Database>, first: NotificationRow, now: Date): Promise<NotificationRow[]> {
+  const at = now.toISOString();
+  let query = db
+    .updateTable('notifications')
+    .set({ claimed_until: new Date(now.getTime() + CLAIM_MS).toISOString() })
+    .where('account_id', '=', first.account_id)
+    .where('channel', '=', first.channel)
+    .where('status', '=', 'pending')
+    .where('id', '!=', first.id)
+    .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', at)]));
+  if (first.channel === 'digest') query = query.where('due_at', '<=', at);
+  else if (first.fold_key !== null) query = query.where('fold_key', '=', first.fold_key);
+  else return [];
+  const rows = await query.returningAll().execute();
+  return rows.sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
+}
+
+/** The e-mail went: the first is sent, the ones sent with it folded into it. */
+export async function markSent(db: Queryable, first: string, folded: readonly string[], now: Date): Promise<void> {
+  const at = now.toISOString();
+  await db
+    .updateTable('notifications')
+    .set({ status: 'sent', sent_at: at, claimed_until: null })
+    .where('id', '=', first)
+    .execute();
+  if (folded.length > 0) {
+    await db
+      .updateTable('notifications')
+      .set({ status: 'folded', sent_at: at, claimed_until: null })
+      .where('id', 'in', folded)
+      .execute();
+  }
+}
+
+/** Nothing was sent: the claims end and each is due again at `dueAt` (or failed for good). */
+export async function markUnsent(
+  db: Queryable,
+  ids: readonly string[],
+  outcome: { status: 'pending' | 'failed' | 'dropped'; dueAt: string; error: string | null },
+): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .updateTable('notifications')
+    .set((eb) => ({
+      status: outcome.status,
+      due_at: outcome.dueAt,
+      last_error: outcome.error,
+      claimed_until: null,
+      attempts: eb('attempts', '+', outcome.error === null ? 0 : 1),
+    }))
+    .where('id', 'in', ids)
+    .execute();
+}
+
+/** Drops the pending notifications of one kind of an account (it unsubscribed from it); how many. */
+export async function dropPending(
+  db: Queryable,
+  accountId: string,
+  kind: string,
+  channel: NotificationRow['channel'],
+): Promise<number> {
+  const result = await db
+    .updateTable('notifications')
+    .set({ status: 'dropped', claimed_until: null })
+    .where('account_id', '=', accountId)
+    .where('kind', '=', kind)
+    .where('channel', '=', channel)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** An account's address and whether it may be written to (not erased, not suspended). */
+export function recipientOf(db: Queryable, accountId: string) {
+  return db
+    .selectFrom('accounts')
+    .select(['id', 'email', 'erased_at', 'suspended_at'])
+    .where('id', '=', accountId)
+    .executeTakeFirst();
+}
+
+/** The title of what a conversation is about (the job's or the listing's); '' when it is gone. */
+export async function conversationTitle(db: Queryable, conversationId: string): Promise<string> {
+  const conversation = await db
+    .selectFrom('conversations')
+    .select(['about_type', 'about_id'])
+    .where('id', '=', conversationId)
+    .executeTakeFirst();
+  if (!conversation) return '';
+  const { about_type: type, about_id: id } = conversation;
+  const row =
+    type === 'job'
+      ? await db.selectFrom('jobs').select('title').where('id', '=', id).executeTakeFirst()
+      : type === 'listing'
+        ? await db.selectFrom('listings').select('title').where('id', '=', id).executeTakeFirst()
+        : type === 'application'
+          ? await db
+              .selectFrom('applications')
+              .innerJoin('jobs', 'jobs.id', 'applications.job_id')
+              .select('jobs.title')
+              .where('applications.id', '=', id)
+              .executeTakeFirst()
+          : await db
+              .selectFrom('bookings')
+              .innerJoin('listings', 'listings.id', 'bookings.listing_id')
+              .select('listings.title')
+              .where('bookings.id', '=', id)
+              .executeTakeFirst();
+  return row?.title ?? '';
+}

@@ -1,0 +1,413 @@
+import type { Kysely } from 'kysely';
+import type { Queryable } from '../db/queryable.js';
+import type { AccountRow, Database, NotificationRow, NotificationSettingsRow } from '../db/schema.js';
+import {
+  afterQuietHours,
+  DEFAULT_PREFERENCES,
+  isClock,
+  kindOfEvent,
+  type Language,
+  MAX_SEND_ATTEMPTS,
+  MESSAGE_FOLD_MINUTES,
+  NOTIFICATION_KINDS,
+  type NotificationKind,
+  type NotificationPreferences,
+  nextDigestAt,
+  retryDelay,
+} from '../domain/notifications.js';
+import {
+  newUnsubscribeKey,
+  notificationToken,
+  notificationTokenParts,
+  notificationTokenValid,
+} from '../domain/unsubscribe.js';
+import { translate } from '../i18n/index.js';
+import type { Mailer } from '../mail/mailer.js';
+import { type NotificationLine, notificationEmail } from '../mail/notification-email.js';
+import {
+  applicationParties,
+  bookingParties,
+  claimFolded,
+  claimNextDue,
+  conversationTitle,
+  dropPending,
+  findNotificationSettings,
+  insertNotifications,
+  markSent,
+  markUnsent,
+  type NewNotification,
+  type NotifiedEvent,
+  notificationSettingsOf,
+  recipientOf,
+  saveNotificationSettings,
+  takeEventBatch,
+} from '../repositories/notifications.js';
+import { inWriteTransaction } from '../repositories/write-transaction.js';
+import { badRequest } from './errors.js';
+
+/** Events the planner reads per round, and notifications the sender claims per round. */
+const PLAN_BATCH = 200;
+const SEND_BATCH = 50;
+/** An event read later than this after it happened is not sent to anyone. */
+const STALE_AFTER_MS = 24 * 3_600_000;
+
+/** The settings as stored, or the defaults (and a fresh key for the links) for an account without. */
+function preferencesOf(row: NotificationSettingsRow | undefined): NotificationPreferences {
+  if (!row) return DEFAULT_PREFERENCES;
+  const stored = JSON.parse(row.kinds) as Partial<NotificationPreferences['kinds']>;
+  return {
+    language: row.language,
+    quiet_hours: row.quiet_start && row.quiet_end ? { start: row.quiet_start, end: row.quiet_end } : null,
+    digest_time: row.digest_time,
+    // A kind added after the account chose keeps its default until chosen.
+    kinds: Object.fromEntries(
+      NOTIFICATION_KINDS.map((kind) => [kind, { ...DEFAULT_PREFERENCES.kinds[kind], ...stored[kind] }]),
+    ) as NotificationPreferences['kinds'],
+  };
+}
+
+function rowOf(
+  accountId: string,
+  preferences: NotificationPreferences,
+  key: string,
+  now: Date,
+): NotificationSettingsRow {
+  return {
+    account_id: accountId,
+    language: preferences.language,
+    quiet_start: preferences.quiet_hours?.start ?? null,
+    quiet_end: preferences.quiet_hours?.end ?? null,
+    digest_time: preferences.digest_time,
+    kinds: JSON.stringify(preferences.kinds),
+    unsubscribe_key: key,
+    updated_at: now.toISOString(),
+  };
+}
+
+/** GET /v1/me/notification-settings: the account's choices, or the defaults. */
+export async function notificationSettings(db: Queryable, account: AccountRow): Promise<NotificationPreferences> {
+  return preferencesOf(await findNotificationSettings(db, account.id));
+}
+
+/** The body of PUT /v1/me/notification-settings: each part optional, the rest stays. */
+export interface NotificationSettingsInput {
+  language?: Language | undefined;
+  quiet_hours?: { start: string; end: string } | null | undefined;
+  digest_time?: string | undefined;
+  kinds?: Partial<Record<NotificationKind, Partial<Record<'email' | 'digest', boolean>>>> | undefined;
+}
+
+/** PUT /v1/me/notification-settings: changes what is sent; 400 names a time that is no HH:MM or an empty span. */
+export async function updateNotificationSettings(
+  db: Queryable,
+  account: AccountRow,
+  body: NotificationSettingsInput,
+  now: Date,
+): Promise<NotificationPreferences> {
+  const row = await findNotificationSettings(db, account.id);
+  const current = preferencesOf(row);
+  for (const [param, value] of [
+    ['quiet_hours.start', body.quiet_hours?.start],
+    ['quiet_hours.end', body.quiet_hours?.end],
+    ['digest_time', body.digest_time],
+  ] as const) {
+    if (value !== undefined && !isClock(value)) {
+      throw badRequest(
+        'invalid_parameter',
+        param,
+        `'${value}' is no time of day.`,
+        'Send a local time as HH:MM, 00:00 to 23:59.',
+      );
+    }
+  }
+  if (body.quiet_hours && body.quiet_hours.start === body.quiet_hours.end) {
+    throw badRequest(
+      'invalid_parameter',
+      'quiet_hours.end',
+      'Quiet hours that start and end at the same time are empty.',
+      'Send a span such as {"start":"22:00","end":"07:00"}, or null for none.',
+    );
+  }
+  const kinds = { ...current.kinds };
+  for (const kind of NOTIFICATION_KINDS) kinds[kind] = { ...kinds[kind], ...body.kinds?.[kind] };
+  const next: NotificationPreferences = {
+    language: body.language ?? current.language,
+    quiet_hours: body.quiet_hours === undefined ? current.quiet_hours : body.quiet_hours,
+    digest_time: body.digest_time ?? current.digest_time,
+    kinds,
+  };
+  await saveNotificationSettings(db, rowOf(account.id, next, row?.unsubscribe_key ?? newUnsubscribeKey(), now));
+  return next;
+}
+
+/** Who of an event's parties is told, what kind it is and what the e-mail needs. */
+interface Planned {
+  accountId: string;
+  kind: NotificationKind;
+  foldKey: string | null;
+  payload: Record<string, unknown>;
+  /** When it may go at the earliest (a message waits for the ones after it). */
+  notBefore: Date;
+}
+
+/** The people an event is told to, by its type: never the one who caused it. */
+async function plannedFor(db: Queryable, event: NotifiedEvent, now: Date): Promise<Planned[]> {
+  const kind = kindOfEvent(event.type);
+  // Read a day late (notifications were off, or every instance was down): news no more.
+  if (!kind || now.getTime() - Date.parse(event.created_at) > STALE_AFTER_MS) return [];
+  const data = JSON.parse(event.payload) as Record<string, unknown>;
+  const at = new Date(event.created_at);
+  const audience = JSON.parse(event.audience ?? '[]') as string[];
+  if (event.type === 'message.created') {
+    // Its audience is the recipient alone; the messages of one conversation fold into one e-mail.
+    const conversation = String(data.conversation_id);
+    const notBefore = new Date(at.getTime() + MESSAGE_FOLD_MINUTES * 60_000);
+    return audience.map((accountId) => ({
+      accountId,
+      kind,
+      foldKey: conversation,
+      payload: { conversation },
+      notBefore,
+    }));
+  }
+  if (event.type.startsWith('application.')) {
+    const parties = await applicationParties(db, event.subject_id);
+    if (!parties) return [];
+    const created = event.type === 'application.created';
+    const to = created ? parties.owner : parties.helper;
+    if (!to) return [];
+    const status = created ? 'created' : String(data.status);
+    if (!['created', 'accepted', 'rejected'].includes(status)) return [];
+    return [{ accountId: to, kind, foldKey: null, payload: { status, job_id: data.job_id }, notBefore: at }];
+  }
+  const parties = await bookingParties(db, event.subject_id);
+  if (!parties) return [];
+  const status = event.type === 'booking.created' ? 'requested' : String(data.status);
+  const when = { start_date: data.start_date, end_date: data.end_date, start_at: data.start_at, end_at: data.end_at };
+  const to =
+    status === 'requested'
+      ? [parties.owner]
+      : ['confirmed', 'declined', 'expired'].includes(status)
+        ? [parties.renter]
+        : status === 'cancelled'
+          ? [parties.cancelled_by === 'owner' ? parties.renter : parties.owner]
+          : [];
+  // An instant booking is confirmed as it is made: the owner is told of the booking, as a request.
+  return to.flatMap((accountId) =>
+    accountId ? [{ accountId, kind, foldKey: null, payload: { status, ...when }, notBefore: at }] : [],
+  );
+}
+
+/**
+ * The planning sweep (every instance, every EVENTS_POLL_MS): reads the events after the shared
+ * cursor (each batch taken by one instance, in a transaction with what it plans) and records
+ * per person and chosen channel what to send and when: at once, after quiet hours or at the next
+ * digest. Returns how many it recorded.
+ */
+export async function planNotifications(db: Kysely<Database>, now: Date): Promise<number> {
+  return inWriteTransaction({ db, now, claim: null }, async (trx) => {
+    const events = await takeEventBatch(trx, PLAN_BATCH);
+    if (events.length === 0) return 0;
+    const rows: NewNotification[] = [];
+    const planned = (
+      await Promise.all(events.map(async (event) => ({ event, for: await plannedFor(trx, event, now) })))
+    ).flatMap(({ event, for: people }) => people.map((person) => ({ event, person })));
+    const settings = await notificationSettingsOf(trx, [...new Set(planned.map(({ person }) => person.accountId))]);
+    for (const { event, person } of planned) {
+      const row = settings.get(person.accountId);
+      const preferences = preferencesOf(row);
+      if (!row) {
+        // The key of the links goes with the first notification.
+        await saveNotificationSettings(trx, rowOf(person.accountId, preferences, newUnsubscribeKey(), now));
+        settings.set(person.accountId, rowOf(person.accountId, preferences, '', now));
+      }
+      const channels = preferences.kinds[person.kind];
+      const base = {
+        account_id: person.accountId,
+        kind: person.kind,
+        source: String(event.id),
+        event_type: event.type,
+        subject_id: event.subject_id,
+        fold_key: person.foldKey,
+        payload: JSON.stringify(person.payload),
+        created_at: event.created_at,
+      };
+      if (channels.email) {
+        const due = afterQuietHours(person.notBefore, preferences.quiet_hours);
+        rows.push({ ...base, channel: 'email', due_at: due.toISOString() });
+      }
+      if (channels.digest) {
+        rows.push({
+          ...base,
+          channel: 'digest',
+          due_at: nextDigestAt(new Date(event.created_at), preferences.digest_time).toISOString(),
+        });
+      }
+    }
+    return insertNotifications(trx, rows);
+  });
+}
+
+/** The words of one notification in the account's language (titles read now: an erased one reads as erased). */
+async function lineOf(
+  db: Queryable,
+  row: NotificationRow,
+  count: number,
+  language: Language,
+  baseUrl: string,
+): Promise<NotificationLine> {
+  const payload = JSON.parse(row.payload) as Record<string, string | null>;
+  const t = (key: string, values = {}) => translate(language, key, values);
+  if (row.kind === 'messages') {
+    const title = await conversationTitle(db, String(payload.conversation));
+    const values = { count, title };
+    return {
+      subject: t('notification.message.subject', values),
+      body: t('notification.message.body', values),
+      action: t('notification.message.action', { url: `${baseUrl}/v1/conversations/${payload.conversation}/messages` }),
+    };
+  }
+  if (row.kind === 'applications') {
+    const parties = await applicationParties(db, row.subject_id);
+    const values = { title: parties?.title ?? '' };
+    return {
+      subject: t(`notification.application.${payload.status}.subject`, values),
+      body: t(`notification.application.${payload.status}.body`, values),
+      action: t('notification.application.action', { url: `${baseUrl}/v1/jobs/${payload.job_id}` }),
+    };
+  }
+  const parties = await bookingParties(db, row.subject_id);
+  const when =
+    payload.start_at && payload.end_at
+      ? `${berlin(payload.start_at, language)} – ${berlin(payload.end_at, language)}`
+      : `${payload.start_date} – ${payload.end_date}`;
+  const values = { title: parties?.title ?? '', when };
+  return {
+    subject: t(`notification.booking.${payload.status}.subject`, values),
+    body: t(`notification.booking.${payload.status}.body`, values),
+    action: t('notification.booking.action', { url: `${baseUrl}/v1/bookings/${row.subject_id}` }),
+  };
+}
+
+const berlin = (iso: string, language: Language) =>
+  new Intl.DateTimeFormat(language === 'de' ? 'de-DE' : 'en-GB', {
+    timeZone: 'Europe/Berlin',
+    dateStyle: 'medium',
+    timeStyle: 'short',
+  }).format(new Date(iso));
+
+/**
+ * The sending sweep (every instance, every EVENTS_POLL_MS): claims the due notifications (each
+ * once across instances), folds what goes together (a conversation's messages, a day's digest),
+ * renders them in the account's language and sends them through the mailer; a failed send is
+ * tried again later (the wait doubling from a minute, MAX_SEND_ATTEMPTS in all), an erased or
+ * suspended account's are dropped. Returns how many e-mails it sent.
+ */
+export async function sendDueNotifications(
+  db: Kysely<Database>,
+  mailer: Mailer,
+  options: { now: Date; baseUrl: string },
+): Promise<number> {
+  const { now, baseUrl } = options;
+  let sent = 0;
+  for (let round = 0; round < SEND_BATCH; round++) {
+    const first = await claimNextDue(db, now);
+    if (!first) break;
+    const folded = await claimFolded(db, first, now);
+    const all = [first, ...folded];
+    const ids = all.map((row) => row.id);
+    const recipient = await recipientOf(db, first.account_id);
+    const settings = await findNotificationSettings(db, first.account_id);
+    if (!recipient || recipient.erased_at !== null || recipient.suspended_at !== null || !settings) {
+      await markUnsent(db, ids, { status: 'dropped', dueAt: first.due_at, error: null });
+      continue;
+    }
+    const preferences = preferencesOf(settings);
+    const kind = first.kind as NotificationKind;
+    try {
+      const lines =
+        first.channel === 'digest'
+          ? await Promise.all(all.map((row) => lineOf(db, row, 1, preferences.language, baseUrl)))
+          : [await lineOf(db, first, all.length, preferences.language, baseUrl)];
+      const token = notificationToken(
+        first.account_id,
+        first.channel === 'digest' ? 'digest' : kind,
+        settings.unsubscribe_key,
+      );
+      await mailer.send(
+        notificationEmail({
+          to: recipient.email,
+          language: preferences.language,
+          kind,
+          lines,
+          unsubscribeUrl: `${baseUrl}/v1/notifications/unsubscribe?token=${token}`,
+          settingsUrl: `${baseUrl}/v1/me/notification-settings`,
+        }),
+      );
+      await markSent(
+        db,
+        first.id,
+        folded.map((row) => row.id),
+        now,
+      );
+      sent++;
+    } catch (error) {
+      const attempts = first.attempts + 1;
+      await markUnsent(db, ids, {
+        status: attempts >= MAX_SEND_ATTEMPTS ? 'failed' : 'pending',
+        dueAt: new Date(now.getTime() + retryDelay(attempts)).toISOString(),
+        error: error instanceof Error ? error.message.slice(0, 500) : String(error).slice(0, 500),
+      });
+    }
+  }
+  return sent;
+}
+
+/** What an unsubscribe link stops, in words, or null for a link that is not (any more) valid. */
+export async function unsubscribeTarget(
+  db: Queryable,
+  token: string,
+): Promise<{ accountId: string; kind: NotificationKind | 'digest'; language: Language } | null> {
+  const parts = notificationTokenParts(token);
+  if (!parts) return null;
+  const kind = parts.kind as NotificationKind | 'digest';
+  if (kind !== 'digest' && !NOTIFICATION_KINDS.includes(kind)) return null;
+  const row = await findNotificationSettings(db, parts.accountId);
+  if (!row || !notificationTokenValid(token, parts.accountId, kind, row.unsubscribe_key)) return null;
+  return { accountId: parts.accountId, kind, language: row.language };
+}
+
+/**
+ * One-click unsubscribe (RFC 8058): the link's kind stops being e-mailed (for the digest link:
+ * nothing more goes to the digest), what is pending of it is dropped; other kinds stay. Returns
+ * what it stopped, or null for a link that is not valid.
+ */
+export async function unsubscribe(
+  db: Queryable,
+  token: string,
+  now: Date,
+): Promise<{ kind: NotificationKind | 'digest'; language: Language } | null> {
+  const target = await unsubscribeTarget(db, token);
+  const row = target && (await findNotificationSettings(db, target.accountId));
+  if (!target || !row) return null;
+  const preferences = preferencesOf(row);
+  const kinds = { ...preferences.kinds };
+  if (target.kind === 'digest') {
+    for (const kind of NOTIFICATION_KINDS) {
+      kinds[kind] = { ...kinds[kind], digest: false };
+      await dropPending(db, target.accountId, kind, 'digest');
+    }
+  } else {
+    kinds[target.kind] = { ...kinds[target.kind], email: false };
+    await dropPending(db, target.accountId, target.kind, 'email');
+  }
+  await saveNotificationSettings(db, rowOf(target.accountId, { ...preferences, kinds }, row.unsubscribe_key, now));
+  return { kind: target.kind, language: target.language };
+}
+
+/** The words naming what a link stops, in a language. */
+export function kindName(kind: NotificationKind | 'digest', language: Language): string {
+  return kind === 'digest'
+    ? translate(language, 'notification.digest.intro').replace(/:$/, '')
+    : translate(language, `notification.kinds.${kind}`);
+}
