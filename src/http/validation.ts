@@ -1,5 +1,6 @@
 import type { FastifySchemaValidationError } from 'fastify';
 import { type ContactKind, contactKindsIn } from '../domain/contact-shield.js';
+import type { Language } from '../domain/notifications.js';
 import {
   closestMatches,
   directionControlIn,
@@ -124,15 +125,16 @@ class ApiErrors extends ApiError {
       suggestion: first.suggestion,
       alternatives: first.alternatives,
       headers: first.headers,
+      ...(first.de && { de: first.de }),
     });
   }
 
-  override toBody(): ApiErrorBody {
+  override toBody(language: Language = 'en'): ApiErrorBody {
     const errors = this.problems.map((problem) => {
-      const { error, param, message, suggestion } = problem.toBody();
+      const { error, param, message, suggestion } = problem.toBody(language);
       return { error, param, message, suggestion };
     });
-    return { ...super.toBody(), errors };
+    return { ...super.toBody(language), errors };
   }
 }
 
@@ -152,6 +154,28 @@ function problemsOf(errors: readonly FastifySchemaValidationError[]): FastifySch
   }
   return kept.reverse();
 }
+
+/** Where a parameter is, in German: unknown, and missing. */
+const UNKNOWN_DE: Record<string, string> = {
+  querystring: 'Unbekannter Query-Parameter',
+  params: 'Unbekannter Pfadparameter',
+  body: 'Unbekanntes Feld',
+};
+const MISSING_DE: Record<string, string> = {
+  querystring: 'Der Query-Parameter',
+  params: 'Der Pfadparameter',
+  body: 'Das Feld',
+};
+
+/** The same error with its own German words (issue 36). */
+const inGerman = (error: ApiError, de: { message: string; suggestion: string }) =>
+  new ApiError(error.status, error.code, error.message, {
+    param: error.param,
+    suggestion: error.suggestion,
+    alternatives: error.alternatives,
+    headers: error.headers,
+    de,
+  });
 
 /** One problem as an ApiError. */
 function problemToApiError(
@@ -183,7 +207,7 @@ function problemToApiError(
     const name = qualified(String(params.additionalProperty));
     const known = Object.keys(container.schema?.properties ?? {});
     const close = closestMatches(String(params.additionalProperty), known);
-    return badRequest(
+    const unknown = badRequest(
       'unknown_parameter',
       name,
       `Unknown ${where} '${name}'.`,
@@ -194,17 +218,30 @@ function problemToApiError(
           : `Remove '${name}'; this endpoint takes no ${where}s.`,
       close.length > 0 ? close : known,
     );
+    return inGerman(unknown, {
+      message: `${UNKNOWN_DE[context] ?? 'Unbekannter Parameter'} „${name}“.`,
+      suggestion:
+        close.length > 0
+          ? `Meinten Sie „${close[0]}“?`
+          : known.length > 0
+            ? `Lassen Sie „${name}“ weg; dieser Endpunkt nimmt: ${known.join(', ')}.`
+            : `Lassen Sie „${name}“ weg; dieser Endpunkt nimmt keine.`,
+    });
   }
   if (error.keyword === 'required') {
     const name = qualified(String(params.missingProperty));
     const missing = container.schema?.properties?.[String(params.missingProperty)];
-    return badRequest(
+    const required = badRequest(
       'missing_parameter',
       name,
       `The ${where} '${name}' is required.`,
       `Add ${name}=<${describeType(missing)}>.`,
       missing?.enum?.map(String) ?? [],
     );
+    return inGerman(required, {
+      message: `${MISSING_DE[context] ?? 'Der Parameter'} „${name}“ fehlt.`,
+      suggestion: `Senden Sie ${name}=<${describeType(missing)}> mit (die Beschreibung ist englisch, wie /v1/openapi.json).`,
+    });
   }
 
   const name = path.join('.') || '(request)';
@@ -235,7 +272,7 @@ function problemToApiError(
   if (error.keyword === 'enum') {
     const allowed = (propertySchema?.enum ?? []).map(String);
     const close = typeof value === 'string' ? closestMatches(value, allowed) : [];
-    return badRequest(
+    const invalid = badRequest(
       'invalid_enum_value',
       name,
       `${name} must be one of ${allowed.join(', ')}; got ${shown}.`,
@@ -244,6 +281,11 @@ function problemToApiError(
         : `Use one of the values listed in alternatives${defaultHint(propertySchema)}.`,
       allowed,
     );
+    return inGerman(invalid, {
+      message: `${name} muss einer dieser Werte sein: ${allowed.join(', ')}; gesendet wurde ${shown}.`,
+      suggestion:
+        close.length > 0 ? `Meinten Sie ${name}=${close[0]}?` : 'Verwenden Sie einen der Werte aus alternatives.',
+    });
   }
   if (
     ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minLength', 'maxLength'].includes(error.keyword)

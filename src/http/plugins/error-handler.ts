@@ -6,6 +6,7 @@ import { isDatabaseUnavailable } from '../../services/database.js';
 import { ApiError } from '../../services/errors.js';
 import { ClaimLostError } from '../../services/idempotency.js';
 import { QuotaExceeded } from '../../services/quotas.js';
+import { requestLanguage, sayLanguage } from '../language.js';
 import { validationToApiError } from '../validation.js';
 import { inProgress } from './idempotency.js';
 import type { SecurityPolicy } from './security-headers.js';
@@ -125,8 +126,15 @@ function clientErrorAnswer(code: string | undefined): ApiError {
   });
 }
 
+/** An ApiError as the answer, in the caller's language (Accept-Language: German or English). */
 export function sendApiError(reply: FastifyReply, error: ApiError): FastifyReply {
-  return reply.code(error.status).headers(error.headers).type('application/json; charset=utf-8').send(error.toBody());
+  const language = requestLanguage(reply.request);
+  sayLanguage(reply, language);
+  return reply
+    .code(error.status)
+    .headers(error.headers)
+    .type('application/json; charset=utf-8')
+    .send(error.toBody(language));
 }
 
 /** The one place where anything thrown becomes a response; 5xx details stay in the log. */

@@ -1,0 +1,23 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import Negotiator from 'negotiator';
+import { LANGUAGES, type Language } from '../domain/notifications.js';
+
+/**
+ * The language of an answer (issue 36): German or English by Accept-Language (de-DE and de;q=0.9
+ * are German; a language we do not speak, or none, is English, the API's own). Codes, field names
+ * and the OpenAPI document stay English whatever it says.
+ */
+export function requestLanguage(request: Pick<FastifyRequest, 'headers'>): Language {
+  if (!request.headers['accept-language']) return 'en';
+  return (new Negotiator(request).language(LANGUAGES) as Language | undefined) ?? 'en';
+}
+
+/** Marks an answer as one that varies by language: Content-Language and Vary: Accept-Language. */
+export function sayLanguage(reply: FastifyReply, language: Language): void {
+  reply.header('content-language', language);
+  const vary = reply.getHeader('vary');
+  if (vary === undefined) reply.header('vary', 'Accept-Language');
+  else if (!/(?:^|,)\s*(?:accept-language|\*)\s*(?=,|$)/i.test(String(vary))) {
+    reply.header('vary', `${vary}, Accept-Language`);
+  }
+}
