@@ -213,10 +213,10 @@ test('instances started together on an empty database seed it once', { timeout: 
   const servers = await Promise.all([startServer(t, config), startServer(t, config)]);
   const db = createDb(url);
   t.after(() => db.close());
-  const seeds = await db.kysely.selectFrom('meta').select('key').execute();
+  const seeds = await db.kysely.selectFrom('meta').select('key').orderBy('key').execute();
   assert.deepEqual(
     seeds.map((row) => row.key),
-    ['seed'],
+    ['notifications_cursor', 'seed'],
     'one seed recorded, no lock row left',
   );
   const open = await fetch(`${servers[1]?.baseUrl}/v1/jobs?limit=1`).then(
