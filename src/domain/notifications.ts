@@ -6,13 +6,14 @@ import { berlinClock, berlinWallClock, nextDate } from './berlin-time.js';
  *
  * - Kinds group the events a person thinks of together: a new message, their applications (one
  *   received, theirs accepted or rejected) and bookings (requested, confirmed, declined, cancelled,
- *   expired). Saved searches keep their own daily digest (each search's email_digest).
+ *   expired), and reminders (a booking's pick-up tomorrow, its return tomorrow, its return
+ *   overdue). Saved searches keep their own daily digest (each search's email_digest).
  * - Channels per kind: `email` (sent at once, or after quiet hours) and `digest` (folded into one
  *   e-mail a day at `digest_time`). A kind may use both; none silences it. (Web push follows.)
  * - Quiet hours (local time, Europe/Berlin): nothing is sent at once inside them; what falls in
  *   them is sent when they end. A span may cross midnight (22:00-07:00).
  */
-export const NOTIFICATION_KINDS = ['messages', 'applications', 'bookings'] as const;
+export const NOTIFICATION_KINDS = ['messages', 'applications', 'bookings', 'reminders'] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 export const NOTIFICATION_CHANNELS = ['email', 'digest'] as const;
@@ -41,8 +42,16 @@ export const DEFAULT_PREFERENCES: NotificationPreferences = {
     messages: { email: true, digest: false },
     applications: { email: true, digest: false },
     bookings: { email: true, digest: false },
+    reminders: { email: true, digest: false },
   },
 };
+
+/** What a reminder is about: a booking's pick-up tomorrow, its return tomorrow, its return overdue. */
+export const REMINDERS = ['pickup', 'return', 'overdue'] as const;
+export type Reminder = (typeof REMINDERS)[number];
+
+/** How often the reminders are looked for (each is recorded once, whoever looks first). */
+export const REMINDER_SCAN_MS = 5 * 60_000;
 
 /** A new message waits this long before it is mailed, so a few in a row arrive as one e-mail. */
 export const MESSAGE_FOLD_MINUTES = 5;

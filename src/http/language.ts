@@ -1,6 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import Negotiator from 'negotiator';
-import { LANGUAGES, type Language } from '../domain/notifications.js';
+import type { Language } from '../domain/notifications.js';
+
+/** English first: a tie (Accept-Language: *, as fetch sends it) is English, the API's own. */
+const OFFERED: readonly Language[] = ['en', 'de'];
 
 /**
  * The language of an answer (issue 36): German or English by Accept-Language (de-DE and de;q=0.9
@@ -9,7 +12,7 @@ import { LANGUAGES, type Language } from '../domain/notifications.js';
  */
 export function requestLanguage(request: Pick<FastifyRequest, 'headers'>): Language {
   if (!request.headers['accept-language']) return 'en';
-  return (new Negotiator(request).language(LANGUAGES) as Language | undefined) ?? 'en';
+  return (new Negotiator(request).language(OFFERED) as Language | undefined) ?? 'en';
 }
 
 /** Marks an answer as one that varies by language: Content-Language and Vary: Accept-Language. */

@@ -12,6 +12,7 @@ export const de: Resources = {
       messages: 'neuen Nachrichten',
       applications: 'Bewerbungen',
       bookings: 'Buchungen',
+      reminders: 'Erinnerungen',
     },
     message: {
       subject_one: 'Neue Nachricht zu „{{title}}“',
@@ -57,6 +58,20 @@ export const de: Resources = {
         body: 'Die Buchung von „{{title}}“ ({{when}}) wurde von der anderen Seite storniert.',
       },
       action: 'Zur Buchung: {{url}}',
+    },
+    reminder: {
+      pickup: {
+        subject: 'Morgen: Abholung von „{{title}}“',
+        body: 'Die Buchung von „{{title}}“ ({{when}}) beginnt morgen: Die Abholung steht an.',
+      },
+      return: {
+        subject: 'Morgen: Rückgabe von „{{title}}“',
+        body: '„{{title}}“ ({{when}}) ist morgen zurückzugeben.',
+      },
+      overdue: {
+        subject: 'Überfällig: „{{title}}“',
+        body: '„{{title}}“ ({{when}}) hätte schon zurückgegeben werden sollen. Geben Sie es zurück oder vereinbaren Sie einen späteren Termin mit dem Verleiher.',
+      },
     },
     digest: {
       subject_one: 'Ihre tägliche Übersicht: {{count}} Benachrichtigung',

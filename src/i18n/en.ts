@@ -14,6 +14,7 @@ export const en = {
       messages: 'new messages',
       applications: 'applications',
       bookings: 'bookings',
+      reminders: 'reminders',
     },
     message: {
       subject_one: 'A new message about “{{title}}”',
@@ -59,6 +60,20 @@ export const en = {
         body: 'The booking of “{{title}}” ({{when}}) was cancelled by the other side.',
       },
       action: 'See the booking: {{url}}',
+    },
+    reminder: {
+      pickup: {
+        subject: 'Tomorrow: pick-up of “{{title}}”',
+        body: 'The booking of “{{title}}” ({{when}}) begins tomorrow: the pick-up is due.',
+      },
+      return: {
+        subject: 'Tomorrow: return of “{{title}}”',
+        body: '“{{title}}” ({{when}}) is due back tomorrow.',
+      },
+      overdue: {
+        subject: 'Overdue: “{{title}}”',
+        body: '“{{title}}” ({{when}}) was due back and is not returned yet. Return it, or agree a later date with the owner.',
+      },
     },
     digest: {
       subject_one: 'Your daily summary: {{count}} notification',

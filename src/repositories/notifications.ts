@@ -268,3 +268,37 @@ export async function conversationTitle(db: Queryable, conversationId: string): 
               .executeTakeFirst();
   return row?.title ?? '';
 }
+
+/**
+ * The bookings a reminder is due for on the local date `today`: confirmed ones picked up
+ * tomorrow, active ones due back tomorrow, active ones whose return day has passed. With their
+ * renter and the listing owner's account.
+ */
+export function bookingsToRemind(db: Queryable, today: string, tomorrow: string) {
+  return db
+    .selectFrom('bookings')
+    .innerJoin('listings', 'listings.id', 'bookings.listing_id')
+    .innerJoin('owners', 'owners.id', 'listings.owner_id')
+    .select([
+      'bookings.id',
+      'bookings.status',
+      'bookings.start_date',
+      'bookings.end_date',
+      'bookings.start_at',
+      'bookings.end_at',
+      'bookings.renter_account_id as renter',
+      'owners.account_id as owner',
+    ])
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('bookings.status', '=', 'confirmed'), eb('bookings.start_date', '=', tomorrow)]),
+        eb.and([eb('bookings.status', '=', 'active'), eb('bookings.end_date', '<=', tomorrow)]),
+      ]),
+    )
+    .where('bookings.end_date', '>=', addDaysText(today, -7))
+    .execute();
+}
+
+/** A date (YYYY-MM-DD) days later or earlier. */
+const addDaysText = (date: string, days: number) =>
+  new Date(Date.parse(`${date}T12:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);

@@ -224,7 +224,7 @@ export const EXPORT_SECTIONS = [
     many: true,
     fields: {
       id: ['s', 'Notification id.'],
-      kind: ['s', 'messages, applications or bookings.'],
+      kind: ['s', 'messages, applications, bookings or reminders.'],
       channel: ['s', 'email or digest.'],
       event_type: ['s', 'What happened.'],
       subject_id: ['s', 'What it was about.'],

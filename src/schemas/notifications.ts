@@ -37,7 +37,7 @@ export const NotificationSettingsSchema = Type.Object(
     kinds: Type.Object(kindsOf(Channels), {
       additionalProperties: false,
       description:
-        'Per kind the channels: messages (a new message; several of one conversation in a row fold into one e-mail), applications (one received; yours accepted or rejected), bookings (requested; confirmed, declined, expired, cancelled by the other side).',
+        'Per kind the channels: messages (a new message; several of one conversation in a row fold into one e-mail), applications (one received; yours accepted or rejected), bookings (requested; confirmed, declined, expired, cancelled by the other side), reminders (a booking’s pick-up tomorrow, its return tomorrow, its return overdue).',
     }),
   },
   { $id: 'NotificationSettings', additionalProperties: false },

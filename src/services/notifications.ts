@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Queryable } from '../db/queryable.js';
 import type { AccountRow, Database, NotificationRow, NotificationSettingsRow } from '../db/schema.js';
+import { berlinDate, nextDate } from '../domain/berlin-time.js';
 import {
   afterQuietHours,
   DEFAULT_PREFERENCES,
@@ -13,6 +14,7 @@ import {
   type NotificationKind,
   type NotificationPreferences,
   nextDigestAt,
+  type Reminder,
   retryDelay,
 } from '../domain/notifications.js';
 import {
@@ -27,6 +29,7 @@ import { type NotificationLine, notificationEmail } from '../mail/notification-e
 import {
   applicationParties,
   bookingParties,
+  bookingsToRemind,
   claimFolded,
   claimNextDue,
   conversationTitle,
@@ -208,43 +211,107 @@ export async function planNotifications(db: Kysely<Database>, now: Date): Promis
   return inWriteTransaction({ db, now, claim: null }, async (trx) => {
     const events = await takeEventBatch(trx, PLAN_BATCH);
     if (events.length === 0) return 0;
-    const rows: NewNotification[] = [];
     const planned = (
       await Promise.all(events.map(async (event) => ({ event, for: await plannedFor(trx, event, now) })))
-    ).flatMap(({ event, for: people }) => people.map((person) => ({ event, person })));
-    const settings = await notificationSettingsOf(trx, [...new Set(planned.map(({ person }) => person.accountId))]);
-    for (const { event, person } of planned) {
-      const row = settings.get(person.accountId);
-      const preferences = preferencesOf(row);
-      if (!row) {
-        // The key of the links goes with the first notification.
-        await saveNotificationSettings(trx, rowOf(person.accountId, preferences, newUnsubscribeKey(), now));
-        settings.set(person.accountId, rowOf(person.accountId, preferences, '', now));
-      }
-      const channels = preferences.kinds[person.kind];
-      const base = {
-        account_id: person.accountId,
-        kind: person.kind,
+    ).flatMap(({ event, for: people }) =>
+      people.map((person) => ({
+        person,
         source: String(event.id),
-        event_type: event.type,
-        subject_id: event.subject_id,
-        fold_key: person.foldKey,
-        payload: JSON.stringify(person.payload),
-        created_at: event.created_at,
+        eventType: event.type,
+        subjectId: event.subject_id,
+        at: new Date(event.created_at),
+      })),
+    );
+    return recordPlanned(trx, planned, now);
+  });
+}
+
+/** Something to tell one person, with where it came from. */
+interface ToTell {
+  person: Planned;
+  /** With the account and the channel, what makes it once: the event's id, or the reminder's name. */
+  source: string;
+  eventType: string;
+  subjectId: string;
+  /** When it happened (a digest collects it for the next digest time after). */
+  at: Date;
+}
+
+/** Records what to tell whom on each channel the person chose for its kind, at the time they chose. */
+async function recordPlanned(trx: Queryable, planned: readonly ToTell[], now: Date): Promise<number> {
+  const rows: NewNotification[] = [];
+  const settings = await notificationSettingsOf(trx, [...new Set(planned.map(({ person }) => person.accountId))]);
+  for (const { person, source, eventType, subjectId, at } of planned) {
+    const row = settings.get(person.accountId);
+    const preferences = preferencesOf(row);
+    if (!row) {
+      // The key of the links goes with the first notification.
+      await saveNotificationSettings(trx, rowOf(person.accountId, preferences, newUnsubscribeKey(), now));
+      settings.set(person.accountId, rowOf(person.accountId, preferences, '', now));
+    }
+    const channels = preferences.kinds[person.kind];
+    const base = {
+      account_id: person.accountId,
+      kind: person.kind,
+      source,
+      event_type: eventType,
+      subject_id: subjectId,
+      fold_key: person.foldKey,
+      payload: JSON.stringify(person.payload),
+      created_at: at.toISOString(),
+    };
+    if (channels.email) {
+      const due = afterQuietHours(person.notBefore, preferences.quiet_hours);
+      rows.push({ ...base, channel: 'email', due_at: due.toISOString() });
+    }
+    if (channels.digest) {
+      rows.push({ ...base, channel: 'digest', due_at: nextDigestAt(at, preferences.digest_time).toISOString() });
+    }
+  }
+  return insertNotifications(trx, rows);
+}
+
+/**
+ * Reminders (every REMINDER_SCAN_MS, in every instance): a confirmed booking's pick-up tomorrow
+ * (to the renter and the owner), an active one's return tomorrow and, once, its return overdue
+ * (to the renter), by the local date in Karlsruhe. Each is recorded once per person (its source
+ * names the reminder and the booking), whichever instance looks first. Returns how many it recorded.
+ */
+export async function planReminders(db: Kysely<Database>, now: Date): Promise<number> {
+  const today = berlinDate(now);
+  const tomorrow = nextDate(today);
+  return inWriteTransaction({ db, now, claim: null }, async (trx) => {
+    const planned: ToTell[] = [];
+    for (const booking of await bookingsToRemind(trx, today, tomorrow)) {
+      const reminder: Reminder | null =
+        booking.status === 'confirmed'
+          ? 'pickup'
+          : booking.end_date === tomorrow
+            ? 'return'
+            : booking.end_date < today
+              ? 'overdue'
+              : null;
+      if (!reminder) continue;
+      const to = reminder === 'pickup' ? [booking.renter, booking.owner] : [booking.renter];
+      const payload = {
+        reminder,
+        start_date: booking.start_date,
+        end_date: booking.end_date,
+        start_at: booking.start_at,
+        end_at: booking.end_at,
       };
-      if (channels.email) {
-        const due = afterQuietHours(person.notBefore, preferences.quiet_hours);
-        rows.push({ ...base, channel: 'email', due_at: due.toISOString() });
-      }
-      if (channels.digest) {
-        rows.push({
-          ...base,
-          channel: 'digest',
-          due_at: nextDigestAt(new Date(event.created_at), preferences.digest_time).toISOString(),
+      for (const accountId of to) {
+        if (!accountId) continue;
+        planned.push({
+          person: { accountId, kind: 'reminders', foldKey: null, payload, notBefore: now },
+          source: `reminder:${reminder}:${booking.id}`,
+          eventType: `reminder.${reminder}`,
+          subjectId: booking.id,
+          at: now,
         });
       }
     }
-    return insertNotifications(trx, rows);
+    return planned.length === 0 ? 0 : recordPlanned(trx, planned, now);
   });
 }
 
@@ -276,11 +343,18 @@ async function lineOf(
       action: t('notification.application.action', { url: `${baseUrl}/v1/jobs/${payload.job_id}` }),
     };
   }
+  if (row.kind === 'reminders') {
+    const parties = await bookingParties(db, row.subject_id);
+    const when = whenOf(payload, language);
+    const values = { title: parties?.title ?? '', when };
+    return {
+      subject: t(`notification.reminder.${payload.reminder}.subject`, values),
+      body: t(`notification.reminder.${payload.reminder}.body`, values),
+      action: t('notification.booking.action', { url: `${baseUrl}/v1/bookings/${row.subject_id}` }),
+    };
+  }
   const parties = await bookingParties(db, row.subject_id);
-  const when =
-    payload.start_at && payload.end_at
-      ? `${berlin(payload.start_at, language)} – ${berlin(payload.end_at, language)}`
-      : `${payload.start_date} – ${payload.end_date}`;
+  const when = whenOf(payload, language);
   const values = { title: parties?.title ?? '', when };
   return {
     subject: t(`notification.booking.${payload.status}.subject`, values),
@@ -288,6 +362,12 @@ async function lineOf(
     action: t('notification.booking.action', { url: `${baseUrl}/v1/bookings/${row.subject_id}` }),
   };
 }
+
+/** A booking's time as words: its hours in local time, or its days. */
+const whenOf = (payload: Record<string, string | null>, language: Language) =>
+  payload.start_at && payload.end_at
+    ? `${berlin(payload.start_at, language)} – ${berlin(payload.end_at, language)}`
+    : `${payload.start_date} – ${payload.end_date}`;
 
 const berlin = (iso: string, language: Language) =>
   new Intl.DateTimeFormat(language === 'de' ? 'de-DE' : 'en-GB', {

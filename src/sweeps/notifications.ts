@@ -1,7 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { planNotifications, sendDueNotifications } from '../services/notifications.js';
+import { REMINDER_SCAN_MS } from '../domain/notifications.js';
+import { planNotifications, planReminders, sendDueNotifications } from '../services/notifications.js';
 import { PeriodicSweep } from './periodic.js';
 
 export interface NotificationSweepOptions {
@@ -15,16 +16,23 @@ export interface NotificationSweepOptions {
 
 /**
  * Notifications (issue 36), every everyMs, in every instance: plans what the new events tell
- * whom (each batch of events taken by one instance) and sends what is due (each notification
- * claimed by one instance), so nothing is sent twice and nothing planned is lost.
+ * whom (each batch of events taken by one instance), every REMINDER_SCAN_MS the reminders that
+ * came due, and sends what is due (each notification claimed by one instance), so nothing is sent
+ * twice and nothing planned is lost.
  */
 export function notificationSweep(db: Kysely<Database>, options: NotificationSweepOptions): PeriodicSweep {
   const { now, everyMs, log, mailer, baseUrl } = options;
+  let remindedAt = Number.NEGATIVE_INFINITY;
   return new PeriodicSweep({
     everyMs,
     log,
     run: async () => {
-      const planned = await planNotifications(db, now());
+      let planned = await planNotifications(db, now());
+      // Reminders are looked for now and then, not every round: each is recorded once anyway.
+      if (now().getTime() - remindedAt >= REMINDER_SCAN_MS) {
+        planned += await planReminders(db, now());
+        remindedAt = now().getTime();
+      }
       const sent = await sendDueNotifications(db, mailer, { now: now(), baseUrl });
       return planned + sent;
     },

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { createMailer } from '../../src/mail/mailer.js';
-import { planNotifications, sendDueNotifications } from '../../src/services/notifications.js';
+import { planNotifications, planReminders, sendDueNotifications } from '../../src/services/notifications.js';
 import { buildTestApp, clientFor, createKey, NOW } from '../helpers/app.js';
 import { helperBody, JOB_BODY, LISTING_BODY } from '../helpers/bodies.js';
 import { type ReceivedMail, startSmtpServer } from '../helpers/smtp.js';
@@ -142,6 +142,7 @@ describe('notifications by e-mail', () => {
       messages: { email: true, digest: false },
       applications: { email: false, digest: false },
       bookings: { email: true, digest: false },
+      reminders: { email: true, digest: false },
     });
 
     // Another application: no e-mail; a message still comes.
@@ -241,6 +242,47 @@ describe('notifications by e-mail', () => {
     assert.match(declined.text, /2026-11-27 – 2026-11-28/);
   });
 
+  test('reminders: pick-up tomorrow to both sides, return tomorrow and overdue (once) to the renter', async (t) => {
+    const { smtp, account, sweep, at, db, mailer, clock } = await setUp(t);
+    const owner = await account('owner@example.org');
+    const renter = await account('renter@example.org');
+    await renter.put('/v1/me/notification-settings', { language: 'en' });
+    const listing = (await owner.post('/v1/listings', { ...LISTING_BODY, instant_booking: true })).body;
+    const booking = await renter.post(`/v1/listings/${listing.id}/bookings`, {
+      start_date: '2026-11-22',
+      end_date: '2026-11-24',
+    });
+    assert.equal(booking.status, 201, booking.raw);
+    await sweep(); // the booking's own e-mail to the owner
+    await smtp.next();
+    const remind = async () => {
+      const planned = await planReminders(db.kysely, clock());
+      await sendDueNotifications(db.kysely, mailer, { now: clock(), baseUrl: BASE_URL });
+      return planned;
+    };
+    assert.equal(await remind(), 0, 'nothing the day before the day before');
+    at('2026-11-21T08:00:00.000Z');
+    assert.equal(await remind(), 2);
+    const pickups = [await smtp.next(), await smtp.next()];
+    assert.deepEqual(pickups.map((mail) => mail.envelope.to[0]).sort(), ['owner@example.org', 'renter@example.org']);
+    const toRenter = pickups.find((mail) => mail.envelope.to[0] === 'renter@example.org');
+    assert.equal(toRenter?.headers.subject, 'Tomorrow: pick-up of “Bierzeltgarnitur” - Karlsruhe Marketplace');
+    assert.match(unsubscribeUrl(toRenter as ReceivedMail), /\.reminders\./);
+    assert.equal(await remind(), 0, 'once');
+    at('2026-11-22T09:00:00.000Z');
+    assert.equal((await owner.post(`/v1/bookings/${booking.body.id}/pick-up`)).status, 200);
+    at('2026-11-23T08:00:00.000Z');
+    assert.equal(await remind(), 1);
+    const back = await smtp.next();
+    assert.deepEqual(back.envelope.to, ['renter@example.org']);
+    assert.match(back.headers.subject ?? '', /^Tomorrow: return of “Bierzeltgarnitur”/);
+    at('2026-11-25T08:00:00.000Z');
+    assert.equal(await remind(), 1);
+    assert.match((await smtp.next()).headers.subject ?? '', /^Overdue: “Bierzeltgarnitur”/);
+    at('2026-11-26T08:00:00.000Z');
+    assert.equal(await remind(), 0, 'overdue is said once');
+  });
+
   test('two instances plan and send at once: each e-mail goes once', async (t) => {
     const { smtp, account, db, mailer, clock } = await setUp(t);
     const poster = await account('poster@example.org');
@@ -302,6 +344,7 @@ describe('notifications by e-mail', () => {
         messages: { email: true, digest: false },
         applications: { email: true, digest: false },
         bookings: { email: true, digest: false },
+        reminders: { email: true, digest: false },
       },
     });
     const bad = await person.put('/v1/me/notification-settings', { quiet_hours: { start: '22:00', end: '22:00' } });

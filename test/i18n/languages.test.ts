@@ -80,6 +80,8 @@ describe('languages: Accept-Language chooses German or English for every ApiErro
     assert.equal(body.message, 'Zu „id“ wurde nichts gefunden.');
     assert.match(body.suggestion, /^Prüfen Sie die Kennung; .* Einzelheiten \(englisch\): No job /);
     assert.equal((await ask('/v1/jobs/job_0000000000000000', 'fr')).headers['content-language'], 'en');
+    // fetch sends Accept-Language: * by default: English, the API's own.
+    assert.equal((await ask('/v1/jobs/job_0000000000000000', '*')).headers['content-language'], 'en');
 
     // A write's body: its code's German text, with the English details (the values, the list) after it.
     const key = await createKey(db, { email: 'writer@example.org' });
