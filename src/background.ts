@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import { type Config, publicBaseUrl } from './config.js';
 import type { Database } from './db/schema.js';
 import { API_VERSION } from './domain/tiers.js';
-import { configuredLimits } from './http/route-deps.js';
+import { configuredLimits, pushSettingsOf } from './http/route-deps.js';
 import { createMailer } from './mail/mailer.js';
 import { pruneSearchChanges } from './repositories/search-changes.js';
 import type { PaymentProvider } from './services/payment-provider.js';
@@ -109,6 +109,7 @@ export function startBackgroundWork(
     now,
     everyMs: config.EVENTS_POLL_MS,
     baseUrl: publicBaseUrl(config),
+    push: pushSettingsOf(config),
     mailer,
     log: app.log,
   });

@@ -123,6 +123,18 @@ const ConfigSchema = Type.Object({
   ),
   MAIL_FROM: Type.String({ minLength: 3, default: 'Karlsruhe Marketplace API <api@karlsruhe-marketplace.example>' }),
   OUTBOX_DIR: Type.String({ minLength: 1, default: './data/outbox' }),
+  // Web push (issue 36): the VAPID key pair pushes are signed with (both or neither; neither: made
+  // on first need and stored in the database) and the contact push services may reach (default:
+  // mailto: the address of MAIL_FROM).
+  VAPID_PUBLIC_KEY: Type.Optional(
+    Type.String({ pattern: '^[A-Za-z0-9_-]{86,88}$', description: 'a P-256 public key, base64url' }),
+  ),
+  VAPID_PRIVATE_KEY: Type.Optional(
+    Type.String({ pattern: '^[A-Za-z0-9_-]{42,44}$', description: 'its private key, base64url' }),
+  ),
+  VAPID_SUBJECT: Type.Optional(
+    Type.String({ pattern: '^(mailto:|https://).+', description: 'mailto:... or https://...' }),
+  ),
   PUBLIC_URL: Type.Optional(
     Type.String({
       pattern: '^https?://[^/]+.*[^/]$',
@@ -186,7 +198,7 @@ function expectation(schema: FieldSchema): string {
  */
 function shown(key: string, value: string | undefined): string | null {
   if (value === undefined) return null;
-  if (key.endsWith('_TOKEN') || key.endsWith('_SECRET') || key.endsWith('_SECRET_KEY'))
+  if (key.endsWith('_TOKEN') || key.endsWith('_SECRET') || key.endsWith('_SECRET_KEY') || key.endsWith('_PRIVATE_KEY'))
     return `(${value.length} characters, not shown)`;
   return key.endsWith('_URL') ? maskUrlPasswords(value) : value;
 }
@@ -237,6 +249,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = environment()): Config {
     for (const key of ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'] as const) {
       if (payments[key] === undefined) problems.push(`${key} is needed with PAYMENTS_PROVIDER=stripe`);
     }
+  }
+  if ((payments.VAPID_PUBLIC_KEY === undefined) !== (payments.VAPID_PRIVATE_KEY === undefined)) {
+    problems.push(
+      'VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY go together: set both, or neither (then they are made and stored)',
+    );
   }
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   return Object.freeze(config as Static<typeof ConfigSchema>);

@@ -32,6 +32,7 @@ const TABLES: { [T in Exclude<keyof Database, DerivedTable>]: readonly (keyof Da
   job_series_excusals: ['series_id', 'helper_id', 'occurrence_date'],
   notification_settings: ['account_id'],
   notifications: ['id'],
+  push_subscriptions: ['id'],
   applications: ['id'],
   bookings: ['id'],
   booking_extensions: ['id'],

@@ -537,7 +537,7 @@ export interface NotificationsTable {
   id: string;
   account_id: string;
   kind: string;
-  channel: 'email' | 'digest';
+  channel: 'email' | 'digest' | 'push';
   /** What it was made from (the event's id): with account and channel, unique. */
   source: string;
   event_type: string;
@@ -553,6 +553,20 @@ export interface NotificationsTable {
   sent_at: string | null;
   last_error: string | null;
   created_at: string;
+}
+
+/** A browser's push subscription of an account (migration 0038, issue 36). */
+export interface PushSubscriptionsTable {
+  id: string;
+  account_id: string;
+  /** The push service's address for this browser (unique): secret-ish, never shown whole. */
+  endpoint: string;
+  /** The browser's P-256 public key and auth secret (base64url): what the pushes are encrypted for. */
+  p256dh: string;
+  auth: string;
+  created_at: string;
+  last_sent_at: string | null;
+  last_error: string | null;
 }
 
 export interface MetaTable {
@@ -836,6 +850,7 @@ export interface Database {
   job_series_excusals: JobSeriesExcusalsTable;
   notification_settings: NotificationSettingsTable;
   notifications: NotificationsTable;
+  push_subscriptions: PushSubscriptionsTable;
   series_applications: SeriesApplicationsTable;
   owners: OwnersTable;
   listings: ListingsTable;
@@ -893,6 +908,7 @@ export type SeriesApplicationRow = Selectable<SeriesApplicationsTable>;
 export type JobSeriesExcusalRow = Selectable<JobSeriesExcusalsTable>;
 export type NotificationRow = Selectable<NotificationsTable>;
 export type NotificationSettingsRow = Selectable<NotificationSettingsTable>;
+export type PushSubscriptionRow = Selectable<PushSubscriptionsTable>;
 export type NewJob = Insertable<JobsTable>;
 export type ListingRow = Selectable<ListingsTable>;
 export type NewListing = Insertable<ListingsTable>;

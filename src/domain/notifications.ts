@@ -8,15 +8,16 @@ import { berlinClock, berlinWallClock, nextDate } from './berlin-time.js';
  *   received, theirs accepted or rejected) and bookings (requested, confirmed, declined, cancelled,
  *   expired), and reminders (a booking's pick-up tomorrow, its return tomorrow, its return
  *   overdue). Saved searches keep their own daily digest (each search's email_digest).
- * - Channels per kind: `email` (sent at once, or after quiet hours) and `digest` (folded into one
- *   e-mail a day at `digest_time`). A kind may use both; none silences it. (Web push follows.)
+ * - Channels per kind: `email` (sent at once, or after quiet hours), `push` (a web push to the
+ *   browsers the person subscribed, at the same times) and `digest` (folded into one e-mail a day
+ *   at `digest_time`). A kind may use any of them; none silences it.
  * - Quiet hours (local time, Europe/Berlin): nothing is sent at once inside them; what falls in
  *   them is sent when they end. A span may cross midnight (22:00-07:00).
  */
 export const NOTIFICATION_KINDS = ['messages', 'applications', 'bookings', 'reminders'] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
-export const NOTIFICATION_CHANNELS = ['email', 'digest'] as const;
+export const NOTIFICATION_CHANNELS = ['email', 'push', 'digest'] as const;
 export type NotificationChannel = (typeof NOTIFICATION_CHANNELS)[number];
 
 export const LANGUAGES = ['de', 'en'] as const;
@@ -33,16 +34,16 @@ export interface NotificationPreferences {
   kinds: Record<NotificationKind, KindChannels>;
 }
 
-/** Messages, applications and booking changes by e-mail at once; nothing by digest until chosen. */
+/** Every kind by e-mail and push at once (push reaches only browsers subscribed); nothing by digest until chosen. */
 export const DEFAULT_PREFERENCES: NotificationPreferences = {
   language: 'de',
   quiet_hours: null,
   digest_time: '08:00',
   kinds: {
-    messages: { email: true, digest: false },
-    applications: { email: true, digest: false },
-    bookings: { email: true, digest: false },
-    reminders: { email: true, digest: false },
+    messages: { email: true, push: true, digest: false },
+    applications: { email: true, push: true, digest: false },
+    bookings: { email: true, push: true, digest: false },
+    reminders: { email: true, push: true, digest: false },
   },
 };
 

@@ -16,6 +16,7 @@ import type { TierLimits } from '../domain/tiers.js';
 import type { Endpoint } from '../schemas/stats.js';
 import type { Database } from '../services/database.js';
 import type { PaymentProvider } from '../services/payment-provider.js';
+import type { PushSettings } from '../services/push-subscriptions.js';
 import type { AccountQuotas } from '../services/quotas.js';
 import type { IndexSnapshot } from '../services/search.js';
 import type { Base } from './sandbox-naming.js';
@@ -59,6 +60,8 @@ export interface RouteDeps {
   noShowWindowHours: number;
   /** Saved searches an account may keep (SAVED_SEARCHES_PER_ACCOUNT). */
   savedSearchesPerAccount: number;
+  /** Web push: the VAPID keys and subject, and whether endpoints may be private addresses (tests). */
+  push: PushSettings;
   /** The payment provider that moves money (PAYMENTS_PROVIDER=stripe); null or absent: manual. */
   payments?: PaymentProvider | null;
   /** The address people reach the API at (PUBLIC_URL): links given to Stripe come back to it. */
@@ -83,6 +86,7 @@ export type ConfiguredLimits = Pick<
   | 'claimWindowHours'
   | 'noShowWindowHours'
   | 'savedSearchesPerAccount'
+  | 'push'
 >;
 
 /** The configured limits of the routes, for the app (app.ts) and the stdio server's catalog (mcp/catalog.ts). */
@@ -115,5 +119,19 @@ export function configuredLimits(config: Config): ConfiguredLimits {
     claimWindowHours: config.CLAIM_WINDOW_HOURS,
     noShowWindowHours: config.NO_SHOW_WINDOW_HOURS,
     savedSearchesPerAccount: config.SAVED_SEARCHES_PER_ACCOUNT,
+    push: pushSettingsOf(config),
+  };
+}
+
+/** Web push from the configuration (VAPID_*; the subject defaults to mailto: the address of MAIL_FROM). */
+export function pushSettingsOf(config: Config): PushSettings {
+  const from = /<([^>]+)>/.exec(config.MAIL_FROM)?.[1] ?? config.MAIL_FROM;
+  return {
+    keys:
+      config.VAPID_PUBLIC_KEY && config.VAPID_PRIVATE_KEY
+        ? { publicKey: config.VAPID_PUBLIC_KEY, privateKey: config.VAPID_PRIVATE_KEY }
+        : null,
+    subject: config.VAPID_SUBJECT ?? `mailto:${from}`,
+    allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
   };
 }

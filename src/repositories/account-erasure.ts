@@ -133,9 +133,10 @@ export async function anonymiseAccountRows(
     .execute();
   await trx.updateTable('series_applications').set({ message: null }).where('account_id', '=', id).execute();
   await trx.deleteFrom('job_series').where('owner_account_id', '=', id).execute();
-  // What was e-mailed to the person, when, and how they wanted it: gone (nothing pending is sent).
+  // What was e-mailed or pushed to the person, when, how they wanted it, and their browsers: gone.
   await trx.deleteFrom('notifications').where('account_id', '=', id).execute();
   await trx.deleteFrom('notification_settings').where('account_id', '=', id).execute();
+  await trx.deleteFrom('push_subscriptions').where('account_id', '=', id).execute();
   // Waiting for others' listings says what the person wanted when: the entries go (an offer held is freed).
   await trx.deleteFrom('waitlist_entries').where('account_id', '=', id).execute();
   // An own calendar's secret address and when the person is busy: gone.

@@ -43,6 +43,7 @@ const SOURCES: Record<ExportSectionKey, Source> = {
     mine: (a) => sql`account_id = ${a.id}`,
   },
   notifications: { table: 'notifications', key: ['id'], mine: (a) => sql`account_id = ${a.id}` },
+  push_subscriptions: { table: 'push_subscriptions', key: ['id'], mine: (a) => sql`account_id = ${a.id}` },
   owner_profiles: { table: 'owners', key: ['id'], mine: (a) => sql`account_id = ${a.id}` },
   listings: { table: 'listings', key: ['id'], mine: (a) => sql`owner_id in ${ownerIds(a)}` },
   helper_profiles: { table: 'helpers', key: ['id'], mine: (a) => sql`account_id = ${a.id}` },

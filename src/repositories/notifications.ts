@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Queryable } from '../db/queryable.js';
-import type { Database, NotificationRow, NotificationSettingsRow } from '../db/schema.js';
+import type { Database, NotificationRow, NotificationSettingsRow, PushSubscriptionRow } from '../db/schema.js';
 import { newId } from '../domain/ids.js';
 import { NOTIFIED_EVENT_TYPES } from '../domain/notifications.js';
 
@@ -53,9 +53,24 @@ export interface NotifiedEvent {
  * with a conditional write in the caller's transaction (an instance that lost the race reads
  * nothing; a transaction that fails gives the events back).
  */
-export async function takeEventBatch(trx: Queryable, limit: number): Promise<NotifiedEvent[]> {
-  const cursor = await trx.selectFrom('meta').select('value').where('key', '=', CURSOR).executeTakeFirst();
-  if (!cursor) return [];
+export async function takeEventBatch(trx: Queryable, limit: number, startFrom: string): Promise<NotifiedEvent[]> {
+  let cursor = await trx.selectFrom('meta').select('value').where('key', '=', CURSOR).executeTakeFirst();
+  if (!cursor) {
+    // The first round ever: from the newest event older than `startFrom` on (an upgrade tells the
+    // last day, not the whole history). Of two instances starting at once, the first row stays.
+    const before = await trx
+      .selectFrom('events')
+      .select((eb) => eb.fn.max('id').as('id'))
+      .where('created_at', '<', startFrom)
+      .executeTakeFirst();
+    await trx
+      .insertInto('meta')
+      .values({ key: CURSOR, value: String(before?.id ?? 0) })
+      .onConflict((oc) => oc.column('key').doNothing())
+      .execute();
+    cursor = await trx.selectFrom('meta').select('value').where('key', '=', CURSOR).executeTakeFirst();
+    if (!cursor) return [];
+  }
   const events = await trx
     .selectFrom('events')
     .select(['id', 'type', 'subject_id', 'audience', 'payload', 'created_at'])
@@ -302,3 +317,101 @@ export function bookingsToRemind(db: Queryable, today: string, tomorrow: string)
 /** A date (YYYY-MM-DD) days later or earlier. */
 const addDaysText = (date: string, days: number) =>
   new Date(Date.parse(`${date}T12:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+
+/** Of these accounts, those with at least one push subscription. */
+export async function accountsWithPush(db: Queryable, accountIds: readonly string[]): Promise<Set<string>> {
+  if (accountIds.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('push_subscriptions')
+    .select('account_id')
+    .distinct()
+    .where('account_id', 'in', accountIds)
+    .execute();
+  return new Set(rows.map((row) => row.account_id));
+}
+
+/** An account's push subscriptions, oldest first. */
+export function pushSubscriptionsOf(db: Queryable, accountId: string): Promise<PushSubscriptionRow[]> {
+  return db
+    .selectFrom('push_subscriptions')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+/**
+ * Stores a browser's subscription for the account; the same endpoint subscribed again (the same
+ * browser, maybe now signed in as someone else) is that row, with the new keys and account.
+ */
+export async function savePushSubscription(
+  db: Queryable,
+  row: Pick<PushSubscriptionRow, 'account_id' | 'endpoint' | 'p256dh' | 'auth'>,
+  now: Date,
+): Promise<PushSubscriptionRow> {
+  const at = now.toISOString();
+  return db
+    .insertInto('push_subscriptions')
+    .values({ ...row, id: newId('psub'), created_at: at, last_sent_at: null, last_error: null })
+    .onConflict((oc) =>
+      oc.column('endpoint').doUpdateSet({
+        account_id: row.account_id,
+        p256dh: row.p256dh,
+        auth: row.auth,
+        created_at: at,
+        last_error: null,
+      }),
+    )
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** Deletes one of the account's subscriptions; whether there was one. */
+export async function deletePushSubscription(db: Queryable, accountId: string, id: string): Promise<boolean> {
+  const result = await db
+    .deleteFrom('push_subscriptions')
+    .where('id', '=', id)
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+/** A push went, or failed (410/404: the subscription is gone, so is the row). */
+export async function recordPushOutcome(
+  db: Queryable,
+  id: string,
+  outcome: { gone: boolean; error: string | null },
+  now: Date,
+): Promise<void> {
+  if (outcome.gone) {
+    await db.deleteFrom('push_subscriptions').where('id', '=', id).execute();
+    return;
+  }
+  await db
+    .updateTable('push_subscriptions')
+    .set(outcome.error === null ? { last_sent_at: now.toISOString(), last_error: null } : { last_error: outcome.error })
+    .where('id', '=', id)
+    .execute();
+}
+
+const VAPID_KEYS = 'vapid_keys';
+
+/** The VAPID keys made on first need, or undefined. */
+export async function storedVapidKeys(db: Queryable): Promise<{ publicKey: string; privateKey: string } | undefined> {
+  const row = await db.selectFrom('meta').select('value').where('key', '=', VAPID_KEYS).executeTakeFirst();
+  return row ? (JSON.parse(row.value) as { publicKey: string; privateKey: string }) : undefined;
+}
+
+/** Stores VAPID keys unless some are stored already (two instances at once: the first wins); the stored ones. */
+export async function storeVapidKeys(
+  db: Queryable,
+  keys: { publicKey: string; privateKey: string },
+): Promise<{ publicKey: string; privateKey: string }> {
+  await db
+    .insertInto('meta')
+    .values({ key: VAPID_KEYS, value: JSON.stringify(keys) })
+    .onConflict((oc) => oc.column('key').doNothing())
+    .execute();
+  return (await storedVapidKeys(db)) ?? keys;
+}

@@ -219,13 +219,26 @@ export const EXPORT_SECTIONS = [
     },
   },
   {
+    key: 'push_subscriptions',
+    description: 'The browsers notifications are pushed to.',
+    many: true,
+    fields: {
+      id: ['s', 'Push subscription id.'],
+      endpoint: ['s', 'The push service address.'],
+      p256dh: ['s', "The browser's public key."],
+      ...CREATED,
+      last_sent_at: ['s?', 'Last push.'],
+      last_error: ['s?', 'Last failure.'],
+    },
+  },
+  {
     key: 'notifications',
     description: 'Notifications for you: planned, sent or not.',
     many: true,
     fields: {
       id: ['s', 'Notification id.'],
       kind: ['s', 'messages, applications, bookings or reminders.'],
-      channel: ['s', 'email or digest.'],
+      channel: ['s', 'email, push or digest.'],
       event_type: ['s', 'What happened.'],
       subject_id: ['s', 'What it was about.'],
       status: ['s', 'pending, sent, folded, failed or dropped.'],

@@ -18,7 +18,7 @@ import { JobSeriesSchema, SeriesApplicationSchema } from './job-series.js';
 import { JobSchema } from './jobs.js';
 import { ListingSchema, OpeningHoursSchema } from './listings.js';
 import { AppealSchema, ModerationDecisionSchema, ReportSchema, TransparencySchema } from './notices.js';
-import { NotificationSettingsSchema } from './notifications.js';
+import { NotificationSettingsSchema, PushSubscriptionSchema } from './notifications.js';
 import { AuthorizationSchema, OauthClientSchema } from './oauth.js';
 import { BankAccountSchema, PaymentSchema, PayoutsSchema } from './payments.js';
 import { ExactLocationSchema } from './places.js';
@@ -50,6 +50,7 @@ export const COMPONENT_SCHEMAS = [
   WaitlistEntrySchema,
   BusyCalendarSchema,
   NotificationSettingsSchema,
+  PushSubscriptionSchema,
   CategoryItemSchema,
   EstimateSchema,
   PublicHelperSchema,

@@ -27,6 +27,7 @@ import { translate } from '../i18n/index.js';
 import type { Mailer } from '../mail/mailer.js';
 import { type NotificationLine, notificationEmail } from '../mail/notification-email.js';
 import {
+  accountsWithPush,
   applicationParties,
   bookingParties,
   bookingsToRemind,
@@ -47,6 +48,7 @@ import {
 } from '../repositories/notifications.js';
 import { inWriteTransaction } from '../repositories/write-transaction.js';
 import { badRequest } from './errors.js';
+import { type PushSettings, pushToAccount } from './push-subscriptions.js';
 
 /** Events the planner reads per round, and notifications the sender claims per round. */
 const PLAN_BATCH = 200;
@@ -97,7 +99,7 @@ export interface NotificationSettingsInput {
   language?: Language | undefined;
   quiet_hours?: { start: string; end: string } | null | undefined;
   digest_time?: string | undefined;
-  kinds?: Partial<Record<NotificationKind, Partial<Record<'email' | 'digest', boolean>>>> | undefined;
+  kinds?: Partial<Record<NotificationKind, Partial<Record<'email' | 'push' | 'digest', boolean>>>> | undefined;
 }
 
 /** PUT /v1/me/notification-settings: changes what is sent; 400 names a time that is no HH:MM or an empty span. */
@@ -209,7 +211,7 @@ async function plannedFor(db: Queryable, event: NotifiedEvent, now: Date): Promi
  */
 export async function planNotifications(db: Kysely<Database>, now: Date): Promise<number> {
   return inWriteTransaction({ db, now, claim: null }, async (trx) => {
-    const events = await takeEventBatch(trx, PLAN_BATCH);
+    const events = await takeEventBatch(trx, PLAN_BATCH, new Date(now.getTime() - STALE_AFTER_MS).toISOString());
     if (events.length === 0) return 0;
     const planned = (
       await Promise.all(events.map(async (event) => ({ event, for: await plannedFor(trx, event, now) })))
@@ -240,7 +242,11 @@ interface ToTell {
 /** Records what to tell whom on each channel the person chose for its kind, at the time they chose. */
 async function recordPlanned(trx: Queryable, planned: readonly ToTell[], now: Date): Promise<number> {
   const rows: NewNotification[] = [];
-  const settings = await notificationSettingsOf(trx, [...new Set(planned.map(({ person }) => person.accountId))]);
+  const accounts = [...new Set(planned.map(({ person }) => person.accountId))];
+  const [settings, pushable] = await Promise.all([
+    notificationSettingsOf(trx, accounts),
+    accountsWithPush(trx, accounts),
+  ]);
   for (const { person, source, eventType, subjectId, at } of planned) {
     const row = settings.get(person.accountId);
     const preferences = preferencesOf(row);
@@ -263,6 +269,11 @@ async function recordPlanned(trx: Queryable, planned: readonly ToTell[], now: Da
     if (channels.email) {
       const due = afterQuietHours(person.notBefore, preferences.quiet_hours);
       rows.push({ ...base, channel: 'email', due_at: due.toISOString() });
+    }
+    // A push only to an account with a browser to push to (most have none).
+    if (channels.push && pushable.has(person.accountId)) {
+      const due = afterQuietHours(person.notBefore, preferences.quiet_hours);
+      rows.push({ ...base, channel: 'push', due_at: due.toISOString() });
     }
     if (channels.digest) {
       rows.push({ ...base, channel: 'digest', due_at: nextDigestAt(at, preferences.digest_time).toISOString() });
@@ -363,6 +374,9 @@ async function lineOf(
   };
 }
 
+/** The address an action line names (its last word). */
+const urlOf = (action: string) => /(https?:\/\/\S+)$/.exec(action)?.[1] ?? '';
+
 /** A booking's time as words: its hours in local time, or its days. */
 const whenOf = (payload: Record<string, string | null>, language: Language) =>
   payload.start_at && payload.end_at
@@ -381,12 +395,13 @@ const berlin = (iso: string, language: Language) =>
  * once across instances), folds what goes together (a conversation's messages, a day's digest),
  * renders them in the account's language and sends them through the mailer; a failed send is
  * tried again later (the wait doubling from a minute, MAX_SEND_ATTEMPTS in all), an erased or
- * suspended account's are dropped. Returns how many e-mails it sent.
+ * suspended account's are dropped. Pushes go to every browser the account subscribed (web-push).
+ * Returns how many e-mails and pushes it sent.
  */
 export async function sendDueNotifications(
   db: Kysely<Database>,
   mailer: Mailer,
-  options: { now: Date; baseUrl: string },
+  options: { now: Date; baseUrl: string; push: PushSettings },
 ): Promise<number> {
   const { now, baseUrl } = options;
   let sent = 0;
@@ -405,6 +420,22 @@ export async function sendDueNotifications(
     const preferences = preferencesOf(settings);
     const kind = first.kind as NotificationKind;
     try {
+      if (first.channel === 'push') {
+        const line = await lineOf(db, first, all.length, preferences.language, baseUrl);
+        const message = { title: line.subject, body: line.body, url: urlOf(line.action), kind };
+        const reached = await pushToAccount(db, first.account_id, message, options.push, now);
+        if (reached)
+          await markSent(
+            db,
+            first.id,
+            folded.map((row) => row.id),
+            now,
+          );
+        // Every browser unsubscribed meanwhile: nothing to push to.
+        else await markUnsent(db, ids, { status: 'dropped', dueAt: first.due_at, error: null });
+        if (reached) sent++;
+        continue;
+      }
       const lines =
         first.channel === 'digest'
           ? await Promise.all(all.map((row) => lineOf(db, row, 1, preferences.language, baseUrl)))

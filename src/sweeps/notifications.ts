@@ -10,6 +10,7 @@ export interface NotificationSweepOptions {
   /** EVENTS_POLL_MS: what happened is planned, and what is due sent, about as soon as it is. */
   everyMs: number;
   baseUrl: string;
+  push: Parameters<typeof sendDueNotifications>[2]['push'];
   mailer: Parameters<typeof sendDueNotifications>[1];
   log: FastifyBaseLogger;
 }
@@ -21,7 +22,7 @@ export interface NotificationSweepOptions {
  * twice and nothing planned is lost.
  */
 export function notificationSweep(db: Kysely<Database>, options: NotificationSweepOptions): PeriodicSweep {
-  const { now, everyMs, log, mailer, baseUrl } = options;
+  const { now, everyMs, log, mailer, baseUrl, push } = options;
   let remindedAt = Number.NEGATIVE_INFINITY;
   return new PeriodicSweep({
     everyMs,
@@ -33,7 +34,7 @@ export function notificationSweep(db: Kysely<Database>, options: NotificationSwe
         planned += await planReminders(db, now());
         remindedAt = now().getTime();
       }
-      const sent = await sendDueNotifications(db, mailer, { now: now(), baseUrl });
+      const sent = await sendDueNotifications(db, mailer, { now: now(), baseUrl, push });
       return planned + sent;
     },
     done: 'notifications planned or sent',

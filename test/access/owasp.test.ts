@@ -209,6 +209,20 @@ async function world(t: Parameters<typeof buildTestApp>[0]) {
       created_at: NOW.toISOString(),
     })
     .execute();
+  // The owner's browser subscribed to pushes (issue 36), as a row: a stranger may not delete it.
+  await db.kysely
+    .insertInto('push_subscriptions')
+    .values({
+      id: 'psub_owasp',
+      account_id: owner.accountId,
+      endpoint: 'https://push.example.org/send/owner-browser',
+      p256dh: `B${'A'.repeat(86)}`,
+      auth: 'AAAAAAAAAAAAAAAAAAAAAA',
+      created_at: NOW.toISOString(),
+      last_sent_at: null,
+      last_error: null,
+    })
+    .execute();
   const doc = (await app.inject({ url: '/v1/openapi.json' })).json() as OpenApiDocument;
   const delivery = await db.kysely
     .selectFrom('webhook_deliveries')
@@ -242,6 +256,7 @@ async function world(t: Parameters<typeof buildTestApp>[0]) {
       extension: 'ext_owasp',
       waitlist: 'wl_owasp',
       busyCalendar: 'bcal_owasp',
+      pushSubscription: 'psub_owasp',
     },
   };
 }
@@ -284,6 +299,7 @@ async function snapshot(db: Db): Promise<string> {
     'busy_times',
     'notification_settings',
     'notifications',
+    'push_subscriptions',
   ] as const;
   const rows: unknown[] = [];
   // Sorted: PostgreSQL returns rows in storage order, which a no-op update (a row lock) changes.
@@ -322,7 +338,11 @@ describe('API1: object-level authorization on every id', () => {
         const url = path
           .replace(
             '{id}',
-            path.startsWith('/v1/me/busy-calendars') ? ids.busyCalendar : (idFor[path.split('/')[2] ?? ''] ?? 'x'),
+            path.startsWith('/v1/me/busy-calendars')
+              ? ids.busyCalendar
+              : path.startsWith('/v1/me/push-subscriptions')
+                ? ids.pushSubscription
+                : (idFor[path.split('/')[2] ?? ''] ?? 'x'),
           )
           .replace('{application_id}', path.startsWith('/v1/job-series') ? ids.seriesApplication : ids.application)
           .replace('{delivery_id}', ids.delivery)
@@ -532,7 +552,7 @@ describe('API7: server-side request forgery', () => {
     assert.equal(fetched, 0, 'the server fetched a URL a client sent');
   });
 
-  test('only createWebhook and attachBusyCalendar take a URL the server would call, and they refuse internal addresses', (t) => {
+  test('only createWebhook, attachBusyCalendar and createPushSubscription take a URL the server would call, and they refuse internal addresses', (t) => {
     return world(t).then(async ({ app, doc, keys }) => {
       const urlInputs: string[] = [];
       const visit = (schema: unknown, where: string) => {
@@ -560,6 +580,10 @@ describe('API7: server-side request forgery', () => {
           // Reviewed (issue 35): an owner's or helper's own calendar, fetched on a schedule with the
           // webhooks' guard (src/webhooks/calendar-fetch.ts: connect-time lookup, no redirects, 2 MB, 10 s).
           'POST /v1/me/busy-calendars.url',
+          // Reviewed (issue 36): a browser's push endpoint, posted to with the webhooks' guard
+          // (src/services/push-subscriptions.ts: https only, private addresses refused when
+          // subscribing and, through guardedLookup, when connecting).
+          'POST /v1/me/push-subscriptions.endpoint',
           // Reviewed (issue 32): handed to Stripe as the page its onboarding sends the person back to
           // (https only); the server never fetches it.
           'POST /v1/me/payouts/onboarding.return_url',
@@ -592,6 +616,16 @@ describe('API7: server-side request forgery', () => {
         });
         assert.equal(calendar.statusCode, 400, url);
         assert.equal(calendar.json().param, 'url', url);
+        // A push endpoint: the same guard (and https only).
+        const https = url.replace(/^http:/, 'https:');
+        const push = await app.inject({
+          method: 'POST',
+          url: '/v1/me/push-subscriptions',
+          headers: { 'x-api-key': keys.stranger.key },
+          payload: { endpoint: https, keys: { p256dh: `B${'A'.repeat(86)}`, auth: 'AAAAAAAAAAAAAAAAAAAAAA' } },
+        });
+        assert.equal(push.statusCode, 400, https);
+        assert.equal(push.json().param, 'endpoint', https);
       }
     });
   });

@@ -4,18 +4,25 @@ import { createMailer } from '../../src/mail/mailer.js';
 import { planNotifications, planReminders, sendDueNotifications } from '../../src/services/notifications.js';
 import { buildTestApp, clientFor, createKey, NOW } from '../helpers/app.js';
 import { helperBody, JOB_BODY, LISTING_BODY } from '../helpers/bodies.js';
+import { startPushService } from '../helpers/push-service.js';
 import { type ReceivedMail, startSmtpServer } from '../helpers/smtp.js';
 
 const MINUTE_MS = 60_000;
 const BASE_URL = 'http://127.0.0.1:3000';
+/** Web push as the tests send it: keys made and stored on first need, endpoints on 127.0.0.1 allowed. */
+const PUSH = { keys: null, subject: 'mailto:api@example.org', allowPrivate: true };
 
 /**
  * A test app whose own sweeps wait a minute (the test runs them, as instances would), a real SMTP
  * server on 127.0.0.1, and a clock the test moves.
  */
-async function setUp(t: Parameters<typeof buildTestApp>[0], start: Date = NOW) {
+async function setUp(t: Parameters<typeof buildTestApp>[0], start: Date = NOW, push: object = {}) {
   let now = start;
-  const { app, db } = await buildTestApp(t, () => now, { EVENTS_POLL_MS: '60000' });
+  const { app, db } = await buildTestApp(t, () => now, {
+    EVENTS_POLL_MS: '60000',
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+  });
+  const pushSettings = { ...PUSH, ...push };
   const smtp = await startSmtpServer();
   const mailer = createMailer({ SMTP_URL: smtp.url, MAIL_FROM: 'api@example.org', OUTBOX_DIR: '/nonexistent' });
   t.after(async () => {
@@ -29,7 +36,7 @@ async function setUp(t: Parameters<typeof buildTestApp>[0], start: Date = NOW) {
   /** One round of the sweep, as an instance runs it: plan, then send what is due. */
   const sweep = async () => {
     await planNotifications(db.kysely, now);
-    return sendDueNotifications(db.kysely, mailer, { now, baseUrl: BASE_URL });
+    return sendDueNotifications(db.kysely, mailer, { now, baseUrl: BASE_URL, push: pushSettings });
   };
   return {
     app,
@@ -139,10 +146,10 @@ describe('notifications by e-mail', () => {
     assert.match(done.body, /keine E-Mails zu Bewerbungen mehr/);
     const settings = (await poster.get('/v1/me/notification-settings')).body;
     assert.deepEqual(settings.kinds, {
-      messages: { email: true, digest: false },
-      applications: { email: false, digest: false },
-      bookings: { email: true, digest: false },
-      reminders: { email: true, digest: false },
+      messages: { email: true, push: true, digest: false },
+      applications: { email: false, push: true, digest: false },
+      bookings: { email: true, push: true, digest: false },
+      reminders: { email: true, push: true, digest: false },
     });
 
     // Another application: no e-mail; a message still comes.
@@ -202,8 +209,8 @@ describe('notifications by e-mail', () => {
       kinds: { applications: { email: false, digest: true } },
     });
     assert.equal(changed.status, 200, changed.raw);
-    assert.deepEqual(changed.body.kinds.applications, { email: false, digest: true });
-    assert.deepEqual(changed.body.kinds.messages, { email: true, digest: false }, 'the other kinds stay');
+    assert.deepEqual(changed.body.kinds.applications, { email: false, push: true, digest: true });
+    assert.deepEqual(changed.body.kinds.messages, { email: true, push: true, digest: false }, 'the other kinds stay');
     for (const email of ['a@example.org', 'b@example.org']) {
       await jobWithApplication(poster, await account(email));
     }
@@ -257,7 +264,7 @@ describe('notifications by e-mail', () => {
     await smtp.next();
     const remind = async () => {
       const planned = await planReminders(db.kysely, clock());
-      await sendDueNotifications(db.kysely, mailer, { now: clock(), baseUrl: BASE_URL });
+      await sendDueNotifications(db.kysely, mailer, { now: clock(), baseUrl: BASE_URL, push: PUSH });
       return planned;
     };
     assert.equal(await remind(), 0, 'nothing the day before the day before');
@@ -283,6 +290,74 @@ describe('notifications by e-mail', () => {
     assert.equal(await remind(), 0, 'overdue is said once');
   });
 
+  test('web push: a subscribed browser gets the notification encrypted for it, signed, in the language; gone is dropped', async (t) => {
+    const service = await startPushService();
+    t.after(() => service.close());
+    const { smtp, account, sweep, app } = await setUp(t, NOW, { agent: service.agent });
+    const poster = await account('poster@example.org');
+    const helper = await account('helper@example.org');
+    const before = await poster.get('/v1/me/push-subscriptions');
+    assert.equal(before.status, 200, before.raw);
+    assert.deepEqual(before.body.data, []);
+    assert.match(before.body.application_server_key, /^[A-Za-z0-9_-]{87}$/, 'the VAPID public key to subscribe with');
+    assert.equal(
+      (await poster.get('/v1/me/push-subscriptions')).body.application_server_key,
+      before.body.application_server_key,
+      'made once, stored',
+    );
+    const browser = service.subscribe();
+    const subscribed = await poster.post('/v1/me/push-subscriptions', browser);
+    assert.equal(subscribed.status, 201, subscribed.raw);
+    assert.match(subscribed.body.id, /^psub_[0-9a-f]{16}$/);
+    assert.equal(subscribed.body.endpoint_host, new URL(browser.endpoint).host);
+    assert.ok(!subscribed.raw.includes(browser.keys.auth), 'the keys are not answered back');
+
+    const { job } = await jobWithApplication(poster, helper);
+    assert.equal(await sweep(), 2, 'an e-mail and a push');
+    await smtp.next();
+    assert.equal(service.received.length, 1);
+    const push = service.received[0];
+    assert.equal(push?.headers['content-encoding'], 'aes128gcm');
+    assert.deepEqual(push?.message, {
+      title: 'Neue Bewerbung für „Hecke schneiden“',
+      body: 'Eine Helferin oder ein Helfer hat sich für Ihren Auftrag „Hecke schneiden“ beworben. Nehmen Sie die Bewerbung an oder lehnen Sie sie ab.',
+      url: `${BASE_URL}/v1/jobs/${job.id}`,
+      kind: 'applications',
+    });
+    const listed = (await poster.get('/v1/me/push-subscriptions')).body.data;
+    assert.equal(listed[0].last_error, null);
+    assert.ok(listed[0].last_sent_at);
+
+    // Only push for applications: the e-mail off, the push still goes.
+    await poster.put('/v1/me/notification-settings', { kinds: { applications: { email: false } } });
+    await jobWithApplication(poster, await account('other@example.org'));
+    assert.equal(await sweep(), 1);
+    assert.equal(service.received.length, 2);
+    assert.equal(smtp.received.length, 1);
+
+    // The browser unsubscribed: the push service answers 410, the subscription goes.
+    service.gone(browser.endpoint);
+    await jobWithApplication(poster, await account('third@example.org'));
+    await sweep();
+    assert.deepEqual((await poster.get('/v1/me/push-subscriptions')).body.data, []);
+
+    // Refused: not https, keys that are no P-256 key; someone else's id.
+    const plain = await poster.post('/v1/me/push-subscriptions', { ...browser, endpoint: 'http://127.0.0.1:9/push/x' });
+    assert.equal(plain.status, 400, plain.raw);
+    assert.equal(plain.body.param, 'endpoint');
+    const badKey = await poster.post('/v1/me/push-subscriptions', {
+      ...service.subscribe(),
+      keys: { p256dh: 'A'.repeat(87), auth: browser.keys.auth },
+    });
+    assert.equal(badKey.status, 400, badKey.raw);
+    assert.equal(badKey.body.param, 'keys.p256dh');
+    const again = await poster.post('/v1/me/push-subscriptions', service.subscribe());
+    assert.equal(again.status, 201);
+    assert.equal((await helper.delete(`/v1/me/push-subscriptions/${again.body.id}`)).status, 404);
+    assert.equal((await poster.delete(`/v1/me/push-subscriptions/${again.body.id}`)).status, 204);
+    void app;
+  });
+
   test('two instances plan and send at once: each e-mail goes once', async (t) => {
     const { smtp, account, db, mailer, clock } = await setUp(t);
     const poster = await account('poster@example.org');
@@ -291,8 +366,8 @@ describe('notifications by e-mail', () => {
     }
     await Promise.all([planNotifications(db.kysely, clock()), planNotifications(db.kysely, clock())]);
     const sent = await Promise.all([
-      sendDueNotifications(db.kysely, mailer, { now: clock(), baseUrl: BASE_URL }),
-      sendDueNotifications(db.kysely, mailer, { now: clock(), baseUrl: BASE_URL }),
+      sendDueNotifications(db.kysely, mailer, { now: clock(), baseUrl: BASE_URL, push: PUSH }),
+      sendDueNotifications(db.kysely, mailer, { now: clock(), baseUrl: BASE_URL, push: PUSH }),
     ]);
     assert.equal(sent[0] + sent[1], 3);
     const rows = await db.kysely.selectFrom('notifications').select(['status', 'channel']).execute();
@@ -311,7 +386,7 @@ describe('notifications by e-mail', () => {
     const broken = createMailer({ SMTP_URL: 'smtp://127.0.0.1:9', MAIL_FROM: 'api@example.org', OUTBOX_DIR: '/x' });
     t.after(() => broken.close());
     await planNotifications(db.kysely, clock());
-    assert.equal(await sendDueNotifications(db.kysely, broken, { now: clock(), baseUrl: BASE_URL }), 0);
+    assert.equal(await sendDueNotifications(db.kysely, broken, { now: clock(), baseUrl: BASE_URL, push: PUSH }), 0);
     const failed = await db.kysely
       .selectFrom('notifications')
       .select(['status', 'attempts', 'last_error'])
@@ -322,12 +397,12 @@ describe('notifications by e-mail', () => {
     const working = createMailer({ SMTP_URL: smtp.url, MAIL_FROM: 'api@example.org', OUTBOX_DIR: '/x' });
     t.after(() => working.close());
     assert.equal(
-      await sendDueNotifications(db.kysely, working, { now: clock(), baseUrl: BASE_URL }),
+      await sendDueNotifications(db.kysely, working, { now: clock(), baseUrl: BASE_URL, push: PUSH }),
       0,
       'not before its retry time',
     );
     advance(MINUTE_MS);
-    assert.equal(await sendDueNotifications(db.kysely, working, { now: clock(), baseUrl: BASE_URL }), 1);
+    assert.equal(await sendDueNotifications(db.kysely, working, { now: clock(), baseUrl: BASE_URL, push: PUSH }), 1);
     assert.equal(smtp.received.length, 1);
   });
 
@@ -341,10 +416,10 @@ describe('notifications by e-mail', () => {
       quiet_hours: null,
       digest_time: '08:00',
       kinds: {
-        messages: { email: true, digest: false },
-        applications: { email: true, digest: false },
-        bookings: { email: true, digest: false },
-        reminders: { email: true, digest: false },
+        messages: { email: true, push: true, digest: false },
+        applications: { email: true, push: true, digest: false },
+        bookings: { email: true, push: true, digest: false },
+        reminders: { email: true, push: true, digest: false },
       },
     });
     const bad = await person.put('/v1/me/notification-settings', { quiet_hours: { start: '22:00', end: '22:00' } });
@@ -359,7 +434,7 @@ describe('notifications by e-mail', () => {
       kinds: { bookings: { email: false } },
     });
     assert.equal(off.status, 200, off.raw);
-    assert.deepEqual(off.body.kinds.bookings, { email: false, digest: false });
+    assert.deepEqual(off.body.kinds.bookings, { email: false, push: true, digest: false });
     assert.equal((await clientFor(app, null).get('/v1/me/notification-settings')).status, 401);
   });
 

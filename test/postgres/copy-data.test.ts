@@ -42,7 +42,10 @@ interface ApiRows {
  * with a booking, a key request.
  */
 async function writeThroughApi(db: Db): Promise<ApiRows> {
-  const app = await buildApp(testConfig({ WEBHOOK_DELIVERY: 'false' }), { db, now: () => NOW });
+  const app = await buildApp(testConfig({ WEBHOOK_DELIVERY: 'false', NOTIFICATION_EMAILS: 'false' }), {
+    db,
+    now: () => NOW,
+  });
   const post = async (url: string, key: string | null, payload: object, headers = {}) => {
     const response = await app.inject({
       method: 'POST',
@@ -478,11 +481,34 @@ async function writeThroughApi(db: Db): Promise<ApiRows> {
         payload: { language: 'en', quiet_hours: { start: '22:00', end: '07:00' } },
       });
       assert.equal(chosen.statusCode, 200, chosen.body);
-      // (The app's own sweep may have got there first: either way, they are there.)
       await planNotifications(db.kysely, NOW);
-      await sendDueNotifications(db.kysely, mailer, { now: NOW, baseUrl: 'http://127.0.0.1' });
+      await sendDueNotifications(db.kysely, mailer, {
+        now: NOW,
+        baseUrl: 'http://127.0.0.1',
+        push: { keys: null, subject: 'mailto:api@example.org', allowPrivate: true },
+      });
       const made = await db.kysely.selectFrom('notifications').select('id').execute();
       assert.ok(made.length > 0, 'the writes made notifications');
+      // A browser of the renter subscribed to pushes, as a row after the sends (tests push to 127.0.0.1 only).
+      await db.kysely
+        .insertInto('push_subscriptions')
+        .values({
+          id: 'psub_copy',
+          account_id: (
+            await db.kysely
+              .selectFrom('accounts')
+              .select('id')
+              .where('email', '=', 'renter@example.org')
+              .executeTakeFirstOrThrow()
+          ).id,
+          endpoint: 'https://push.example.org/send/renter-browser',
+          p256dh: `B${'A'.repeat(86)}`,
+          auth: 'AAAAAAAAAAAAAAAAAAAAAA',
+          created_at: NOW.toISOString(),
+          last_sent_at: null,
+          last_error: null,
+        })
+        .execute();
     } finally {
       mailer.close();
       rmSync(outbox, { recursive: true, force: true });

@@ -213,10 +213,11 @@ test('instances started together on an empty database seed it once', { timeout: 
   const servers = await Promise.all([startServer(t, config), startServer(t, config)]);
   const db = createDb(url);
   t.after(() => db.close());
-  const seeds = await db.kysely.selectFrom('meta').select('key').orderBy('key').execute();
+  // (Not the notifications sweep's cursor, which either server may have made meanwhile, issue 36.)
+  const seeds = await db.kysely.selectFrom('meta').select('key').where('key', '!=', 'notifications_cursor').execute();
   assert.deepEqual(
     seeds.map((row) => row.key),
-    ['notifications_cursor', 'seed'],
+    ['seed'],
     'one seed recorded, no lock row left',
   );
   const open = await fetch(`${servers[1]?.baseUrl}/v1/jobs?limit=1`).then(

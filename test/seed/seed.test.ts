@@ -92,23 +92,19 @@ describe('seedDatabase: determinism', () => {
 
   test('records the options it was built with in meta', async () => {
     const { meta } = await seededDump({ ...DEFAULTS, jobs: 10, listings: 5, helpers: 3, completedJobs: 7 });
-    // The seed's own row (the migrations add notifications_cursor, issue 36).
-    assert.deepEqual(
-      meta?.filter((row) => (row as { key: string }).key === 'seed'),
-      [
-        {
-          key: 'seed',
-          value: JSON.stringify({
-            seed: 20261120,
-            jobs: 10,
-            listings: 5,
-            helpers: 3,
-            completedJobs: 7,
-            anchor: '2026-11-19T23:00:00.000Z',
-          }),
-        },
-      ],
-    );
+    assert.deepEqual(meta, [
+      {
+        key: 'seed',
+        value: JSON.stringify({
+          seed: 20261120,
+          jobs: 10,
+          listings: 5,
+          helpers: 3,
+          completedJobs: 7,
+          anchor: '2026-11-19T23:00:00.000Z',
+        }),
+      },
+    ]);
   });
 });
 
@@ -401,16 +397,13 @@ describe('seedDatabase is all or nothing', () => {
     await assert.rejects(
       seedDatabase(db.kysely, { ...DEFAULTS, jobs: 50, completedJobs: 50, helpers: 10, listings: 5 }),
     );
-    for (const table of ['jobs', 'helpers', 'helper_categories', 'owners'] as const) {
+    for (const table of ['jobs', 'helpers', 'helper_categories', 'owners', 'meta'] as const) {
       const row = await db.kysely
         .selectFrom(table)
         .select((eb) => eb.fn.countAll<number>().as('n'))
         .executeTakeFirst();
       assert.equal(Number(row?.n), 0, table);
     }
-    // meta holds the migrations' own row only (where the notifications sweep reads from, issue 36).
-    const meta = await db.kysely.selectFrom('meta').select('key').execute();
-    assert.deepEqual(meta, [{ key: 'notifications_cursor' }]);
   });
 
   test('replace deletes the rows already there in the same transaction', async (t) => {

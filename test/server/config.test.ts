@@ -402,8 +402,6 @@ describe('seed CLI', () => {
         listings: 20,
         helpers: 10,
         meta: [
-          // Where the notifications sweep starts reading events (migration 0038): the newest event at migration.
-          { key: 'notifications_cursor', value: '0' },
           {
             key: 'seed',
             value: JSON.stringify({

@@ -11,8 +11,12 @@ import { isPostgres, textType } from './column-types.js';
  *   (`source` its id) once, whichever instance's sweep reads the event first (unique by account,
  *   channel and source), claimed before it is sent (`claimed_until`) so one instance sends it, and
  *   kept with its outcome. `fold_key` gathers what is sent as one (the messages of a conversation).
- * - meta gains `notifications_cursor`: the last event id the planning sweep read (at first the
- *   newest event's: what happened before is not sent).
+ * - push_subscriptions: a browser's PushSubscription of an account (its endpoint, unique, and the
+ *   keys its pushes are encrypted with), with the last send's outcome; one the push service
+ *   answers 404 or 410 for is deleted.
+ * - meta gains, when first needed, `notifications_cursor` (the last event id the planning sweep
+ *   read; made by its first round at the newest event older than a day, so an upgrade tells only
+ *   the last day) and `vapid_keys` (the web push key pair, unless the settings give one).
  */
 // biome-ignore lint/suspicious/noExplicitAny: migrations must not depend on today's Database type.
 export async function up(db: Kysely<any>): Promise<void> {
@@ -48,26 +52,31 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', text, (c) => c.notNull())
     .addUniqueConstraint('notifications_once', ['account_id', 'channel', 'source'])
     .execute();
+  await db.schema
+    .createTable('push_subscriptions')
+    .addColumn('id', text, (c) => c.primaryKey())
+    .addColumn('account_id', text, (c) => c.notNull())
+    .addColumn('endpoint', text, (c) => c.notNull().unique())
+    .addColumn('p256dh', text, (c) => c.notNull())
+    .addColumn('auth', text, (c) => c.notNull())
+    .addColumn('created_at', text, (c) => c.notNull())
+    .addColumn('last_sent_at', text)
+    .addColumn('last_error', text)
+    .execute();
+  await db.schema.createIndex('push_subscriptions_account').on('push_subscriptions').columns(['account_id']).execute();
   await db.schema.createIndex('notifications_due').on('notifications').columns(['status', 'due_at']).execute();
   await db.schema.createIndex('notifications_account').on('notifications').columns(['account_id', 'id']).execute();
-  // From now on: the events before the migration were never promised to anyone's inbox.
-  const last = await db
-    .selectFrom('events')
-    .select((eb) => eb.fn.max('id').as('id'))
-    .executeTakeFirst();
-  await db
-    .insertInto('meta')
-    .values({ key: 'notifications_cursor', value: String(last?.id ?? 0) })
-    .execute();
   if (isPostgres(db)) {
     await notifyChanges(db, 'notification_settings');
     await notifyChanges(db, 'notifications');
+    await notifyChanges(db, 'push_subscriptions');
   }
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: see up().
 export async function down(db: Kysely<any>): Promise<void> {
-  await db.deleteFrom('meta').where('key', '=', 'notifications_cursor').execute();
+  await db.deleteFrom('meta').where('key', 'in', ['notifications_cursor', 'vapid_keys']).execute();
+  await db.schema.dropTable('push_subscriptions').execute();
   await db.schema.dropTable('notifications').execute();
   await db.schema.dropTable('notification_settings').execute();
 }

@@ -8,6 +8,11 @@ import {
   NOTIFICATION_RULES,
   NotificationSettingsBody,
   NotificationSettingsSchema,
+  PUSH_RULES,
+  PushSubscriptionCreateBody,
+  PushSubscriptionList,
+  PushSubscriptionParams,
+  PushSubscriptionSchema,
 } from '../../schemas/notifications.js';
 import {
   kindName,
@@ -16,9 +21,10 @@ import {
   unsubscribeTarget,
   updateNotificationSettings,
 } from '../../services/notifications.js';
+import { listPushSubscriptions, subscribePush, unsubscribePush } from '../../services/push-subscriptions.js';
 import { errorResponses } from '../error-catalogue.js';
 import { sendHtmlPage } from '../html-page.js';
-import { ok } from '../responses.js';
+import { created, ok, sendCreated } from '../responses.js';
 import type { Api, RouteDeps } from '../route-deps.js';
 import { invalidUnsubscribePage, unsubscribeAskPage, unsubscribedPage } from '../views/unsubscribe-page.js';
 import { WRITE_HOOKS, WRITE_SECURITY } from '../write-body.js';
@@ -64,6 +70,68 @@ export function notificationRoutes(app: Api, deps: RouteDeps): void {
       },
     },
     async (request) => updateNotificationSettings(db, requireAccount(request), request.body, now()),
+  );
+
+  app.post(
+    '/v1/me/push-subscriptions',
+    {
+      ...WRITE_HOOKS,
+      schema: {
+        operationId: 'createPushSubscription',
+        summary: 'Push to this browser',
+        description: `Stores the browser's PushSubscription (subscribe with the application_server_key of GET /v1/me/push-subscriptions); the same browser again replaces its entry. 400: an endpoint that is not https or points inside, or keys that are not the browser's.\n\n${PUSH_RULES}`,
+        tags,
+        security: WRITE_SECURITY,
+        querystring: NoQuery,
+        body: PushSubscriptionCreateBody,
+        response: {
+          201: created(RefTo(PushSubscriptionSchema), 'The subscription.'),
+          ...errorResponses(400, 413, 415, 422),
+        },
+      },
+    },
+    async (request, reply) => {
+      const subscription = await subscribePush(db, requireAccount(request), request.body, deps.push, now());
+      return sendCreated(reply, '/v1/me/push-subscriptions', subscription);
+    },
+  );
+
+  app.get(
+    '/v1/me/push-subscriptions',
+    {
+      onRequest: WRITE_HOOKS.onRequest,
+      schema: {
+        operationId: 'listPushSubscriptions',
+        summary: 'Your push subscriptions',
+        description: `The browsers pushed to, with the last push's outcome, and the server's VAPID public key to subscribe with.\n\n${PUSH_RULES}`,
+        tags,
+        security: WRITE_SECURITY,
+        querystring: NoQuery,
+        response: { 200: ok(PushSubscriptionList, 'Your push subscriptions.'), ...errorResponses(400) },
+      },
+    },
+    async (request) => listPushSubscriptions(db, requireAccount(request), deps.push),
+  );
+
+  app.delete(
+    '/v1/me/push-subscriptions/:id',
+    {
+      onRequest: WRITE_HOOKS.onRequest,
+      schema: {
+        operationId: 'deletePushSubscription',
+        summary: 'Stop pushing to a browser',
+        description: 'That browser gets no more pushes; 404 for anyone else’s.',
+        tags,
+        security: WRITE_SECURITY,
+        params: PushSubscriptionParams,
+        querystring: NoQuery,
+        response: { 204: ok(Type.Null(), 'Deleted; no body.'), ...errorResponses(400, 404, 413, 415) },
+      },
+    },
+    async (request, reply) => {
+      await unsubscribePush(db, requireAccount(request), request.params.id);
+      return reply.code(204).send(null);
+    },
   );
 }
 
