@@ -74,6 +74,7 @@ export const de: Resources = {
       },
     },
     digest: {
+      name: 'Ihrer täglichen Übersicht',
       subject_one: 'Ihre tägliche Übersicht: {{count}} Benachrichtigung',
       subject_other: 'Ihre tägliche Übersicht: {{count}} Benachrichtigungen',
       intro: 'Was seit Ihrer letzten Übersicht geschehen ist:',

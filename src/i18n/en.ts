@@ -76,6 +76,7 @@ export const en = {
       },
     },
     digest: {
+      name: 'your daily summary',
       subject_one: 'Your daily summary: {{count}} notification',
       subject_other: 'Your daily summary: {{count}} notifications',
       intro: 'What happened since your last summary:',

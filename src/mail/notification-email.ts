@@ -13,7 +13,8 @@ export interface NotificationEmailInput {
   to: string;
   language: Language;
   kind: NotificationKind;
-  /** One line: an e-mail of its own; several: a digest. */
+  /** A digest (its lines of any kinds; its link stops the digest), or one notification's e-mail. */
+  digest: boolean;
   lines: readonly NotificationLine[];
   unsubscribeUrl: string;
   settingsUrl: string;
@@ -37,8 +38,8 @@ const linked = (text: string) =>
 export function notificationEmail(input: NotificationEmailInput): MailMessage {
   const { language, lines } = input;
   const t = (key: string, values = {}) => translate(language, key, values);
-  const kindName = t(`notification.kinds.${input.kind}`);
-  const digest = lines.length > 1;
+  const digest = input.digest;
+  const kindName = t(digest ? 'notification.digest.name' : `notification.kinds.${input.kind}`);
   const subject = digest ? t('notification.digest.subject', { count: lines.length }) : (lines[0]?.subject ?? kindName);
   const footer = t('notification.footer', {
     settingsUrl: input.settingsUrl,

@@ -450,6 +450,7 @@ export async function sendDueNotifications(
           to: recipient.email,
           language: preferences.language,
           kind,
+          digest: first.channel === 'digest',
           lines,
           unsubscribeUrl: `${baseUrl}/v1/notifications/unsubscribe?token=${token}`,
           settingsUrl: `${baseUrl}/v1/me/notification-settings`,
@@ -518,7 +519,5 @@ export async function unsubscribe(
 
 /** The words naming what a link stops, in a language. */
 export function kindName(kind: NotificationKind | 'digest', language: Language): string {
-  return kind === 'digest'
-    ? translate(language, 'notification.digest.intro').replace(/:$/, '')
-    : translate(language, `notification.kinds.${kind}`);
+  return translate(language, kind === 'digest' ? 'notification.digest.name' : `notification.kinds.${kind}`);
 }
