@@ -46,7 +46,7 @@ import {
   saveNotificationSettings,
   takeEventBatch,
 } from '../repositories/notifications.js';
-import { inWriteTransaction } from '../repositories/write-transaction.js';
+import { inWriteTransaction, type WriteContext } from '../repositories/write-transaction.js';
 import { badRequest } from './errors.js';
 import { type PushSettings, pushToAccount } from './push-subscriptions.js';
 
@@ -104,12 +104,12 @@ export interface NotificationSettingsInput {
 
 /** PUT /v1/me/notification-settings: changes what is sent; 400 names a time that is no HH:MM or an empty span. */
 export async function updateNotificationSettings(
-  db: Queryable,
+  context: WriteContext,
   account: AccountRow,
   body: NotificationSettingsInput,
-  now: Date,
 ): Promise<NotificationPreferences> {
-  const row = await findNotificationSettings(db, account.id);
+  const { now } = context;
+  const row = await findNotificationSettings(context.db, account.id);
   const current = preferencesOf(row);
   for (const [param, value] of [
     ['quiet_hours.start', body.quiet_hours?.start],
@@ -141,7 +141,8 @@ export async function updateNotificationSettings(
     digest_time: body.digest_time ?? current.digest_time,
     kinds,
   };
-  await saveNotificationSettings(db, rowOf(account.id, next, row?.unsubscribe_key ?? newUnsubscribeKey(), now));
+  const key = row?.unsubscribe_key ?? newUnsubscribeKey();
+  await inWriteTransaction(context, (trx) => saveNotificationSettings(trx, rowOf(account.id, next, key, now)));
   return next;
 }
 

@@ -10,6 +10,7 @@ import {
   storedVapidKeys,
   storeVapidKeys,
 } from '../repositories/notifications.js';
+import { inWriteTransaction, type WriteContext } from '../repositories/write-transaction.js';
 import type { PushSubscriptionCreateBody, PushSubscriptionView } from '../schemas/notifications.js';
 import { guardedLookup, webhookUrlProblem } from '../webhooks/url-guard.js';
 import { ApiError, badRequest } from './errors.js';
@@ -67,11 +68,10 @@ export async function listPushSubscriptions(db: Queryable, account: AccountRow, 
  * are not a P-256 public key and a 16-byte secret.
  */
 export async function subscribePush(
-  db: Queryable,
+  context: WriteContext,
   account: AccountRow,
   body: PushSubscriptionCreateBody,
   settings: PushSettings,
-  now: Date,
 ): Promise<PushSubscriptionView> {
   const problem = await webhookUrlProblem(body.endpoint, settings.allowPrivate);
   if (problem || !body.endpoint.startsWith('https://')) {
@@ -101,10 +101,13 @@ export async function subscribePush(
       'Send the keys the browser gives with the subscription.',
     );
   }
-  const row = await savePushSubscription(
-    db,
-    { account_id: account.id, endpoint: body.endpoint, p256dh: body.keys.p256dh, auth: body.keys.auth },
-    now,
+  // In the write transaction, with the Idempotency-Key's mark: a retry answers the same subscription.
+  const row = await inWriteTransaction(context, (trx) =>
+    savePushSubscription(
+      trx,
+      { account_id: account.id, endpoint: body.endpoint, p256dh: body.keys.p256dh, auth: body.keys.auth },
+      context.now,
+    ),
   );
   return view(row);
 }

@@ -250,6 +250,11 @@ test('every documented POST of the developer tier commits its idempotency key wi
   await post('/v1/listings/{id}/archive', `/v1/listings/${listing.id}/archive`, owner.key);
 
   await post('/v1/me/calendar-feed', '/v1/me/calendar-feed', helper.key);
+  // A browser of the helper subscribed to pushes (issue 36; loopback's discard port: nothing is pushed here).
+  await post('/v1/me/push-subscriptions', '/v1/me/push-subscriptions', helper.key, {
+    endpoint: 'https://127.0.0.1:9/push/helper-browser',
+    keys: { p256dh: `B${'A'.repeat(86)}`, auth: 'A'.repeat(22) },
+  });
 
   await post('/v1/saved-searches', '/v1/saved-searches', helper.key, {
     name: 'Gartenjobs',

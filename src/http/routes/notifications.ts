@@ -28,11 +28,11 @@ import { created, ok, sendCreated } from '../responses.js';
 import type { Api, RouteDeps } from '../route-deps.js';
 import { invalidUnsubscribePage, unsubscribeAskPage, unsubscribedPage } from '../views/unsubscribe-page.js';
 import { WRITE_HOOKS, WRITE_SECURITY } from '../write-body.js';
-import { requireAccount } from '../write-kit.js';
+import { requireAccount, writeContext } from '../write-kit.js';
 
 /** Notification settings (issue 36): what is e-mailed to the account, when and in which language. */
 export function notificationRoutes(app: Api, deps: RouteDeps): void {
-  const { db, now } = deps;
+  const { db } = deps;
   const tags = ['Account'];
   app.get(
     '/v1/me/notification-settings',
@@ -69,7 +69,7 @@ export function notificationRoutes(app: Api, deps: RouteDeps): void {
         },
       },
     },
-    async (request) => updateNotificationSettings(db, requireAccount(request), request.body, now()),
+    async (request) => updateNotificationSettings(writeContext(request, deps), requireAccount(request), request.body),
   );
 
   app.post(
@@ -91,7 +91,12 @@ export function notificationRoutes(app: Api, deps: RouteDeps): void {
       },
     },
     async (request, reply) => {
-      const subscription = await subscribePush(db, requireAccount(request), request.body, deps.push, now());
+      const subscription = await subscribePush(
+        writeContext(request, deps),
+        requireAccount(request),
+        request.body,
+        deps.push,
+      );
       return sendCreated(reply, '/v1/me/push-subscriptions', subscription);
     },
   );
