@@ -41,6 +41,10 @@ export const de: Resources = {
         subject: 'Buchungsanfrage für „{{title}}“',
         body: 'Jemand möchte „{{title}}“ ausleihen ({{when}}). Bestätigen Sie die Anfrage oder lehnen Sie sie ab.',
       },
+      booked: {
+        subject: 'Neue Buchung: „{{title}}“',
+        body: '„{{title}}“ ist gebucht ({{when}}): Die Sofortbuchung hat sie gleich bestätigt.',
+      },
       confirmed: {
         subject: 'Buchung bestätigt: „{{title}}“',
         body: 'Ihre Buchung von „{{title}}“ ({{when}}) ist bestätigt.',

@@ -43,6 +43,10 @@ export const en = {
         subject: 'Booking request for “{{title}}”',
         body: 'Someone wants to borrow “{{title}}” ({{when}}). Confirm or decline the request.',
       },
+      booked: {
+        subject: 'New booking: “{{title}}”',
+        body: '“{{title}}” is booked ({{when}}): instant booking confirmed it at once.',
+      },
       confirmed: {
         subject: 'Booking confirmed: “{{title}}”',
         body: 'Your booking of “{{title}}” ({{when}}) is confirmed.',

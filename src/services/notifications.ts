@@ -188,17 +188,18 @@ async function plannedFor(db: Queryable, event: NotifiedEvent, now: Date): Promi
   }
   const parties = await bookingParties(db, event.subject_id);
   if (!parties) return [];
-  const status = event.type === 'booking.created' ? 'requested' : String(data.status);
+  // A booking made (booking.created) is a request, or, with instant booking, booked at once.
+  const made = data.status === 'confirmed' ? 'booked' : 'requested';
+  const status = event.type === 'booking.created' ? made : String(data.status);
   const when = { start_date: data.start_date, end_date: data.end_date, start_at: data.start_at, end_at: data.end_at };
   const to =
-    status === 'requested'
+    status === 'requested' || status === 'booked'
       ? [parties.owner]
       : ['confirmed', 'declined', 'expired'].includes(status)
         ? [parties.renter]
         : status === 'cancelled'
           ? [parties.cancelled_by === 'owner' ? parties.renter : parties.owner]
           : [];
-  // An instant booking is confirmed as it is made: the owner is told of the booking, as a request.
   return to.flatMap((accountId) =>
     accountId ? [{ accountId, kind, foldKey: null, payload: { status, ...when }, notBefore: at }] : [],
   );

@@ -260,8 +260,8 @@ describe('notifications by e-mail', () => {
       end_date: '2026-11-24',
     });
     assert.equal(booking.status, 201, booking.raw);
-    await sweep(); // the booking's own e-mail to the owner
-    await smtp.next();
+    await sweep(); // the booking's own e-mail to the owner: booked at once (instant booking)
+    assert.match((await smtp.next()).headers.subject ?? '', /^Neue Buchung: „Bierzeltgarnitur“/);
     const remind = async () => {
       const planned = await planReminders(db.kysely, clock());
       await sendDueNotifications(db.kysely, mailer, { now: clock(), baseUrl: BASE_URL, push: PUSH });
