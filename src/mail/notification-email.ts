@@ -2,11 +2,12 @@ import type { Language, NotificationKind } from '../domain/notifications.js';
 import { translate } from '../i18n/index.js';
 import type { MailMessage } from './mailer.js';
 
-/** One thing to tell, already in words: a subject line, a sentence and where to act. */
+/** One thing to tell, already in words: a subject line, a sentence, where to act (said, and its address). */
 export interface NotificationLine {
   subject: string;
   body: string;
   action: string;
+  url: string;
 }
 
 export interface NotificationEmailInput {

@@ -338,13 +338,15 @@ async function lineOf(
 ): Promise<NotificationLine> {
   const payload = JSON.parse(row.payload) as Record<string, string | null>;
   const t = (key: string, values = {}) => translate(language, key, values);
+  // Where to act: said in the line, and given as such (a push opens it).
+  const action = (key: string, url: string) => ({ action: t(key, { url }), url });
   if (row.kind === 'messages') {
     const title = await conversationTitle(db, String(payload.conversation));
     const values = { count, title };
     return {
       subject: t('notification.message.subject', values),
       body: t('notification.message.body', values),
-      action: t('notification.message.action', { url: `${baseUrl}/v1/conversations/${payload.conversation}/messages` }),
+      ...action('notification.message.action', `${baseUrl}/v1/conversations/${payload.conversation}/messages`),
     };
   }
   if (row.kind === 'applications') {
@@ -353,7 +355,7 @@ async function lineOf(
     return {
       subject: t(`notification.application.${payload.status}.subject`, values),
       body: t(`notification.application.${payload.status}.body`, values),
-      action: t('notification.application.action', { url: `${baseUrl}/v1/jobs/${payload.job_id}` }),
+      ...action('notification.application.action', `${baseUrl}/v1/jobs/${payload.job_id}`),
     };
   }
   if (row.kind === 'reminders') {
@@ -363,7 +365,7 @@ async function lineOf(
     return {
       subject: t(`notification.reminder.${payload.reminder}.subject`, values),
       body: t(`notification.reminder.${payload.reminder}.body`, values),
-      action: t('notification.booking.action', { url: `${baseUrl}/v1/bookings/${row.subject_id}` }),
+      ...action('notification.booking.action', `${baseUrl}/v1/bookings/${row.subject_id}`),
     };
   }
   const parties = await bookingParties(db, row.subject_id);
@@ -372,12 +374,9 @@ async function lineOf(
   return {
     subject: t(`notification.booking.${payload.status}.subject`, values),
     body: t(`notification.booking.${payload.status}.body`, values),
-    action: t('notification.booking.action', { url: `${baseUrl}/v1/bookings/${row.subject_id}` }),
+    ...action('notification.booking.action', `${baseUrl}/v1/bookings/${row.subject_id}`),
   };
 }
-
-/** The address an action line names (its last word). */
-const urlOf = (action: string) => /(https?:\/\/\S+)$/.exec(action)?.[1] ?? '';
 
 /** A booking's time as words: its hours in local time, or its days. */
 const whenOf = (payload: Record<string, string | null>, language: Language) =>
@@ -424,7 +423,7 @@ export async function sendDueNotifications(
     try {
       if (first.channel === 'push') {
         const line = await lineOf(db, first, all.length, preferences.language, baseUrl);
-        const message = { title: line.subject, body: line.body, url: urlOf(line.action), kind };
+        const message = { title: line.subject, body: line.body, url: line.url, kind };
         const reached = await pushToAccount(db, first.account_id, message, options.push, now);
         if (reached)
           await markSent(

@@ -187,10 +187,7 @@ export async function decideSeriesApplication(
     const isOwner = series?.owner_account_id === account.id;
     const mayAct = isOwner || (action === 'end' && application?.account_id === account.id);
     if (!series || !application || !mayAct) {
-      throw new ApiError(404, 'not_found', `No application '${ids.applicationId}' to this series is yours to decide.`, {
-        param: 'application_id',
-        suggestion: 'The series owner lists them with GET /v1/job-series/{id}/applications.',
-      });
+      throw applicationNotYours(ids.applicationId, 'decide', 'The series owner');
     }
     const to = (SERIES_APPLICATION_MACHINE[application.status] as Record<string, SeriesApplicationRow['status']>)[
       action
@@ -251,11 +248,11 @@ export async function excuseStandingHelper(
     const by: 'helper' | 'poster' | null =
       series?.owner_account_id === account.id ? 'poster' : application?.account_id === account.id ? 'helper' : null;
     if (!series || !application || !by) {
-      throw new ApiError(404, 'not_found', `No application '${ids.applicationId}' to this series is yours to excuse.`, {
-        param: 'application_id',
-        suggestion:
-          'The series owner or the standing helper excuses; the owner lists them with GET /v1/job-series/{id}/applications.',
-      });
+      throw applicationNotYours(
+        ids.applicationId,
+        'excuse',
+        'The series owner or the standing helper excuses; the owner',
+      );
     }
     const reader = by === 'poster' ? 'owner' : 'applicant';
     if (application.status !== 'accepted') {
@@ -326,4 +323,12 @@ async function releasePlace(
   await cancelWithPolicy(trx, { application_id: row.id }, terms, settings.fees, now);
   await refreshHelperRecords(trx, [row.helper_id]);
   if (await reopenWhenShort(trx, place.jobId, now)) await recordJobEvent(trx, 'job.status_changed', place.jobId, now);
+}
+
+/** 404 for an application to the series the caller may not act on (or none): it says nothing of it. */
+function applicationNotYours(id: string, verb: string, who: string): ApiError {
+  return new ApiError(404, 'not_found', `No application '${id}' to this series is yours to ${verb}.`, {
+    param: 'application_id',
+    suggestion: `${who} lists them with GET /v1/job-series/{id}/applications.`,
+  });
 }
