@@ -91,6 +91,23 @@ export async function takeEventBatch(trx: Queryable, limit: number, startFrom: s
   return Number(moved.numUpdatedRows) > 0 ? events.map((event) => ({ ...event, id: Number(event.id) })) : [];
 }
 
+/**
+ * Whether an event the planner reads may be waiting after the cursor (or no cursor is made yet):
+ * one read outside any transaction, so an idle instance takes no write lock every round.
+ */
+export async function eventsMayWait(db: Queryable): Promise<boolean> {
+  const cursor = await db.selectFrom('meta').select('value').where('key', '=', CURSOR).executeTakeFirst();
+  if (!cursor) return true;
+  const next = await db
+    .selectFrom('events')
+    .select('id')
+    .where('id', '>', Number(cursor.value))
+    .where('type', 'in', NOTIFIED_EVENT_TYPES)
+    .limit(1)
+    .executeTakeFirst();
+  return next !== undefined;
+}
+
 /** The two sides of an application: the job's owner and the helper's account. */
 export function applicationParties(db: Queryable, applicationId: string) {
   return db

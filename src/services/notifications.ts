@@ -35,6 +35,7 @@ import {
   claimNextDue,
   conversationTitle,
   dropPending,
+  eventsMayWait,
   findNotificationSettings,
   insertNotifications,
   markSent,
@@ -212,6 +213,8 @@ async function plannedFor(db: Queryable, event: NotifiedEvent, now: Date): Promi
  * digest. Returns how many it recorded.
  */
 export async function planNotifications(db: Kysely<Database>, now: Date): Promise<number> {
+  // Idle (nothing new): no write transaction, so the sweep holds no lock every round.
+  if (!(await eventsMayWait(db))) return 0;
   return inWriteTransaction({ db, now, claim: null }, async (trx) => {
     const events = await takeEventBatch(trx, PLAN_BATCH, new Date(now.getTime() - STALE_AFTER_MS).toISOString());
     if (events.length === 0) return 0;
@@ -293,6 +296,8 @@ async function recordPlanned(trx: Queryable, planned: readonly ToTell[], now: Da
 export async function planReminders(db: Kysely<Database>, now: Date): Promise<number> {
   const today = berlinDate(now);
   const tomorrow = nextDate(today);
+  // Nothing to remind of: no write transaction.
+  if ((await bookingsToRemind(db, today, tomorrow)).length === 0) return 0;
   return inWriteTransaction({ db, now, claim: null }, async (trx) => {
     const planned: ToTell[] = [];
     for (const booking of await bookingsToRemind(trx, today, tomorrow)) {
