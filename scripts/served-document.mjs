@@ -9,16 +9,16 @@ if (![...process.execArgv, process.env.NODE_OPTIONS ?? ''].some((arg) => arg.inc
   register();
 }
 
-export async function servedDocument() {
+export async function servedDocument(query = '') {
   const { buildApp } = await import('../src/app.ts');
   const { testConfig } = await import('../src/config.ts');
   const { createDb } = await import('../src/db/create-db.ts');
   const db = createDb('sqlite::memory:');
   const app = await buildApp(testConfig(), { db });
   try {
-    const response = await app.inject({ method: 'GET', url: '/v1/openapi.json' });
+    const response = await app.inject({ method: 'GET', url: `/v1/openapi.json${query}` });
     if (response.statusCode !== 200) {
-      throw new Error(`GET /v1/openapi.json answered ${response.statusCode}: ${response.body.slice(0, 500)}`);
+      throw new Error(`GET /v1/openapi.json${query} answered ${response.statusCode}: ${response.body.slice(0, 500)}`);
     }
     return response.json();
   } finally {

@@ -33,7 +33,9 @@ describe('GET /llms.txt', () => {
     assert.ok(links.length >= 15, `${links.length} links`);
     for (const link of links) {
       assert.ok(link.startsWith(`${PUBLIC_URL}/`), `${link} is not under PUBLIC_URL (never the Host header)`);
-      const path = link.slice(PUBLIC_URL.length);
+      const [path = '', query] = link.slice(PUBLIC_URL.length).split('?');
+      // A link with a query (a part of the OpenAPI document) must answer, not only name a path.
+      if (query !== undefined) assert.equal((await api.inject({ url: `${path}?${query}` })).statusCode, 200, link);
       const served =
         doc.paths[path] !== undefined ||
         ['/docs', '/docs/descriptions.md', '/developers', '/v1/openapi.json'].includes(path);

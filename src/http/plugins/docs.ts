@@ -3,8 +3,10 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { API_SCOPES } from '../../domain/oauth-scopes.js';
 import { API_VERSION } from '../../domain/tiers.js';
+import { badRequest } from '../../services/errors.js';
 import { acceptedForms } from '../openapi/accepted.js';
 import { compactDocument, descriptionsPageOf } from '../openapi/compact.js';
+import { documentPart, partTags } from '../openapi/parts.js';
 import { DESCRIPTIONS_PAGE } from '../openapi/prose.js';
 import type { OpenApiObject } from '../openapi/types.js';
 import { SANDBOX_TAG } from '../sandbox-naming.js';
@@ -14,7 +16,7 @@ const DESCRIPTION = `A JSON REST API for the Karlsruhe area: jobs for local help
 
 All endpoints are under \`/v1\`, answer JSON and need no SDK. Every error is an \`ApiError\` with a stable \`error\` code, the offending \`param\`, a \`suggestion\` and \`alternatives\`.
 
-Access: no key is needed to read (anonymous: by default 20 requests per minute per address; GET /v1/me and /v1/stats tell the limits in force). A developer key in the \`X-API-Key\` header gives 100 per minute per key by default; request one at \`/developers\`. \`/v1/demo/*\` serves the same endpoints over fake data (sandbox tier, 20 per minute, counted apart). Every response says the budget in \`RateLimit-Policy\`, \`RateLimit\` and \`X-RateLimit-*\` headers; a 429 says when to retry in \`Retry-After\`. The documents (this one at \`/v1/openapi.json\`, \`/docs\`, \`/llms.txt\`, \`/.well-known/api-catalog\`) cost no API calls: they have a budget of their own, by default 60 requests per minute per address (\`RateLimit-Policy: "documents"\`), and answer an \`ETag\`.
+Access: no key is needed to read (anonymous: by default 20 requests per minute per address; GET /v1/me and /v1/stats tell the limits in force). A developer key in the \`X-API-Key\` header gives 100 per minute per key by default; request one at \`/developers\`. \`/v1/demo/*\` serves the same endpoints over fake data (sandbox tier, 20 per minute, counted apart). Every response says the budget in \`RateLimit-Policy\`, \`RateLimit\` and \`X-RateLimit-*\` headers; a 429 says when to retry in \`Retry-After\`. The documents (this one at \`/v1/openapi.json\`, \`/docs\`, \`/llms.txt\`, \`/.well-known/api-catalog\`) cost no API calls: they have a budget of their own, by default 60 requests per minute per address (\`RateLimit-Policy: "documents"\`), and answer an \`ETag\`. \`/v1/openapi.json?tags=Bookings,Payments\` answers a part: those tags' operations with every component they use, a document of its own.
 
 Caching: the public reads (job and listing search and lookup, categories, estimate, availability, stats, and their sandbox twins) answer with an \`ETag\`. Send it back in \`If-None-Match\` to get a \`304 Not Modified\` without a body while the data is unchanged. An answer is reused for at most one second (statuses move on with time) and never after a write, on any instance: every write is visible in the next read. Answers from 1 KiB go in br or gzip per \`Accept-Encoding\`, JSON with an \`ETag\` per coding.
 
@@ -135,6 +137,11 @@ export async function registerOpenApi(app: FastifyInstance, publicUrl?: string):
             'Changes to public jobs and listings as they happen: a Server-Sent Events stream, resumable with Last-Event-ID.',
         },
         SANDBOX_TAG,
+        {
+          name: 'Notifications',
+          description:
+            'What reaches you, when and in which language: e-mail, web push and a daily digest per kind of event, quiet hours, one-click unsubscribe.',
+        },
         { name: 'Agents', description: 'The MCP server, for AI agents.' },
       ],
     },
@@ -158,7 +165,34 @@ export async function registerOpenApi(app: FastifyInstance, publicUrl?: string):
  */
 export async function docsRoutes(scope: FastifyInstance): Promise<void> {
   await scope.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true, tryItOutEnabled: true } });
-  scope.get('/v1/openapi.json', { schema: { hide: true } }, async () => scope.swagger());
+  // The whole document, or with ?tags= a part of it: the operations of those tags, self-contained (openapi/parts.ts).
+  scope.get('/v1/openapi.json', { schema: { hide: true } }, async (request) => {
+    const whole = scope.swagger() as unknown as OpenApiObject;
+    const { tags, ...rest } = request.query as Record<string, unknown>;
+    const other = Object.keys(rest)[0];
+    if (other !== undefined) {
+      throw badRequest(
+        'invalid_parameter',
+        other,
+        `The document takes one parameter, tags; ${other} is not one.`,
+        'Leave the query out for the whole document, or send tags=<names of tags, comma-separated> for a part.',
+        ['tags'],
+      );
+    }
+    if (tags === undefined) return whole;
+    const asked = partTags(whole, Array.isArray(tags) ? tags.join(',') : String(tags));
+    if ('unknown' in asked) {
+      const known = (whole.tags ?? []).map((tag) => tag.name);
+      throw badRequest(
+        'invalid_parameter',
+        'tags',
+        `"${asked.unknown.slice(0, 60)}" is not a tag of this document.`,
+        'Send tag names from the document, comma-separated (e.g. tags=Bookings,Payments); alternatives lists them.',
+        known,
+      );
+    }
+    return documentPart(whole, asked.tags);
+  });
   // The whole texts of the descriptions the document shortens, each under the anchor its link names.
   scope.get(DESCRIPTIONS_PAGE, { schema: { hide: true } }, async (_request, reply) =>
     reply

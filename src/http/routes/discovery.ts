@@ -55,6 +55,7 @@ export function llmsTxt({ baseUrl, limits }: DiscoveryFacts): string {
 ## Docs
 
 - [OpenAPI document](${baseUrl}/v1/openapi.json): every operation, parameter, response and error, OpenAPI 3.1
+- Parts of it, for reading only what you need: [${baseUrl}/v1/openapi.json?tags=Bookings,Payments](${baseUrl}/v1/openapi.json?tags=Bookings,Payments), any tags of the document, comma-separated; each a complete OpenAPI document (one tag's part is under 150 KB)
 - [API reference](${baseUrl}/docs): the same, readable in a browser
 - [Long descriptions](${baseUrl}${DESCRIPTIONS_PAGE}): the whole text of every description the OpenAPI document shortens to its first sentence, in Markdown
 - [API catalog](${baseUrl}/.well-known/api-catalog): RFC 9727 linkset pointing at the OpenAPI document

@@ -33,7 +33,7 @@ import { requireAccount, writeContext } from '../write-kit.js';
 /** Notification settings (issue 36): what is e-mailed to the account, when and in which language. */
 export function notificationRoutes(app: Api, deps: RouteDeps): void {
   const { db } = deps;
-  const tags = ['Account'];
+  const tags = ['Notifications'];
   app.get(
     '/v1/me/notification-settings',
     {
