@@ -109,6 +109,7 @@ export function startBackgroundWork(
     now,
     everyMs: config.EVENTS_POLL_MS,
     baseUrl: publicBaseUrl(config),
+    reviewWindowDays: config.REVIEW_WINDOW_DAYS,
     push: pushSettingsOf(config),
     mailer,
     log: app.log,

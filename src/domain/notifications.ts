@@ -5,16 +5,19 @@ import { berlinClock, berlinWallClock, nextDate } from './berlin-time.js';
  * by channel, at the times they chose. Pure rules; services/notifications.ts applies them.
  *
  * - Kinds group the events a person thinks of together: a new message, their applications (one
- *   received, theirs accepted or rejected) and bookings (requested, confirmed, declined, cancelled,
- *   expired), and reminders (a booking's pick-up tomorrow, its return tomorrow, its return
- *   overdue). Saved searches keep their own daily digest (each search's email_digest).
+ *   received, theirs accepted or rejected, a standing helper excused from an occurrence of a
+ *   series) and bookings (requested, confirmed, declined, cancelled, expired, an extension asked
+ *   for or decided), money that needs them (a payment to confirm or to pay at Stripe, a damage
+ *   claim to answer), and reminders (a booking's pick-up tomorrow, its return
+ *   tomorrow, its return overdue, a review window closing in two days). Saved searches keep their
+ *   own daily digest (each search's email_digest).
  * - Channels per kind: `email` (sent at once, or after quiet hours), `push` (a web push to the
  *   browsers the person subscribed, at the same times) and `digest` (folded into one e-mail a day
  *   at `digest_time`). A kind may use any of them; none silences it.
  * - Quiet hours (local time, Europe/Berlin): nothing is sent at once inside them; what falls in
  *   them is sent when they end. A span may cross midnight (22:00-07:00).
  */
-export const NOTIFICATION_KINDS = ['messages', 'applications', 'bookings', 'reminders'] as const;
+export const NOTIFICATION_KINDS = ['messages', 'applications', 'bookings', 'payments', 'reminders'] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 export const NOTIFICATION_CHANNELS = ['email', 'push', 'digest'] as const;
@@ -43,12 +46,16 @@ export const DEFAULT_PREFERENCES: NotificationPreferences = {
     messages: { email: true, push: true, digest: false },
     applications: { email: true, push: true, digest: false },
     bookings: { email: true, push: true, digest: false },
+    payments: { email: true, push: true, digest: false },
     reminders: { email: true, push: true, digest: false },
   },
 };
 
-/** What a reminder is about: a booking's pick-up tomorrow, its return tomorrow, its return overdue. */
-export const REMINDERS = ['pickup', 'return', 'overdue'] as const;
+/** What a reminder is about: a booking's pick-up tomorrow, its return tomorrow, its return overdue, a review window closing. */
+export const REMINDERS = ['pickup', 'return', 'overdue', 'review'] as const;
+
+/** A side that has not reviewed yet is reminded this long before the review window closes. */
+export const REVIEW_REMINDER_HOURS = 48;
 export type Reminder = (typeof REMINDERS)[number];
 
 /** How often the reminders are looked for (each is recorded once, whoever looks first). */
@@ -100,8 +107,9 @@ export function nextDigestAt(at: Date, digestTime: string): Date {
 /** The kind of an event type a person is notified of; null: none (public events, or ones they caused). */
 export function kindOfEvent(type: string): NotificationKind | null {
   if (type === 'message.created') return 'messages';
-  if (type === 'application.created' || type === 'application.status_changed') return 'applications';
-  if (type === 'booking.created' || type === 'booking.status_changed') return 'bookings';
+  if (type.startsWith('application.') || type === 'job_series.helper_excused') return 'applications';
+  if (type.startsWith('booking.')) return 'bookings';
+  if (type.startsWith('payment.') || type.startsWith('claim.')) return 'payments';
   return null;
 }
 
@@ -110,8 +118,15 @@ export const NOTIFIED_EVENT_TYPES = [
   'message.created',
   'application.created',
   'application.status_changed',
+  'job_series.helper_excused',
   'booking.created',
   'booking.status_changed',
+  'booking.extension_requested',
+  'booking.extension_decided',
+  'payment.created',
+  'payment.status_changed',
+  'claim.created',
+  'claim.status_changed',
 ] as const;
 
 /** The wait before attempt `attempts + 1` after `attempts` failed ones. */

@@ -12,6 +12,7 @@ export const de: Resources = {
       messages: 'neuen Nachrichten',
       applications: 'Bewerbungen',
       bookings: 'Buchungen',
+      payments: 'Zahlungen und Schadensmeldungen',
       reminders: 'Erinnerungen',
     },
     message: {
@@ -34,7 +35,18 @@ export const de: Resources = {
         subject: 'Diesmal nicht: „{{title}}“',
         body: 'Ihre Bewerbung für „{{title}}“ wurde diesmal nicht angenommen.',
       },
+      excused_by_helper: {
+        subject: 'Vertretung gesucht: „{{title}}“ am {{date}}',
+        body: 'Ihre feste Hilfe hat sich für „{{title}}“ am {{date}} abgemeldet. Der Termin ist wieder offen: Nehmen Sie eine Vertretung an, die sich darauf bewirbt.',
+      },
+      excused_by_poster: {
+        subject: 'Am {{date}} nicht gebraucht: „{{title}}“',
+        body: 'Sie wurden für „{{title}}“ am {{date}} abgemeldet. Ihre anderen Termine bleiben, wie sie sind.',
+      },
       action: 'Zum Auftrag: {{url}}',
+    },
+    series: {
+      action: 'Zur Serie: {{url}}',
     },
     booking: {
       requested: {
@@ -61,9 +73,49 @@ export const de: Resources = {
         subject: 'Buchung storniert: „{{title}}“',
         body: 'Die Buchung von „{{title}}“ ({{when}}) wurde von der anderen Seite storniert.',
       },
+      extension_requested: {
+        subject: 'Verlängerung angefragt: „{{title}}“',
+        body: 'Wer „{{title}}“ gebucht hat, möchte es bis {{when}} behalten. Nehmen Sie die Anfrage an oder lehnen Sie sie ab.',
+      },
+      extended: {
+        subject: 'Buchung verlängert: „{{title}}“',
+        body: '„{{title}}“ ist jetzt bis {{when}} gebucht: Die Sofortbuchung hat die Verlängerung gleich angenommen.',
+      },
+      extension_accepted: {
+        subject: 'Verlängerung angenommen: „{{title}}“',
+        body: 'Sie dürfen „{{title}}“ bis {{when}} behalten.',
+      },
+      extension_declined: {
+        subject: 'Verlängerung abgelehnt: „{{title}}“',
+        body: 'Ihre Anfrage, „{{title}}“ bis {{when}} zu behalten, wurde abgelehnt; die Buchung endet wie bisher.',
+      },
       action: 'Zur Buchung: {{url}}',
     },
+    payment: {
+      confirm_received: {
+        subject: 'Als bezahlt gemeldet: {{amount}} für „{{title}}“',
+        body: 'Die zahlende Seite meldet {{amount}} für „{{title}}“ als bezahlt. Bestätigen Sie die Zahlung, sobald sie angekommen ist.',
+      },
+      pay_at_stripe: {
+        subject: 'Zu zahlen: {{amount}} für „{{title}}“',
+        body: '{{amount}} für „{{title}}“ warten auf Sie. Zahlen Sie bei Stripe, in Ihrem eigenen Browser.',
+      },
+      mark_paid: {
+        subject: 'Zu zahlen: {{amount}} für „{{title}}“',
+        body: '{{amount}} für „{{title}}“ warten auf Ihre Zahlung. Melden Sie sie als bezahlt, sobald Sie gezahlt haben.',
+      },
+      answer_claim: {
+        subject: 'Schadensmeldung: „{{title}}“',
+        body: 'Der Verleiher von „{{title}}“ fordert {{amount}} aus Ihrer Kaution. Nehmen Sie die Forderung an oder widersprechen Sie.',
+      },
+      action: 'Zur Zahlung: {{url}}',
+      claim_action: 'Zur Schadensmeldung: {{url}}',
+    },
     reminder: {
+      review: {
+        subject: 'Noch zwei Tage: Bewertung zu „{{title}}“',
+        body: 'Die Frist für Ihre Bewertung zu „{{title}}“ endet am {{closes}}. Keine Bewertung wird gezeigt, bevor beide Seiten bewertet haben oder die Frist abgelaufen ist.',
+      },
       pickup: {
         subject: 'Morgen: Abholung von „{{title}}“',
         body: 'Die Buchung von „{{title}}“ ({{when}}) beginnt morgen: Die Abholung steht an.',

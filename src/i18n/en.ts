@@ -14,6 +14,7 @@ export const en = {
       messages: 'new messages',
       applications: 'applications',
       bookings: 'bookings',
+      payments: 'payments and damage claims',
       reminders: 'reminders',
     },
     message: {
@@ -36,7 +37,18 @@ export const en = {
         subject: 'Not this time: “{{title}}”',
         body: 'Your application for “{{title}}” was not accepted this time.',
       },
+      excused_by_helper: {
+        subject: 'A substitute is needed: “{{title}}” on {{date}}',
+        body: 'Your standing helper excused themselves from “{{title}}” on {{date}}. That occurrence is open again: accept a substitute who applies to it.',
+      },
+      excused_by_poster: {
+        subject: 'Not needed on {{date}}: “{{title}}”',
+        body: 'The poster excused you from “{{title}}” on {{date}}. Your other dates stay as they are.',
+      },
       action: 'See the job: {{url}}',
+    },
+    series: {
+      action: 'See the series: {{url}}',
     },
     booking: {
       requested: {
@@ -63,7 +75,43 @@ export const en = {
         subject: 'Booking cancelled: “{{title}}”',
         body: 'The booking of “{{title}}” ({{when}}) was cancelled by the other side.',
       },
+      extension_requested: {
+        subject: 'Extension requested: “{{title}}”',
+        body: 'The renter of “{{title}}” asks to keep it until {{when}}. Accept or decline the request.',
+      },
+      extended: {
+        subject: 'Booking extended: “{{title}}”',
+        body: '“{{title}}” is now booked until {{when}}: instant booking accepted the renter’s extension at once.',
+      },
+      extension_accepted: {
+        subject: 'Extension accepted: “{{title}}”',
+        body: 'You may keep “{{title}}” until {{when}}.',
+      },
+      extension_declined: {
+        subject: 'Extension declined: “{{title}}”',
+        body: 'Your request to keep “{{title}}” until {{when}} was declined; the booking ends as before.',
+      },
       action: 'See the booking: {{url}}',
+    },
+    payment: {
+      confirm_received: {
+        subject: 'Marked as paid: {{amount}} for “{{title}}”',
+        body: 'The payer says {{amount}} for “{{title}}” is paid. Confirm the payment once it has arrived.',
+      },
+      pay_at_stripe: {
+        subject: 'To pay: {{amount}} for “{{title}}”',
+        body: '{{amount}} for “{{title}}” waits for you. Pay it at Stripe, in your own browser.',
+      },
+      mark_paid: {
+        subject: 'To pay: {{amount}} for “{{title}}”',
+        body: '{{amount}} for “{{title}}” waits for your payment. Mark it paid once you paid.',
+      },
+      answer_claim: {
+        subject: 'Damage claim: “{{title}}”',
+        body: 'The owner of “{{title}}” claims {{amount}} from your deposit. Accept or dispute the claim.',
+      },
+      action: 'See the payment: {{url}}',
+      claim_action: 'See the claim: {{url}}',
     },
     reminder: {
       pickup: {
@@ -73,6 +121,10 @@ export const en = {
       return: {
         subject: 'Tomorrow: return of “{{title}}”',
         body: '“{{title}}” ({{when}}) is due back tomorrow.',
+      },
+      review: {
+        subject: 'Two days left to review “{{title}}”',
+        body: 'The window to review “{{title}}” closes on {{closes}}. Neither side’s review is shown until both have reviewed or the window has closed.',
       },
       overdue: {
         subject: 'Overdue: “{{title}}”',

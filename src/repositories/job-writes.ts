@@ -1,7 +1,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import { withinRadiusSql } from '../db/distance.js';
 import { dialectOf, type Queryable } from '../db/queryable.js';
-import type { JobRow, JobsTable, NewJob } from '../db/schema.js';
+import type { ApplicationRow, JobRow, JobsTable, NewJob } from '../db/schema.js';
 import { smartEtaMinutes } from '../domain/eta.js';
 import { MAX_RADIUS_KM } from '../domain/geo.js';
 import { newId } from '../domain/ids.js';
@@ -199,12 +199,13 @@ export function completionTimingOf(
     .executeTakeFirst();
 }
 
-/** Rejects the pending applications of a job (it was cancelled or all its helpers were found). */
-export async function rejectPending(db: WriteTransaction, jobId: string, now: Date): Promise<void> {
-  await db
+/** Rejects the pending applications of a job (it was cancelled or all its helpers were found); returns them. */
+export function rejectPending(db: WriteTransaction, jobId: string, now: Date): Promise<ApplicationRow[]> {
+  return db
     .updateTable('applications')
     .set({ status: 'rejected', decided_at: now.toISOString() })
     .where('job_id', '=', jobId)
     .where('status', '=', 'pending')
+    .returningAll()
     .execute();
 }

@@ -331,6 +331,117 @@ export function bookingsToRemind(db: Queryable, today: string, tomorrow: string)
     .execute();
 }
 
+/** When an extension was asked for and decided: decided as it was asked, instant booking accepted it. */
+export function extensionTimes(db: Queryable, extensionId: string) {
+  return db
+    .selectFrom('booking_extensions')
+    .select(['created_at', 'decided_at'])
+    .where('id', '=', extensionId)
+    .executeTakeFirst();
+}
+
+/**
+ * The excusal a job_series.helper_excused event tells of (the newest of the standing helper's on
+ * that series up to the event), with the series owner's and the helper's accounts and the template.
+ */
+export function excusalOf(db: Queryable, seriesApplicationId: string, upTo: string) {
+  return db
+    .selectFrom('series_applications')
+    .innerJoin('job_series', 'job_series.id', 'series_applications.series_id')
+    .innerJoin('job_series_excusals', (join) =>
+      join
+        .onRef('job_series_excusals.series_id', '=', 'series_applications.series_id')
+        .onRef('job_series_excusals.helper_id', '=', 'series_applications.helper_id'),
+    )
+    .select([
+      'job_series.owner_account_id as owner',
+      'series_applications.account_id as helper',
+      'series_applications.series_id',
+      'job_series.template',
+      'job_series_excusals.occurrence_date',
+      'job_series_excusals.excused_by',
+    ])
+    .where('series_applications.id', '=', seriesApplicationId)
+    .where('job_series_excusals.created_at', '<=', upTo)
+    .orderBy('job_series_excusals.created_at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/** The title of what a payment is for: its job's, or its booking's listing's. */
+export async function paymentTitle(db: Queryable, paymentId: string): Promise<string> {
+  const row = await db
+    .selectFrom('payments')
+    .leftJoin('jobs', 'jobs.id', 'payments.job_id')
+    .leftJoin('bookings', 'bookings.id', 'payments.booking_id')
+    .leftJoin('listings', 'listings.id', 'bookings.listing_id')
+    .select(['jobs.title as job_title', 'listings.title as listing_title'])
+    .where('payments.id', '=', paymentId)
+    .executeTakeFirst();
+  return row?.job_title ?? row?.listing_title ?? '';
+}
+
+/** The title of the listing a damage claim is about. */
+export async function claimTitle(db: Queryable, claimId: string): Promise<string> {
+  const row = await db
+    .selectFrom('claims')
+    .innerJoin('bookings', 'bookings.id', 'claims.booking_id')
+    .innerJoin('listings', 'listings.id', 'bookings.listing_id')
+    .select('listings.title')
+    .where('claims.id', '=', claimId)
+    .executeTakeFirst();
+  return row?.title ?? '';
+}
+
+/** Returned bookings whose return (the start of their review window) lies in (after, upTo]; with both parties. */
+export function returnedBookingsBetween(db: Queryable, after: string, upTo: string) {
+  return db
+    .selectFrom('bookings')
+    .innerJoin('listings', 'listings.id', 'bookings.listing_id')
+    .innerJoin('owners', 'owners.id', 'listings.owner_id')
+    .select([
+      'bookings.id',
+      'bookings.updated_at as since',
+      'bookings.renter_account_id as renter',
+      'owners.account_id as owner',
+    ])
+    .where('bookings.status', '=', 'returned')
+    .where('bookings.updated_at', '>', after)
+    .where('bookings.updated_at', '<=', upTo)
+    .execute();
+}
+
+/** Accepted applications of completed jobs whose completion became final in (after, upTo]; with both parties. */
+export function finalApplicationsBetween(db: Queryable, after: string, upTo: string) {
+  return db
+    .selectFrom('applications')
+    .innerJoin('jobs', 'jobs.id', 'applications.job_id')
+    .select([
+      'applications.id',
+      'applications.job_id',
+      'applications.completion_final_at as since',
+      'applications.account_id as helper',
+      'jobs.owner_account_id as owner',
+    ])
+    .where('applications.status', '=', 'accepted')
+    .where('applications.withdrawn_at', 'is', null)
+    .where('jobs.status', '=', 'completed')
+    .where('applications.completion_final_at', '>', after)
+    .where('applications.completion_final_at', '<=', upTo)
+    .execute();
+}
+
+/** The accounts that reviewed each of these applications or bookings, as `about_id account_id`. */
+export async function reviewAuthorsOf(db: Queryable, aboutIds: readonly string[]): Promise<Set<string>> {
+  if (aboutIds.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('reviews')
+    .select(['about_id', 'author_account_id'])
+    .where('about_id', 'in', aboutIds)
+    .execute();
+  return new Set(rows.map((row) => `${row.about_id} ${row.author_account_id}`));
+}
+
 /** A date (YYYY-MM-DD) days later or earlier. */
 const addDaysText = (date: string, days: number) =>
   new Date(Date.parse(`${date}T12:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);

@@ -38,7 +38,7 @@ export const NotificationSettingsSchema = Type.Object(
     kinds: Type.Object(kindsOf(Channels), {
       additionalProperties: false,
       description:
-        'Per kind the channels: messages (a new message; several of one conversation in a row fold into one e-mail), applications (one received; yours accepted or rejected), bookings (requested; confirmed, declined, expired, cancelled by the other side), reminders (a booking’s pick-up tomorrow, its return tomorrow, its return overdue).',
+        'Per kind the channels: messages (a new message; several of one conversation in a row fold into one e-mail), applications (one received; yours accepted or rejected, also when the job was staffed or cancelled; a standing helper excused from a series date), bookings (requested; confirmed, declined, expired, cancelled by the other side; an extension asked for, accepted or declined), payments (a payment marked paid to confirm, one to pay at Stripe, a damage claim to answer), reminders (a booking’s pick-up tomorrow, its return tomorrow, its return overdue; two days before a review window closes, to a side that has not reviewed).',
     }),
   },
   { $id: 'NotificationSettings', additionalProperties: false },

@@ -20,11 +20,11 @@ import {
   whyUndecided,
 } from '../repositories/applications.js';
 import { isOwnHelper } from '../repositories/helper-profiles.js';
-import { rejectPending } from '../repositories/job-writes.js';
 import { recordEvent } from '../repositories/outbox.js';
 import { refreshHelperRecords } from '../repositories/reliability-records.js';
 import { inWriteTransaction, type WriteContext, type WriteTransaction } from '../repositories/write-transaction.js';
 import type { Application } from '../schemas/applications.js';
+import { recordApplicationDecided, rejectPendingApplications } from './application-events.js';
 import { ApiError, badRequest } from './errors.js';
 import { createJobPayment, withPayments, withPaymentsOf } from './payments.js';
 import { recordJobEvent } from './public-events.js';
@@ -140,23 +140,12 @@ async function decideOn(
   await lockJob(trx, input.jobId);
   if (!(await decidePending(trx, input, now))) return whyUndecided(trx, input, now);
   if (input.action === 'accept' && (await assignWhenStaffed(trx, input.jobId, now))) {
-    await rejectPending(trx, input.jobId, now);
+    await rejectPendingApplications(trx, input.jobId, now);
     await recordJobEvent(trx, 'job.status_changed', input.jobId, now);
   }
   const row = await findApplication(trx, input.applicationId);
   // The helper learns the decision (their webhooks, private stream and notifications).
-  const job = await jobPlaceAndOwner(trx, input.jobId);
-  await recordEvent(
-    trx,
-    {
-      type: 'application.status_changed',
-      subjectId: row.id,
-      place: job,
-      audience: [job.owner_account_id, row.account_id],
-      data: applicationRowToApplication(row, 'applicant', now),
-    },
-    now,
-  );
+  await recordApplicationDecided(trx, row, now);
   if (input.action === 'accept') {
     await refreshHelperRecords(trx, [row.helper_id]);
     await createJobPayment(

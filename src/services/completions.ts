@@ -22,12 +22,13 @@ import {
   reopenWhenNoneStands,
   requestCompletions,
 } from '../repositories/completions.js';
-import { completionTimingOf, rejectPending } from '../repositories/job-writes.js';
+import { completionTimingOf } from '../repositories/job-writes.js';
 import { recordEvent } from '../repositories/outbox.js';
 import { jobPriceOf } from '../repositories/payments.js';
 import { refreshHelperRecords } from '../repositories/reliability-records.js';
 import { inWriteTransaction, type WriteContext, type WriteTransaction } from '../repositories/write-transaction.js';
 import type { Application } from '../schemas/applications.js';
+import { rejectPendingApplications } from './application-events.js';
 import { ApiError, badRequest } from './errors.js';
 import { cancelWithPolicy, withPaymentsOf } from './payments.js';
 import { recordJobEvent } from './public-events.js';
@@ -301,7 +302,7 @@ export async function reportNoShow(
     const jobMoved =
       who === 'helper' ? await reopenWhenShort(trx, ids.jobId, now) : await cancelWhenNoneStands(trx, ids.jobId, now);
     if (jobMoved) {
-      if (who === 'poster') await rejectPending(trx, ids.jobId, now);
+      if (who === 'poster') await rejectPendingApplications(trx, ids.jobId, now);
       await recordJobEvent(trx, 'job.status_changed', ids.jobId, now);
     }
     const application = applicationRowToApplication(row, who === 'helper' ? 'owner' : 'applicant', now);

@@ -14,7 +14,6 @@ import {
   type JobValues,
   lockOwnJob,
   moveOwnJob,
-  rejectPending,
   setJobColumns,
   type TransitionOutcome,
 } from '../repositories/job-writes.js';
@@ -22,6 +21,7 @@ import { jobPriceOf } from '../repositories/payments.js';
 import { inWriteTransaction, type WriteContext, type WriteTransaction } from '../repositories/write-transaction.js';
 import type { JobCreateBody, JobUpdateBody } from '../schemas/job-writes.js';
 import type { Job } from '../schemas/jobs.js';
+import { rejectPendingApplications } from './application-events.js';
 import { requestCompletion } from './completions.js';
 import { ApiError, badRequest } from './errors.js';
 import { type CancellationMoney, cancelUnpaid, cancelWithPolicy, captureOnCompletion } from './payments.js';
@@ -156,7 +156,7 @@ export async function moveJob(
   if (!moved?.done) return moved;
   let cancellation: CancellationMoney | null = null;
   if (moved.to === 'cancelled') {
-    await rejectPending(trx, id, now);
+    await rejectPendingApplications(trx, id, now);
     if (fees) {
       const job = await jobPriceOf(trx, id);
       const startsAt = job.desired_at === null ? null : new Date(job.desired_at);

@@ -14,6 +14,7 @@ import {
   type NotificationKind,
   type NotificationPreferences,
   nextDigestAt,
+  REVIEW_REMINDER_HOURS,
   type Reminder,
   retryDelay,
 } from '../domain/notifications.js';
@@ -33,9 +34,13 @@ import {
   bookingsToRemind,
   claimFolded,
   claimNextDue,
+  claimTitle,
   conversationTitle,
   dropPending,
   eventsMayWait,
+  excusalOf,
+  extensionTimes,
+  finalApplicationsBetween,
   findNotificationSettings,
   insertNotifications,
   markSent,
@@ -43,7 +48,10 @@ import {
   type NewNotification,
   type NotifiedEvent,
   notificationSettingsOf,
+  paymentTitle,
   recipientOf,
+  returnedBookingsBetween,
+  reviewAuthorsOf,
   saveNotificationSettings,
   takeEventBatch,
 } from '../repositories/notifications.js';
@@ -187,8 +195,48 @@ async function plannedFor(db: Queryable, event: NotifiedEvent, now: Date): Promi
     if (!['created', 'accepted', 'rejected'].includes(status)) return [];
     return [{ accountId: to, kind, foldKey: null, payload: { status, job_id: data.job_id }, notBefore: at }];
   }
+  if (event.type === 'job_series.helper_excused') {
+    // The side that did not excuse: the owner of the helper's excuse, the helper of the owner's.
+    const excusal = await excusalOf(db, event.subject_id, event.created_at);
+    if (!excusal) return [];
+    const to = excusal.excused_by === 'helper' ? excusal.owner : excusal.helper;
+    const title = String((JSON.parse(excusal.template) as { title?: unknown }).title ?? '');
+    const payload = {
+      status: `excused_by_${excusal.excused_by}`,
+      date: excusal.occurrence_date,
+      series_id: excusal.series_id,
+      title,
+    };
+    return [{ accountId: to, kind, foldKey: null, payload, notBefore: at }];
+  }
+  if (kind === 'payments') {
+    // Each party has an event of its own (audience: one account), with its own next step.
+    const [accountId] = audience;
+    const step = event.type.startsWith('payment.')
+      ? paymentStep(event.type, data)
+      : // A claim to answer (accept or dispute); its decision is e-mailed by the operator's command already.
+        ((data.next_actions as string[] | undefined)?.length ?? 0) > 0
+        ? 'answer_claim'
+        : null;
+    if (!accountId || !step) return [];
+    const payload = { step, amount_eur: data.amount_eur, about: event.type.split('.')[0] };
+    return [{ accountId, kind, foldKey: null, payload, notBefore: at }];
+  }
   const parties = await bookingParties(db, event.subject_id);
   if (!parties) return [];
+  if (event.type.startsWith('booking.extension_')) {
+    // Asked: the owner decides. Decided: the renter learns it; accepted as it was asked (instant
+    // booking), only the owner is told, that the booking is longer now.
+    const times = await extensionTimes(db, String(data.id));
+    const instant = times?.decided_at != null && times.decided_at === times.created_at;
+    const requested = event.type === 'booking.extension_requested';
+    if (requested && instant) return [];
+    const status = requested ? 'extension_requested' : instant ? 'extended' : `extension_${String(data.status)}`;
+    const to = requested || instant ? parties.owner : parties.renter;
+    if (!to || !['extension_requested', 'extended', 'extension_accepted', 'extension_declined'].includes(status))
+      return [];
+    return [{ accountId: to, kind, foldKey: null, payload: { status, until: data.until }, notBefore: at }];
+  }
   // A booking made (booking.created) is a request, or, with instant booking, booked at once.
   const made = data.status === 'confirmed' ? 'booked' : 'requested';
   const status = event.type === 'booking.created' ? made : String(data.status);
@@ -204,6 +252,20 @@ async function plannedFor(db: Queryable, event: NotifiedEvent, now: Date): Promi
   return to.flatMap((accountId) =>
     accountId ? [{ accountId, kind, foldKey: null, payload: { status, ...when }, notBefore: at }] : [],
   );
+}
+
+/**
+ * Whether a payment's event asks something of its reader: its status changed and now waits for
+ * them (the payer marked it paid: the payee confirms; Stripe failed: the payer pays again), or it
+ * was created to be paid at Stripe, which only the person can do. A manual payment's first steps
+ * (mark paid, confirm) are known to both sides from the job or booking and are not mailed; nor is
+ * a deposit's release, which is due at the return, not when the deposit arrives.
+ */
+function paymentStep(type: string, data: Record<string, unknown>): string | null {
+  const next = (data.next_action as { type?: string } | null | undefined)?.type;
+  if (!next || next === 'release_deposit') return null; // a deposit is released after the return, not when it arrives
+  if (type === 'payment.status_changed' || next === 'pay_at_stripe') return next;
+  return null;
 }
 
 /**
@@ -290,47 +352,79 @@ async function recordPlanned(trx: Queryable, planned: readonly ToTell[], now: Da
 /**
  * Reminders (every REMINDER_SCAN_MS, in every instance): a confirmed booking's pick-up tomorrow
  * (to the renter and the owner), an active one's return tomorrow and, once, its return overdue
- * (to the renter), by the local date in Karlsruhe. Each is recorded once per person (its source
- * names the reminder and the booking), whichever instance looks first. Returns how many it recorded.
+ * (to the renter), by the local date in Karlsruhe; and to each side of a returned booking or a
+ * finally completed job that has not reviewed yet, that the review window (reviewWindowDays from
+ * the return or the final completion) closes within REVIEW_REMINDER_HOURS. Each is recorded once
+ * per person (its source names the reminder and the booking or application), whichever instance
+ * looks first. Returns how many it recorded.
  */
-export async function planReminders(db: Kysely<Database>, now: Date): Promise<number> {
-  const today = berlinDate(now);
-  const tomorrow = nextDate(today);
+export async function planReminders(
+  db: Kysely<Database>,
+  now: Date,
+  options: { reviewWindowDays: number },
+): Promise<number> {
   // Nothing to remind of: no write transaction.
-  if ((await bookingsToRemind(db, today, tomorrow)).length === 0) return 0;
+  if ((await remindersDue(db, now, options.reviewWindowDays)).length === 0) return 0;
   return inWriteTransaction({ db, now, claim: null }, async (trx) => {
-    const planned: ToTell[] = [];
-    for (const booking of await bookingsToRemind(trx, today, tomorrow)) {
-      const reminder: Reminder | null =
-        booking.status === 'confirmed'
-          ? 'pickup'
-          : booking.end_date === tomorrow
-            ? 'return'
-            : booking.end_date < today
-              ? 'overdue'
-              : null;
-      if (!reminder) continue;
-      const to = reminder === 'pickup' ? [booking.renter, booking.owner] : [booking.renter];
-      const payload = {
-        reminder,
-        start_date: booking.start_date,
-        end_date: booking.end_date,
-        start_at: booking.start_at,
-        end_at: booking.end_at,
-      };
-      for (const accountId of to) {
-        if (!accountId) continue;
-        planned.push({
-          person: { accountId, kind: 'reminders', foldKey: null, payload, notBefore: now },
-          source: `reminder:${reminder}:${booking.id}`,
-          eventType: `reminder.${reminder}`,
-          subjectId: booking.id,
-          at: now,
-        });
-      }
-    }
+    const planned = await remindersDue(trx, now, options.reviewWindowDays);
     return planned.length === 0 ? 0 : recordPlanned(trx, planned, now);
   });
+}
+
+/** The reminders due at `now` (planReminders), read in `db`. */
+async function remindersDue(db: Queryable, now: Date, reviewWindowDays: number): Promise<ToTell[]> {
+  const today = berlinDate(now);
+  const tomorrow = nextDate(today);
+  const planned: ToTell[] = [];
+  const remind = (accountId: string | null, reminder: Reminder, subjectId: string, payload: object) => {
+    if (!accountId) return;
+    planned.push({
+      person: { accountId, kind: 'reminders', foldKey: null, payload: { reminder, ...payload }, notBefore: now },
+      source: `reminder:${reminder}:${subjectId}`,
+      eventType: `reminder.${reminder}`,
+      subjectId,
+      at: now,
+    });
+  };
+  for (const booking of await bookingsToRemind(db, today, tomorrow)) {
+    const reminder: Reminder | null =
+      booking.status === 'confirmed'
+        ? 'pickup'
+        : booking.end_date === tomorrow
+          ? 'return'
+          : booking.end_date < today
+            ? 'overdue'
+            : null;
+    if (!reminder) continue;
+    const { start_date, end_date, start_at, end_at } = booking;
+    const when = { start_date, end_date, start_at, end_at };
+    remind(booking.renter, reminder, booking.id, when);
+    if (reminder === 'pickup') remind(booking.owner, reminder, booking.id, when);
+  }
+  // Review windows closing within REVIEW_REMINDER_HOURS: they opened in (now - window, now - window + hours].
+  const opened = now.getTime() - reviewWindowDays * 86_400_000;
+  const after = new Date(opened).toISOString();
+  const upTo = new Date(opened + REVIEW_REMINDER_HOURS * 3_600_000).toISOString();
+  const [bookings, applications] = await Promise.all([
+    returnedBookingsBetween(db, after, upTo),
+    finalApplicationsBetween(db, after, upTo),
+  ]);
+  const subjects = [
+    ...bookings.map((row) => ({ ...row, about: 'booking', job_id: null, parties: [row.renter, row.owner] })),
+    ...applications.map((row) => ({ ...row, about: 'application', parties: [row.helper, row.owner] })),
+  ];
+  const reviewed = await reviewAuthorsOf(
+    db,
+    subjects.map((subject) => subject.id),
+  );
+  for (const subject of subjects) {
+    const closes = new Date(Date.parse(subject.since ?? '') + reviewWindowDays * 86_400_000).toISOString();
+    const payload = { about: subject.about, job_id: subject.job_id, closes_at: closes };
+    for (const accountId of subject.parties) {
+      if (!reviewed.has(`${subject.id} ${accountId}`)) remind(accountId, 'review', subject.id, payload);
+    }
+  }
+  return planned;
 }
 
 /** The words of one notification in the account's language (titles read now: an erased one reads as erased). */
@@ -354,6 +448,39 @@ async function lineOf(
       ...action('notification.message.action', `${baseUrl}/v1/conversations/${payload.conversation}/messages`),
     };
   }
+  if (row.kind === 'applications' && payload.series_id) {
+    // A standing helper excused from one occurrence of a series (the title as it was then: the series' template).
+    const values = { title: payload.title ?? '', date: dateWords(String(payload.date), language) };
+    return {
+      subject: t(`notification.application.${payload.status}.subject`, values),
+      body: t(`notification.application.${payload.status}.body`, values),
+      ...action('notification.series.action', `${baseUrl}/v1/job-series/${payload.series_id}`),
+    };
+  }
+  if (row.kind === 'payments') {
+    const claim = payload.about === 'claim';
+    const title = claim ? await claimTitle(db, row.subject_id) : await paymentTitle(db, row.subject_id);
+    const values = { title, amount: euros(Number(payload.amount_eur ?? 0), language) };
+    return {
+      subject: t(`notification.payment.${payload.step}.subject`, values),
+      body: t(`notification.payment.${payload.step}.body`, values),
+      ...(claim
+        ? action('notification.payment.claim_action', `${baseUrl}/v1/claims/${row.subject_id}`)
+        : action('notification.payment.action', `${baseUrl}/v1/payments/${row.subject_id}`)),
+    };
+  }
+  if (row.kind === 'reminders' && payload.reminder === 'review') {
+    const job = payload.about === 'application';
+    const parties = job ? await applicationParties(db, row.subject_id) : await bookingParties(db, row.subject_id);
+    const values = { title: parties?.title ?? '', closes: berlin(String(payload.closes_at), language) };
+    return {
+      subject: t('notification.reminder.review.subject', values),
+      body: t('notification.reminder.review.body', values),
+      ...(job
+        ? action('notification.application.action', `${baseUrl}/v1/jobs/${payload.job_id}`)
+        : action('notification.booking.action', `${baseUrl}/v1/bookings/${row.subject_id}`)),
+    };
+  }
   if (row.kind === 'applications') {
     const parties = await applicationParties(db, row.subject_id);
     const values = { title: parties?.title ?? '' };
@@ -374,7 +501,8 @@ async function lineOf(
     };
   }
   const parties = await bookingParties(db, row.subject_id);
-  const when = whenOf(payload, language);
+  // An extension's line names its new end; the others the booking's time.
+  const when = payload.until ? dateWords(payload.until, language) : whenOf(payload, language);
   const values = { title: parties?.title ?? '', when };
   return {
     subject: t(`notification.booking.${payload.status}.subject`, values),
@@ -388,6 +516,12 @@ const whenOf = (payload: Record<string, string | null>, language: Language) =>
   payload.start_at && payload.end_at
     ? `${berlin(payload.start_at, language)} – ${berlin(payload.end_at, language)}`
     : `${payload.start_date} – ${payload.end_date}`;
+
+/** A day (YYYY-MM-DD) as it is, an instant in local time. */
+const dateWords = (value: string, language: Language) => (value.includes('T') ? berlin(value, language) : value);
+
+const euros = (amount: number, language: Language) =>
+  new Intl.NumberFormat(language === 'de' ? 'de-DE' : 'en-GB', { style: 'currency', currency: 'EUR' }).format(amount);
 
 const berlin = (iso: string, language: Language) =>
   new Intl.DateTimeFormat(language === 'de' ? 'de-DE' : 'en-GB', {

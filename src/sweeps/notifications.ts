@@ -10,6 +10,8 @@ export interface NotificationSweepOptions {
   /** EVENTS_POLL_MS: what happened is planned, and what is due sent, about as soon as it is. */
   everyMs: number;
   baseUrl: string;
+  /** REVIEW_WINDOW_DAYS: a side that has not reviewed is reminded before the window closes. */
+  reviewWindowDays: number;
   push: Parameters<typeof sendDueNotifications>[2]['push'];
   mailer: Parameters<typeof sendDueNotifications>[1];
   log: FastifyBaseLogger;
@@ -22,7 +24,7 @@ export interface NotificationSweepOptions {
  * twice and nothing planned is lost.
  */
 export function notificationSweep(db: Kysely<Database>, options: NotificationSweepOptions): PeriodicSweep {
-  const { now, everyMs, log, mailer, baseUrl, push } = options;
+  const { now, everyMs, log, mailer, baseUrl, push, reviewWindowDays } = options;
   let remindedAt = Number.NEGATIVE_INFINITY;
   return new PeriodicSweep({
     everyMs,
@@ -31,7 +33,7 @@ export function notificationSweep(db: Kysely<Database>, options: NotificationSwe
       let planned = await planNotifications(db, now());
       // Reminders are looked for now and then, not every round: each is recorded once anyway.
       if (now().getTime() - remindedAt >= REMINDER_SCAN_MS) {
-        planned += await planReminders(db, now());
+        planned += await planReminders(db, now(), { reviewWindowDays });
         remindedAt = now().getTime();
       }
       const sent = await sendDueNotifications(db, mailer, { now: now(), baseUrl, push });

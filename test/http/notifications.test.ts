@@ -38,12 +38,17 @@ async function setUp(t: Parameters<typeof buildTestApp>[0], start: Date = NOW, p
     await planNotifications(db.kysely, now);
     return sendDueNotifications(db.kysely, mailer, { now, baseUrl: BASE_URL, push: pushSettings });
   };
+  /** Takes `count` e-mails off the server's queue, unread (what a test does not look at). */
+  const drain = async (count: number) => {
+    for (let i = 0; i < count; i++) await smtp.next();
+  };
   return {
     app,
     db,
     smtp,
     account,
     sweep,
+    drain,
     mailer,
     at: (instant: string) => {
       now = new Date(instant);
@@ -149,6 +154,7 @@ describe('notifications by e-mail', () => {
       messages: { email: true, push: true, digest: false },
       applications: { email: false, push: true, digest: false },
       bookings: { email: true, push: true, digest: false },
+      payments: { email: true, push: true, digest: false },
       reminders: { email: true, push: true, digest: false },
     });
 
@@ -263,7 +269,7 @@ describe('notifications by e-mail', () => {
     await sweep(); // the booking's own e-mail to the owner: booked at once (instant booking)
     assert.match((await smtp.next()).headers.subject ?? '', /^Neue Buchung: „Bierzeltgarnitur“/);
     const remind = async () => {
-      const planned = await planReminders(db.kysely, clock());
+      const planned = await planReminders(db.kysely, clock(), { reviewWindowDays: 14 });
       await sendDueNotifications(db.kysely, mailer, { now: clock(), baseUrl: BASE_URL, push: PUSH });
       return planned;
     };
@@ -288,6 +294,194 @@ describe('notifications by e-mail', () => {
     assert.match((await smtp.next()).headers.subject ?? '', /^Overdue: “Bierzeltgarnitur”/);
     at('2026-11-26T08:00:00.000Z');
     assert.equal(await remind(), 0, 'overdue is said once');
+  });
+
+  test('applications rejected in bulk: a job staffed tells the others, as a rejection one by one would', async (t) => {
+    const { smtp, account, sweep } = await setUp(t);
+    const poster = await account('poster@example.org');
+    const chosen = await account('chosen@example.org');
+    const other = await account('other@example.org');
+    await other.put('/v1/me/notification-settings', { language: 'en' });
+    const { job, application } = await jobWithApplication(poster, chosen);
+    const profile = (await other.post('/v1/helpers', helperBody('Ole P.'))).body;
+    assert.equal((await other.post(`/v1/jobs/${job.id}/applications`, { helper_id: profile.id })).status, 201);
+    assert.equal(await sweep(), 2, 'two applications to the poster');
+    await smtp.next();
+    await smtp.next();
+    // One helper is needed: accepting the first rejects the other at once; both hear of it.
+    assert.equal((await poster.post(`/v1/jobs/${job.id}/applications/${application.id}/accept`)).status, 200);
+    assert.equal(await sweep(), 2);
+    const mails = [await smtp.next(), await smtp.next()];
+    const to = (email: string) => mails.find((mail) => mail.envelope.to[0] === email);
+    assert.match(to('chosen@example.org')?.headers.subject ?? '', /^Zusage: „Hecke schneiden“/);
+    assert.match(to('other@example.org')?.headers.subject ?? '', /^Not this time: “Hecke schneiden”/);
+  });
+
+  test('money that needs someone, and extensions: told to the side whose turn it is', async (t) => {
+    const { drain, smtp, account, sweep, advance } = await setUp(t);
+    const owner = await account('owner@example.org');
+    const renter = await account('renter@example.org');
+    await renter.put('/v1/me/notification-settings', { language: 'en' });
+    const listing = (await owner.post('/v1/listings', { ...LISTING_BODY, instant_booking: true })).body;
+    const booked = await renter.post(`/v1/listings/${listing.id}/bookings`, {
+      start_date: '2026-11-21',
+      end_date: '2026-11-22',
+    });
+    assert.equal(booked.status, 201, booked.raw);
+    assert.equal(
+      await sweep(),
+      1,
+      'the booking to the owner; the rent and the deposit owed are no e-mail of their own',
+    );
+    assert.match((await smtp.next()).headers.subject ?? '', /^Neue Buchung/);
+    const payments = (await renter.get('/v1/payments?role=payer')).body.data as { id: string; kind: string }[];
+    const rent = payments.find((payment) => payment.kind === 'rent')?.id as string;
+    // The renter marks the rent paid: the owner is asked to confirm it, in German, with the amount.
+    assert.equal((await renter.post(`/v1/payments/${rent}/paid`)).status, 200);
+    assert.equal(await sweep(), 1);
+    const paid = await smtp.next();
+    assert.deepEqual(paid.envelope.to, ['owner@example.org']);
+    assert.equal(
+      paid.headers.subject,
+      'Als bezahlt gemeldet: 16,00\u00a0€ für „Bierzeltgarnitur“ - Karlsruhe Marketplace',
+    );
+    assert.ok(paid.text.includes(`${BASE_URL}/v1/payments/${rent}`));
+    assert.equal((await owner.post(`/v1/payments/${rent}/received`)).status, 200);
+    assert.equal(await sweep(), 0, 'confirmed: nothing waits for anyone');
+    // The deposit handed over and confirmed; its release is due at the return, not asked for now.
+    const deposit = payments.find((payment) => payment.kind === 'deposit')?.id as string;
+    assert.equal((await renter.post(`/v1/payments/${deposit}/paid`)).status, 200);
+    await drain(await sweep());
+    assert.equal((await owner.post(`/v1/payments/${deposit}/received`)).status, 200);
+    assert.equal(await sweep(), 0, 'a deposit received asks nothing yet');
+
+    // Instant booking accepts an extension at once: the owner learns the booking is longer.
+    advance(24 * 60 * MINUTE_MS);
+    assert.equal((await owner.post(`/v1/bookings/${booked.body.id}/pick-up`)).status, 200);
+    const extended = await renter.post(`/v1/bookings/${booked.body.id}/extension-requests`, { until: '2026-11-23' });
+    assert.equal(extended.status, 201, extended.raw);
+    assert.equal(extended.body.status, 'accepted');
+    assert.equal(await sweep(), 1);
+    const longer = await smtp.next();
+    assert.deepEqual(longer.envelope.to, ['owner@example.org']);
+    assert.match(longer.headers.subject ?? '', /^Buchung verlängert: „Bierzeltgarnitur“/);
+    assert.match(longer.text, /bis 2026-11-23 gebucht/);
+
+    // Returned, a damage claim: the renter is asked to answer it.
+    advance(3 * 24 * 60 * MINUTE_MS);
+    assert.equal((await owner.post(`/v1/bookings/${booked.body.id}/return`)).status, 200);
+    await drain(await sweep());
+    const claim = await owner.post(`/v1/bookings/${booked.body.id}/claims`, {
+      amount_eur: 12.5,
+      text: 'Eine Bank hat einen Riss im Sitzbrett.',
+      photos: ['https://example.org/riss.jpg'],
+    });
+    assert.equal(claim.status, 201, claim.raw);
+    assert.equal(await sweep(), 1);
+    const answer = await smtp.next();
+    assert.deepEqual(answer.envelope.to, ['renter@example.org']);
+    assert.equal(answer.headers.subject, 'Damage claim: “Bierzeltgarnitur” - Karlsruhe Marketplace');
+    assert.match(answer.text, /claims €12\.50 from your deposit/);
+    assert.ok(answer.text.includes(`${BASE_URL}/v1/claims/${claim.body.id}`));
+  });
+
+  test('an extension asked of an owner who decides: asked to the owner, declined to the renter', async (t) => {
+    const { drain, smtp, account, sweep, advance } = await setUp(t);
+    const owner = await account('owner@example.org');
+    const renter = await account('renter@example.org');
+    await renter.put('/v1/me/notification-settings', { language: 'en' });
+    const listing = (await owner.post('/v1/listings', { ...LISTING_BODY, instant_booking: false })).body;
+    const booked = await renter.post(`/v1/listings/${listing.id}/bookings`, {
+      start_date: '2026-11-24',
+      end_date: '2026-11-25',
+    });
+    assert.equal((await owner.post(`/v1/bookings/${booked.body.id}/confirm`)).status, 200);
+    await drain(await sweep());
+    const asked = await renter.post(`/v1/bookings/${booked.body.id}/extension-requests`, { until: '2026-11-26' });
+    assert.equal(asked.status, 201, asked.raw);
+    assert.equal(await sweep(), 1);
+    const request = await smtp.next();
+    assert.deepEqual(request.envelope.to, ['owner@example.org']);
+    assert.match(request.headers.subject ?? '', /^Verlängerung angefragt: „Bierzeltgarnitur“/);
+    advance(30 * MINUTE_MS);
+    const path = `/v1/bookings/${booked.body.id}/extension-requests/${asked.body.id}/decline`;
+    assert.equal((await owner.post(path)).status, 200);
+    assert.equal(await sweep(), 1);
+    const declined = await smtp.next();
+    assert.deepEqual(declined.envelope.to, ['renter@example.org']);
+    assert.match(declined.headers.subject ?? '', /^Extension declined: “Bierzeltgarnitur”/);
+    assert.match(declined.text, /until 2026-11-26 was declined/);
+  });
+
+  test('a standing helper excused from a series date: the other side is told', async (t) => {
+    const { drain, smtp, account, sweep, advance } = await setUp(t);
+    const poster = await account('poster@example.org');
+    const helper = await account('helper@example.org');
+    await helper.put('/v1/me/notification-settings', { language: 'en' });
+    const series = await poster.post('/v1/job-series', {
+      ...JOB_BODY,
+      title: 'Wohnung putzen',
+      category: 'CLEANING',
+      rrule: 'FREQ=WEEKLY;BYDAY=TH;COUNT=6',
+      starts_on: '2026-11-26',
+      local_time: '09:00',
+    });
+    assert.equal(series.status, 201, series.raw);
+    const profile = (await helper.post('/v1/helpers', { ...helperBody('Mira K.'), categories: ['CLEANING'] })).body;
+    const url = `/v1/job-series/${series.body.id}/applications`;
+    const applied = (await helper.post(url, { helper_id: profile.id })).body;
+    assert.equal((await poster.post(`${url}/${applied.id}/accept`)).status, 200);
+    await drain(await sweep());
+    assert.equal((await helper.post(`${url}/${applied.id}/excuse`, { date: '2026-12-10' })).status, 200);
+    assert.equal(await sweep(), 1);
+    const toPoster = await smtp.next();
+    assert.deepEqual(toPoster.envelope.to, ['poster@example.org']);
+    assert.equal(
+      toPoster.headers.subject,
+      'Vertretung gesucht: „Wohnung putzen“ am 2026-12-10 - Karlsruhe Marketplace',
+    );
+    assert.ok(toPoster.text.includes(`${BASE_URL}/v1/job-series/${series.body.id}`));
+    advance(30 * MINUTE_MS);
+    assert.equal((await poster.post(`${url}/${applied.id}/excuse`, { date: '2026-12-17' })).status, 200);
+    assert.equal(await sweep(), 1);
+    const toHelper = await smtp.next();
+    assert.deepEqual(toHelper.envelope.to, ['helper@example.org']);
+    assert.match(toHelper.headers.subject ?? '', /^Not needed on 2026-12-17: “Wohnung putzen”/);
+  });
+
+  test('a review window closing in two days: a reminder to each side that has not reviewed, once', async (t) => {
+    const { drain, smtp, account, sweep, at, db, mailer, clock } = await setUp(t);
+    const owner = await account('owner@example.org');
+    const renter = await account('renter@example.org');
+    await renter.put('/v1/me/notification-settings', { language: 'en' });
+    const listing = (await owner.post('/v1/listings', { ...LISTING_BODY, instant_booking: true })).body;
+    const booked = await renter.post(`/v1/listings/${listing.id}/bookings`, {
+      start_date: '2026-11-21',
+      end_date: '2026-11-22',
+    });
+    at('2026-11-21T09:00:00.000Z');
+    assert.equal((await owner.post(`/v1/bookings/${booked.body.id}/pick-up`)).status, 200);
+    at('2026-11-22T16:00:00.000Z');
+    assert.equal((await owner.post(`/v1/bookings/${booked.body.id}/return`)).status, 200);
+    await drain(await sweep());
+    const remind = async () => {
+      const planned = await planReminders(db.kysely, clock(), { reviewWindowDays: 14 });
+      await sendDueNotifications(db.kysely, mailer, { now: clock(), baseUrl: BASE_URL, push: PUSH });
+      return planned;
+    };
+    // The window closes on 6 December at 16:00 (14 days after the return). The renter reviews early.
+    const review = await renter.post(`/v1/bookings/${booked.body.id}/reviews`, { rating: 5, text: 'Alles bestens.' });
+    assert.equal(review.status, 201, review.raw);
+    at('2026-12-04T15:00:00.000Z');
+    assert.equal(await remind(), 0, 'more than two days ahead');
+    at('2026-12-04T16:30:00.000Z');
+    assert.equal(await remind(), 1, 'the owner alone: the renter has reviewed');
+    const reminder = await smtp.next();
+    assert.deepEqual(reminder.envelope.to, ['owner@example.org']);
+    assert.equal(reminder.headers.subject, 'Noch zwei Tage: Bewertung zu „Bierzeltgarnitur“ - Karlsruhe Marketplace');
+    assert.match(reminder.text, /endet am 06\.12\.2026, 17:00/);
+    at('2026-12-05T10:00:00.000Z');
+    assert.equal(await remind(), 0, 'once');
   });
 
   test('web push: a subscribed browser gets the notification encrypted for it, signed, in the language; gone is dropped', async (t) => {
@@ -419,6 +613,7 @@ describe('notifications by e-mail', () => {
         messages: { email: true, push: true, digest: false },
         applications: { email: true, push: true, digest: false },
         bookings: { email: true, push: true, digest: false },
+        payments: { email: true, push: true, digest: false },
         reminders: { email: true, push: true, digest: false },
       },
     });
