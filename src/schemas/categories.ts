@@ -7,7 +7,10 @@ export type CategoryType = (typeof CATEGORY_TYPES)[number];
 export const CategoriesQuery = Type.Object(
   {
     lang: Type.Optional(
-      StringEnum(['de', 'en'] as const, { default: 'en', description: 'Language of names and descriptions.' }),
+      StringEnum(['de', 'en'] as const, {
+        description:
+          'Language of names and descriptions; without it, Accept-Language chooses (German or English; English when it names neither).',
+      }),
     ),
     type: Type.Optional(
       StringEnum(CATEGORY_TYPES, {

@@ -99,6 +99,43 @@ describe('GET /v1/categories', () => {
     assert.ok(body.data.every((c: any) => c.borrowing === undefined));
   });
 
+  test('without lang, Accept-Language chooses; each language kept apart, said again when reused', async (t) => {
+    const { app } = await buildTestApp(t);
+    const ask = (language?: string) =>
+      app.inject({ method: 'GET', url: '/v1/categories', headers: language ? { 'accept-language': language } : {} });
+    // Three rounds: computed, kept (the second asking), and from the earliest hook (the fast path).
+    const seen: Record<string, string[]> = {};
+    for (let round = 0; round < 3; round++) {
+      for (const [language, expected, name] of [
+        ['de-DE,de;q=0.9,en;q=0.5', 'de', 'Gartenarbeit'],
+        ['en-GB', 'en', 'Gardening'],
+        ['fr', 'en', 'Gardening'],
+        [undefined, 'en', 'Gardening'],
+      ] as const) {
+        const response = await ask(language);
+        assert.equal(response.statusCode, 200);
+        const body = response.json() as { lang: string; data: { id: string; name: string }[] };
+        assert.equal(body.lang, expected, `${language}, round ${round}`);
+        assert.equal(body.data.find((item) => item.id === 'GARDENING')?.name, name);
+        assert.equal(response.headers['content-language'], expected);
+        assert.match(String(response.headers.vary), /Accept-Language/);
+        const headers = Object.keys(response.headers).filter((header) => !['date', 'x-request-id'].includes(header));
+        (seen[String(language)] ??= []).push(`${headers.join(',')} ${response.headers.vary} ${response.headers.etag}`);
+      }
+    }
+    // The same headers, in the same order, and the same tag whichever path answered.
+    for (const [language, rounds] of Object.entries(seen))
+      assert.equal(new Set(rounds).size, 1, `${language}: ${rounds}`);
+    // lang wins over Accept-Language.
+    const asked = await app.inject({
+      method: 'GET',
+      url: '/v1/categories?lang=en',
+      headers: { 'accept-language': 'de' },
+    });
+    assert.equal((asked.json() as { lang: string }).lang, 'en');
+    assert.equal(asked.headers['content-language'], 'en');
+  });
+
   test('type=borrowing keeps only the lending figures; values are case-insensitive', async (t) => {
     const { app } = await withPrices(t);
     const { body } = await getJson(app, '/v1/categories?type=BORROWING&lang=DE');
@@ -119,7 +156,7 @@ describe('GET /v1/categories', () => {
       error: 'invalid_enum_value',
       message: "lang must be one of de, en; got 'fr'.",
       param: 'lang',
-      suggestion: 'Use one of the values listed in alternatives or omit it to use the default "en".',
+      suggestion: 'Use one of the values listed in alternatives.',
       alternatives: ['de', 'en'],
       alternatives_count: 2,
     });

@@ -47,7 +47,7 @@ describe('the developer key form at /developers', () => {
     assertHtmlHeaders(response.headers);
     const html = response.body;
     assert.match(html, /^<!doctype html>\n<html lang="en">/);
-    assert.match(html, /<form method="post" action="\/developers" novalidate>/);
+    assert.match(html, /<form method="post" action="\/developers\?lang=en" novalidate>/);
     assert.match(html, /<input id="name" name="name" value="" type="text" autocomplete="name" required>/);
     assert.match(html, /<input id="email" name="email" value="" type="email"/);
     assert.match(html, /<input id="organisation" name="organisation" value="" type="text"/);
@@ -57,6 +57,53 @@ describe('the developer key form at /developers', () => {
     assert.match(html, /<a href="\/docs">/);
     assert.match(html, /100 requests per minute/);
     assert.doesNotMatch(html, /<script|class="error"|aria-invalid/);
+  });
+
+  test('German by Accept-Language or ?lang=de: the page, its errors and the confirmation; ?lang= wins', async (t) => {
+    const { app } = await buildTestApp(t, NOW, { RATE_LIMIT_DEVELOPER_PER_MIN: '100' });
+    const german = await app.inject({
+      method: 'GET',
+      url: '/developers',
+      headers: { 'accept-language': 'de-DE,de;q=0.9' },
+    });
+    assert.equal(german.statusCode, 200);
+    assert.equal(german.headers['content-language'], 'de');
+    assert.match(String(german.headers.vary), /Accept-Language/);
+    assert.match(german.body, /^<!doctype html>\n<html lang="de">/);
+    assert.match(german.body, /<h1>Einen Entwicklerschlüssel anfragen<\/h1>/);
+    assert.match(german.body, /100 Anfragen pro Minute/);
+    assert.match(german.body, /<a href="\/developers\?lang=en" hreflang="en" lang="en">English<\/a>/);
+    assert.match(german.body, /<form method="post" action="\/developers\?lang=de" novalidate>/);
+    const english = await app.inject({
+      method: 'GET',
+      url: '/developers?lang=en',
+      headers: { 'accept-language': 'de' },
+    });
+    assert.match(english.body, /<html lang="en">/);
+    const response = await app.inject({
+      method: 'POST',
+      url: '/developers?lang=de',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ ...VALID, email: 'ada.example.org', intended_use: 'Karte' }).toString(),
+    });
+    assert.equal(response.statusCode, 400);
+    assert.equal(
+      errorOf(response.body, 'email'),
+      'Fehler: Geben Sie eine E-Mail-Adresse in der Form name@example.org ein.',
+    );
+    assert.equal(
+      errorOf(response.body, 'intended_use'),
+      'Fehler: Der Verwendungszweck braucht mindestens 10 Zeichen; hier sind es 5. Schreiben Sie etwas mehr.',
+    );
+    assert.match(response.body, /<title>Fehler: Einen Entwicklerschlüssel anfragen/);
+    const filed = await app.inject({
+      method: 'POST',
+      url: '/developers?lang=de',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams(VALID).toString(),
+    });
+    assert.equal(filed.statusCode, 202, filed.body);
+    assert.match(filed.body, /<h1>Anfrage erhalten<\/h1>/);
   });
 
   test('an invalid email and a short intended use are named next to their fields; other values stay', async (t) => {

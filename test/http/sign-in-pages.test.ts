@@ -223,6 +223,63 @@ describe('sign-up and sign-in pages', () => {
     assert.equal((await laptop.get('/account')).headers.location, '/signin');
   });
 
+  test('notification settings on /account: the form is the whole choice; a bad span comes back as a notice', async (t) => {
+    const { app, db } = await serve(t);
+    const { key } = await createKey(db, { email: 'notes@example.org' });
+    const person = browser(app, { 'accept-language': 'de' });
+    const mail = await signIn(person, 'notes@example.org');
+    await person.get('/signin/code');
+    assert.equal((await person.post('/signin/code', { code: codeOf(mail.text) as string })).status, 303);
+    const shown = await person.get('/account');
+    assert.match(shown.html, /<h2 id="notifications">Benachrichtigungen<\/h2>/);
+    assert.match(shown.html, /id="messages-email" name="messages.email" value="on" checked/, 'the defaults: on');
+    assert.match(shown.html, /id="language-de" name="language" value="de" checked/);
+    // English, messages only in the digest, quiet hours at night, the digest at 18:00.
+    const fields: Record<string, string> = {
+      language: 'en',
+      quiet_start: '22:00',
+      quiet_end: '07:00',
+      digest_time: '18:00',
+    };
+    for (const kind of ['applications', 'bookings', 'payments', 'reminders']) fields[`${kind}.email`] = 'on';
+    fields['messages.digest'] = 'on';
+    const saved = await person.post('/account/notifications', fields);
+    assert.equal(saved.status, 303, saved.html);
+    assert.equal(saved.headers.location, '/account?saved=notifications#notifications');
+    const api = await app.inject({ method: 'GET', url: '/v1/me/notification-settings', headers: { 'x-api-key': key } });
+    assert.deepEqual(api.json(), {
+      language: 'en',
+      quiet_hours: { start: '22:00', end: '07:00' },
+      digest_time: '18:00',
+      kinds: {
+        messages: { email: false, push: false, digest: true },
+        applications: { email: true, push: false, digest: false },
+        bookings: { email: true, push: false, digest: false },
+        payments: { email: true, push: false, digest: false },
+        reminders: { email: true, push: false, digest: false },
+      },
+    });
+    const again = await person.get('/account?saved=notifications');
+    assert.match(textOf(again.html), /Ihre Benachrichtigungen sind gespeichert\./);
+    assert.doesNotMatch(again.html, /id="messages-email"[^>]*checked/);
+    assert.match(again.html, /id="quiet_start" name="quiet_start" value="22:00"/);
+    // Quiet hours with one end only: the page says what is wrong, in its language; nothing changes.
+    const bad = await person.post('/account/notifications', { ...fields, quiet_end: '' });
+    assert.equal(bad.status, 400);
+    assert.match(textOf(bad.html), /Fehler|ungültig|Uhrzeit/);
+    const after = await app.inject({
+      method: 'GET',
+      url: '/v1/me/notification-settings',
+      headers: { 'x-api-key': key },
+    });
+    assert.deepEqual(after.json().quiet_hours, { start: '22:00', end: '07:00' });
+    // Without a session: to the sign-in page.
+    const stranger = browser(app);
+    await stranger.get('/signin');
+    const refused = await stranger.post('/account/notifications', fields);
+    assert.deepEqual([refused.status, refused.headers.location], [303, '/signin']);
+  });
+
   test("a draft's page sends the person to sign in and back; only the draft's account decides it", async (t) => {
     const { app, db } = await serve(t);
     const { accountId, key } = await createKey(db, { email: 'person@example.org' });

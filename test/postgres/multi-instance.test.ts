@@ -2,7 +2,7 @@
  * Several instances behind one load balancer: two server processes on ONE PostgreSQL schema and
  * ONE Redis. They start at once on the empty schema (the migrator's advisory lock lets one
  * migrate, the other wait), share one rate-limit budget exactly, see each other's writes at once,
- * and keep the application limit across processes.
+ * keep the application limit across processes, and e-mail each notification once.
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
@@ -15,6 +15,7 @@ import { createKey } from '../helpers/app.js';
 import { jobsWithApplicants } from '../helpers/applicants.js';
 import { freshDatabaseUrl, TEST_ENGINE } from '../helpers/database.js';
 import { type ServerProcess, startServer, stopServer, until } from '../helpers/server-process.js';
+import { startSmtpServer } from '../helpers/smtp.js';
 
 const REDIS_URL = 'redis://127.0.0.1:6379';
 
@@ -48,6 +49,9 @@ test('two instances on one PostgreSQL schema and one Redis', { timeout: 300_000 
     if (keys.length > 0) await redis.del(...keys);
     await redis.quit();
   });
+  // One mail server for both: what each instance e-mails arrives here (notifications, issue 36).
+  const smtp = await startSmtpServer();
+  t.after(() => smtp.close());
   const config = {
     DATABASE_URL: url,
     REDIS_URL,
@@ -55,6 +59,8 @@ test('two instances on one PostgreSQL schema and one Redis', { timeout: 300_000 
     LOG_LEVEL: 'error',
     RATE_LIMIT_ANONYMOUS_PER_MIN: '20',
     RATE_LIMIT_DEVELOPER_PER_MIN: '100000',
+    SMTP_URL: smtp.url,
+    EVENTS_POLL_MS: '200',
   };
   // Both at once on the empty schema: each runs the migrator; its advisory lock lets one migrate.
   const [a, b] = (await Promise.all([startServer(t, config), startServer(t, config)])) as [
@@ -198,6 +204,37 @@ test('two instances on one PostgreSQL schema and one Redis', { timeout: 300_000 
       { applications_count: 3, rows: 3 },
     );
   });
+
+  await t.test(
+    'the three applications reach the job owner by e-mail once each, with two instances sending',
+    async () => {
+      // Both instances plan from the same events (a shared cursor, one record per account, channel and
+      // event) and send what is due (each record claimed by one instance): three e-mails, not six.
+      const emails = () =>
+        db.kysely
+          .selectFrom('notifications')
+          .select(['id', 'status', 'event_type'])
+          .where('channel', '=', 'email')
+          .execute();
+      await until(
+        'the notifications sent',
+        async () => {
+          const rows = await emails();
+          return rows.length >= 3 && rows.every((row) => row.status === 'sent') && rows;
+        },
+        30_000,
+      );
+      // Some further rounds of both sweeps: a second send would show now.
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      const rows = await emails();
+      assert.deepEqual(
+        rows.map((row) => `${row.event_type} ${row.status}`),
+        ['application.created sent', 'application.created sent', 'application.created sent'],
+      );
+      assert.equal(smtp.received.length, 3, smtp.received.map((mail) => mail.headers.subject).join('\n'));
+      assert.ok(smtp.received.every((mail) => /^Neue Bewerbung für/.test(mail.headers.subject ?? '')));
+    },
+  );
 
   for (const server of [a, b]) {
     assert.deepEqual(await stopServer(server), { code: 0, signal: null }, server.output());

@@ -2,7 +2,9 @@ import { hash } from 'node:crypto';
 import type { OutgoingHttpHeaders } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Language } from '../../domain/notifications.js';
 import { type Coding, codedTag, codingFor, type Encode, varyOnEncoding } from '../compression.js';
+import { requestLanguage, sayLanguage } from '../language.js';
 
 /** Answers remembered at most (with or without their body): bounds the memory of the tags too. */
 const MAX_ENTRIES = 20_000;
@@ -24,6 +26,8 @@ interface Entry {
   body: Buffer | null;
   /** The body compressed, per coding: made the first time a client asks for it, then reused. */
   coded: Partial<Record<Coding, Buffer>>;
+  /** The language it speaks (a route with `language`): said again, with Vary, when it is reused. */
+  language: Language | null;
 }
 
 /**
@@ -70,6 +74,11 @@ declare module 'fastify' {
      * data stays the same. Without it a route's answers are never cached.
      */
     cache?: 'public';
+    /**
+     * The answer speaks the request's language (Accept-Language, issue 36): kept once per language,
+     * and reused with its Content-Language and Vary: Accept-Language.
+     */
+    language?: true;
   }
   interface FastifyRequest {
     /** Set on a request that computes an answer others may wait for. */
@@ -155,6 +164,13 @@ export function registerResponseCache(app: FastifyInstance, options: ResponseCac
     return entry.version === version && age >= 0 && age < options.ttlMs ? entry : undefined;
   };
   const release = (request: FastifyRequest) => request.cacheComputing?.release();
+  /** What an answer is kept under: its URL, and its language where the route speaks the caller's. */
+  const keyOf = (request: FastifyRequest) =>
+    request.routeOptions.config?.language ? `${request.url}\u0000${requestLanguage(request)}` : request.url;
+  /** The headers the handler gave the kept answer before the hooks ran (its language). */
+  const sayAgain = (reply: FastifyReply, entry: Entry) => {
+    if (entry.language) sayLanguage(reply, entry.language);
+  };
 
   /**
    * The fast path (issue 34): a kept answer goes out from the first hook after access and the rate
@@ -170,14 +186,17 @@ export function registerResponseCache(app: FastifyInstance, options: ResponseCac
     if (request.method !== 'GET' || request.routeOptions.config?.cache !== 'public') return;
     const { headers } = request;
     if (headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined) return;
-    const entry = fresh(request.url, await options.version(request));
+    const key = keyOf(request);
+    const entry = fresh(key, await options.version(request));
     if (!entry?.body) return;
     const coding = codingFor(request, entry.size);
     const etag = codedTag(entry.etag, coding);
     if (matches(request, etag)) return;
-    const body = coding === null ? entry.body : codedBody(request.url, entry, entry.body, coding);
-    // In the order a computed answer gets them: its type (the serializer), the onSend hooks before
-    // this plugin's, this plugin's onSend, those after it, and the length (Fastify, last).
+    const body = coding === null ? entry.body : codedBody(key, entry, entry.body, coding);
+    // In the order a computed answer gets them: the handler's language, its type (the serializer),
+    // the onSend hooks before this plugin's, this plugin's onSend, those after it, and the length
+    // (Fastify, last).
+    sayAgain(reply, entry);
     reply.type('application/json; charset=utf-8');
     options.sealed.before(reply);
     varyOnEncoding(reply);
@@ -195,18 +214,20 @@ export function registerResponseCache(app: FastifyInstance, options: ResponseCac
     if (request.method !== 'GET' || request.routeOptions.config?.cache !== 'public') return;
     const version = await options.version(request);
     request.cacheVersion = version;
-    let entry = fresh(request.url, version);
+    const url = keyOf(request);
+    let entry = fresh(url, version);
     if (entry && !entry.body) {
       const etag = codedTag(entry.etag, codingFor(request, entry.size));
       if (matches(request, etag)) {
         request.cacheVersion = null;
+        sayAgain(reply, entry);
         return notModified(reply, etag);
       }
     }
     if (!entry?.body) {
       // One computation per answer at a time: a burst of the same expensive read (stats over a
       // large dataset) costs one query, not one per request.
-      const key = `${version}\u0000${request.url}`;
+      const key = `${version}\u0000${url}`;
       const pending = computing.get(key);
       if (pending) {
         pending.wanted = true;
@@ -216,7 +237,7 @@ export function registerResponseCache(app: FastifyInstance, options: ResponseCac
           sleep(COALESCE_WAIT_MS, undefined, { signal: timer.signal }).catch(() => {}),
         ]);
         timer.abort();
-        entry = fresh(request.url, version);
+        entry = fresh(url, version);
       }
       if (!entry?.body) {
         if (!computing.has(key)) {
@@ -239,11 +260,12 @@ export function registerResponseCache(app: FastifyInstance, options: ResponseCac
     request.cacheVersion = null;
     const coding = codingFor(request, entry.size);
     const etag = codedTag(entry.etag, coding);
+    sayAgain(reply, entry);
     if (matches(request, etag)) return notModified(reply, etag);
     varyOnEncoding(reply);
     reply.header('etag', etag).type('application/json; charset=utf-8');
     if (coding === null) return reply.send(entry.body);
-    return reply.header('content-encoding', coding).send(codedBody(request.url, entry, entry.body, coding));
+    return reply.header('content-encoding', coding).send(codedBody(url, entry, entry.body, coding));
   });
   // However the computing request ends (answered, failed, client gone), the waiting ones go on.
   app.addHook('onResponse', async (request) => release(request));
@@ -252,7 +274,7 @@ export function registerResponseCache(app: FastifyInstance, options: ResponseCac
   app.addHook('onSend', async (request, reply, payload) => {
     const version = request.cacheVersion;
     if (version === null || reply.statusCode !== 200 || typeof payload !== 'string') return payload;
-    const url = request.url;
+    const url = keyOf(request);
     const size = Buffer.byteLength(payload);
     // Asked for before (any version, any age) or by others while computed: worth its bytes.
     const wanted = entries.has(url) || request.cacheComputing?.wanted === true;
@@ -265,6 +287,9 @@ export function registerResponseCache(app: FastifyInstance, options: ResponseCac
       // Kept as UTF-8 bytes: counted exactly against maxBytes, off the JavaScript heap.
       body: wanted ? Buffer.from(payload) : null,
       coded: {},
+      language: request.routeOptions.config?.language
+        ? ((reply.getHeader('content-language') as Language | undefined) ?? null)
+        : null,
     };
     if (entry.body === null || size <= options.maxBytes / 8) {
       entries.set(url, entry);

@@ -3,6 +3,7 @@ import { priceBand } from '../../domain/pricing.js';
 import { CategoriesQuery, type CategoryItem, CategoryList } from '../../schemas/categories.js';
 import { type CategoryFigures, categoryFigures } from '../../services/figures.js';
 import { errorResponses } from '../error-catalogue.js';
+import { requestLanguage, sayLanguage } from '../language.js';
 import { ok } from '../responses.js';
 import type { Api, RouteDeps } from '../route-deps.js';
 import { documented } from '../sandbox-naming.js';
@@ -38,19 +39,21 @@ export function categoryRoutes(app: Api, { base, db, now, searchIndex }: RouteDe
   app.get(
     `${base}/categories`,
     {
-      config: { cache: 'public' },
+      config: { cache: 'public', language: true },
       schema: documented(base, {
         operationId: 'getCategories',
         summary: 'Categories with live price ranges',
         description:
-          'Every category with its name and description in `lang`, and price bands (10th percentile, median, 90th percentile) from current data: per helper-hour and per job for services, per day, per week and deposit for borrowing. `type` keeps only the figures relevant to services or to borrowing.',
+          'Every category with its name and description in `lang` (else by Accept-Language: German or English), and price bands (10th percentile, median, 90th percentile) from current data: per helper-hour and per job for services, per day, per week and deposit for borrowing. `type` keeps only the figures relevant to services or to borrowing.',
         tags: ['Categories and pricing'],
         querystring: CategoriesQuery,
         response: { 200: ok(CategoryList, 'All categories with their price ranges.'), ...errorResponses(400) },
       }),
     },
-    async (request) => {
-      const lang = request.query.lang ?? 'en';
+    async (request, reply) => {
+      // `lang` when given; else the caller's Accept-Language (issue 36). Either way the answer says it.
+      const lang = request.query.lang ?? requestLanguage(request);
+      sayLanguage(reply, lang);
       const type = request.query.type;
       const figures = await categoryFigures(db, now(), searchIndex && (() => searchIndex(request)));
       const data = CATEGORIES.map((category) => categoryItem(category, figures, lang, type));

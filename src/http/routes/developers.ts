@@ -3,8 +3,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { KEY_REVIEW_HOURS } from '../../domain/tiers.js';
 import { fileKeyRequest } from '../../services/key-requests.js';
 import { sendHtmlPage } from '../html-page.js';
+import { requestLanguage, sayLanguage } from '../language.js';
 import type { Api, RouteDeps } from '../route-deps.js';
-import { checkForm } from '../views/developers-form.js';
+import { checkForm, type FormLanguage } from '../views/developers-form.js';
 import { confirmationPage, type PageFacts, registrationPage } from '../views/developers-page.js';
 import { writeContext } from '../write-kit.js';
 
@@ -18,10 +19,21 @@ const CSP =
  */
 const FORM_BODY_LIMIT = 32 * 1024;
 
-const CROSS_SITE =
-  'The form was sent from another website, so we did not file it. If you want a developer key, fill in the form below and send it from this page.';
+const CROSS_SITE = {
+  en: 'The form was sent from another website, so we did not file it. If you want a developer key, fill in the form below and send it from this page.',
+  de: 'Das Formular wurde von einer anderen Website gesendet, darum haben wir es nicht eingereicht. Wenn Sie einen Entwicklerschlüssel möchten, füllen Sie das Formular unten aus und senden Sie es von dieser Seite.',
+};
 
-const sendPage = (reply: FastifyReply, status: number, page: string) => sendHtmlPage(reply, status, page, CSP);
+/** The page's language (issue 36): ?lang=de|en (the link on the page), else Accept-Language. */
+function pageLanguage(request: FastifyRequest): FormLanguage {
+  const asked = (request.query as { lang?: unknown } | undefined)?.lang;
+  return asked === 'de' || asked === 'en' ? asked : requestLanguage(request);
+}
+
+const sendPage = (reply: FastifyReply, status: number, page: string, language: FormLanguage) => {
+  sayLanguage(reply, language);
+  return sendHtmlPage(reply, status, page, CSP);
+};
 
 /**
  * Whether a browser sent this request on behalf of another site (cross-site request forgery):
@@ -65,9 +77,10 @@ export async function developerPageRoutes(app: Api, deps: RouteDeps): Promise<vo
     anonymousLimit: limits.anonymous,
   };
 
-  app.get('/developers', { schema: { hide: true } }, async (_request, reply) =>
-    sendPage(reply, 200, registrationPage({}, {}, facts)),
-  );
+  app.get('/developers', { schema: { hide: true } }, async (request, reply) => {
+    const language = pageLanguage(request);
+    return sendPage(reply, 200, registrationPage({}, {}, facts, undefined, language), language);
+  });
 
   app.post(
     '/developers',
@@ -76,16 +89,20 @@ export async function developerPageRoutes(app: Api, deps: RouteDeps): Promise<vo
       bodyLimit: FORM_BODY_LIMIT,
       // Before the body is read: a submission from another site is refused whatever it holds.
       onRequest: async (request, reply) => {
-        if (isCrossSite(request)) return sendPage(reply, 403, registrationPage({}, {}, facts, CROSS_SITE));
+        if (isCrossSite(request)) {
+          const language = pageLanguage(request);
+          return sendPage(reply, 403, registrationPage({}, {}, facts, CROSS_SITE[language], language), language);
+        }
       },
     },
     async (request, reply) => {
-      const { values, errors, request: filing } = checkForm(request.body);
-      if (!filing) return sendPage(reply, 400, registrationPage(values, errors, facts));
+      const language = pageLanguage(request);
+      const { values, errors, request: filing } = checkForm(request.body, language);
+      if (!filing) return sendPage(reply, 400, registrationPage(values, errors, facts, undefined, language), language);
       // 202 as in the JSON endpoint, also when the address has a request waiting (nothing filed then):
       // the page never tells whether it has.
       const created = await fileKeyRequest(writeContext(request, deps), filing);
-      return sendPage(reply, 202, confirmationPage(created, facts));
+      return sendPage(reply, 202, confirmationPage(created, facts, language), language);
     },
   );
 }

@@ -4,11 +4,14 @@ import csrfProtection from '@fastify/csrf-protection';
 import formBody from '@fastify/formbody';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import Negotiator from 'negotiator';
+import { NOTIFICATION_CHANNELS, NOTIFICATION_KINDS } from '../../domain/notifications.js';
 import { sha256Hex } from '../../domain/secrets.js';
 import { CODE_TTL_MINUTES, SESSION_DAYS, typedCode } from '../../domain/sign-in.js';
 import type { Mailer } from '../../mail/mailer.js';
 import type { PageLanguage } from '../../mail/sign-in-email.js';
 import type { RateLimitStore } from '../../rate-limit/store.js';
+import { ApiError } from '../../services/errors.js';
+import { notificationSettings, updateNotificationSettings } from '../../services/notifications.js';
 import { authorizationsOf, revokeAuthorization } from '../../services/oauth-grants.js';
 import { passkeysOf, type RelyingParty } from '../../services/passkeys.js';
 import {
@@ -37,6 +40,7 @@ import {
   signInPage,
   signUpPage,
 } from '../views/sign-in-pages.js';
+import { writeContext } from '../write-kit.js';
 import { CONSOLE_PATH, consoleRoutes } from './console-pages.js';
 import { isCrossSite } from './developers.js';
 import { oauthConsentRoutes } from './oauth-consent.js';
@@ -350,10 +354,8 @@ export async function signInPageRoutes(app: Api, options: SignInPageOptions): Pr
     }
   });
 
-  app.get('/account', { schema: { hide: true } }, async (request, reply) => {
-    const current = await signedIn(request);
-    if (!current) return toSignIn(reply);
-    const { account, session } = current;
+  /** What the account page shows of a signed-in person. */
+  const accountView = async ({ account, session }: SignedIn) => {
     const sessions = (await sessionsOf(deps.db, account.id, deps.now())).map((row) => ({
       ...row,
       current: row.id === session.id,
@@ -370,15 +372,58 @@ export async function signInPageRoutes(app: Api, options: SignInPageOptions): Pr
       scopes: grant.scopes,
       created_at: grant.created_at,
     }));
-    const view = {
+    return {
       name: account.name,
       email: account.email,
       account_type: account.account_type,
       sessions,
       passkeys,
       apps,
+      notifications: await notificationSettings(deps.db, account),
     };
-    return sendPage(reply, 200, accountPage(context(request, reply, '/account'), view));
+  };
+
+  app.get('/account', { schema: { hide: true } }, async (request, reply) => {
+    const current = await signedIn(request);
+    if (!current) return toSignIn(reply);
+    const view = await accountView(current);
+    const saved = (request.query as { saved?: unknown }).saved === 'notifications';
+    const shown: PageNotice | undefined = saved
+      ? { kind: 'ok', de: 'Ihre Benachrichtigungen sind gespeichert.', en: 'Your notifications are saved.' }
+      : undefined;
+    return sendPage(reply, 200, accountPage(context(request, reply, '/account'), view, shown));
+  });
+
+  // The notification settings from the account page (issue 36): what the form holds is the whole
+  // choice (an unticked box is a channel off); a time that is none comes back as a notice.
+  app.post('/account/notifications', post, async (request, reply) => {
+    const current = await signedIn(request);
+    if (!current) return toSignIn(reply);
+    const form = (request.body ?? {}) as Record<string, unknown>;
+    const text = (name: string) => (typeof form[name] === 'string' ? (form[name] as string).trim() : '');
+    const kinds = Object.fromEntries(
+      NOTIFICATION_KINDS.map((kind) => [
+        kind,
+        Object.fromEntries(NOTIFICATION_CHANNELS.map((channel) => [channel, form[`${kind}.${channel}`] === 'on'])),
+      ]),
+    );
+    const [start, end] = [text('quiet_start'), text('quiet_end')];
+    const language = text('language');
+    try {
+      await updateNotificationSettings(writeContext(request, deps), current.account, {
+        ...(language === 'de' || language === 'en' ? { language } : {}),
+        quiet_hours: start === '' && end === '' ? null : { start, end },
+        ...(text('digest_time') !== '' ? { digest_time: text('digest_time') } : {}),
+        kinds,
+      });
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      const page = context(request, reply, '/account');
+      const words = { de: error.words('de').message, en: error.words('en').message };
+      const view = await accountView(current);
+      return sendPage(reply, 400, accountPage(page, view, { kind: 'error', ...words }));
+    }
+    return reply.code(303).header('location', '/account?saved=notifications#notifications').send();
   });
 
   app.post('/account/sessions/revoke', post, async (request, reply) => {

@@ -1,4 +1,12 @@
-import { FIELD_SPECS, type FieldErrors, FORM_FIELDS, type FormField, type FormValues } from './developers-form.js';
+import {
+  FIELD_SPECS,
+  type FieldErrors,
+  FORM_FIELDS,
+  type FormField,
+  type FormLanguage,
+  type FormValues,
+  type Words,
+} from './developers-form.js';
 import { html, SafeHtml } from './html.js';
 
 export interface PageFacts {
@@ -40,13 +48,20 @@ button{font:inherit;font-weight:600;color:#fff;background:var(--accent);border:0
 .panel{background:var(--accent);color:var(--card);border-radius:8px;padding:1rem 1.25rem;margin:1rem 0}
 .panel p{margin:0}
 .panel code{font-size:1.35rem;font-weight:700;word-break:break-all}
+header{display:flex;justify-content:flex-end;max-width:40rem;margin:0 auto;padding:1rem 2rem 0}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
 footer{margin-top:2rem;font-size:.9rem;color:var(--muted)}
 `);
 
-function layout(title: string, body: SafeHtml): string {
+const OTHER: Record<FormLanguage, { code: FormLanguage; name: string }> = {
+  de: { code: 'en', name: 'English' },
+  en: { code: 'de', name: 'Deutsch' },
+};
+
+function layout(language: FormLanguage, title: string, body: SafeHtml): string {
+  const other = OTHER[language];
   return html`<!doctype html>
-<html lang="en">
+<html lang="${language}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -54,9 +69,10 @@ function layout(title: string, body: SafeHtml): string {
 <style>${STYLE}</style>
 </head>
 <body>
+<header><nav aria-label="${language === 'de' ? 'Sprache' : 'Language'}"><a href="/developers?lang=${other.code}" hreflang="${other.code}" lang="${other.code}">${other.name}</a></nav></header>
 <main>
 ${body}
-<footer>Karlsruhe Local Services Marketplace and Item Lending API · <a href="/docs">API reference</a></footer>
+<footer>Karlsruhe Local Services Marketplace and Item Lending API · <a href="/docs">${language === 'de' ? 'API-Referenz (englisch)' : 'API reference'}</a></footer>
 </main>
 </body>
 </html>
@@ -64,68 +80,101 @@ ${body}
 }
 
 /** The label, hint and error of a field, and the attributes that tie them to its input. */
-function describe(field: FormField, errors: FieldErrors) {
-  const { hint } = FIELD_SPECS[field];
+function describe(field: FormField, errors: FieldErrors, language: FormLanguage) {
+  const hint = FIELD_SPECS[field].hint?.[language];
   const error = errors[field];
   const ids = [hint && `${field}-hint`, error && `${field}-error`].filter(Boolean).join(' ');
   return {
     hint: hint && html`<p class="hint" id="${field}-hint">${hint}</p>`,
-    error: error && html`<p class="error" id="${field}-error"><span class="visually-hidden">Error: </span>${error}</p>`,
+    error:
+      error &&
+      html`<p class="error" id="${field}-error"><span class="visually-hidden">${language === 'de' ? 'Fehler' : 'Error'}: </span>${error}</p>`,
     aria: html`${ids && html` aria-describedby="${ids}"`}${error && html` aria-invalid="true"`}`,
     css: error ? 'field has-error' : 'field',
   };
 }
 
-function textField(field: FormField, values: FormValues, errors: FieldErrors, attrs: SafeHtml): SafeHtml {
-  const { label, optional } = FIELD_SPECS[field];
-  const d = describe(field, errors);
+function textField(
+  language: FormLanguage,
+  field: FormField,
+  values: FormValues,
+  errors: FieldErrors,
+  attrs: SafeHtml,
+): SafeHtml {
+  const { optional } = FIELD_SPECS[field];
+  const label = FIELD_SPECS[field].label[language];
+  const d = describe(field, errors, language);
   const control =
     field === 'intended_use'
       ? html`<textarea id="${field}" name="${field}" rows="5"${attrs}${d.aria}>${values[field] ?? ''}</textarea>`
       : html`<input id="${field}" name="${field}" value="${values[field] ?? ''}"${attrs}${d.aria}>`;
   return html`<div class="${d.css}">
-<label for="${field}">${label}${optional && html` <span class="optional">(optional)</span>`}</label>
+<label for="${field}">${label}${optional && html` <span class="optional">(${language === 'de' ? 'freiwillig' : 'optional'})</span>`}</label>
 ${d.hint}${d.error}${control}
 </div>`;
 }
 
-function accountTypeField(values: FormValues, errors: FieldErrors): SafeHtml {
-  const d = describe('account_type', errors);
-  const choice = (value: string, label: string, id: string) =>
-    html`<div class="choice"><input type="radio" id="${id}" name="account_type" value="${value}"${values.account_type === value && html` checked`}${d.aria}><label for="${id}">${label}</label></div>`;
+function accountTypeField(language: FormLanguage, values: FormValues, errors: FieldErrors): SafeHtml {
+  const d = describe('account_type', errors, language);
+  const choice = (value: string, label: Words, id: string) =>
+    html`<div class="choice"><input type="radio" id="${id}" name="account_type" value="${value}"${values.account_type === value && html` checked`}${d.aria}><label for="${id}">${label[language]}</label></div>`;
   return html`<fieldset class="${d.css}">
-<legend>${FIELD_SPECS.account_type.label}</legend>
-${d.hint}${d.error}${choice('private', 'Private – for yourself', 'account_type')}${choice('commercial', 'Commercial – for a business', 'account_type-commercial')}
+<legend>${FIELD_SPECS.account_type.label[language]}</legend>
+${d.hint}${d.error}${choice('private', { en: 'Private – for yourself', de: 'Privat – für mich selbst' }, 'account_type')}${choice('commercial', { en: 'Commercial – for a business', de: 'Gewerblich – für ein Unternehmen' }, 'account_type-commercial')}
 </fieldset>`;
 }
 
 /** The form, with the visitor's values and errors; `problem` is a message about the whole submission. */
-export function registrationPage(values: FormValues, errors: FieldErrors, facts: PageFacts, problem?: string): string {
+export function registrationPage(
+  values: FormValues,
+  errors: FieldErrors,
+  facts: PageFacts,
+  problem?: string,
+  language: FormLanguage = 'en',
+): string {
+  const de = language === 'de';
   const failed = FORM_FIELDS.filter((field) => errors[field]);
+  const correct = de
+    ? `Bitte korrigieren Sie ${failed.length === 1 ? 'diese Angabe' : 'diese Angaben'}`
+    : `Please correct ${failed.length === 1 ? 'this' : 'these'}`;
   const summary =
     (failed.length > 0 || problem) &&
     html`<div class="summary" role="alert" aria-labelledby="summary-title">
-<h2 id="summary-title">${problem ? 'Your request was not filed' : `Please correct ${failed.length === 1 ? 'this' : 'these'}`}</h2>
+<h2 id="summary-title">${problem ? (de ? 'Ihre Anfrage wurde nicht eingereicht' : 'Your request was not filed') : correct}</h2>
 ${problem && html`<p>${problem}</p>`}${failed.length > 0 && html`<ul>${failed.map((field) => html`<li><a href="#${field}">${errors[field]}</a></li>`)}</ul>`}
 </div>`;
-  const body = html`<h1>Request a developer key</h1>
-<p class="lead">A free developer key allows ${facts.developerLimit} requests per minute, read and write. We review every request within ${facts.reviewHours} hours and send the key by email. Read the <a href="/docs">API reference</a> to see what you can build.</p>
+  const title = de ? 'Einen Entwicklerschlüssel anfragen' : 'Request a developer key';
+  const lead = de
+    ? html`Ein kostenloser Entwicklerschlüssel erlaubt ${facts.developerLimit} Anfragen pro Minute, lesend und schreibend. Wir prüfen jede Anfrage innerhalb von ${facts.reviewHours} Stunden und senden den Schlüssel per E-Mail. In der <a href="/docs">API-Referenz</a> (englisch) sehen Sie, was Sie bauen können.`
+    : html`A free developer key allows ${facts.developerLimit} requests per minute, read and write. We review every request within ${facts.reviewHours} hours and send the key by email. Read the <a href="/docs">API reference</a> to see what you can build.`;
+  const body = html`<h1>${title}</h1>
+<p class="lead">${lead}</p>
 ${summary}
-<form method="post" action="/developers" novalidate>
-${textField('name', values, errors, html` type="text" autocomplete="name" required`)}
-${textField('email', values, errors, html` type="email" autocomplete="email" spellcheck="false" required`)}
-${textField('organisation', values, errors, html` type="text" autocomplete="organization"`)}
-${accountTypeField(values, errors)}
-${textField('intended_use', values, errors, html` required`)}
-<button type="submit">Request key</button>
+<form method="post" action="/developers?lang=${language}" novalidate>
+${textField(language, 'name', values, errors, html` type="text" autocomplete="name" required`)}
+${textField(language, 'email', values, errors, html` type="email" autocomplete="email" spellcheck="false" required`)}
+${textField(language, 'organisation', values, errors, html` type="text" autocomplete="organization"`)}
+${accountTypeField(language, values, errors)}
+${textField(language, 'intended_use', values, errors, html` required`)}
+<button type="submit">${de ? 'Schlüssel anfragen' : 'Request key'}</button>
 </form>`;
-  return layout(summary ? 'Error: Request a developer key' : 'Request a developer key', body);
+  return layout(language, summary ? `${de ? 'Fehler' : 'Error'}: ${title}` : title, body);
 }
 
-export function confirmationPage(request: { id: string; email: string }, facts: PageFacts): string {
-  const body = html`<h1>Request received</h1>
+export function confirmationPage(
+  request: { id: string; email: string },
+  facts: PageFacts,
+  language: FormLanguage = 'en',
+): string {
+  const body =
+    language === 'de'
+      ? html`<h1>Anfrage erhalten</h1>
+<div class="panel" role="status"><p>Die Kennung Ihrer Anfrage</p><p><code id="request-id">${request.id}</code></p></div>
+<p>Wir prüfen jede Anfrage innerhalb von <strong>${facts.reviewHours} Stunden</strong> und senden den Schlüssel an <strong>${request.email}</strong>. Bewahren Sie die Kennung auf, falls Sie nach Ihrer Anfrage fragen möchten.</p>
+<p>Bis dahin können Sie die API ohne Schlüssel nutzen (${facts.anonymousLimit} Anfragen pro Minute, nur lesend): Beginnen Sie mit der <a href="/docs">API-Referenz</a>.</p>`
+      : html`<h1>Request received</h1>
 <div class="panel" role="status"><p>Your request id</p><p><code id="request-id">${request.id}</code></p></div>
 <p>We review every request within <strong>${facts.reviewHours} hours</strong> and send the key to <strong>${request.email}</strong>. Keep the id in case you want to ask about your request.</p>
 <p>Until then you can use the API without a key (${facts.anonymousLimit} requests per minute, read only): start with the <a href="/docs">API reference</a>.</p>`;
-  return layout('Request received', body);
+  return layout(language, language === 'de' ? 'Anfrage erhalten' : 'Request received', body);
 }

@@ -1,5 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { AccountType } from '../../domain/key-request.js';
+import {
+  NOTIFICATION_CHANNELS,
+  NOTIFICATION_KINDS,
+  type NotificationChannel,
+  type NotificationKind,
+  type NotificationPreferences,
+} from '../../domain/notifications.js';
 import type { PageLanguage } from '../../mail/sign-in-email.js';
 import { html, SafeHtml } from './html.js';
 
@@ -39,7 +46,7 @@ dt{font-weight:600}dd{margin:0}
 table{width:100%;border-collapse:collapse;margin:1rem 0}
 th,td{text-align:left;padding:.4rem .3rem;border-bottom:1px solid var(--line);vertical-align:top}
 .inline{display:inline}
-textarea,select,input[type=number],input[type=search],input[type=date]{width:100%;padding:.55rem .65rem;font:inherit;color:inherit;background:var(--card);border:2px solid var(--line);border-radius:6px}
+textarea,select,input[type=number],input[type=search],input[type=date],input[type=time]{width:100%;padding:.55rem .65rem;font:inherit;color:inherit;background:var(--card);border:2px solid var(--line);border-radius:6px}
 textarea:focus,select:focus,input:focus{outline:3px solid var(--accent);outline-offset:2px}
 main.wide,header.wide{max-width:68rem}
 nav ul{list-style:none;margin:0 0 1rem;padding:0;display:flex;flex-wrap:wrap;gap:.4rem 1.2rem}
@@ -237,6 +244,8 @@ export interface AccountView {
   /** Apps acting for the person (OAuth grants). */
   apps: { id: string; name: string; scopes: string[]; created_at: string }[];
   sessions: { id: string; user_agent: string | null; created_at: string; last_seen_at: string; current: boolean }[];
+  /** What is sent, when and in which language (issue 36): the same settings as /v1/me/notification-settings. */
+  notifications: NotificationPreferences;
 }
 
 export const when = (page: PageContext, iso: string) =>
@@ -265,6 +274,7 @@ export function accountPage(page: PageContext, account: AccountView, shown?: Pag
 ${passkeyList(page, account)}
 ${passkeyBox(page, 'register')}
 <noscript><p>${say(page, { de: 'Passkeys hinzufügen geht nur mit JavaScript; die Anmeldung mit einem Code per E-Mail geht immer.', en: 'Adding a passkey needs JavaScript; signing in with a code by e-mail always works.' })}</p></noscript>
+${notificationForm(page, account.notifications)}
 <h2>${say(page, { de: 'Verbundene Apps', en: 'Connected apps' })}</h2>
 ${appList(page, account)}
 <h2>${say(page, { de: 'Angemeldete Browser', en: 'Signed-in browsers' })}</h2>
@@ -305,4 +315,51 @@ function appList(page: PageContext, account: AccountView): SafeHtml {
 <thead><tr><th scope="col">${say(page, { de: 'App', en: 'App' })}</th><th scope="col">${say(page, { de: 'Darf', en: 'May' })}</th><th scope="col">${say(page, { de: 'Seit', en: 'Since' })}</th><th scope="col"><span>${say(page, { de: 'Aktion', en: 'Action' })}</span></th></tr></thead>
 <tbody>${rows}</tbody>
 </table>`;
+}
+
+const KIND_WORDS: Record<NotificationKind, Words> = {
+  messages: { de: 'Neue Nachrichten', en: 'New messages' },
+  applications: { de: 'Bewerbungen', en: 'Applications' },
+  bookings: { de: 'Buchungen', en: 'Bookings' },
+  payments: { de: 'Zahlungen und Schadensmeldungen', en: 'Payments and damage claims' },
+  reminders: { de: 'Erinnerungen', en: 'Reminders' },
+};
+
+const CHANNEL_WORDS: Record<NotificationChannel, Words> = {
+  email: { de: 'E-Mail sofort', en: 'E-mail at once' },
+  push: { de: 'Push an Ihre Browser', en: 'Push to your browsers' },
+  digest: { de: 'In der täglichen Übersicht', en: 'In the daily digest' },
+};
+
+/**
+ * The notification settings as a form (issue 36), posted to /account/notifications: the language
+ * of the e-mails, per kind the channels, quiet hours and the digest's time. Works without JavaScript;
+ * an unticked box is a channel off, empty quiet hours are none.
+ */
+function notificationForm(page: PageContext, settings: NotificationPreferences): SafeHtml {
+  const checked = (on: boolean) => on && html` checked`;
+  const language = (code: 'de' | 'en', words: Words) =>
+    html`<div class="choice"><input type="radio" id="language-${code}" name="language" value="${code}"${checked(settings.language === code)}><label for="language-${code}">${say(page, words)}</label></div>`;
+  const kinds = NOTIFICATION_KINDS.map(
+    (kind) => html`<fieldset class="field"><legend>${say(page, KIND_WORDS[kind])}</legend>
+${NOTIFICATION_CHANNELS.map(
+  (channel) =>
+    html`<div class="choice"><input type="checkbox" id="${kind}-${channel}" name="${kind}.${channel}" value="on"${checked(settings.kinds[kind][channel])}><label for="${kind}-${channel}">${say(page, CHANNEL_WORDS[channel])}</label></div>`,
+)}
+</fieldset>`,
+  );
+  const time = (id: string, words: Words, value: string, hint?: SafeHtml) =>
+    html`<div class="field"><label for="${id}">${say(page, words)}</label>${hint ?? ''}<input type="time" id="${id}" name="${id}" value="${value}"${hint ? html` aria-describedby="quiet-hint"` : ''}></div>`;
+  const quietHint = html`<p class="hint" id="quiet-hint">${say(page, { de: 'Ortszeit Karlsruhe. In der Ruhezeit wird nichts sofort gesendet, sondern wenn sie endet. Beide Felder leer: keine Ruhezeit.', en: 'Local time in Karlsruhe. Nothing is sent at once in quiet hours; it goes when they end. Both fields empty: none.' })}</p>`;
+  return html`<h2 id="notifications">${say(page, { de: 'Benachrichtigungen', en: 'Notifications' })}</h2>
+<form method="post" action="/account/notifications">${csrfField(page)}
+<fieldset class="field"><legend>${say(page, { de: 'Sprache der E-Mails', en: 'Language of the e-mails' })}</legend>
+${language('de', { de: 'Deutsch', en: 'German' })}${language('en', { de: 'Englisch', en: 'English' })}
+</fieldset>
+${kinds}
+${time('quiet_start', { de: 'Ruhezeit ab', en: 'Quiet hours from' }, settings.quiet_hours?.start ?? '', quietHint)}
+${time('quiet_end', { de: 'Ruhezeit bis', en: 'Quiet hours until' }, settings.quiet_hours?.end ?? '', html``)}
+${time('digest_time', { de: 'Tägliche Übersicht um', en: 'Daily digest at' }, settings.digest_time)}
+<button type="submit">${say(page, { de: 'Benachrichtigungen speichern', en: 'Save notifications' })}</button>
+</form>`;
 }
