@@ -38,6 +38,7 @@ import * as bookingRules from './migrations/0035-booking-rules.js';
 import * as hourlyLending from './migrations/0036-hourly-lending.js';
 import * as seriesExcusals from './migrations/0037-series-excusals.js';
 import * as notifications from './migrations/0038-notifications.js';
+import * as chosenLanguage from './migrations/0039-chosen-language.js';
 
 /** Migrations are listed in code, not read from a folder, so they work the same from src/ and dist/. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -79,6 +80,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0036-hourly-lending': hourlyLending,
   '0037-series-excusals': seriesExcusals,
   '0038-notifications': notifications,
+  '0039-chosen-language': chosenLanguage,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

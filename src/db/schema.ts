@@ -530,6 +530,8 @@ export interface NotificationSettingsTable {
   /** Random key (hex) of the HMAC in the one-click unsubscribe links; never shown. */
   unsubscribe_key: string;
   updated_at: string;
+  /** When the person chose `language` themselves (migration 0039); null: the default, not chosen. */
+  language_chosen_at: string | null;
 }
 
 /** Something to send to one account on one channel, or sent (migration 0038, issue 36). */

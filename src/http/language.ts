@@ -7,11 +7,14 @@ const OFFERED: readonly Language[] = ['en', 'de'];
 
 /**
  * The language of an answer (issue 36): German or English by Accept-Language (de-DE and de;q=0.9
- * are German; a language we do not speak, or none, is English, the API's own). Codes, field names
- * and the OpenAPI document stay English whatever it says.
+ * are German; a language we do not speak is English, the API's own). Without Accept-Language: the
+ * language the calling key's person chose (their notification settings), else English. Codes,
+ * field names and the OpenAPI document stay English whatever it says.
  */
-export function requestLanguage(request: Pick<FastifyRequest, 'headers'>): Language {
-  if (!request.headers['accept-language']) return 'en';
+export function requestLanguage(
+  request: Pick<FastifyRequest, 'headers'> & { access?: { key: { language?: Language | null } | null } },
+): Language {
+  if (!request.headers['accept-language']) return request.access?.key?.language ?? 'en';
   return (new Negotiator(request).language(OFFERED) as Language | undefined) ?? 'en';
 }
 

@@ -3,6 +3,7 @@ import type { AccountRow, AccountType, ApiKeyRow } from '../db/schema.js';
 import { generateApiKey, hashApiKey } from '../domain/api-keys.js';
 import { newPlaceSalt } from '../domain/approximate-place.js';
 import { newId } from '../domain/ids.js';
+import type { Language } from '../domain/notifications.js';
 
 export interface NewAccount {
   name: string;
@@ -83,15 +84,22 @@ export async function issueKeyForAccount(
   return { account: found, issued: await issueKey(db, found.row.id, now) };
 }
 
-export type KeyWithAccount = ApiKeyRow & { account: AccountRow };
+export type KeyWithAccount = ApiKeyRow & {
+  account: AccountRow;
+  /** The language the person chose (issue 36, notification settings): their answers' default; null: none chosen. */
+  language?: Language | null;
+};
 
 /** The key with this hash and its account, whatever its state (the caller decides what is valid). */
 export async function findKeyByHash(db: Queryable, keyHash: string): Promise<KeyWithAccount | undefined> {
   const row = await db
     .selectFrom('api_keys')
     .innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
+    .leftJoin('notification_settings', 'notification_settings.account_id', 'api_keys.account_id')
     .selectAll('api_keys')
     .select([
+      'notification_settings.language as chosen_language',
+      'notification_settings.language_chosen_at',
       'accounts.name as account_name',
       'accounts.email as account_email',
       'accounts.organisation as account_organisation',
@@ -113,10 +121,13 @@ export async function findKeyByHash(db: Queryable, keyHash: string): Promise<Key
     account_place_salt,
     account_erased_at,
     account_suspended_at,
+    chosen_language,
+    language_chosen_at,
     ...key
   } = row;
   return {
     ...key,
+    language: language_chosen_at ? chosen_language : null,
     account: {
       id: key.account_id,
       name: account_name,

@@ -216,6 +216,7 @@ export const EXPORT_SECTIONS = [
       digest_time: ['s', 'Digest time.'],
       kinds: ['jo', 'Per kind the channels.'],
       updated_at: ['s', 'Last change.'],
+      language_chosen_at: ['s?', 'When you chose the language (the default of your API answers).'],
     },
   },
   {

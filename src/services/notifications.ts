@@ -80,13 +80,16 @@ function preferencesOf(row: NotificationSettingsRow | undefined): NotificationPr
   };
 }
 
+/** The row of an account's settings; `chosenAt`: when the person chose the language, or null. */
 function rowOf(
   accountId: string,
   preferences: NotificationPreferences,
   key: string,
   now: Date,
+  chosenAt: string | null = null,
 ): NotificationSettingsRow {
   return {
+    language_chosen_at: chosenAt,
     account_id: accountId,
     language: preferences.language,
     quiet_start: preferences.quiet_hours?.start ?? null,
@@ -151,7 +154,11 @@ export async function updateNotificationSettings(
     kinds,
   };
   const key = row?.unsubscribe_key ?? newUnsubscribeKey();
-  await inWriteTransaction(context, (trx) => saveNotificationSettings(trx, rowOf(account.id, next, key, now)));
+  // A language named is the person's choice: also the default of their API answers (http/language.ts).
+  const chosenAt = body.language !== undefined ? now.toISOString() : (row?.language_chosen_at ?? null);
+  await inWriteTransaction(context, (trx) =>
+    saveNotificationSettings(trx, rowOf(account.id, next, key, now, chosenAt)),
+  );
   return next;
 }
 
@@ -653,7 +660,10 @@ export async function unsubscribe(
     kinds[target.kind] = { ...kinds[target.kind], email: false };
     await dropPending(db, target.accountId, target.kind, 'email');
   }
-  await saveNotificationSettings(db, rowOf(target.accountId, { ...preferences, kinds }, row.unsubscribe_key, now));
+  await saveNotificationSettings(
+    db,
+    rowOf(target.accountId, { ...preferences, kinds }, row.unsubscribe_key, now, row.language_chosen_at),
+  );
   return { kind: target.kind, language: target.language };
 }
 

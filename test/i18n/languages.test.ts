@@ -103,4 +103,39 @@ describe('languages: Accept-Language chooses German or English for every ApiErro
     for (const problem of problems)
       assert.doesNotMatch(problem.message, /^(Unknown|The |[a-z_]+ must be)/, problem.message);
   });
+
+  test("without Accept-Language: the language the key's person chose, else English; the header still wins", async (t) => {
+    const { app, db } = await buildTestApp(t);
+    const { key } = await createKey(db, { email: 'leser@example.org' });
+    const ask = (headers: Record<string, string>) =>
+      app.inject({ method: 'GET', url: '/v1/jobs?radiuss=5', headers: { 'x-api-key': key, ...headers } });
+    assert.equal((await ask({})).headers['content-language'], 'en', 'nothing chosen: English');
+    // A change that names no language (quiet hours) chooses none: the stored default stays the e-mails' only.
+    const quiet = await app.inject({
+      method: 'PUT',
+      url: '/v1/me/notification-settings',
+      headers: { 'x-api-key': key },
+      payload: { quiet_hours: { start: '22:00', end: '07:00' } },
+    });
+    assert.equal(quiet.statusCode, 200, quiet.body);
+    assert.equal((await ask({})).headers['content-language'], 'en', 'the default language was not chosen');
+    const chosen = await app.inject({
+      method: 'PUT',
+      url: '/v1/me/notification-settings',
+      headers: { 'x-api-key': key },
+      payload: { language: 'de' },
+    });
+    assert.equal(chosen.statusCode, 200, chosen.body);
+    const german = await ask({});
+    assert.equal(german.headers['content-language'], 'de');
+    assert.equal(german.json().message, 'Unbekannter Query-Parameter „radiuss“.');
+    assert.equal((await ask({ 'accept-language': 'en' })).headers['content-language'], 'en', 'the header wins');
+    // Another caller, without a key, is not touched by it.
+    const anonymous = await app.inject({ method: 'GET', url: '/v1/jobs?radiuss=5' });
+    assert.equal(anonymous.headers['content-language'], 'en');
+    // The categories follow it too, each language kept apart by the response cache.
+    const categories = await app.inject({ method: 'GET', url: '/v1/categories', headers: { 'x-api-key': key } });
+    assert.equal(categories.json().lang, 'de');
+    assert.equal((await app.inject({ method: 'GET', url: '/v1/categories' })).json().lang, 'en');
+  });
 });

@@ -112,6 +112,7 @@ test('two instances on one PostgreSQL schema and one Redis', { timeout: 300_000 
       '0036-hourly-lending',
       '0037-series-excusals',
       '0038-notifications',
+      '0039-chosen-language',
     ]);
   });
 

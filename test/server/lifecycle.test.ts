@@ -177,7 +177,7 @@ test('MIGRATE_ON_START=false on a schema that is behind: no start, until `npm ru
   assert.equal(migrated.code, 0, migrated.stderr);
   assert.match(
     migrated.stdout,
-    /^Applied 38 migration\(s\) to sqlite:.*: 0001-initial, .*0033-console-decisions, 0034-job-series, 0035-booking-rules, 0036-hourly-lending, 0037-series-excusals, 0038-notifications\n$/,
+    /^Applied 39 migration\(s\) to sqlite:.*: 0001-initial, .*0033-console-decisions, 0034-job-series, 0035-booking-rules, 0036-hourly-lending, 0037-series-excusals, 0038-notifications, 0039-chosen-language\n$/,
   );
   const again = await runCli('src/cli/migrate.ts', [], { DATABASE_URL: url });
   assert.match(again.stdout, /is up to date; nothing to apply/);
