@@ -113,7 +113,7 @@ export const de: Resources = {
     },
     reminder: {
       review: {
-        subject: 'Noch zwei Tage: Bewertung zu „{{title}}“',
+        subject: 'Bewertung zu „{{title}}“ bis {{closes}}',
         body: 'Die Frist für Ihre Bewertung zu „{{title}}“ endet am {{closes}}. Keine Bewertung wird gezeigt, bevor beide Seiten bewertet haben oder die Frist abgelaufen ist.',
       },
       pickup: {

@@ -123,7 +123,7 @@ export const en = {
         body: '“{{title}}” ({{when}}) is due back tomorrow.',
       },
       review: {
-        subject: 'Two days left to review “{{title}}”',
+        subject: 'Review “{{title}}” by {{closes}}',
         body: 'The window to review “{{title}}” closes on {{closes}}. Neither side’s review is shown until both have reviewed or the window has closed.',
       },
       overdue: {

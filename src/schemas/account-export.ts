@@ -238,7 +238,7 @@ export const EXPORT_SECTIONS = [
     many: true,
     fields: {
       id: ['s', 'Notification id.'],
-      kind: ['s', 'messages, applications, bookings or reminders.'],
+      kind: ['s', 'messages, applications, bookings, payments or reminders.'],
       channel: ['s', 'email, push or digest.'],
       event_type: ['s', 'What happened.'],
       subject_id: ['s', 'What it was about.'],

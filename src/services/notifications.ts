@@ -409,6 +409,8 @@ async function remindersDue(db: Queryable, now: Date, reviewWindowDays: number):
     if (reminder === 'pickup') remind(booking.owner, reminder, booking.id, when);
   }
   // Review windows closing within REVIEW_REMINDER_HOURS: they opened in (now - window, now - window + hours].
+  // A window no longer than that is not reminded of: it would be at its very start.
+  if (reviewWindowDays * 24 <= REVIEW_REMINDER_HOURS) return planned;
   const opened = now.getTime() - reviewWindowDays * 86_400_000;
   const after = new Date(opened).toISOString();
   const upTo = new Date(opened + REVIEW_REMINDER_HOURS * 3_600_000).toISOString();
@@ -522,10 +524,17 @@ async function lineOf(
 const whenOf = (payload: Record<string, string | null>, language: Language) =>
   payload.start_at && payload.end_at
     ? `${berlin(payload.start_at, language)} – ${berlin(payload.end_at, language)}`
-    : `${payload.start_date} – ${payload.end_date}`;
+    : `${day(String(payload.start_date), language)} – ${day(String(payload.end_date), language)}`;
 
-/** A day (YYYY-MM-DD) as it is, an instant in local time. */
-const dateWords = (value: string, language: Language) => (value.includes('T') ? berlin(value, language) : value);
+/** A local day (YYYY-MM-DD) as the language writes it: 10.12.2026, 10 Dec 2026. */
+const day = (date: string, language: Language) =>
+  new Intl.DateTimeFormat(language === 'de' ? 'de-DE' : 'en-GB', { timeZone: 'UTC', dateStyle: 'medium' }).format(
+    new Date(`${date}T12:00:00Z`),
+  );
+
+/** A day (YYYY-MM-DD) or an instant (in local time), as words. */
+const dateWords = (value: string, language: Language) =>
+  value.includes('T') ? berlin(value, language) : day(value, language);
 
 const euros = (amount: number, language: Language) =>
   new Intl.NumberFormat(language === 'de' ? 'de-DE' : 'en-GB', { style: 'currency', currency: 'EUR' }).format(amount);

@@ -263,10 +263,22 @@ describe('sign-up and sign-in pages', () => {
     assert.match(textOf(again.html), /Ihre Benachrichtigungen sind gespeichert\./);
     assert.doesNotMatch(again.html, /id="messages-email"[^>]*checked/);
     assert.match(again.html, /id="quiet_start" name="quiet_start" value="22:00"/);
-    // Quiet hours with one end only: the page says what is wrong, in its language; nothing changes.
-    const bad = await person.post('/account/notifications', { ...fields, quiet_end: '' });
+    // Quiet hours with one end only: said next to them, with what was posted; nothing changes.
+    const bad = await person.post('/account/notifications', { ...fields, quiet_end: '', 'messages.push': 'on' });
     assert.equal(bad.status, 400);
-    assert.match(textOf(bad.html), /Fehler|ungültig|Uhrzeit/);
+    assert.match(
+      bad.html,
+      /<p class="error" id="quiet-error">Geben Sie Beginn und Ende der Ruhezeit an, oder lassen Sie beide Felder leer\.<\/p>/,
+    );
+    assert.match(
+      bad.html,
+      /id="quiet_start" name="quiet_start" value="22:00" aria-describedby="quiet-hint quiet-error" aria-invalid="true"/,
+    );
+    assert.match(
+      bad.html,
+      /id="messages-push" name="messages.push" value="on" checked/,
+      'what was posted, shown again',
+    );
     const after = await app.inject({
       method: 'GET',
       url: '/v1/me/notification-settings',
@@ -278,6 +290,33 @@ describe('sign-up and sign-in pages', () => {
     await stranger.get('/signin');
     const refused = await stranger.post('/account/notifications', fields);
     assert.deepEqual([refused.status, refused.headers.location], [303, '/signin']);
+  });
+
+  test('saving the account form without changing the language chooses none: API answers stay English', async (t) => {
+    const { app, db } = await serve(t);
+    const { key } = await createKey(db, { email: 'still@example.org' });
+    const person = browser(app, { 'accept-language': 'de' });
+    const mail = await signIn(person, 'still@example.org');
+    await person.get('/signin/code');
+    assert.equal((await person.post('/signin/code', { code: codeOf(mail.text) as string })).status, 303);
+    await person.get('/account');
+    const errorLanguage = async () =>
+      (await app.inject({ method: 'GET', url: '/v1/jobs?radiuss=5', headers: { 'x-api-key': key } })).headers[
+        'content-language'
+      ];
+    // The language shown (German, the e-mails' default) posted back unchanged, one box ticked off.
+    const saved = await person.post('/account/notifications', {
+      language: 'de',
+      'messages.email': 'on',
+      digest_time: '08:00',
+    });
+    assert.equal(saved.status, 303, saved.html);
+    assert.equal(await errorLanguage(), 'en', 'not chosen: the API stays English');
+    await person.get('/account');
+    await person.post('/account/notifications', { language: 'en', digest_time: '08:00' });
+    await person.get('/account');
+    assert.equal((await person.post('/account/notifications', { language: 'de', digest_time: '08:00' })).status, 303);
+    assert.equal(await errorLanguage(), 'de', 'changed to German: chosen');
   });
 
   test("a draft's page sends the person to sign in and back; only the draft's account decides it", async (t) => {

@@ -18,6 +18,9 @@ export interface DocumentsOptions {
 const same = (a: string | Buffer, b: string | Buffer) =>
   typeof a === 'string' ? a === b : Buffer.isBuffer(b) && a.equals(b);
 
+/** Documents whose tag and codings are kept at once (the pages, the OpenAPI document and its parts). */
+const MAX_KNOWN_DOCUMENTS = 64;
+
 /** The policy name in the RateLimit headers of documents, next to the tiers'. */
 const POLICY = 'documents';
 
@@ -66,18 +69,21 @@ export async function documentScope(scope: FastifyInstance, options: DocumentsOp
   });
 
   // A document is the same for the life of the process (the /docs page differs only by its URL's
-  // trailing slash), so each route's tag, and its bytes in each coding, are made once and reused
+  // trailing slash), so each URL's tag, and its bytes in each coding, are made once and reused
   // while its body is the same: a 167 KB OpenAPI document costs ~20 ms of brotli, once, not per
   // request. Compressed here, the answer carries Content-Encoding and the compress plugin leaves
   // it be; what it still compresses per request are the streamed assets of Swagger UI.
   const known = new Map<string, { body: string | Buffer; etag: string; coded: Partial<Record<Coding, Buffer>> }>();
   scope.addHook('onSend', async (request, reply, payload) => {
     if (reply.statusCode !== 200 || !(typeof payload === 'string' || Buffer.isBuffer(payload))) return payload;
-    const route = request.routeOptions.url ?? '';
-    let document = known.get(route);
+    // By URL: the OpenAPI document's parts (?tags=) are documents of their own beside the whole.
+    const url = request.url;
+    let document = known.get(url);
     if (!document || !same(document.body, payload)) {
       document = { body: payload, etag: etagOf(payload), coded: {} };
-      known.set(route, document);
+      // Bounded: odd query strings cannot grow it (the documents budget bounds how fast they come).
+      if (!known.has(url) && known.size >= MAX_KNOWN_DOCUMENTS) known.clear();
+      known.set(url, document);
     }
     reply.header('etag', document.etag);
     if (matches(request, document.etag)) {

@@ -4,7 +4,7 @@ import csrfProtection from '@fastify/csrf-protection';
 import formBody from '@fastify/formbody';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import Negotiator from 'negotiator';
-import { NOTIFICATION_CHANNELS, NOTIFICATION_KINDS } from '../../domain/notifications.js';
+import { NOTIFICATION_CHANNELS, NOTIFICATION_KINDS, type NotificationPreferences } from '../../domain/notifications.js';
 import { sha256Hex } from '../../domain/secrets.js';
 import { CODE_TTL_MINUTES, SESSION_DAYS, typedCode } from '../../domain/sign-in.js';
 import type { Mailer } from '../../mail/mailer.js';
@@ -39,6 +39,7 @@ import {
   type PageNotice,
   signInPage,
   signUpPage,
+  type Words,
 } from '../views/sign-in-pages.js';
 import { writeContext } from '../write-kit.js';
 import { CONSOLE_PATH, consoleRoutes } from './console-pages.js';
@@ -395,7 +396,9 @@ export async function signInPageRoutes(app: Api, options: SignInPageOptions): Pr
   });
 
   // The notification settings from the account page (issue 36): what the form holds is the whole
-  // choice (an unticked box is a channel off); a time that is none comes back as a notice.
+  // choice (an unticked box is a channel off, both quiet-hour fields empty none). The language
+  // counts as chosen (also for the person's API answers) only when the form changes it. What is
+  // wrong comes back next to its fields, with what was posted.
   app.post('/account/notifications', post, async (request, reply) => {
     const current = await signedIn(request);
     if (!current) return toSignIn(reply);
@@ -406,22 +409,45 @@ export async function signInPageRoutes(app: Api, options: SignInPageOptions): Pr
         kind,
         Object.fromEntries(NOTIFICATION_CHANNELS.map((channel) => [channel, form[`${kind}.${channel}`] === 'on'])),
       ]),
-    );
+    ) as NotificationPreferences['kinds'];
+    const stored = await notificationSettings(deps.db, current.account);
+    const posted = text('language');
+    const language = posted === 'de' || posted === 'en' ? posted : stored.language;
     const [start, end] = [text('quiet_start'), text('quiet_end')];
-    const language = text('language');
+    const digest = text('digest_time');
+    const submitted: NotificationPreferences = {
+      language,
+      quiet_hours: start === '' && end === '' ? null : { start, end },
+      digest_time: digest === '' ? stored.digest_time : digest,
+      kinds,
+    };
+    const again = async (status: number, shown?: PageNotice, quietHoursError?: Words) => {
+      const view = { ...(await accountView(current)), notifications: submitted, quietHoursError };
+      return sendPage(reply, status, accountPage(context(request, reply, '/account'), view, shown));
+    };
+    if ((start === '') !== (end === '')) {
+      return again(400, undefined, {
+        de: 'Geben Sie Beginn und Ende der Ruhezeit an, oder lassen Sie beide Felder leer.',
+        en: 'Give both the start and the end of the quiet hours, or leave both fields empty.',
+      });
+    }
+    if (start !== '' && start === end) {
+      return again(400, undefined, {
+        de: 'Beginn und Ende der Ruhezeit sind gleich; wählen Sie eine Spanne, etwa 22:00 bis 07:00.',
+        en: 'The quiet hours start and end at the same time; choose a span such as 22:00 to 07:00.',
+      });
+    }
     try {
       await updateNotificationSettings(writeContext(request, deps), current.account, {
-        ...(language === 'de' || language === 'en' ? { language } : {}),
-        quiet_hours: start === '' && end === '' ? null : { start, end },
-        ...(text('digest_time') !== '' ? { digest_time: text('digest_time') } : {}),
+        ...(language !== stored.language ? { language } : {}),
+        quiet_hours: submitted.quiet_hours,
+        digest_time: submitted.digest_time,
         kinds,
       });
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
-      const page = context(request, reply, '/account');
-      const words = { de: error.words('de').message, en: error.words('en').message };
-      const view = await accountView(current);
-      return sendPage(reply, 400, accountPage(page, view, { kind: 'error', ...words }));
+      // A time that is none (the browser's time field makes that rare): the service's own words.
+      return again(400, { kind: 'error', de: error.words('de').message, en: error.words('en').message });
     }
     return reply.code(303).header('location', '/account?saved=notifications#notifications').send();
   });

@@ -246,6 +246,8 @@ export interface AccountView {
   sessions: { id: string; user_agent: string | null; created_at: string; last_seen_at: string; current: boolean }[];
   /** What is sent, when and in which language (issue 36): the same settings as /v1/me/notification-settings. */
   notifications: NotificationPreferences;
+  /** What is wrong with the quiet hours posted (shown next to them, with what was posted). */
+  quietHoursError?: Words;
 }
 
 export const when = (page: PageContext, iso: string) =>
@@ -274,7 +276,7 @@ export function accountPage(page: PageContext, account: AccountView, shown?: Pag
 ${passkeyList(page, account)}
 ${passkeyBox(page, 'register')}
 <noscript><p>${say(page, { de: 'Passkeys hinzufügen geht nur mit JavaScript; die Anmeldung mit einem Code per E-Mail geht immer.', en: 'Adding a passkey needs JavaScript; signing in with a code by e-mail always works.' })}</p></noscript>
-${notificationForm(page, account.notifications)}
+${notificationForm(page, account.notifications, account.quietHoursError)}
 <h2>${say(page, { de: 'Verbundene Apps', en: 'Connected apps' })}</h2>
 ${appList(page, account)}
 <h2>${say(page, { de: 'Angemeldete Browser', en: 'Signed-in browsers' })}</h2>
@@ -336,7 +338,7 @@ const CHANNEL_WORDS: Record<NotificationChannel, Words> = {
  * of the e-mails, per kind the channels, quiet hours and the digest's time. Works without JavaScript;
  * an unticked box is a channel off, empty quiet hours are none.
  */
-function notificationForm(page: PageContext, settings: NotificationPreferences): SafeHtml {
+function notificationForm(page: PageContext, settings: NotificationPreferences, quietError?: Words): SafeHtml {
   const checked = (on: boolean) => on && html` checked`;
   const language = (code: 'de' | 'en', words: Words) =>
     html`<div class="choice"><input type="radio" id="language-${code}" name="language" value="${code}"${checked(settings.language === code)}><label for="language-${code}">${say(page, words)}</label></div>`;
@@ -348,9 +350,10 @@ ${NOTIFICATION_CHANNELS.map(
 )}
 </fieldset>`,
   );
-  const time = (id: string, words: Words, value: string, hint?: SafeHtml) =>
-    html`<div class="field"><label for="${id}">${say(page, words)}</label>${hint ?? ''}<input type="time" id="${id}" name="${id}" value="${value}"${hint ? html` aria-describedby="quiet-hint"` : ''}></div>`;
-  const quietHint = html`<p class="hint" id="quiet-hint">${say(page, { de: 'Ortszeit Karlsruhe. In der Ruhezeit wird nichts sofort gesendet, sondern wenn sie endet. Beide Felder leer: keine Ruhezeit.', en: 'Local time in Karlsruhe. Nothing is sent at once in quiet hours; it goes when they end. Both fields empty: none.' })}</p>`;
+  const quiet = html` aria-describedby="quiet-hint${quietError ? ' quiet-error' : ''}"${quietError && html` aria-invalid="true"`}`;
+  const time = (id: string, words: Words, value: string, before?: SafeHtml) =>
+    html`<div class="field"><label for="${id}">${say(page, words)}</label>${before ?? ''}<input type="time" id="${id}" name="${id}" value="${value}"${before ? quiet : ''}></div>`;
+  const quietHint = html`<p class="hint" id="quiet-hint">${say(page, { de: 'Ortszeit Karlsruhe. In der Ruhezeit wird nichts sofort gesendet, sondern wenn sie endet. Beide Felder leer: keine Ruhezeit.', en: 'Local time in Karlsruhe. Nothing is sent at once in quiet hours; it goes when they end. Both fields empty: none.' })}</p>${quietError && html`<p class="error" id="quiet-error">${say(page, quietError)}</p>`}`;
   return html`<h2 id="notifications">${say(page, { de: 'Benachrichtigungen', en: 'Notifications' })}</h2>
 <form method="post" action="/account/notifications">${csrfField(page)}
 <fieldset class="field"><legend>${say(page, { de: 'Sprache der E-Mails', en: 'Language of the e-mails' })}</legend>
