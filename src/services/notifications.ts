@@ -261,6 +261,10 @@ async function plannedFor(db: Queryable, event: NotifiedEvent, now: Date): Promi
   );
 }
 
+/** Whether the account has reviewed the application or booking. */
+const hasReviewed = async (db: Queryable, aboutId: string, accountId: string) =>
+  (await reviewAuthorsOf(db, [aboutId])).has(`${aboutId} ${accountId}`);
+
 /**
  * Whether a payment's event asks something of its reader: its status changed and now waits for
  * them (the payer marked it paid: the payee confirms; Stripe failed: the payer pays again), or it
@@ -570,6 +574,11 @@ export async function sendDueNotifications(
     const recipient = await recipientOf(db, first.account_id);
     const settings = await findNotificationSettings(db, first.account_id);
     if (!recipient || recipient.erased_at !== null || recipient.suspended_at !== null || !settings) {
+      await markUnsent(db, ids, { status: 'dropped', dueAt: first.due_at, error: null });
+      continue;
+    }
+    // A review reminder that waited (quiet hours) for a person who has reviewed meanwhile: said no more.
+    if (first.event_type === 'reminder.review' && (await hasReviewed(db, first.subject_id, first.account_id))) {
       await markUnsent(db, ids, { status: 'dropped', dueAt: first.due_at, error: null });
       continue;
     }

@@ -469,22 +469,32 @@ describe('notifications by e-mail', () => {
       await sendDueNotifications(db.kysely, mailer, { now: clock(), baseUrl: BASE_URL, push: PUSH });
       return planned;
     };
-    // The window closes on 6 December at 16:00 (14 days after the return). The renter reviews early.
-    const review = await renter.post(`/v1/bookings/${booked.body.id}/reviews`, { rating: 5, text: 'Alles bestens.' });
-    assert.equal(review.status, 201, review.raw);
+    // The window closes on 6 December at 16:00 UTC (14 days after the return). The owner keeps quiet
+    // hours 17:00-18:00: their reminder waits, they review meanwhile, and it is not sent.
+    await owner.put('/v1/me/notification-settings', { quiet_hours: { start: '17:00', end: '18:00' } });
     at('2026-12-04T15:00:00.000Z');
     assert.equal(await remind(), 0, 'more than two days ahead');
     at('2026-12-04T16:30:00.000Z');
-    assert.equal(await remind(), 1, 'the owner alone: the renter has reviewed');
+    assert.equal(await remind(), 2, 'both sides: neither has reviewed');
     const reminder = await smtp.next();
-    assert.deepEqual(reminder.envelope.to, ['owner@example.org']);
-    assert.equal(
-      reminder.headers.subject,
-      'Bewertung zu „Bierzeltgarnitur“ bis 06.12.2026, 17:00 - Karlsruhe Marketplace',
-    );
-    assert.match(reminder.text, /endet am 06\.12\.2026, 17:00/);
-    at('2026-12-05T10:00:00.000Z');
+    assert.deepEqual(reminder.envelope.to, ['renter@example.org'], 'the owner is in quiet hours');
+    assert.equal(reminder.headers.subject, 'Review “Bierzeltgarnitur” by 6 Dec 2026, 17:00 - Karlsruhe Marketplace');
+    assert.match(reminder.text, /closes on 6 Dec 2026, 17:00/);
+    const arrived = smtp.received.length;
+    at('2026-12-04T16:45:00.000Z');
+    const review = await owner.post(`/v1/bookings/${booked.body.id}/reviews`, { rating: 5, text: 'Alles bestens.' });
+    assert.equal(review.status, 201, review.raw);
+    at('2026-12-04T17:05:00.000Z');
     assert.equal(await remind(), 0, 'once');
+    const waited = await db.kysely
+      .selectFrom('notifications')
+      .select(['status', 'account_id'])
+      .where('event_type', '=', 'reminder.review')
+      .where('account_id', '=', owner.accountId)
+      .executeTakeFirstOrThrow();
+    assert.equal(waited.status, 'dropped', 'reviewed while it waited: not sent');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.equal(smtp.received.length, arrived, 'nothing more arrived');
   });
 
   test('web push: a subscribed browser gets the notification encrypted for it, signed, in the language; gone is dropped', async (t) => {
