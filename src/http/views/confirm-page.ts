@@ -1,6 +1,7 @@
 import { type DraftOperation, shownMoney, shownWhen } from '../../domain/drafts.js';
 import type { DraftView as Draft } from '../../schemas/drafts.js';
 import { html, SafeHtml } from './html.js';
+import { pageShell } from './page-shell.js';
 
 /**
  * The page a draft's confirmation_url opens: German first, English beside it, no script. It shows
@@ -31,23 +32,14 @@ footer{margin-top:2rem;font-size:.9rem;color:var(--muted)}
 `);
 
 function layout(title: string, body: SafeHtml): string {
-  return html`<!doctype html>
-<html lang="de">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>${title} – Karlsruhe Marketplace</title>
-<style>${STYLE}</style>
-</head>
-<body>
-<main>
-${body}
-<footer>Karlsruhe Marketplace · Ein Programm hat diesen Vorschlag für Sie vorbereitet. <span lang="en" class="en">A program prepared this proposal for you.</span></footer>
-</main>
-</body>
-</html>
-`.value;
+  return pageShell({
+    language: 'de',
+    title: `${title} – Karlsruhe Marketplace`,
+    style: STYLE,
+    noindex: true,
+    main: html`${body}
+<footer>Karlsruhe Marketplace · Ein Programm hat diesen Vorschlag für Sie vorbereitet. <span lang="en" class="en">A program prepared this proposal for you.</span></footer>`,
+  });
 }
 
 /** Two languages side by side: German, then English in a muted line. */

@@ -8,6 +8,7 @@ import {
   type Words,
 } from './developers-form.js';
 import { html, SafeHtml } from './html.js';
+import { pageShell } from './page-shell.js';
 
 export interface PageFacts {
   reviewHours: number;
@@ -60,23 +61,15 @@ const OTHER: Record<FormLanguage, { code: FormLanguage; name: string }> = {
 
 function layout(language: FormLanguage, title: string, body: SafeHtml): string {
   const other = OTHER[language];
-  return html`<!doctype html>
-<html lang="${language}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${title} – Karlsruhe Marketplace API</title>
-<style>${STYLE}</style>
-</head>
-<body>
-<header><nav aria-label="${language === 'de' ? 'Sprache' : 'Language'}"><a href="/developers?lang=${other.code}" hreflang="${other.code}" lang="${other.code}">${other.name}</a></nav></header>
-<main>
-${body}
-<footer>Karlsruhe Local Services Marketplace and Item Lending API · <a href="/docs">${language === 'de' ? 'API-Referenz (englisch)' : 'API reference'}</a></footer>
-</main>
-</body>
-</html>
-`.value;
+  return pageShell({
+    language,
+    title: `${title} – Karlsruhe Marketplace API`,
+    style: STYLE,
+    noindex: false,
+    header: html`<header><nav aria-label="${language === 'de' ? 'Sprache' : 'Language'}"><a href="/developers?lang=${other.code}" hreflang="${other.code}" lang="${other.code}">${other.name}</a></nav></header>`,
+    main: html`${body}
+<footer>Karlsruhe Local Services Marketplace and Item Lending API · <a href="/docs">${language === 'de' ? 'API-Referenz (englisch)' : 'API reference'}</a></footer>`,
+  });
 }
 
 /** The label, hint and error of a field, and the attributes that tie them to its input. */

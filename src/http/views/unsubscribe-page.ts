@@ -1,6 +1,7 @@
 import type { Language } from '../../domain/notifications.js';
 import { translate } from '../../i18n/index.js';
 import { html, SafeHtml } from './html.js';
+import { pageShell } from './page-shell.js';
 
 /**
  * The page of a notification e-mail's unsubscribe link (issue 36), in the account's language, no
@@ -22,23 +23,14 @@ button:focus,a:focus{outline:3px solid var(--accent);outline-offset:2px}
 
 function layout(language: Language, body: SafeHtml): string {
   const title = translate(language, 'unsubscribe.title');
-  return html`<!doctype html>
-<html lang="${language}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>${title} – Karlsruhe Marketplace</title>
-<style>${STYLE}</style>
-</head>
-<body>
-<main>
-<h1>${title}</h1>
-${body}
-</main>
-</body>
-</html>
-`.value;
+  return pageShell({
+    language,
+    title: `${title} – Karlsruhe Marketplace`,
+    style: STYLE,
+    noindex: true,
+    main: html`<h1>${title}</h1>
+${body}`,
+  });
 }
 
 /** Asks before it stops anything: one button, posting back to the same address. */
