@@ -118,12 +118,16 @@ export function applicationParties(db: Queryable, applicationId: string) {
     .executeTakeFirst();
 }
 
-/** The two sides of a booking: the listing owner's account and the renter, and who cancelled it. */
-export function bookingParties(db: Queryable, bookingId: string) {
-  return db
+/** Bookings with their listing and its owner: where a booking's two sides are read from. */
+const bookingsWithOwners = (db: Queryable) =>
+  db
     .selectFrom('bookings')
     .innerJoin('listings', 'listings.id', 'bookings.listing_id')
-    .innerJoin('owners', 'owners.id', 'listings.owner_id')
+    .innerJoin('owners', 'owners.id', 'listings.owner_id');
+
+/** The two sides of a booking: the listing owner's account and the renter, and who cancelled it. */
+export function bookingParties(db: Queryable, bookingId: string) {
+  return bookingsWithOwners(db)
     .select([
       'owners.account_id as owner',
       'bookings.renter_account_id as renter',
@@ -307,10 +311,7 @@ export async function conversationTitle(db: Queryable, conversationId: string): 
  * renter and the listing owner's account.
  */
 export function bookingsToRemind(db: Queryable, today: string, tomorrow: string) {
-  return db
-    .selectFrom('bookings')
-    .innerJoin('listings', 'listings.id', 'bookings.listing_id')
-    .innerJoin('owners', 'owners.id', 'listings.owner_id')
+  return bookingsWithOwners(db)
     .select([
       'bookings.id',
       'bookings.status',
@@ -342,7 +343,7 @@ export function extensionTimes(db: Queryable, extensionId: string) {
 
 /**
  * The excusal a job_series.helper_excused event tells of (the newest of the standing helper's on
- * that series up to the event), with the series owner's and the helper's accounts and the template.
+ * that series up to the event), with the series owner's and the helper's accounts.
  */
 export function excusalOf(db: Queryable, seriesApplicationId: string, upTo: string) {
   return db
@@ -357,7 +358,6 @@ export function excusalOf(db: Queryable, seriesApplicationId: string, upTo: stri
       'job_series.owner_account_id as owner',
       'series_applications.account_id as helper',
       'series_applications.series_id',
-      'job_series.template',
       'job_series_excusals.occurrence_date',
       'job_series_excusals.excused_by',
     ])
@@ -395,10 +395,7 @@ export async function claimTitle(db: Queryable, claimId: string): Promise<string
 
 /** Returned bookings whose return (the start of their review window) lies in (after, upTo]; with both parties. */
 export function returnedBookingsBetween(db: Queryable, after: string, upTo: string) {
-  return db
-    .selectFrom('bookings')
-    .innerJoin('listings', 'listings.id', 'bookings.listing_id')
-    .innerJoin('owners', 'owners.id', 'listings.owner_id')
+  return bookingsWithOwners(db)
     .select([
       'bookings.id',
       'bookings.updated_at as since',

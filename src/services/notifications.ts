@@ -27,6 +27,7 @@ import {
 import { translate } from '../i18n/index.js';
 import type { Mailer } from '../mail/mailer.js';
 import { type NotificationLine, notificationEmail } from '../mail/notification-email.js';
+import { findSeriesRow } from '../repositories/job-series.js';
 import {
   accountsWithPush,
   applicationParties,
@@ -207,12 +208,10 @@ async function plannedFor(db: Queryable, event: NotifiedEvent, now: Date): Promi
     const excusal = await excusalOf(db, event.subject_id, event.created_at);
     if (!excusal) return [];
     const to = excusal.excused_by === 'helper' ? excusal.owner : excusal.helper;
-    const title = String((JSON.parse(excusal.template) as { title?: unknown }).title ?? '');
     const payload = {
       status: `excused_by_${excusal.excused_by}`,
       date: excusal.occurrence_date,
       series_id: excusal.series_id,
-      title,
     };
     return [{ accountId: to, kind, foldKey: null, payload, notBefore: at }];
   }
@@ -374,12 +373,11 @@ export async function planReminders(
   now: Date,
   options: { reviewWindowDays: number },
 ): Promise<number> {
-  // Nothing to remind of: no write transaction.
-  if ((await remindersDue(db, now, options.reviewWindowDays)).length === 0) return 0;
-  return inWriteTransaction({ db, now, claim: null }, async (trx) => {
-    const planned = await remindersDue(trx, now, options.reviewWindowDays);
-    return planned.length === 0 ? 0 : recordPlanned(trx, planned, now);
-  });
+  // Read once, outside a transaction: nothing to remind of takes no write lock, and what is found
+  // is recorded once per person and reminder whichever instance records it first (insertNotifications).
+  const planned = await remindersDue(db, now, options.reviewWindowDays);
+  if (planned.length === 0) return 0;
+  return inWriteTransaction({ db, now, claim: null }, (trx) => recordPlanned(trx, planned, now));
 }
 
 /** The reminders due at `now` (planReminders), read in `db`. */
@@ -462,8 +460,11 @@ async function lineOf(
     };
   }
   if (row.kind === 'applications' && payload.series_id) {
-    // A standing helper excused from one occurrence of a series (the title as it was then: the series' template).
-    const values = { title: payload.title ?? '', date: dateWords(String(payload.date), language) };
+    // A standing helper excused from one occurrence of a series: its title read now, as every title
+    // here (nothing of the text is stored; an erased series reads as erased).
+    const series = await findSeriesRow(db, String(payload.series_id));
+    const title = series ? String((JSON.parse(series.template) as { title?: unknown }).title ?? '') : '';
+    const values = { title, date: dateWords(String(payload.date), language) };
     return {
       subject: t(`notification.application.${payload.status}.subject`, values),
       body: t(`notification.application.${payload.status}.body`, values),

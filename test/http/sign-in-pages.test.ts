@@ -474,6 +474,13 @@ describe('sign-up and sign-in pages', () => {
     await person.get('/account');
     assert.equal((await person.post('/signout', { _csrf: 'wrong' })).status, 403);
     assert.equal((await person.get('/account')).status, 200, 'still signed in');
+    // The notification settings' form too: a forged post changes nothing.
+    const settings = () => db.kysely.selectFrom('notification_settings').selectAll().execute();
+    const before = await settings();
+    const off = { language: 'en', digest_time: '08:00' };
+    assert.equal((await person.post('/account/notifications', { ...off, _csrf: 'wrong' })).status, 403);
+    assert.equal((await person.post('/account/notifications', off, { origin: 'https://evil.example' })).status, 403);
+    assert.deepEqual(await settings(), before, 'the settings are as they were');
   });
 
   test('a suspended account cannot sign in; erasure ends its sessions; the export lists them', async (t) => {
