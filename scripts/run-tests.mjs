@@ -18,6 +18,9 @@
 // them through test/helpers/request-log.mjs, loaded into every Node process it starts through
 // NODE_OPTIONS; REQUEST_CHECK=off skips it), and last the counts as `N passed, N failed`.
 //
+// A job that runs longer than TEST_FILE_LIMIT_SECONDS (600) is killed with every process it started,
+// after its diagnostic report named what kept it running, and run once more (a second hang fails).
+//
 // PostgreSQL is found at TEST_POSTGRES_ADMIN_URL (default postgres://postgres@127.0.0.1:5432/postgres).
 // When it does not answer, the run goes on with SQLite alone and says so, unless CI=true: then a
 // missing PostgreSQL fails the run, and so does a run longer than TEST_BUDGET_MINUTES (30), so a
@@ -130,6 +133,80 @@ function failedFiles(job, text) {
   return named.size > 0 ? [...named] : job.files;
 }
 
+/**
+ * A job's wall-clock limit (TEST_FILE_LIMIT_SECONDS, default 600): a process still running then is
+ * killed with everything it started and counted as failed, with what it printed and the tests it
+ * had begun but not ended, instead of holding the run until CI's hard limit. Stop 50's CI met such a
+ * hang: one PostgreSQL file never ended and the run was stopped at 90 minutes without naming it.
+ * The longest file takes about 100 s alone, the longest batch about 120 s.
+ */
+const FILE_LIMIT_SECONDS = Number(process.env.TEST_FILE_LIMIT_SECONDS) || 600;
+/** After a test process exits, how long its output may stay open (held by a process it started). */
+const OUTPUT_GRACE_MS = 5_000;
+/** The process groups of the jobs running, killed when the run itself is stopped. */
+const running = new Set();
+for (const signal of ['SIGINT', 'SIGTERM'])
+  process.on(signal, () => {
+    for (const pid of running) killGroup(pid);
+    process.exit(130);
+  });
+
+/** Where a job that overruns writes its diagnostic report. */
+const REPORTS = mkdtempSync(join(tmpdir(), 'test-reports-'));
+process.on('exit', () => rmSync(REPORTS, { recursive: true, force: true }));
+
+/**
+ * The active handles (sockets, timers, child processes) of a test process, from the diagnostic
+ * report it writes on SIGUSR2: what keeps a hung process alive, in a line each.
+ */
+async function handlesOf(pid) {
+  try {
+    process.kill(pid, 'SIGUSR2');
+  } catch {
+    return '  (the process has ended)';
+  }
+  for (let waited = 0; waited < 5_000; waited += 250) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const file = readdirSync(REPORTS).find((name) => name.includes(`.${pid}.`) && name.endsWith('.json'));
+    if (!file) continue;
+    try {
+      const report = JSON.parse(readFileSync(join(REPORTS, file), 'utf8'));
+      const lines = (report.libuv ?? [])
+        .filter((h) => h.is_active && h.is_referenced !== false && h.type !== 'async' && h.type !== 'loop')
+        .map(({ type, localEndpoint, remoteEndpoint, pid: child, fd, ...rest }) => {
+          const where = [
+            localEndpoint && `local ${localEndpoint.host}:${localEndpoint.port}`,
+            remoteEndpoint && `remote ${remoteEndpoint.host}:${remoteEndpoint.port}`,
+            child && `pid ${child}`,
+            fd !== undefined && fd >= 0 && `fd ${fd}`,
+            rest.repeat !== undefined && `repeat ${rest.repeat} ms, due in ${rest.firesInMsFromNow} ms`,
+          ].filter(Boolean);
+          return `  ${type}${where.length > 0 ? ` (${where.join(', ')})` : ''}`;
+        });
+      return lines.join('\n') || '  none referenced';
+    } catch {
+      // still being written
+    }
+  }
+  return '  (no report within 5 s)';
+}
+
+/** Kills a job's process group: the `node --test` process and every process it started. */
+function killGroup(pid) {
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // the group has ended already
+  }
+}
+
+/** The tests a spec reporter's output began (`▶ name`) but ended neither as passed nor as failed. */
+function unfinished(text) {
+  const begun = [...text.matchAll(/^\s*▶ (.+)$/gm)].map((m) => m[1]);
+  const ended = new Set([...text.matchAll(/^\s*[✔✖﹣] (.+?)(?: \([\d.]+m?s\))?(?: # .*)?$/gm)].map((m) => m[1]));
+  return begun.filter((name) => !ended.has(name));
+}
+
 /** One job (a test file, or a batch of short ones) on one engine: one `node --test` process, output kept until it ends. */
 function runFile(job) {
   return new Promise((done) => {
@@ -145,6 +222,10 @@ function runFile(job) {
         '--test',
         ...IN_PROCESS,
         '--test-reporter=spec',
+        // On SIGUSR2 a diagnostic report (handles, stacks) for an overrun job (handlesOf).
+        '--report-on-signal',
+        '--report-signal=SIGUSR2',
+        `--report-directory=${REPORTS}`,
         // A test that hangs fails after 15 minutes instead of holding the run (and CI) forever.
         '--test-timeout=900000',
         ...job.files,
@@ -157,20 +238,52 @@ function runFile(job) {
           ...job.env,
           ...(job.files.length > 1 && { REQUEST_LOG_SOURCE: job.files.join(' + ') }),
         },
+        // A process group of its own: killed whole when the job ends or overruns (killGroup).
+        detached: true,
       },
     );
+    running.add(child.pid);
     const output = [];
     child.stdout.on('data', (chunk) => output.push(chunk));
     child.stderr.on('data', (chunk) => output.push(chunk));
+    let overran = false;
+    const limit = setTimeout(async () => {
+      overran = true;
+      const begun = unfinished(Buffer.concat(output).toString());
+      const handles = await handlesOf(child.pid);
+      output.push(
+        Buffer.from(
+          `\nrun-tests: the job did not end within ${FILE_LIMIT_SECONDS} s (TEST_FILE_LIMIT_SECONDS): killed with every process it started.` +
+            `\nrun-tests: begun and not ended: ${begun.length > 0 ? begun.join(' > ') : 'none (hung after its tests, e.g. a handle left open)'}` +
+            `\nrun-tests: what kept it running (its diagnostic report's active handles):\n${handles}\n`,
+        ),
+      );
+      killGroup(child.pid);
+    }, FILE_LIMIT_SECONDS * 1000);
+    // Whatever the job started and left running (a server, a browser) goes with it, and so does
+    // the output such a process still holds open: 'close' waits for that, 'exit' does not.
+    let grace;
+    child.on('exit', () => {
+      clearTimeout(limit);
+      killGroup(child.pid);
+      grace = setTimeout(() => {
+        child.stdout.destroy();
+        child.stderr.destroy();
+      }, OUTPUT_GRACE_MS);
+    });
     child.on('close', (code, signal) => {
+      clearTimeout(limit);
+      clearTimeout(grace);
+      running.delete(child.pid);
       const text = Buffer.concat(output).toString();
       // The last summary is the process's own: a test's child processes may print theirs before it
       // (test/access/races.test.ts: each child's empty one), which the first match took (issue 29).
       const count = (name) => Number([...text.matchAll(new RegExp(`^[ℹ#] ${name} (\\d+)$`, 'gm'))].at(-1)?.[1] ?? 0);
       done({
         ...job,
-        ok: code === 0,
-        status: code ?? signal,
+        ok: code === 0 && !overran,
+        overran,
+        status: overran ? `killed after ${FILE_LIMIT_SECONDS} s` : (code ?? signal),
         seconds: (performance.now() - started) / 1000,
         passed: count('pass'),
         failed: count('fail') + count('cancelled') + (code === 0 ? 0 : count('fail') === 0 ? 1 : 0),
@@ -236,7 +349,14 @@ async function runPool(jobs, engineDone = () => {}) {
   const results = [];
   const worker = async () => {
     for (let job = queue.shift(); job; job = queue.shift()) {
-      const result = await runFile(job);
+      let result = await runFile(job);
+      if (result.overran) {
+        // A hang is run once more, in full, and said in the summary (hungOnce); a second hang fails.
+        process.stdout.write(
+          `\n=== ${result.engine}: ${labelOf(result)} HUNG (${result.status}); its output, then a second run ===\n${result.text}`,
+        );
+        result = { ...(await runFile(job)), hungOnce: true };
+      }
       results.push(result);
       const verdict = result.ok ? 'passed' : `FAILED (exit ${result.status})`;
       process.stdout.write(
@@ -338,8 +458,12 @@ for (const engine of ['sqlite', 'postgres']) {
   const check = checks[engine] ? await checks[engine] : 'off';
   failed ||= bad.length > 0 || check === 'FAILED';
   const fileCount = ran.reduce((sum, r) => sum + r.files.length, 0);
+  const hung = ran.filter((r) => r.hungOnce).map(labelOf);
   summary.push(
-    `${engine}: ${fileCount} file(s) ${bad.length === 0 ? 'passed' : `FAILED: ${bad.join(', ')}`}; request check ${check}`,
+    `${engine}: ${fileCount} file(s) ${bad.length === 0 ? 'passed' : `FAILED: ${bad.join(', ')}`}; request check ${check}` +
+      (hung.length > 0
+        ? `\n  ${engine}: HUNG ONCE, killed after ${FILE_LIMIT_SECONDS} s and run again: ${hung.join(', ')} (see its output above)`
+        : ''),
   );
 }
 
