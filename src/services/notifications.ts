@@ -57,7 +57,7 @@ import {
   takeEventBatch,
 } from '../repositories/notifications.js';
 import { inWriteTransaction, type WriteContext } from '../repositories/write-transaction.js';
-import { badRequest } from './errors.js';
+import { ApiError } from './errors.js';
 import { type PushSettings, pushToAccount } from './push-subscriptions.js';
 
 /** Events the planner reads per round, and notifications the sender claims per round. */
@@ -130,21 +130,26 @@ export async function updateNotificationSettings(
     ['digest_time', body.digest_time],
   ] as const) {
     if (value !== undefined && !isClock(value)) {
-      throw badRequest(
-        'invalid_parameter',
+      throw new ApiError(400, 'invalid_parameter', `'${value}' is no time of day.`, {
         param,
-        `'${value}' is no time of day.`,
-        'Send a local time as HH:MM, 00:00 to 23:59.',
-      );
+        suggestion: 'Send a local time as HH:MM, 00:00 to 23:59.',
+        de: {
+          message: `„${value}“ ist keine Uhrzeit.`,
+          suggestion: 'Geben Sie eine Ortszeit als HH:MM an, 00:00 bis 23:59.',
+        },
+      });
     }
   }
   if (body.quiet_hours && body.quiet_hours.start === body.quiet_hours.end) {
-    throw badRequest(
-      'invalid_parameter',
-      'quiet_hours.end',
-      'Quiet hours that start and end at the same time are empty.',
-      'Send a span such as {"start":"22:00","end":"07:00"}, or null for none.',
-    );
+    // Also the account page's words next to its quiet-hour fields (http/routes/sign-in-pages.ts).
+    throw new ApiError(400, 'invalid_parameter', 'Quiet hours that start and end at the same time are empty.', {
+      param: 'quiet_hours.end',
+      suggestion: 'Send a span such as {"start":"22:00","end":"07:00"}, or null for none.',
+      de: {
+        message: 'Eine Ruhezeit, die zur selben Zeit beginnt und endet, ist leer.',
+        suggestion: 'Senden Sie eine Spanne wie {"start":"22:00","end":"07:00"}, oder null für keine.',
+      },
+    });
   }
   const kinds = { ...current.kinds };
   for (const kind of NOTIFICATION_KINDS) kinds[kind] = { ...kinds[kind], ...body.kinds?.[kind] };

@@ -279,6 +279,24 @@ describe('sign-up and sign-in pages', () => {
       /id="messages-push" name="messages.push" value="on" checked/,
       'what was posted, shown again',
     );
+    // An empty span: the service's own words (as the API says them), next to the fields.
+    const empty = await person.post('/account/notifications', { ...fields, quiet_start: '07:00', quiet_end: '07:00' });
+    assert.equal(empty.status, 400);
+    assert.match(
+      empty.html,
+      /<p class="error" id="quiet-error">Eine Ruhezeit, die zur selben Zeit beginnt und endet, ist leer\.<\/p>/,
+    );
+    const viaApi = await app.inject({
+      method: 'PUT',
+      url: '/v1/me/notification-settings',
+      headers: { 'x-api-key': key, 'accept-language': 'de' },
+      payload: { quiet_hours: { start: '07:00', end: '07:00' } },
+    });
+    assert.equal(viaApi.statusCode, 400);
+    assert.deepEqual(
+      { param: viaApi.json().param, message: viaApi.json().message },
+      { param: 'quiet_hours.end', message: 'Eine Ruhezeit, die zur selben Zeit beginnt und endet, ist leer.' },
+    );
     const after = await app.inject({
       method: 'GET',
       url: '/v1/me/notification-settings',

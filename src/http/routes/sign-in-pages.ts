@@ -431,12 +431,6 @@ export async function signInPageRoutes(app: Api, options: SignInPageOptions): Pr
         en: 'Give both the start and the end of the quiet hours, or leave both fields empty.',
       });
     }
-    if (start !== '' && start === end) {
-      return again(400, undefined, {
-        de: 'Beginn und Ende der Ruhezeit sind gleich; wählen Sie eine Spanne, etwa 22:00 bis 07:00.',
-        en: 'The quiet hours start and end at the same time; choose a span such as 22:00 to 07:00.',
-      });
-    }
     try {
       await updateNotificationSettings(writeContext(request, deps), current.account, {
         ...(language !== stored.language ? { language } : {}),
@@ -446,8 +440,11 @@ export async function signInPageRoutes(app: Api, options: SignInPageOptions): Pr
       });
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
-      // A time that is none (the browser's time field makes that rare): the service's own words.
-      return again(400, { kind: 'error', de: error.words('de').message, en: error.words('en').message });
+      // The service's own words: next to the quiet-hour fields where they are about those (an empty
+      // span), else above the form (a time that is none: the browser's time field makes that rare).
+      const words = { de: error.words('de').message, en: error.words('en').message };
+      if (error.param?.startsWith('quiet_hours.')) return again(400, undefined, words);
+      return again(400, { kind: 'error', ...words });
     }
     return reply.code(303).header('location', '/account?saved=notifications#notifications').send();
   });
