@@ -443,30 +443,55 @@ async function remindersDue(db: Queryable, now: Date, reviewWindowDays: number):
   return planned;
 }
 
-/** The words of one notification in the account's language (titles read now: an erased one reads as erased). */
-async function lineOf(
-  db: Queryable,
-  row: NotificationRow,
-  count: number,
-  language: Language,
-  baseUrl: string,
-): Promise<NotificationLine> {
-  const payload = JSON.parse(row.payload) as Record<string, string | null>;
-  const t = (key: string, values = {}) => translate(language, key, values);
-  // Where to act: said in the line, and given as such (a push opens it).
-  const action = (key: string, url: string) => ({ action: t(key, { url }), url });
-  if (row.kind === 'messages') {
-    const title = await conversationTitle(db, String(payload.conversation));
-    const values = { count, title };
+/** What a renderer of one notification's words is given. */
+interface LineInput {
+  db: Queryable;
+  row: NotificationRow;
+  payload: Record<string, string | null>;
+  /** How many notifications this line folds (a conversation's messages). */
+  count: number;
+  language: Language;
+  baseUrl: string;
+  /** A text of the language's resources, with its values put in. */
+  t: (key: string, values?: Record<string, unknown>) => string;
+  /** Where to act: said in the line, and given as such (a push opens it). */
+  action: (key: string, url: string) => { action: string; url: string };
+}
+
+/** Which words a notification has: its kind, and within a kind what it is about. */
+type LineVariant = 'message' | 'series' | 'payment' | 'review_reminder' | 'application' | 'reminder' | 'booking';
+
+function variantOf(row: NotificationRow, payload: Record<string, string | null>): LineVariant {
+  switch (row.kind) {
+    case 'messages':
+      return 'message';
+    case 'applications':
+      // A standing helper excused from one occurrence of a series.
+      return payload.series_id ? 'series' : 'application';
+    case 'payments':
+      return 'payment';
+    case 'reminders':
+      return payload.reminder === 'review' ? 'review_reminder' : 'reminder';
+    default:
+      // 'bookings' (the table's kind is text: a kind no longer known reads as a booking's line, as before)
+      return 'booking';
+  }
+}
+
+/**
+ * The words of each variant, titles read now as every title here (nothing of an e-mail's text is
+ * stored; an erased subject reads as erased).
+ */
+const LINES: Record<LineVariant, (input: LineInput) => Promise<NotificationLine>> = {
+  async message({ db, payload, count, t, action, baseUrl }) {
+    const values = { count, title: await conversationTitle(db, String(payload.conversation)) };
     return {
       subject: t('notification.message.subject', values),
       body: t('notification.message.body', values),
       ...action('notification.message.action', `${baseUrl}/v1/conversations/${payload.conversation}/messages`),
     };
-  }
-  if (row.kind === 'applications' && payload.series_id) {
-    // A standing helper excused from one occurrence of a series: its title read now, as every title
-    // here (nothing of the text is stored; an erased series reads as erased).
+  },
+  async series({ db, payload, language, t, action, baseUrl }) {
     const series = await findSeriesRow(db, String(payload.series_id));
     const title = series ? String((JSON.parse(series.template) as { title?: unknown }).title ?? '') : '';
     const values = { title, date: dateWords(String(payload.date), language) };
@@ -475,8 +500,8 @@ async function lineOf(
       body: t(`notification.application.${payload.status}.body`, values),
       ...action('notification.series.action', `${baseUrl}/v1/job-series/${payload.series_id}`),
     };
-  }
-  if (row.kind === 'payments') {
+  },
+  async payment({ db, row, payload, language, t, action, baseUrl }) {
     const claim = payload.about === 'claim';
     const title = claim ? await claimTitle(db, row.subject_id) : await paymentTitle(db, row.subject_id);
     const values = { title, amount: euros(Number(payload.amount_eur ?? 0), language) };
@@ -487,8 +512,8 @@ async function lineOf(
         ? action('notification.payment.claim_action', `${baseUrl}/v1/claims/${row.subject_id}`)
         : action('notification.payment.action', `${baseUrl}/v1/payments/${row.subject_id}`)),
     };
-  }
-  if (row.kind === 'reminders' && payload.reminder === 'review') {
+  },
+  async review_reminder({ db, row, payload, language, t, action, baseUrl }) {
     const job = payload.about === 'application';
     const parties = job ? await applicationParties(db, row.subject_id) : await bookingParties(db, row.subject_id);
     const values = { title: parties?.title ?? '', closes: berlin(String(payload.closes_at), language) };
@@ -499,35 +524,47 @@ async function lineOf(
         ? action('notification.application.action', `${baseUrl}/v1/jobs/${payload.job_id}`)
         : action('notification.booking.action', `${baseUrl}/v1/bookings/${row.subject_id}`)),
     };
-  }
-  if (row.kind === 'applications') {
-    const parties = await applicationParties(db, row.subject_id);
-    const values = { title: parties?.title ?? '' };
+  },
+  async application({ db, row, payload, t, action, baseUrl }) {
+    const values = { title: (await applicationParties(db, row.subject_id))?.title ?? '' };
     return {
       subject: t(`notification.application.${payload.status}.subject`, values),
       body: t(`notification.application.${payload.status}.body`, values),
       ...action('notification.application.action', `${baseUrl}/v1/jobs/${payload.job_id}`),
     };
-  }
-  if (row.kind === 'reminders') {
-    const parties = await bookingParties(db, row.subject_id);
-    const when = whenOf(payload, language);
-    const values = { title: parties?.title ?? '', when };
+  },
+  async reminder({ db, row, payload, language, t, action, baseUrl }) {
+    const values = { title: (await bookingParties(db, row.subject_id))?.title ?? '', when: whenOf(payload, language) };
     return {
       subject: t(`notification.reminder.${payload.reminder}.subject`, values),
       body: t(`notification.reminder.${payload.reminder}.body`, values),
       ...action('notification.booking.action', `${baseUrl}/v1/bookings/${row.subject_id}`),
     };
-  }
-  const parties = await bookingParties(db, row.subject_id);
-  // An extension's line names its new end; the others the booking's time.
-  const when = payload.until ? dateWords(payload.until, language) : whenOf(payload, language);
-  const values = { title: parties?.title ?? '', when };
-  return {
-    subject: t(`notification.booking.${payload.status}.subject`, values),
-    body: t(`notification.booking.${payload.status}.body`, values),
-    ...action('notification.booking.action', `${baseUrl}/v1/bookings/${row.subject_id}`),
-  };
+  },
+  async booking({ db, row, payload, language, t, action, baseUrl }) {
+    // An extension's line names its new end; the others the booking's time.
+    const when = payload.until ? dateWords(payload.until, language) : whenOf(payload, language);
+    const values = { title: (await bookingParties(db, row.subject_id))?.title ?? '', when };
+    return {
+      subject: t(`notification.booking.${payload.status}.subject`, values),
+      body: t(`notification.booking.${payload.status}.body`, values),
+      ...action('notification.booking.action', `${baseUrl}/v1/bookings/${row.subject_id}`),
+    };
+  },
+};
+
+/** The words of one notification in the account's language. */
+function lineOf(
+  db: Queryable,
+  row: NotificationRow,
+  count: number,
+  language: Language,
+  baseUrl: string,
+): Promise<NotificationLine> {
+  const payload = JSON.parse(row.payload) as Record<string, string | null>;
+  const t = (key: string, values = {}) => translate(language, key, values);
+  const action = (key: string, url: string) => ({ action: t(key, { url }), url });
+  return LINES[variantOf(row, payload)]({ db, row, payload, count, language, baseUrl, t, action });
 }
 
 /** A booking's time as words: its hours in local time, or its days. */
