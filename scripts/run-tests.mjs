@@ -135,10 +135,11 @@ function failedFiles(job, text) {
 
 /**
  * A job's wall-clock limit (TEST_FILE_LIMIT_SECONDS, default 600): a process still running then is
- * killed with everything it started and counted as failed, with what it printed and the tests it
- * had begun but not ended, instead of holding the run until CI's hard limit. Stop 50's CI met such a
- * hang: one PostgreSQL file never ended and the run was stopped at 90 minutes without naming it.
- * The longest file takes about 100 s alone, the longest batch about 120 s.
+ * killed with everything it started, its output kept with the tests it had begun but not ended and
+ * the handles that kept it running, and the job is run once more (runPool; a second hang fails),
+ * instead of holding the run until CI's hard limit. Stop 50's CI met such a hang: one PostgreSQL
+ * file never ended and the run was stopped at 90 minutes without naming it. The longest file takes
+ * about 100 s alone, the longest batch about 120 s.
  */
 const FILE_LIMIT_SECONDS = Number(process.env.TEST_FILE_LIMIT_SECONDS) || 600;
 /** After a test process exits, how long its output may stay open (held by a process it started). */
@@ -226,7 +227,8 @@ function runFile(job) {
         '--report-on-signal',
         '--report-signal=SIGUSR2',
         `--report-directory=${REPORTS}`,
-        // A test that hangs fails after 15 minutes instead of holding the run (and CI) forever.
+        // Longer than the job's limit (FILE_LIMIT_SECONDS), so a test that hangs is caught by that
+        // limit: killed, reported with what kept it and run once more. A test's own timeout stays.
         '--test-timeout=900000',
         ...job.files,
       ],
