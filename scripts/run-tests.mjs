@@ -353,7 +353,7 @@ async function runPool(jobs, engineDone = () => {}) {
     for (let job = queue.shift(); job; job = queue.shift()) {
       let result = await runFile(job);
       if (result.overran) {
-        // A hang is run once more, in full, and said in the summary (hungOnce); a second hang fails.
+        // A hang is run once more, in full, and named in the summary (hungOnce); a second hang fails.
         process.stdout.write(
           `\n=== ${result.engine}: ${labelOf(result)} HUNG (${result.status}); its output, then a second run ===\n${result.text}`,
         );
@@ -460,11 +460,13 @@ for (const engine of ['sqlite', 'postgres']) {
   const check = checks[engine] ? await checks[engine] : 'off';
   failed ||= bad.length > 0 || check === 'FAILED';
   const fileCount = ran.reduce((sum, r) => sum + r.files.length, 0);
-  const hung = ran.filter((r) => r.hungOnce).map(labelOf);
+  const hung = ran
+    .filter((r) => r.hungOnce)
+    .map((r) => `${labelOf(r)} (${r.ok ? 'passed' : 'FAILED'} the second time)`);
   summary.push(
     `${engine}: ${fileCount} file(s) ${bad.length === 0 ? 'passed' : `FAILED: ${bad.join(', ')}`}; request check ${check}` +
       (hung.length > 0
-        ? `\n  ${engine}: HUNG ONCE, killed after ${FILE_LIMIT_SECONDS} s and run again: ${hung.join(', ')} (see its output above)`
+        ? `\n  ${engine}: HUNG, killed after ${FILE_LIMIT_SECONDS} s and run again: ${hung.join(', ')}; the first run's output is above`
         : ''),
   );
 }
