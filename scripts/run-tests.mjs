@@ -18,8 +18,9 @@
 // them through test/helpers/request-log.mjs, loaded into every Node process it starts through
 // NODE_OPTIONS; REQUEST_CHECK=off skips it), and last the counts as `N passed, N failed`.
 //
-// A job that runs longer than TEST_FILE_LIMIT_SECONDS (600) is killed with every process it started,
-// after its diagnostic report named what kept it running, and run once more (a second hang fails).
+// A test process ends once its tests have (--test-force-exit), whatever they left referenced; a job
+// that runs longer than TEST_FILE_LIMIT_SECONDS (600) is killed with every process it started, after
+// its diagnostic report named what kept it running, and run once more (a second hang fails).
 //
 // PostgreSQL is found at TEST_POSTGRES_ADMIN_URL (default postgres://postgres@127.0.0.1:5432/postgres).
 // When it does not answer, the run goes on with SQLite alone and says so, unless CI=true: then a
@@ -223,6 +224,10 @@ function runFile(job) {
         '--test',
         ...IN_PROCESS,
         '--test-reporter=spec',
+        // The process ends once its tests (and their after hooks) have, even if a timer, socket or
+        // child process is still referenced: such a leftover can no longer hold the job after its
+        // tests passed (Node 20.14 and later, 22, 24). A test that hangs meets the job's limit.
+        '--test-force-exit',
         // On SIGUSR2 a diagnostic report (handles, stacks) for an overrun job (handlesOf).
         '--report-on-signal',
         '--report-signal=SIGUSR2',
