@@ -19,7 +19,7 @@
 // NODE_OPTIONS; REQUEST_CHECK=off skips it), and last the counts as `N passed, N failed`.
 //
 // A test process ends once its tests have (--test-force-exit), whatever they left referenced; a job
-// that runs longer than TEST_FILE_LIMIT_SECONDS (600) is killed with every process it started, after
+// that runs longer than TEST_FILE_LIMIT_SECONDS (480) is killed with every process it started, after
 // its diagnostic report named what kept it running, and run once more (a second hang fails).
 //
 // PostgreSQL is found at TEST_POSTGRES_ADMIN_URL (default postgres://postgres@127.0.0.1:5432/postgres).
@@ -135,14 +135,14 @@ function failedFiles(job, text) {
 }
 
 /**
- * A job's wall-clock limit (TEST_FILE_LIMIT_SECONDS, default 600): a process still running then is
+ * A job's wall-clock limit (TEST_FILE_LIMIT_SECONDS, default 480): a process still running then is
  * killed with everything it started, its output kept with the tests it had begun but not ended and
  * the handles that kept it running, and the job is run once more (runPool; a second hang fails),
  * instead of holding the run until CI's hard limit. Stop 50's CI met such a hang: one PostgreSQL
- * file never ended and the run was stopped at 90 minutes without naming it. The longest file takes
- * about 100 s alone, the longest batch about 120 s.
+ * file never ended and the run was stopped at 90 minutes without naming it. The longest file or batch
+ * takes about 100 s (2026-12-02, three at a time), and twice that on a slow day.
  */
-const FILE_LIMIT_SECONDS = Number(process.env.TEST_FILE_LIMIT_SECONDS) || 600;
+const FILE_LIMIT_SECONDS = Number(process.env.TEST_FILE_LIMIT_SECONDS) || 480;
 /** After a test process exits, how long its output may stay open (held by a process it started). */
 const OUTPUT_GRACE_MS = 5_000;
 /** The process groups of the jobs running, killed when the run itself is stopped. */
@@ -347,6 +347,9 @@ function batched(jobs) {
  * Runs the jobs TEST_CONCURRENCY at a time, the slowest known first; prints each as it ends, and
  * calls `engineDone(engine)` once the last job of an engine has ended.
  */
+/** The seconds of the runs killed as hung: said, and not counted against TEST_BUDGET_MINUTES. */
+let hungSeconds = 0;
+
 async function runPool(jobs, engineDone = () => {}) {
   const left = {};
   for (const job of jobs) left[job.engine] = (left[job.engine] ?? 0) + 1;
@@ -362,6 +365,7 @@ async function runPool(jobs, engineDone = () => {}) {
         process.stdout.write(
           `\n=== ${result.engine}: ${labelOf(result)} HUNG (${result.status}); its output, then a second run ===\n${result.text}`,
         );
+        hungSeconds += result.seconds;
         result = { ...(await runFile(job)), hungOnce: true };
       }
       results.push(result);
@@ -495,9 +499,16 @@ const fileSeconds = results.reduce((sum, r) => sum + r.seconds, 0);
 process.stdout.write(
   `\nEngines tested (${minutes.toFixed(1)} min, ${(fileSeconds / 60).toFixed(1)} min of file time, ${CONCURRENCY} at a time):\n  ${summary.join('\n  ') || 'none (no test file matched)'}\n`,
 );
-if (CI && minutes > BUDGET_MINUTES) {
+// The budget measures the suite, not a hang: the seconds of killed runs (reported above, and at
+// most what they cost the run, the other jobs going on beside them) are not counted against it.
+const budgeted = minutes - hungSeconds / 60;
+if (hungSeconds > 0)
   process.stdout.write(
-    `\nnpm test took ${minutes.toFixed(1)} min, over its budget of ${BUDGET_MINUTES} min (TEST_BUDGET_MINUTES): CI stops at 90 min for everything and our target is 30. Make the slowest files above faster before adding more.\n`,
+    `\n${(hungSeconds / 60).toFixed(1)} min of it in runs killed as hung; ${budgeted.toFixed(1)} min count against the budget\n`,
+  );
+if (CI && budgeted > BUDGET_MINUTES) {
+  process.stdout.write(
+    `\nnpm test took ${budgeted.toFixed(1)} min, over its budget of ${BUDGET_MINUTES} min (TEST_BUDGET_MINUTES): CI stops at 90 min for everything and our target is 30. Make the slowest files above faster before adding more.\n`,
   );
   failed = true;
 }
