@@ -145,11 +145,16 @@ function failedFiles(job, text) {
 const FILE_LIMIT_SECONDS = Number(process.env.TEST_FILE_LIMIT_SECONDS) || 480;
 /** After a test process exits, how long its output may stay open (held by a process it started). */
 const OUTPUT_GRACE_MS = 5_000;
-/** The process groups of the jobs running, killed when the run itself is stopped. */
+/** The process groups of the jobs running, killed when the run itself is stopped (then `stopping`). */
 const running = new Set();
+let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'])
-  process.on(signal, () => {
+  process.on(signal, async () => {
+    stopping = true;
     for (const pid of running) killGroup(pid);
+    for (const check of checking) check.kill('SIGKILL');
+    for (const dir of Object.values(logDirs)) rmSync(dir, { recursive: true, force: true });
+    await dropRunDatabases().catch(() => {});
     process.exit(130);
   });
 
@@ -358,7 +363,7 @@ async function runPool(jobs, engineDone = () => {}) {
   const queue = [...jobs].sort((a, b) => estimate(b) - estimate(a));
   const results = [];
   const worker = async () => {
-    for (let job = queue.shift(); job; job = queue.shift()) {
+    for (let job = queue.shift(); job && !stopping; job = queue.shift()) {
       let result = await runFile(job);
       if (result.overran) {
         // A hang is run once more, in full, and named in the summary (hungOnce); a second hang fails.
@@ -433,33 +438,40 @@ process.stdout.write(
  * (about 24 s each); its output is printed whole when it ends.
  */
 const checks = {};
+/** The request checks running, stopped with the run. */
+const checking = new Set();
 function startCheck(engine) {
-  if (!logDirs[engine]) return;
+  if (!logDirs[engine] || stopping) return;
   checks[engine] = new Promise((done) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/check-requests.mjs', logDirs[engine]], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    checking.add(child);
     const output = [];
     child.stdout.on('data', (chunk) => output.push(chunk));
     child.stderr.on('data', (chunk) => output.push(chunk));
     child.on('close', (code) => {
+      checking.delete(child);
       process.stdout.write(`\n${Buffer.concat(output).toString()}`);
       rmSync(logDirs[engine], { recursive: true, force: true });
       done(code === 0 ? 'passed' : 'FAILED');
     });
   });
 }
+/** The run's database and the per-file ones next to it (test/helpers/database.ts), also those a crash left; also when the run is stopped. */
+async function dropRunDatabases() {
+  if (!runDatabase) return;
+  await withAdmin(async (client) => {
+    const { rows } = await client.query('select datname from pg_database where datname like $1', [`${runDatabase}%`]);
+    for (const { datname } of rows) await client.query(`drop database if exists ${datname} with (force)`);
+  });
+}
+
 let results = [];
 try {
   results = await runPool(runs, startCheck);
 } finally {
-  if (runDatabase) {
-    // The run's database and the per-file ones next to it (test/helpers/database.ts), also those a crash left.
-    await withAdmin(async (client) => {
-      const { rows } = await client.query('select datname from pg_database where datname like $1', [`${runDatabase}%`]);
-      for (const { datname } of rows) await client.query(`drop database if exists ${datname} with (force)`);
-    });
-  }
+  await dropRunDatabases();
 }
 
 for (const engine of ['sqlite', 'postgres']) {
