@@ -82,18 +82,28 @@ const TSX_API = import.meta.resolve('tsx/esm/api');
 function contender(job: Job) {
   // This file is TypeScript, and Node 20 does not hand `--import tsx` on to workers: register it first.
   const boot = `import(${JSON.stringify(TSX_API)}).then(({ register }) => { register(); return import(${JSON.stringify(import.meta.url)}); })`;
-  const worker = new Worker(boot, { eval: true, workerData: { raceJob: job } });
+  // None of the test process's options: a worker inherits them otherwise, and with `--test` among
+  // them (npm test runs short files several to a process) each worker ran the process's test files
+  // once more on its own (their servers and commands too, left running), a run nobody waited for
+  // that ate memory and CPU until the process ended, or held it forever: stop 50's CI hang.
+  const worker = new Worker(boot, { eval: true, workerData: { raceJob: job }, execArgv: [] });
   const messages: { type: string; outcome?: Outcome }[] = [];
   const failed = once(worker, 'error').then(([error]) => {
     throw error;
   });
   failed.catch(() => {});
   worker.on('message', (message) => messages.push(message));
+  // Its messages are delivered before 'exit' (Node drains the port first).
+  let exitCode: number | undefined;
+  worker.once('exit', (code) => {
+    exitCode = code;
+  });
   async function next(type: string) {
     for (;;) {
       const message = messages.find((m) => m.type === type);
       if (message) return message;
-      await Promise.race([once(worker, 'message'), failed]);
+      if (exitCode !== undefined) throw new Error(`the contender ended (exit code ${exitCode}) without '${type}'`);
+      await Promise.race([once(worker, 'message'), once(worker, 'exit'), failed]);
     }
   }
   return { next, outcome: async () => (await next('done')).outcome as Outcome };
