@@ -200,6 +200,27 @@ async function handlesOf(pid) {
   return '  (no report within 5 s)';
 }
 
+/**
+ * The processes (pid and name) of a process group still alive, zombies aside, from /proc (Linux;
+ * elsewhere none are known): what a job's tests started and left running.
+ */
+function processesInGroup(pgid) {
+  if (!existsSync('/proc')) return [];
+  const found = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const [state, , group] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(group) === pgid && state !== 'Z') found.push(`${entry} ${name}`);
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return found;
+}
+
 /** Kills a job's process group: the `node --test` process and every process it started. */
 function killGroup(pid) {
   try {
@@ -277,8 +298,14 @@ function runFile(job) {
     // Whatever the job started and left running (a server, a browser) goes with it, and so does
     // the output such a process still holds open: 'close' waits for that, 'exit' does not.
     let grace;
+    let leftovers = [];
     child.on('exit', () => {
       clearTimeout(limit);
+      leftovers = processesInGroup(child.pid);
+      if (leftovers.length > 0)
+        output.push(
+          Buffer.from(`\nrun-tests: left running when the test process ended, now killed: ${leftovers.join(', ')}\n`),
+        );
       killGroup(child.pid);
       grace = setTimeout(() => {
         child.stdout.destroy();
@@ -297,6 +324,7 @@ function runFile(job) {
         ...job,
         ok: code === 0 && !overran,
         overran,
+        leftovers,
         status: overran ? `killed after ${FILE_LIMIT_SECONDS} s` : (code ?? signal),
         seconds: (performance.now() - started) / 1000,
         passed: count('pass'),
@@ -483,6 +511,7 @@ for (const engine of ['sqlite', 'postgres']) {
   const check = checks[engine] ? await checks[engine] : 'off';
   failed ||= bad.length > 0 || check === 'FAILED';
   const fileCount = ran.reduce((sum, r) => sum + r.files.length, 0);
+  const leaving = ran.filter((r) => r.leftovers.length > 0).map((r) => `${labelOf(r)} (${r.leftovers.join(', ')})`);
   const hung = ran
     .filter((r) => r.hungOnce)
     .map((r) => `${labelOf(r)} (${r.ok ? 'passed' : 'FAILED'} the second time)`);
@@ -490,6 +519,9 @@ for (const engine of ['sqlite', 'postgres']) {
     `${engine}: ${fileCount} file(s) ${bad.length === 0 ? 'passed' : `FAILED: ${bad.join(', ')}`}; request check ${check}` +
       (hung.length > 0
         ? `\n  ${engine}: HUNG, killed after ${FILE_LIMIT_SECONDS} s and run again: ${hung.join(', ')}; the first run's output is above`
+        : '') +
+      (leaving.length > 0
+        ? `\n  ${engine}: LEFT PROCESSES RUNNING after their tests (killed; a test to mend): ${leaving.join('; ')}`
         : ''),
   );
 }
