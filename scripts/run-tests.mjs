@@ -139,10 +139,9 @@ function failedFiles(job, text) {
  * killed with everything it started, its output kept with the tests it had begun but not ended and
  * the handles that kept it running, and the job is run once more (runPool; a second hang fails),
  * instead of holding the run until CI's hard limit. Stop 50's CI met such a hang: one PostgreSQL
- * file never ended and the run was stopped at 90 minutes without naming it. A job takes about 100 s
- * at most, but a fresh clone's run once took 359 s for one PostgreSQL batch (each of its tests about
- * five times slower than in the runs before; not explained yet): 900 s leaves room for that, and a
- * hang and its second run still end far within CI's 90 minutes.
+ * batch never ended and the run was stopped at 90 minutes without naming it (the races test's
+ * workers had inherited --test: docs/development.md). A job takes about 100 s at most: 900 s leaves
+ * room for a slow day, and a hang and its second run still end far within CI's 90 minutes.
  */
 const FILE_LIMIT_SECONDS = Number(process.env.TEST_FILE_LIMIT_SECONDS) || 900;
 /** After a test process exits, how long its output may stay open (held by a process it started). */
